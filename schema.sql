@@ -1,0 +1,3 @@
+-- pdndb database schema: the one source of the schema, built into the binary.
+-- Append-only numbered steps tracked by PRAGMA user_version; released steps are
+-- never edited. (No steps yet: the store arrives with the import command.)

@@ -1,0 +1,92 @@
+//! The `pdndb` command line: argument parsing, dispatch and exit codes.
+//! One file per subcommand.
+
+mod perft;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A database for draughts games recorded in PDN, Filipino Dama first.
+#[derive(Debug, Parser)]
+#[command(name = "pdndb", version, about)]
+pub struct Cli {
+    /// The database file (default: $PDNDB_DB, else pdndb.sqlite here).
+    #[arg(long, global = true, env = "PDNDB_DB", default_value = "pdndb.sqlite")]
+    pub db: PathBuf,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree to a given depth.
+    Perft(perft::PerftArgs),
+}
+
+/// Exit statuses shared by every command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Success (`check`/`report`: every listed game is `ok`).
+    Success = 0,
+    /// `check`/`report`: some listed game is not `ok`.
+    Problems = 1,
+    /// Bad arguments or input that could not be read.
+    Error = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// An error that ends a command: a message for people.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad arguments.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing output failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// Parses the arguments, runs the command and returns its exit status.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { Exit::Error } else { Exit::Success }.into();
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = match &cli.command {
+        Command::Perft(args) => perft::cmd_perft(args, &mut out),
+    };
+    let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
+    match result {
+        Ok(exit) => exit.into(),
+        Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => Exit::Success.into(),
+        Err(err) => {
+            eprintln!("pdndb: {err}");
+            Exit::Error.into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,5 @@
+//! The `pdndb` binary: everything is in the library's `cli` module.
+
+fn main() -> std::process::ExitCode {
+    pdndb::cli::run()
+}

@@ -1,0 +1,190 @@
+//! FEN: reading set-ups in numeric or algebraic form, writing canonical
+//! numeric FEN.
+//!
+//! Read: `W:W18,K27:B11,15` with `W`/`B`/`R` (Red = Black) or `?` for the side
+//! to move, kings marked `K`, ranges (`W31-50`), algebraic squares on either
+//! board, spaces anywhere, a trailing `.`, empty piece lists. Written:
+//! `W:W21,22,K30:B1,K5` — side, then White's and Black's squares ascending.
+
+use std::fmt::Write as _;
+
+use super::algebraic::{Orientation, parse_algebraic};
+use crate::rules::{Color, Geometry, Piece, Position, Setup, squares};
+
+/// Why a FEN cannot be read; each variant carries the offending text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// Nothing but spaces.
+    #[error("empty FEN")]
+    Empty,
+    /// The first field is not `W`, `B`, `R` or `?`.
+    #[error("`{0}` is not a side to move (expected W, B or ?)")]
+    BadSide(String),
+    /// A piece list that does not start with a colour letter.
+    #[error("`{0}` is not a piece list (expected W… or B…)")]
+    BadField(String),
+    /// A piece that is not a square.
+    #[error("`{0}` is not a square")]
+    BadSquare(String),
+    /// A range whose ends are not ascending numbers.
+    #[error("`{0}` is not a range of squares")]
+    BadRange(String),
+    /// Algebraic squares from both boards.
+    #[error("`{0}` is on the other board than the FEN's earlier squares")]
+    MixedOrientation(String),
+    /// No side to move and no piece list.
+    #[error("`{0}` has no piece lists")]
+    NoPieces(String),
+}
+
+/// Most squares a range may cover (a 10×10 board has 50).
+const MAX_RANGE: u32 = 64;
+
+/// Reads a FEN into an unvalidated [`Setup`]; numbers are kept as written
+/// (validate with [`Position::from_setup`]). Algebraic squares are read on
+/// the 8×8 board, each telling its own orientation.
+///
+/// # Errors
+/// The first part that cannot be read, quoted in the error.
+pub fn parse_fen(text: &str) -> Result<Setup, FenError> {
+    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let cleaned = cleaned.trim_end_matches('.');
+    if cleaned.is_empty() {
+        return Err(FenError::Empty);
+    }
+    let mut fields = cleaned.split(':');
+    let side_field = fields.next().unwrap_or_default();
+    let side = match side_field {
+        "W" | "w" => Some(Color::White),
+        "B" | "b" | "R" | "r" => Some(Color::Black),
+        "?" => None,
+        other => return Err(FenError::BadSide(other.to_string())),
+    };
+    let mut setup = Setup {
+        side,
+        pieces: Vec::new(),
+    };
+    let mut orientation: Option<Orientation> = None;
+    let mut lists = 0;
+    for field in fields {
+        let mut chars = field.chars();
+        let color = match chars.next() {
+            Some('W' | 'w') => Color::White,
+            Some('B' | 'b' | 'R' | 'r') => Color::Black,
+            _ => return Err(FenError::BadField(field.to_string())),
+        };
+        lists += 1;
+        let list = chars.as_str();
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            read_piece(item, color, &mut orientation, &mut setup)?;
+        }
+    }
+    if lists == 0 {
+        return Err(FenError::NoPieces(text.trim().to_string()));
+    }
+    Ok(setup)
+}
+
+/// Reads one item of a piece list: `[K]square` or `[K]n-m`.
+fn read_piece(item: &str, color: Color, orientation: &mut Option<Orientation>, setup: &mut Setup) -> Result<(), FenError> {
+    let (king, square) = match item.strip_prefix(['K', 'k']) {
+        Some(rest) => (true, rest),
+        None => (false, item),
+    };
+    let piece = Piece { color, king };
+    if let Some((low, high)) = square.split_once('-') {
+        let bad = || FenError::BadRange(item.to_string());
+        let low: u32 = low.parse().map_err(|_| bad())?;
+        let high: u32 = high.parse().map_err(|_| bad())?;
+        if low == 0 || high < low || high - low >= MAX_RANGE {
+            return Err(bad());
+        }
+        setup.pieces.extend((low..=high).map(|s| (s, piece)));
+        return Ok(());
+    }
+    if square.bytes().all(|b| b.is_ascii_digit()) && !square.is_empty() && square.len() <= 3 {
+        let label = square.parse().map_err(|_| FenError::BadSquare(item.to_string()))?;
+        setup.pieces.push((label, piece));
+        return Ok(());
+    }
+    let (found, side) =
+        parse_algebraic(Geometry::standard(), square).ok_or_else(|| FenError::BadSquare(item.to_string()))?;
+    match orientation {
+        Some(o) if *o != side => return Err(FenError::MixedOrientation(item.to_string())),
+        _ => *orientation = Some(side),
+    }
+    setup.pieces.push((found.label(), piece));
+    Ok(())
+}
+
+/// The canonical numeric FEN of a position: `W:W21,22,K30:B1,K5`.
+pub fn write_fen(position: &Position) -> String {
+    let mut fen = String::new();
+    fen.push(position.side().fen_char());
+    for color in [Color::White, Color::Black] {
+        fen.push(':');
+        fen.push(color.fen_char());
+        for (i, s) in squares(position.pieces(color)).enumerate() {
+            if i > 0 {
+                fen.push(',');
+            }
+            if position.kings() & s.bit() != 0 {
+                fen.push('K');
+            }
+            let _ = write!(fen, "{}", s.label());
+        }
+    }
+    fen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn read(fen: &str) -> Position {
+        let setup = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        Position::from_setup(&setup, &Rules::default()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn numeric_fen_round_trips() {
+        for fen in ["W:W18,K27:B11,15", "B:WK6,30:B3,K18,21,K31", "W:W:B1", "B:W21,22,K30:B"] {
+            assert_eq!(write_fen(&read(fen)), fen);
+        }
+    }
+
+    #[test]
+    fn tolerated_forms() {
+        // Red for Black, lists in either order, spaces, trailing dot.
+        assert_eq!(write_fen(&read("W:R11,15:W18,K27")), "W:W18,K27:B11,15");
+        assert_eq!(write_fen(&read(" B:W 18, K27 :B11, 15. ")), "B:W18,K27:B11,15");
+        assert_eq!(write_fen(&read("W:W21-24:B1-3,K5")), "W:W21,22,23,24:B1,2,3,K5");
+        let setup = parse_fen("?:W18:B14").unwrap();
+        assert_eq!(setup.side, None);
+    }
+
+    #[test]
+    fn algebraic_fen_in_either_orientation() {
+        let vismin = read("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
+        assert_eq!(vismin, Position::initial(&Rules::default()));
+        assert_eq!(write_fen(&read("W:WKa1:Bb2,b4,c5,e5,g5,c7,e7")), "W:WK29:B6,7,14,15,16,17,25");
+        // The same position on the Luzon board.
+        assert_eq!(write_fen(&read("W:WKh1:Bg2,g4,f5,d5,b5,f7,d7")), "W:WK29:B6,7,14,15,16,17,25");
+        assert_eq!(parse_fen("W:Wa1,h1:B"), Err(FenError::MixedOrientation("h1".into())));
+    }
+
+    #[test]
+    fn errors_name_the_bad_part() {
+        assert_eq!(parse_fen(""), Err(FenError::Empty));
+        assert_eq!(parse_fen("X:W1:B2"), Err(FenError::BadSide("X".into())));
+        assert_eq!(parse_fen("W:Q1:B2"), Err(FenError::BadField("Q1".into())));
+        assert_eq!(parse_fen("W:W1,zz:B2"), Err(FenError::BadSquare("zz".into())));
+        assert_eq!(parse_fen("W:W9-3:B2"), Err(FenError::BadRange("9-3".into())));
+        assert_eq!(parse_fen("W"), Err(FenError::NoPieces("W".into())));
+        // Squares off the board are the validator's to report.
+        let setup = parse_fen("W:W31-50:B1-20").unwrap();
+        let err = Position::from_setup(&setup, &Rules::default()).unwrap_err();
+        assert!(err.to_string().contains("square 33 is not on the board"), "{err}");
+    }
+}

@@ -1,0 +1,465 @@
+//! Move tokens: a move as written, parsed without a position.
+//!
+//! A token is two or more squares joined by `-`, `x`, `×` or `:` (spaces
+//! around a joiner are allowed, as in `1- 7`). Algebraic squares may also be
+//! written back to back (`a3b4`). Numbers may be zero-padded (`01`). What the
+//! squares mean depends on the notation, which a token alone may not settle:
+//! [`MoveToken::views`] says which notations it can belong to, and
+//! [`MoveToken::square_sets`] turns it into sets of squares for one of them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Notation;
+use super::algebraic::{Orientation, locate};
+use super::dama::dama_squares;
+use crate::rules::{Bitboard, Geometry, Move, Square};
+
+/// Longest text that can be a move token, in bytes.
+pub const MAX_TOKEN_LEN: usize = 256;
+
+/// One square as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SquareToken {
+    /// A number (numeric or Dama notation; above 32 on larger boards).
+    Number(u32),
+    /// A letter and a rank: `file` 0 for `a`, `rank` 1-based.
+    Algebraic {
+        /// 0-based file letter.
+        file: u8,
+        /// 1-based rank.
+        rank: u32,
+    },
+}
+
+/// Which notations a written square or move can belong to, on the 8×8 board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Views {
+    /// A number 1..32.
+    pub numeric: bool,
+    /// An algebraic square that is a playing square on the Vismin board.
+    pub vismin: bool,
+    /// An algebraic square that is a playing square on the Luzon board.
+    pub luzon: bool,
+    /// A number 1..16.
+    pub dama: bool,
+}
+
+impl Views {
+    /// Whether `notation` is among them.
+    pub fn has(&self, notation: Notation) -> bool {
+        match notation {
+            Notation::Numeric => self.numeric,
+            Notation::Vismin => self.vismin,
+            Notation::Luzon => self.luzon,
+            Notation::Dama => self.dama,
+        }
+    }
+
+    fn and(self, other: Views) -> Views {
+        Views {
+            numeric: self.numeric && other.numeric,
+            vismin: self.vismin && other.vismin,
+            luzon: self.luzon && other.luzon,
+            dama: self.dama && other.dama,
+        }
+    }
+}
+
+impl SquareToken {
+    /// The notations this square can be written in (8×8 board).
+    pub fn views(&self) -> Views {
+        match *self {
+            SquareToken::Number(n) => Views {
+                numeric: (1..=32).contains(&n),
+                dama: (1..=16).contains(&n),
+                ..Views::default()
+            },
+            SquareToken::Algebraic { file, rank } => match locate(Geometry::standard(), file as i32, rank as i32) {
+                Some((_, Orientation::Vismin)) => Views {
+                    vismin: true,
+                    ..Views::default()
+                },
+                Some((_, Orientation::Luzon)) => Views {
+                    luzon: true,
+                    ..Views::default()
+                },
+                None => Views::default(),
+            },
+        }
+    }
+
+    /// The squares this token names in `notation` on `geometry` (one square,
+    /// or two for a Dama number); `None` when it names none there.
+    pub fn squares(&self, notation: Notation, geometry: &Geometry) -> Option<Bitboard> {
+        let on_board = |s: Square| geometry.contains(s).then(|| s.bit());
+        match (*self, notation) {
+            (SquareToken::Number(n), Notation::Numeric) => Square::new(n).and_then(on_board),
+            (SquareToken::Number(n), Notation::Dama) if geometry.len() == 32 => {
+                dama_squares(n).map(|[a, b]| a.bit() | b.bit())
+            }
+            (SquareToken::Algebraic { file, rank }, Notation::Vismin | Notation::Luzon) => {
+                let row = geometry.height() as i32 - rank as i32;
+                let col = match notation {
+                    Notation::Vismin => file as i32,
+                    _ => geometry.width() as i32 - 1 - file as i32,
+                };
+                geometry.at(row, col).map(|s| s.bit())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SquareToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SquareToken::Number(n) => write!(f, "{n}"),
+            SquareToken::Algebraic { file, rank } => write!(f, "{}{rank}", (b'a' + file) as char),
+        }
+    }
+}
+
+/// A move as written: its squares in order and whether it was marked as a
+/// capture (`x`, `×` or `:`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveToken {
+    /// The written squares, start first.
+    pub squares: Vec<SquareToken>,
+    /// Whether a capture joiner was used.
+    pub capture: bool,
+}
+
+/// Why a text is not a move token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// Nothing to read.
+    #[error("empty move")]
+    Empty,
+    /// Longer than [`MAX_TOKEN_LEN`].
+    #[error("a move of {0} bytes is too long to be a move (at most 256)")]
+    TooLong(usize),
+    /// Something that is not a square where a square must stand.
+    #[error("`{text}` at byte {offset} is not a square")]
+    BadSquare {
+        /// Byte offset in the token.
+        offset: usize,
+        /// The offending text.
+        text: String,
+    },
+    /// A joiner with no square after it.
+    #[error("a square is missing after byte {offset}")]
+    MissingSquare {
+        /// Byte offset of the joiner.
+        offset: usize,
+    },
+    /// A single square.
+    #[error("`{0}` is one square, not a move")]
+    OneSquare(String),
+    /// Numbers and letters mixed in one move.
+    #[error("`{0}` mixes numbers and algebraic squares")]
+    Mixed(String),
+    /// Text left after the move.
+    #[error("unexpected `{text}` at byte {offset} after the move")]
+    Trailing {
+        /// Byte offset in the token.
+        offset: usize,
+        /// The rest of the text.
+        text: String,
+    },
+    /// A square the chosen notation cannot name.
+    #[error("`{square}` is not a square in {notation} notation")]
+    NotInNotation {
+        /// The square as written.
+        square: String,
+        /// The notation asked for.
+        notation: Notation,
+    },
+}
+
+/// Reads one square at the start of `text`: the square and the bytes used.
+fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
+    let digits = |from: usize, max: usize| {
+        let n = text[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+        (n >= 1 && n <= max).then_some(n)
+    };
+    let value = |from: usize, n: usize| -> Option<u32> { std::str::from_utf8(&text[from..from + n]).ok()?.parse().ok() };
+    match text.first()? {
+        b'0'..=b'9' => {
+            let n = digits(0, 3)?;
+            Some((SquareToken::Number(value(0, n)?), n))
+        }
+        letter if letter.is_ascii_alphabetic() => {
+            let file = letter.to_ascii_lowercase() - b'a';
+            // `x` joins squares; it is a file letter only on boards wider than 23.
+            if letter.eq_ignore_ascii_case(&b'x') {
+                return None;
+            }
+            let n = digits(1, 2)?;
+            Some((SquareToken::Algebraic { file, rank: value(1, n)? }, n + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Reads a joiner (with spaces around it) at the start of `text`: whether it
+/// marks a capture and the bytes used.
+fn joiner_at(text: &[u8]) -> Option<(bool, usize)> {
+    let spaces = |from: usize| text[from..].iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+    let lead = spaces(0);
+    let rest = &text[lead..];
+    let (capture, n) = match rest {
+        [b'-', ..] => (false, 1),
+        [b'x' | b'X' | b':', ..] => (true, 1),
+        [0xC3, 0x97, ..] => (true, 2), // U+00D7 MULTIPLICATION SIGN
+        _ => return None,
+    };
+    let used = lead + n;
+    Some((capture, used + spaces(used)))
+}
+
+impl MoveToken {
+    /// Reads a move at the start of `text`; returns it and the bytes used.
+    /// Reading stops before the first byte that cannot continue the move.
+    ///
+    /// # Errors
+    /// When the text does not start with a move of two or more squares.
+    pub fn parse_prefix(text: &str) -> Result<(MoveToken, usize), TokenError> {
+        let bytes = text.as_bytes();
+        if bytes.is_empty() {
+            return Err(TokenError::Empty);
+        }
+        let limit = bytes.len().min(MAX_TOKEN_LEN + 1);
+        let bytes = &bytes[..limit];
+        let bad = |offset: usize| TokenError::BadSquare {
+            offset,
+            text: String::from_utf8_lossy(&bytes[offset..]).split_whitespace().next().unwrap_or("").to_string(),
+        };
+        let (first, mut pos) = square_at(bytes).ok_or_else(|| bad(0))?;
+        let mut squares = vec![first];
+        let mut capture = false;
+        loop {
+            if let Some((is_capture, used)) = joiner_at(&bytes[pos..]) {
+                let Some((square, n)) = square_at(&bytes[pos + used..]) else {
+                    // A joiner with spaces before it and nothing after is not part of the move.
+                    if bytes[pos] == b' ' || bytes[pos] == b'\t' {
+                        break;
+                    }
+                    return Err(if pos + used >= bytes.len() || bytes[pos + used].is_ascii_whitespace() {
+                        TokenError::MissingSquare { offset: pos }
+                    } else {
+                        bad(pos + used)
+                    });
+                };
+                capture |= is_capture;
+                squares.push(square);
+                pos += used + n;
+            } else if matches!(squares.last(), Some(SquareToken::Algebraic { .. })) {
+                match square_at(&bytes[pos..]) {
+                    Some((square @ SquareToken::Algebraic { .. }, n)) => {
+                        squares.push(square);
+                        pos += n;
+                    }
+                    _ => break,
+                }
+            } else {
+                break;
+            }
+        }
+        if pos > MAX_TOKEN_LEN {
+            return Err(TokenError::TooLong(text.len()));
+        }
+        let written = || String::from_utf8_lossy(&bytes[..pos]).into_owned();
+        if squares.len() < 2 {
+            return Err(TokenError::OneSquare(written()));
+        }
+        let numbers = squares.iter().filter(|s| matches!(s, SquareToken::Number(_))).count();
+        if numbers != 0 && numbers != squares.len() {
+            return Err(TokenError::Mixed(written()));
+        }
+        Ok((MoveToken { squares, capture }, pos))
+    }
+
+    /// The notations every square of the move can belong to (8×8 board).
+    pub fn views(&self) -> Views {
+        self.squares.iter().fold(
+            Views {
+                numeric: true,
+                vismin: true,
+                luzon: true,
+                dama: true,
+            },
+            |acc, s| acc.and(s.views()),
+        )
+    }
+
+    /// Whether the move is written with letters.
+    pub fn is_algebraic(&self) -> bool {
+        matches!(self.squares.first(), Some(SquareToken::Algebraic { .. }))
+    }
+
+    /// The largest number written, if the move is numeric (a number above 32
+    /// points to a larger board).
+    pub fn max_number(&self) -> Option<u32> {
+        self.squares
+            .iter()
+            .filter_map(|s| match s {
+                SquareToken::Number(n) => Some(*n),
+                _ => None,
+            })
+            .max()
+    }
+
+    /// For each written square, the squares it names in `notation`.
+    ///
+    /// # Errors
+    /// The first square the notation cannot name on this board.
+    pub fn square_sets(&self, notation: Notation, geometry: &Geometry) -> Result<Vec<Bitboard>, TokenError> {
+        self.squares
+            .iter()
+            .map(|s| {
+                s.squares(notation, geometry).ok_or_else(|| TokenError::NotInNotation {
+                    square: s.to_string(),
+                    notation,
+                })
+            })
+            .collect()
+    }
+}
+
+impl FromStr for MoveToken {
+    type Err = TokenError;
+
+    /// Reads a whole text as one move (surrounding spaces ignored).
+    fn from_str(s: &str) -> Result<MoveToken, TokenError> {
+        let trimmed = s.trim();
+        if trimmed.len() > MAX_TOKEN_LEN {
+            return Err(TokenError::TooLong(trimmed.len()));
+        }
+        let (token, used) = MoveToken::parse_prefix(trimmed)?;
+        if used < trimmed.len() {
+            return Err(TokenError::Trailing {
+                offset: used,
+                text: trimmed[used..].to_string(),
+            });
+        }
+        Ok(token)
+    }
+}
+
+impl fmt::Display for MoveToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let joiner = if self.capture { "x" } else { "-" };
+        for (i, s) in self.squares.iter().enumerate() {
+            if i > 0 {
+                f.write_str(joiner)?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes a move in `notation`: start and end only, or with the full
+/// canonical route when `full` is set. Captures are joined by `x`.
+pub fn write_move(mv: &Move, notation: Notation, geometry: &Geometry, full: bool) -> String {
+    let joiner = if mv.is_capture() { "x" } else { "-" };
+    let mut text = notation.square_name(geometry, mv.from());
+    if full {
+        for square in mv.path() {
+            text.push_str(joiner);
+            text.push_str(&notation.square_name(geometry, square));
+        }
+    } else {
+        text.push_str(joiner);
+        text.push_str(&notation.square_name(geometry, mv.to()));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(s: &str) -> MoveToken {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn joiners_and_spacing() {
+        for s in ["23-18", "23x18", "23X18", "23×18", "23:18", "23 - 18", "23- 18", "023-018"] {
+            let t = token(s);
+            assert_eq!(t.squares, vec![SquareToken::Number(23), SquareToken::Number(18)], "{s}");
+        }
+        assert!(token("23x14").capture);
+        assert!(!token("23-18").capture);
+        assert_eq!(token("1- 7").squares, vec![SquareToken::Number(1), SquareToken::Number(7)]);
+    }
+
+    #[test]
+    fn algebraic_moves_with_and_without_joiner() {
+        let t = token("a3b4");
+        assert_eq!(t.squares.len(), 2);
+        assert!(t.is_algebraic());
+        let t = token("c1xe3xc5xa3");
+        assert_eq!(t.squares.len(), 4);
+        assert!(t.capture);
+        assert_eq!(t.to_string(), "c1xe3xc5xa3");
+    }
+
+    #[test]
+    fn prefix_stops_before_the_next_move() {
+        let (t, used) = MoveToken::parse_prefix("23-18 10-15").unwrap();
+        assert_eq!(used, 5);
+        assert_eq!(t.to_string(), "23-18");
+        let (_, used) = MoveToken::parse_prefix("9x18!? 1-0").unwrap();
+        assert_eq!(used, 4);
+    }
+
+    #[test]
+    fn views_tell_the_possible_notations() {
+        let v = token("2-15").views();
+        assert!(v.numeric && v.dama && !v.vismin && !v.luzon);
+        let v = token("23-18").views();
+        assert!(v.numeric && !v.dama);
+        let v = token("e3-d4").views();
+        assert!(v.vismin && !v.luzon);
+        let v = token("d3-e4").views();
+        assert!(v.luzon && !v.vismin);
+        assert_eq!(token("32-28").max_number(), Some(32));
+        assert_eq!(token("46-41").views(), Views::default());
+    }
+
+    #[test]
+    fn square_sets_per_notation() {
+        let g = Geometry::standard();
+        let t = token("2-15");
+        let dama = t.square_sets(Notation::Dama, g).unwrap();
+        assert_eq!(dama, vec![(1 << 22) | (1 << 9), (1 << 17) | (1 << 14)]);
+        let numeric = t.square_sets(Notation::Numeric, g).unwrap();
+        assert_eq!(numeric, vec![1 << 1, 1 << 14]);
+        let err = t.square_sets(Notation::Vismin, g).unwrap_err();
+        assert_eq!(err.to_string(), "`2` is not a square in vismin notation");
+        let luzon = token("d3-e4").square_sets(Notation::Luzon, g).unwrap();
+        assert_eq!(luzon, vec![1 << 22, 1 << 17]);
+    }
+
+    #[test]
+    fn bad_tokens_name_the_bad_part() {
+        assert_eq!("".parse::<MoveToken>(), Err(TokenError::Empty));
+        assert_eq!("23".parse::<MoveToken>(), Err(TokenError::OneSquare("23".into())));
+        assert_eq!("23-".parse::<MoveToken>(), Err(TokenError::MissingSquare { offset: 2 }));
+        assert_eq!(
+            "23-q".parse::<MoveToken>(),
+            Err(TokenError::BadSquare { offset: 3, text: "q".into() })
+        );
+        assert_eq!("a3-18".parse::<MoveToken>(), Err(TokenError::Mixed("a3-18".into())));
+        assert_eq!(
+            "23-18z".parse::<MoveToken>(),
+            Err(TokenError::Trailing { offset: 5, text: "z".into() })
+        );
+        let long = "1-".repeat(200) + "1";
+        assert!(matches!(long.parse::<MoveToken>(), Err(TokenError::TooLong(_))));
+        assert!(matches!("9999-1".parse::<MoveToken>(), Err(TokenError::BadSquare { .. })));
+    }
+}

@@ -1,0 +1,415 @@
+//! Board geometry: squares, colours, pieces and diagonal neighbours, computed
+//! from the board's width and height.
+//!
+//! Squares carry their **numeric label** (1-based, counted row by row from the
+//! top as White sees the board, dark squares only). Internally a square is the
+//! bit `label - 1` of a [`Bitboard`]. Boards of up to 64 playing squares are
+//! supported (8×8 has 32, International 10×10 has 50).
+
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+/// A set of squares: bit `label - 1` stands for the square with that label.
+pub type Bitboard = u64;
+
+/// The most playing squares a board may have (the width of a [`Bitboard`]).
+pub const MAX_SQUARES: usize = 64;
+
+/// One side of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// Starts on the high labels (21..32 on 8×8) and moves up the board.
+    White,
+    /// Starts on the low labels (1..12 on 8×8) and moves down the board.
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// `"white"` or `"black"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
+    /// The FEN letter, `W` or `B`.
+    pub fn fen_char(self) -> char {
+        match self {
+            Color::White => 'W',
+            Color::Black => 'B',
+        }
+    }
+}
+
+/// A piece: its colour and whether it is a king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Whose piece it is.
+    pub color: Color,
+    /// A king (dama) rather than a man.
+    pub king: bool,
+}
+
+/// A playing square, by its numeric label (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with numeric label `label`, if `1 <= label <= 64`.
+    /// Whether it lies on a given board is [`Geometry::contains`]'s question.
+    pub fn new(label: u32) -> Option<Square> {
+        (1..=MAX_SQUARES as u32)
+            .contains(&label)
+            .then(|| Square(label as u8))
+    }
+
+    /// The square of bit `index` (0-based).
+    ///
+    /// # Panics
+    /// When `index >= 64`; callers pass indices taken from a [`Bitboard`].
+    pub fn from_index(index: usize) -> Square {
+        assert!(index < MAX_SQUARES, "square index out of range");
+        Square(index as u8 + 1)
+    }
+
+    /// The numeric label, 1-based.
+    pub fn label(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The bit index, 0-based.
+    pub fn index(self) -> usize {
+        self.0 as usize - 1
+    }
+
+    /// The one-square [`Bitboard`].
+    pub fn bit(self) -> Bitboard {
+        1u64 << self.index()
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The squares of a bitboard, lowest label first.
+pub fn squares(mut board: Bitboard) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if board == 0 {
+            None
+        } else {
+            let index = board.trailing_zeros() as usize;
+            board &= board - 1;
+            Some(Square::from_index(index))
+        }
+    })
+}
+
+/// A diagonal direction as White sees the board: "up" is towards label 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Towards the top left.
+    UpLeft = 0,
+    /// Towards the top right.
+    UpRight = 1,
+    /// Towards the bottom left.
+    DownLeft = 2,
+    /// Towards the bottom right.
+    DownRight = 3,
+}
+
+impl Direction {
+    /// All four diagonal directions.
+    pub const ALL: [Direction; 4] = [
+        Direction::UpLeft,
+        Direction::UpRight,
+        Direction::DownLeft,
+        Direction::DownRight,
+    ];
+
+    /// The two directions a man of `color` moves in.
+    pub fn forward(color: Color) -> [Direction; 2] {
+        match color {
+            Color::White => [Direction::UpLeft, Direction::UpRight],
+            Color::Black => [Direction::DownLeft, Direction::DownRight],
+        }
+    }
+}
+
+const NONE: u8 = u8::MAX;
+
+/// The shape of a board: its size, which squares exist and which square lies
+/// next to which along each diagonal. Dark squares are those whose row and
+/// column (both counted from 0 at the top left) add up to an odd number, so
+/// square 1 is the second square of the top row, as on 8×8 and 10×10 boards.
+#[derive(Debug)]
+pub struct Geometry {
+    width: u8,
+    height: u8,
+    count: u8,
+    neighbors: [[u8; 4]; MAX_SQUARES],
+    rows: [u8; MAX_SQUARES],
+    cols: [u8; MAX_SQUARES],
+}
+
+/// Why a board size cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a {width}x{height} board is not supported: width and height must be even, at least 4, with at most 64 playing squares")]
+pub struct GeometryError {
+    /// The width asked for.
+    pub width: u32,
+    /// The height asked for.
+    pub height: u32,
+}
+
+impl PartialEq for Geometry {
+    fn eq(&self, other: &Geometry) -> bool {
+        self.width == other.width && self.height == other.height
+    }
+}
+
+impl Eq for Geometry {}
+
+impl Geometry {
+    /// The geometry of a `width` × `height` board, built once and shared.
+    ///
+    /// # Errors
+    /// When the size is odd, smaller than 4 or has more than 64 playing squares.
+    pub fn get(width: u32, height: u32) -> Result<&'static Geometry, GeometryError> {
+        static CACHE: OnceLock<Mutex<Vec<&'static Geometry>>> = OnceLock::new();
+        let valid = width % 2 == 0
+            && height % 2 == 0
+            && width >= 4
+            && height >= 4
+            && (width * height / 2) as usize <= MAX_SQUARES;
+        if !valid {
+            return Err(GeometryError { width, height });
+        }
+        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+        let mut cache = cache.lock().unwrap_or_else(|poison| poison.into_inner());
+        if let Some(found) = cache
+            .iter()
+            .find(|g| g.width as u32 == width && g.height as u32 == height)
+        {
+            return Ok(found);
+        }
+        let built: &'static Geometry = Box::leak(Box::new(Geometry::build(width as u8, height as u8)));
+        cache.push(built);
+        Ok(built)
+    }
+
+    /// The 8×8 board of Dama, checkers, pool and Russian draughts.
+    pub fn standard() -> &'static Geometry {
+        static STANDARD: OnceLock<&'static Geometry> = OnceLock::new();
+        STANDARD.get_or_init(|| Geometry::get(8, 8).expect("8x8 is a valid board"))
+    }
+
+    fn build(width: u8, height: u8) -> Geometry {
+        let per_row = width / 2;
+        let count = per_row * height;
+        let mut geometry = Geometry {
+            width,
+            height,
+            count,
+            neighbors: [[NONE; 4]; MAX_SQUARES],
+            rows: [0; MAX_SQUARES],
+            cols: [0; MAX_SQUARES],
+        };
+        for index in 0..count {
+            let row = index / per_row;
+            let col = 2 * (index % per_row) + if row % 2 == 0 { 1 } else { 0 };
+            geometry.rows[index as usize] = row;
+            geometry.cols[index as usize] = col;
+        }
+        for index in 0..count as usize {
+            let (row, col) = (geometry.rows[index] as i32, geometry.cols[index] as i32);
+            for (d, (dr, dc)) in [(-1, -1), (-1, 1), (1, -1), (1, 1)].into_iter().enumerate() {
+                geometry.neighbors[index][d] = geometry
+                    .at(row + dr, col + dc)
+                    .map_or(NONE, |sq| sq.index() as u8);
+            }
+        }
+        geometry
+    }
+
+    /// Board width in squares.
+    pub fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    /// Board height in squares.
+    pub fn height(&self) -> u32 {
+        self.height as u32
+    }
+
+    /// Number of playing squares.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Always false: every board has playing squares.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Every playing square.
+    pub fn all(&self) -> Bitboard {
+        if self.count as usize == MAX_SQUARES {
+            u64::MAX
+        } else {
+            (1u64 << self.count) - 1
+        }
+    }
+
+    /// Whether the square lies on this board.
+    pub fn contains(&self, square: Square) -> bool {
+        square.index() < self.count as usize
+    }
+
+    /// The square at `row`, `col` (0-based from the top left as White sees
+    /// the board), if it is a playing square.
+    pub fn at(&self, row: i32, col: i32) -> Option<Square> {
+        if row < 0 || col < 0 || row >= self.height as i32 || col >= self.width as i32 {
+            return None;
+        }
+        if (row + col) % 2 == 0 {
+            return None;
+        }
+        let per_row = (self.width / 2) as i32;
+        Square::new((row * per_row + col / 2 + 1) as u32)
+    }
+
+    /// Row of a square, 0 at the top.
+    pub fn row(&self, square: Square) -> u32 {
+        self.rows[square.index()] as u32
+    }
+
+    /// Column of a square, 0 at the left.
+    pub fn col(&self, square: Square) -> u32 {
+        self.cols[square.index()] as u32
+    }
+
+    /// The next square along `direction`, if there is one.
+    #[inline]
+    pub fn neighbor(&self, square: Square, direction: Direction) -> Option<Square> {
+        self.step(square.index(), direction).map(Square::from_index)
+    }
+
+    /// Index-level neighbour lookup for the move generator.
+    #[inline]
+    pub(crate) fn step(&self, index: usize, direction: Direction) -> Option<usize> {
+        let next = self.neighbors[index][direction as usize];
+        (next != NONE).then_some(next as usize)
+    }
+
+    /// The row where men of `color` are crowned: the top row for White,
+    /// the bottom row for Black.
+    pub fn crowning_row(&self, color: Color) -> Bitboard {
+        let per_row = self.width as u32 / 2;
+        let row_mask = (1u64 << per_row) - 1;
+        match color {
+            Color::White => row_mask,
+            Color::Black => row_mask << (self.count as u32 - per_row),
+        }
+    }
+
+    /// The squares each side starts on: the top `rows` rows for Black and the
+    /// bottom `rows` rows for White.
+    pub fn start_rows(&self, rows: u32) -> (Bitboard, Bitboard) {
+        let per_row = self.width as u32 / 2;
+        let n = per_row * rows;
+        let black = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let white = black << (self.count as u32 - n);
+        (white, black)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(label: u32) -> Square {
+        Square::new(label).unwrap()
+    }
+
+    #[test]
+    fn standard_board_has_32_squares_and_right_corners() {
+        let g = Geometry::standard();
+        assert_eq!(g.len(), 32);
+        assert_eq!(g.at(0, 1), Some(sq(1)));
+        assert_eq!(g.at(1, 0), Some(sq(5)));
+        assert_eq!(g.at(7, 0), Some(sq(29)));
+        assert_eq!(g.at(7, 6), Some(sq(32)));
+        assert_eq!(g.at(0, 0), None);
+    }
+
+    #[test]
+    fn neighbours_follow_the_diagonals() {
+        let g = Geometry::standard();
+        // 23 moves up to 18 or 19; 18 jumps over 14/15.
+        assert_eq!(g.neighbor(sq(23), Direction::UpLeft), Some(sq(18)));
+        assert_eq!(g.neighbor(sq(23), Direction::UpRight), Some(sq(19)));
+        assert_eq!(g.neighbor(sq(18), Direction::UpLeft), Some(sq(14)));
+        assert_eq!(g.neighbor(sq(18), Direction::UpRight), Some(sq(15)));
+        assert_eq!(g.neighbor(sq(29), Direction::DownLeft), None);
+        assert_eq!(g.neighbor(sq(5), Direction::UpLeft), None);
+        assert_eq!(g.neighbor(sq(5), Direction::UpRight), Some(sq(1)));
+        assert_eq!(g.neighbor(sq(4), Direction::DownLeft), Some(sq(8)));
+        assert_eq!(g.neighbor(sq(4), Direction::DownRight), None);
+    }
+
+    #[test]
+    fn neighbour_relation_is_symmetric_on_every_board() {
+        for (w, h) in [(8, 8), (10, 10), (6, 6), (12, 10)] {
+            let g = Geometry::get(w, h).unwrap();
+            for s in squares(g.all()) {
+                for (d, back) in [
+                    (Direction::UpLeft, Direction::DownRight),
+                    (Direction::UpRight, Direction::DownLeft),
+                ] {
+                    if let Some(n) = g.neighbor(s, d) {
+                        assert_eq!(g.neighbor(n, back), Some(s));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ten_by_ten_has_fifty_squares() {
+        let g = Geometry::get(10, 10).unwrap();
+        assert_eq!(g.len(), 50);
+        assert_eq!(g.at(9, 0), Some(sq(46)));
+        let (white, black) = g.start_rows(4);
+        assert_eq!(black.count_ones(), 20);
+        assert_eq!(white.count_ones(), 20);
+        assert_eq!(white.trailing_zeros(), 30);
+    }
+
+    #[test]
+    fn crowning_rows_and_start_rows() {
+        let g = Geometry::standard();
+        assert_eq!(g.crowning_row(Color::White), 0b1111);
+        assert_eq!(g.crowning_row(Color::Black), 0b1111 << 28);
+        let (white, black) = g.start_rows(3);
+        assert_eq!(black, 0xFFF);
+        assert_eq!(white, 0xFFF << 20);
+    }
+
+    #[test]
+    fn odd_or_oversized_boards_are_refused() {
+        assert!(Geometry::get(7, 8).is_err());
+        assert!(Geometry::get(12, 12).is_err());
+    }
+}

@@ -1,0 +1,17 @@
+//! The rules core: board geometry, positions, variants, move generation,
+//! Zobrist keys and perft. Nothing here knows about notation or PDN.
+
+mod board;
+mod fit;
+mod movegen;
+mod perft;
+mod position;
+mod variant;
+pub mod zobrist;
+
+pub use board::{Bitboard, Color, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square, squares};
+pub use fit::fitting_moves;
+pub use movegen::{Jump, MAX_PATH, Move, Route};
+pub use perft::{divide, perft};
+pub use position::{Position, PositionError, Setup, SetupProblem};
+pub use variant::{KingFirst, MaxCapture, Preset, Promotion, Rules, RulesError};

@@ -1,0 +1,583 @@
+//! Legal move generation, moves and playing them.
+//!
+//! Captures are searched depth-first over every route: captured pieces stay
+//! on the board (blocking) until the move ends and none may be jumped twice;
+//! a flying king may land on any empty square beyond its victim but must pick
+//! one from which it can keep capturing when there is one. Routes that take
+//! the same pieces from the same square to the same square are one [`Move`];
+//! it keeps the route whose written form sorts first (see [`Move::path`]).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use super::board::{Bitboard, Color, Direction, Geometry, Square, squares};
+use super::position::Position;
+use super::variant::{KingFirst, MaxCapture, Promotion, Rules};
+use super::zobrist;
+
+/// Most landing squares a move can have (one per captured piece).
+pub const MAX_PATH: usize = 32;
+
+/// A legal move: identified by its start, end and set of captured squares.
+///
+/// For a capture it also carries its canonical written route: one landing
+/// square per captured piece — the square just beyond the piece while the
+/// capturing piece goes on in the same direction, the square where it turns
+/// otherwise — and, among routes of the same move, the one whose labels sort
+/// first.
+#[derive(Clone, Copy, Debug)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    len: u8,
+    king: bool,
+    promotes: bool,
+    captured: Bitboard,
+    path: [u8; MAX_PATH],
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.from == other.from && self.to == other.to && self.captured == other.captured
+    }
+}
+
+impl Eq for Move {}
+
+impl Hash for Move {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.from, self.to, self.captured).hash(state);
+    }
+}
+
+impl Move {
+    /// The square the piece leaves.
+    pub fn from(&self) -> Square {
+        Square::from_index(self.from as usize)
+    }
+
+    /// The square the piece ends on.
+    pub fn to(&self) -> Square {
+        Square::from_index(self.to as usize)
+    }
+
+    /// The squares of the captured pieces (empty for a plain move).
+    pub fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    /// Whether the move captures.
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// Whether the moving piece is a king.
+    pub fn by_king(&self) -> bool {
+        self.king
+    }
+
+    /// Whether a man is crowned by this move.
+    pub fn promotes(&self) -> bool {
+        self.promotes
+    }
+
+    /// The canonical route's landing squares, ending with [`Move::to`]
+    /// (just the end square for a plain move).
+    pub fn path(&self) -> impl Iterator<Item = Square> + '_ {
+        self.path[..self.len as usize]
+            .iter()
+            .map(|&i| Square::from_index(i as usize))
+    }
+
+    /// Numeric notation with start and end only: `23-18`, `18x11`.
+    pub fn short_numeric(&self) -> String {
+        let sep = if self.is_capture() { 'x' } else { '-' };
+        format!("{}{sep}{}", self.from(), self.to())
+    }
+
+    /// Numeric notation with the full canonical route: `23-18`, `1x10x19`.
+    pub fn full_numeric(&self) -> String {
+        let sep = if self.is_capture() { "x" } else { "-" };
+        let mut s = self.from().to_string();
+        for square in self.path() {
+            s.push_str(sep);
+            s.push_str(&square.to_string());
+        }
+        s
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.full_numeric())
+    }
+}
+
+/// One jump of a capture route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Jump {
+    /// The direction of the jump.
+    pub direction: Direction,
+    /// The captured piece's square.
+    pub captured: Square,
+    /// Where the capturing piece stopped after it.
+    pub landing: Square,
+}
+
+/// One route of a capture, with the actual landing squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The capturing piece's start square.
+    pub from: Square,
+    /// The jumps in order.
+    pub jumps: Vec<Jump>,
+}
+
+impl Route {
+    /// The captured squares.
+    pub fn captured(&self) -> Bitboard {
+        self.jumps.iter().fold(0, |acc, j| acc | j.captured.bit())
+    }
+
+    /// The end square.
+    pub fn to(&self) -> Square {
+        self.jumps.last().map_or(self.from, |j| j.landing)
+    }
+}
+
+/// Depth-first search over capture routes of one piece.
+struct CaptureSearch<'a, F: FnMut(&[RawJump], bool)> {
+    geometry: &'a Geometry,
+    rules: &'a Rules,
+    color: Color,
+    them: Bitboard,
+    occupied: Bitboard,
+    jumps: [RawJump; MAX_PATH],
+    depth: usize,
+    sink: F,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RawJump {
+    direction: u8,
+    captured: u8,
+    landing: u8,
+}
+
+const DIRECTIONS: [Direction; 4] = Direction::ALL;
+
+impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
+    /// Searches on from `at`; returns whether any capture was possible there.
+    fn search(&mut self, at: usize, king: bool, captured: Bitboard) -> bool {
+        if self.depth >= MAX_PATH {
+            return false;
+        }
+        let mut found = false;
+        for direction in DIRECTIONS {
+            if king && self.rules.flying_kings {
+                found |= self.flying_jump(at, direction, captured);
+            } else {
+                found |= self.short_jump(at, king, direction, captured);
+            }
+        }
+        found
+    }
+
+    fn short_jump(&mut self, at: usize, king: bool, direction: Direction, captured: Bitboard) -> bool {
+        let g = self.geometry;
+        if !king && !self.rules.men_capture_backward && !Direction::forward(self.color).contains(&direction) {
+            return false;
+        }
+        let Some(victim) = g.step(at, direction) else {
+            return false;
+        };
+        let victim_bit = 1u64 << victim;
+        if self.them & victim_bit == 0 || captured & victim_bit != 0 {
+            return false;
+        }
+        let Some(landing) = g.step(victim, direction) else {
+            return false;
+        };
+        if self.occupied & (1u64 << landing) != 0 {
+            return false;
+        }
+        let captured = captured | victim_bit;
+        self.push(direction, victim, landing);
+        let crowned_here = !king && g.crowning_row(self.color) & (1u64 << landing) != 0;
+        if crowned_here {
+            match self.rules.promotion {
+                Promotion::Stop => self.record(true),
+                Promotion::ContinueKing => {
+                    if !self.search(landing, true, captured) {
+                        self.record(true);
+                    }
+                }
+                Promotion::ContinueMan => {
+                    if !self.search(landing, false, captured) {
+                        self.record(true);
+                    }
+                }
+            }
+        } else if !self.search(landing, king, captured) {
+            self.record(king);
+        }
+        self.depth -= 1;
+        true
+    }
+
+    fn flying_jump(&mut self, at: usize, direction: Direction, captured: Bitboard) -> bool {
+        let g = self.geometry;
+        let mut next = g.step(at, direction);
+        while let Some(s) = next {
+            if self.occupied & (1u64 << s) != 0 {
+                break;
+            }
+            next = g.step(s, direction);
+        }
+        let Some(victim) = next else {
+            return false;
+        };
+        let victim_bit = 1u64 << victim;
+        if self.them & victim_bit == 0 || captured & victim_bit != 0 {
+            return false;
+        }
+        let mut landings = [0u8; 16];
+        let mut count = 0;
+        let mut next = g.step(victim, direction);
+        while let Some(s) = next {
+            if self.occupied & (1u64 << s) != 0 || count == landings.len() {
+                break;
+            }
+            landings[count] = s as u8;
+            count += 1;
+            next = g.step(s, direction);
+        }
+        if count == 0 {
+            return false;
+        }
+        let captured = captured | victim_bit;
+        let mut continued = false;
+        for &landing in &landings[..count] {
+            self.push(direction, victim, landing as usize);
+            continued |= self.search(landing as usize, true, captured);
+            self.depth -= 1;
+        }
+        if !continued {
+            for &landing in &landings[..count] {
+                self.push(direction, victim, landing as usize);
+                self.record(true);
+                self.depth -= 1;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn push(&mut self, direction: Direction, victim: usize, landing: usize) {
+        self.jumps[self.depth] = RawJump {
+            direction: direction as u8,
+            captured: victim as u8,
+            landing: landing as u8,
+        };
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn record(&mut self, ends_king: bool) {
+        (self.sink)(&self.jumps[..self.depth], ends_king);
+    }
+}
+
+impl Position {
+    /// Every legal move for the side to move, into `moves` (cleared first).
+    pub fn legal_moves_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.captures_into(rules, moves);
+        if moves.is_empty() {
+            self.quiet_moves_into(rules, moves);
+        }
+    }
+
+    /// Every legal move for the side to move.
+    pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(rules, &mut moves);
+        moves
+    }
+
+    fn captures_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        let us = self.pieces(self.side);
+        let them = self.pieces(self.side.opponent());
+        let g = rules.geometry;
+        for from in squares(us) {
+            let from_index = from.index();
+            let king = self.kings & from.bit() != 0;
+            let mut search = CaptureSearch {
+                geometry: g,
+                rules,
+                color: self.side,
+                them,
+                occupied: self.occupied() & !from.bit(),
+                jumps: [RawJump::default(); MAX_PATH],
+                depth: 0,
+                sink: |jumps: &[RawJump], ends_king: bool| {
+                    let mv = route_to_move(g, from_index, king, jumps, ends_king);
+                    add_unique(moves, mv);
+                },
+            };
+            search.search(from_index, king, 0);
+        }
+        if moves.is_empty() {
+            return;
+        }
+        if rules.max_capture == MaxCapture::On {
+            let most = moves.iter().map(|m| m.captured.count_ones()).max().unwrap_or(0);
+            moves.retain(|m| m.captured.count_ones() == most);
+        }
+        if rules.king_first == KingFirst::On && moves.iter().any(|m| m.king) {
+            moves.retain(|m| m.king);
+        }
+    }
+
+    fn quiet_moves_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        let g = rules.geometry;
+        let empty = g.all() & !self.occupied();
+        let crown = g.crowning_row(self.side);
+        for from in squares(self.pieces(self.side)) {
+            let f = from.index();
+            if self.kings & from.bit() != 0 {
+                for direction in DIRECTIONS {
+                    let mut next = g.step(f, direction);
+                    while let Some(s) = next {
+                        if empty & (1u64 << s) == 0 {
+                            break;
+                        }
+                        moves.push(Move::simple(f, s, true, false));
+                        if !rules.flying_kings {
+                            break;
+                        }
+                        next = g.step(s, direction);
+                    }
+                }
+            } else {
+                for direction in Direction::forward(self.side) {
+                    if let Some(s) = g.step(f, direction) {
+                        if empty & (1u64 << s) != 0 {
+                            moves.push(Move::simple(f, s, false, crown & (1u64 << s) != 0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every capture route of the piece on `from` with its actual landing
+    /// squares, whether or not the capture rules allow the move it makes
+    /// (check against [`Position::legal_moves`]).
+    pub fn capture_routes(&self, rules: &Rules, from: Square) -> Vec<Route> {
+        let mut routes = Vec::new();
+        let Some(piece) = self.piece_at(from).filter(|p| p.color == self.side) else {
+            return routes;
+        };
+        let mut search = CaptureSearch {
+            geometry: rules.geometry,
+            rules,
+            color: self.side,
+            them: self.pieces(self.side.opponent()),
+            occupied: self.occupied() & !from.bit(),
+            jumps: [RawJump::default(); MAX_PATH],
+            depth: 0,
+            sink: |jumps: &[RawJump], _| {
+                routes.push(Route {
+                    from,
+                    jumps: jumps
+                        .iter()
+                        .map(|j| Jump {
+                            direction: DIRECTIONS[j.direction as usize],
+                            captured: Square::from_index(j.captured as usize),
+                            landing: Square::from_index(j.landing as usize),
+                        })
+                        .collect(),
+                });
+            },
+        };
+        search.search(from.index(), piece.king, 0);
+        routes
+    }
+
+    /// The position after `mv`, which must be legal here.
+    pub fn play(&self, mv: &Move) -> Position {
+        let us = self.side;
+        let them = us.opponent();
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        let mut key = self.key ^ zobrist::SIDE_KEY;
+        key ^= zobrist::piece_key_index(us, mv.king, mv.from as usize);
+        let ends_king = mv.king || mv.promotes;
+        key ^= zobrist::piece_key_index(us, ends_king, mv.to as usize);
+        for s in squares(mv.captured) {
+            key ^= zobrist::piece_key_index(them, self.kings & s.bit() != 0, s.index());
+        }
+        let mut ours = self.pieces(us) & !from | to;
+        let theirs = self.pieces(them) & !mv.captured;
+        let mut kings = self.kings & !from & !mv.captured;
+        if ends_king {
+            kings |= to;
+        }
+        if from == to {
+            ours |= to;
+        }
+        let (white, black) = match us {
+            Color::White => (ours, theirs),
+            Color::Black => (theirs, ours),
+        };
+        Position {
+            white,
+            black,
+            kings,
+            side: them,
+            key,
+        }
+    }
+}
+
+impl Move {
+    fn simple(from: usize, to: usize, king: bool, promotes: bool) -> Move {
+        let mut path = [0u8; MAX_PATH];
+        path[0] = to as u8;
+        Move {
+            from: from as u8,
+            to: to as u8,
+            len: 1,
+            king,
+            promotes,
+            captured: 0,
+            path,
+        }
+    }
+}
+
+/// Builds the move of one route, with the route written canonically.
+fn route_to_move(g: &Geometry, from: usize, king: bool, jumps: &[RawJump], ends_king: bool) -> Move {
+    let mut path = [0u8; MAX_PATH];
+    let mut captured = 0u64;
+    for (i, jump) in jumps.iter().enumerate() {
+        captured |= 1u64 << jump.captured;
+        let straight_on = jumps
+            .get(i + 1)
+            .is_some_and(|next| next.direction == jump.direction);
+        path[i] = if straight_on {
+            g.step(jump.captured as usize, DIRECTIONS[jump.direction as usize])
+                .map_or(jump.landing, |s| s as u8)
+        } else {
+            jump.landing
+        };
+    }
+    let to = jumps.last().map_or(from as u8, |j| j.landing);
+    Move {
+        from: from as u8,
+        to,
+        len: jumps.len() as u8,
+        king,
+        promotes: !king && ends_king,
+        captured,
+        path,
+    }
+}
+
+/// Adds a move unless an equal one is there; of two routes of one move the
+/// one whose path sorts first is kept.
+fn add_unique(moves: &mut Vec<Move>, mv: Move) {
+    if let Some(existing) = moves.iter_mut().find(|m| **m == mv) {
+        if mv.path[..mv.len as usize] < existing.path[..existing.len as usize] {
+            *existing = mv;
+        }
+    } else {
+        moves.push(mv);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Piece, Preset, Setup};
+
+    fn position(side: Color, white: &[(u32, bool)], black: &[(u32, bool)], rules: &Rules) -> Position {
+        let mut pieces = Vec::new();
+        for &(s, king) in white {
+            pieces.push((s, Piece { color: Color::White, king }));
+        }
+        for &(s, king) in black {
+            pieces.push((s, Piece { color: Color::Black, king }));
+        }
+        Position::from_setup(&Setup { side: Some(side), pieces }, rules).unwrap()
+    }
+
+    fn names(moves: &[Move]) -> Vec<String> {
+        let mut v: Vec<String> = moves.iter().map(|m| m.full_numeric()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn seven_opening_moves() {
+        let rules = Rules::default();
+        let moves = Position::initial(&rules).legal_moves(&rules);
+        assert_eq!(
+            names(&moves),
+            ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
+        );
+    }
+
+    #[test]
+    fn men_capture_backwards_except_in_english() {
+        // White man on 18, black man on 22 behind it, 25 empty.
+        let f = Rules::default();
+        let p = position(Color::White, &[(18, false)], &[(22, false), (1, false)], &f);
+        assert_eq!(names(&p.legal_moves(&f)), ["18x25"]);
+        let e = Preset::English.rules();
+        let p = position(Color::White, &[(18, false)], &[(22, false), (1, false)], &e);
+        assert!(!p.legal_moves(&e).iter().any(|m| m.is_capture()));
+    }
+
+    #[test]
+    fn majority_capture_is_enforced_only_when_on() {
+        // White 27 takes 23 and 14 (27x18x9); white 26 takes only 22 (26x17).
+        let f = Rules::default();
+        let p = position(Color::White, &[(27, false), (26, false)], &[(23, false), (14, false), (22, false), (1, false)], &f);
+        let moves = p.legal_moves(&f);
+        assert!(moves.iter().all(|m| m.captured().count_ones() == 2), "{:?}", names(&moves));
+        let pool = Preset::Pool.rules();
+        let p = p.with_side(Color::White);
+        let free = p.legal_moves(&pool);
+        assert!(free.iter().any(|m| m.captured().count_ones() == 1));
+    }
+
+    #[test]
+    fn flying_king_must_land_where_it_can_go_on() {
+        // The long diagonal runs 29, 25, 22, 18, 15, 11, 8, 4. The king takes 25, may stop on
+        // 22, 18 or 15 (all go on over 11), then lands on 8 or 4: two moves, both written with
+        // the square just beyond 25 since the king never turns.
+        let f = Rules::default();
+        let p = position(Color::White, &[(29, true)], &[(25, false), (11, false), (20, false)], &f);
+        let moves = p.legal_moves(&f);
+        assert_eq!(names(&moves), ["29x22x4", "29x22x8"]);
+    }
+
+    #[test]
+    fn incremental_key_matches_recomputation_along_a_game() {
+        let rules = Rules::default();
+        let mut p = Position::initial(&rules);
+        let mut seed = 7u64;
+        for _ in 0..200 {
+            let moves = p.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            p = p.play(&mv);
+            assert_eq!(p.zobrist(), p.compute_key());
+        }
+    }
+}
