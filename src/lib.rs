@@ -7,6 +7,22 @@
 //! * [`notation`] — the four ways of naming squares (numeric, algebraic on the
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
 //! * [`cli`] — the `pdndb` command line.
+//!
+//! ```
+//! use pdndb::notation::{parse_fen, write_fen, write_move, Notation};
+//! use pdndb::rules::{perft, Position, Rules};
+//!
+//! let rules = Rules::default(); // Filipino Dama
+//! let start = Position::initial(&rules);
+//! assert_eq!(perft(&rules, &start, 3), 302);
+//!
+//! let setup = parse_fen("W:WKc1:Bd2,b4,d4,e5,f6,g7")?;
+//! let position = Position::from_setup(&setup, &rules)?;
+//! let first = position.legal_moves(&rules)[0];
+//! assert_eq!(write_fen(&position.play(&first)).chars().next(), Some('B'));
+//! assert!(write_move(&first, Notation::Vismin, rules.geometry, true).starts_with("c1x"));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod cli;

@@ -61,7 +61,12 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return if err.use_stderr() { Exit::Error } else { Exit::Success }.into();
+            return if err.use_stderr() {
+                Exit::Error
+            } else {
+                Exit::Success
+            }
+            .into();
         }
     };
     let stdout = io::stdout();

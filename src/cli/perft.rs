@@ -34,20 +34,32 @@ pub struct PerftArgs {
 /// # Errors
 /// Bad rules or FEN, or a failed write.
 pub fn cmd_perft(args: &PerftArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let start = match &args.fen {
         None => Position::initial(&rules),
         Some(fen) => {
             let mut setup = parse_fen(fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))?;
             setup.side.get_or_insert(rules.first);
-            Position::from_setup(&setup, &rules).map_err(|e| CliError::Usage(format!("--fen: {e}")))?
+            Position::from_setup(&setup, &rules)
+                .map_err(|e| CliError::Usage(format!("--fen: {e}")))?
         }
     };
     if args.divide {
         let mut total = 0;
         let mut rows: Vec<(String, u64)> = divide(&rules, &start, args.depth)
             .into_iter()
-            .map(|(mv, n)| (write_move(&mv, crate::notation::Notation::Numeric, rules.geometry, true), n))
+            .map(|(mv, n)| {
+                (
+                    write_move(
+                        &mv,
+                        crate::notation::Notation::Numeric,
+                        rules.geometry,
+                        true,
+                    ),
+                    n,
+                )
+            })
             .collect();
         rows.sort();
         for (mv, n) in rows {

@@ -40,7 +40,11 @@ pub fn parse_algebraic(geometry: &Geometry, name: &str) -> Option<(Square, Orien
     let bytes = name.as_bytes();
     let (&letter, digits) = bytes.split_first()?;
     let letter = letter.to_ascii_lowercase();
-    if !letter.is_ascii_lowercase() || digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+    if !letter.is_ascii_lowercase()
+        || digits.is_empty()
+        || digits.len() > 2
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
         return None;
     }
     let file = (letter - b'a') as i32;
@@ -55,12 +59,9 @@ pub(crate) fn locate(geometry: &Geometry, file: i32, rank: i32) -> Option<(Squar
         return Some((square, Orientation::Vismin));
     }
     let mirrored = geometry.width() as i32 - 1 - file;
-    if file < geometry.width() as i32 {
-        if let Some(square) = geometry.at(row, mirrored) {
-            return Some((square, Orientation::Luzon));
-        }
-    }
-    None
+    geometry
+        .at(row, mirrored)
+        .map(|square| (square, Orientation::Luzon))
 }
 
 #[cfg(test)]
@@ -76,7 +77,10 @@ mod tests {
         assert_eq!(parse_algebraic(g, "e4").unwrap().0.label(), 18);
         assert_eq!(parse_algebraic(g, "d4").unwrap().0.label(), 18);
         assert_eq!(parse_algebraic(g, "a1").unwrap().1, Orientation::Vismin);
-        assert_eq!(parse_algebraic(g, "h1").unwrap(), (Square::new(29).unwrap(), Orientation::Luzon));
+        assert_eq!(
+            parse_algebraic(g, "h1").unwrap(),
+            (Square::new(29).unwrap(), Orientation::Luzon)
+        );
         assert_eq!(parse_algebraic(g, "A1").unwrap().0.label(), 29);
     }
 

@@ -86,7 +86,12 @@ pub fn parse_fen(text: &str) -> Result<Setup, FenError> {
 }
 
 /// Reads one item of a piece list: `[K]square` or `[K]n-m`.
-fn read_piece(item: &str, color: Color, orientation: &mut Option<Orientation>, setup: &mut Setup) -> Result<(), FenError> {
+fn read_piece(
+    item: &str,
+    color: Color,
+    orientation: &mut Option<Orientation>,
+    setup: &mut Setup,
+) -> Result<(), FenError> {
     let (king, square) = match item.strip_prefix(['K', 'k']) {
         Some(rest) => (true, rest),
         None => (false, item),
@@ -103,12 +108,14 @@ fn read_piece(item: &str, color: Color, orientation: &mut Option<Orientation>, s
         return Ok(());
     }
     if square.bytes().all(|b| b.is_ascii_digit()) && !square.is_empty() && square.len() <= 3 {
-        let label = square.parse().map_err(|_| FenError::BadSquare(item.to_string()))?;
+        let label = square
+            .parse()
+            .map_err(|_| FenError::BadSquare(item.to_string()))?;
         setup.pieces.push((label, piece));
         return Ok(());
     }
-    let (found, side) =
-        parse_algebraic(Geometry::standard(), square).ok_or_else(|| FenError::BadSquare(item.to_string()))?;
+    let (found, side) = parse_algebraic(Geometry::standard(), square)
+        .ok_or_else(|| FenError::BadSquare(item.to_string()))?;
     match orientation {
         Some(o) if *o != side => return Err(FenError::MixedOrientation(item.to_string())),
         _ => *orientation = Some(side),
@@ -149,7 +156,12 @@ mod tests {
 
     #[test]
     fn numeric_fen_round_trips() {
-        for fen in ["W:W18,K27:B11,15", "B:WK6,30:B3,K18,21,K31", "W:W:B1", "B:W21,22,K30:B"] {
+        for fen in [
+            "W:W18,K27:B11,15",
+            "B:WK6,30:B3,K18,21,K31",
+            "W:W:B1",
+            "B:W21,22,K30:B",
+        ] {
             assert_eq!(write_fen(&read(fen)), fen);
         }
     }
@@ -158,20 +170,36 @@ mod tests {
     fn tolerated_forms() {
         // Red for Black, lists in either order, spaces, trailing dot.
         assert_eq!(write_fen(&read("W:R11,15:W18,K27")), "W:W18,K27:B11,15");
-        assert_eq!(write_fen(&read(" B:W 18, K27 :B11, 15. ")), "B:W18,K27:B11,15");
-        assert_eq!(write_fen(&read("W:W21-24:B1-3,K5")), "W:W21,22,23,24:B1,2,3,K5");
+        assert_eq!(
+            write_fen(&read(" B:W 18, K27 :B11, 15. ")),
+            "B:W18,K27:B11,15"
+        );
+        assert_eq!(
+            write_fen(&read("W:W21-24:B1-3,K5")),
+            "W:W21,22,23,24:B1,2,3,K5"
+        );
         let setup = parse_fen("?:W18:B14").unwrap();
         assert_eq!(setup.side, None);
     }
 
     #[test]
     fn algebraic_fen_in_either_orientation() {
-        let vismin = read("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
+        let vismin =
+            read("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
         assert_eq!(vismin, Position::initial(&Rules::default()));
-        assert_eq!(write_fen(&read("W:WKa1:Bb2,b4,c5,e5,g5,c7,e7")), "W:WK29:B6,7,14,15,16,17,25");
+        assert_eq!(
+            write_fen(&read("W:WKa1:Bb2,b4,c5,e5,g5,c7,e7")),
+            "W:WK29:B6,7,14,15,16,17,25"
+        );
         // The same position on the Luzon board.
-        assert_eq!(write_fen(&read("W:WKh1:Bg2,g4,f5,d5,b5,f7,d7")), "W:WK29:B6,7,14,15,16,17,25");
-        assert_eq!(parse_fen("W:Wa1,h1:B"), Err(FenError::MixedOrientation("h1".into())));
+        assert_eq!(
+            write_fen(&read("W:WKh1:Bg2,g4,f5,d5,b5,f7,d7")),
+            "W:WK29:B6,7,14,15,16,17,25"
+        );
+        assert_eq!(
+            parse_fen("W:Wa1,h1:B"),
+            Err(FenError::MixedOrientation("h1".into()))
+        );
     }
 
     #[test]
@@ -179,12 +207,21 @@ mod tests {
         assert_eq!(parse_fen(""), Err(FenError::Empty));
         assert_eq!(parse_fen("X:W1:B2"), Err(FenError::BadSide("X".into())));
         assert_eq!(parse_fen("W:Q1:B2"), Err(FenError::BadField("Q1".into())));
-        assert_eq!(parse_fen("W:W1,zz:B2"), Err(FenError::BadSquare("zz".into())));
-        assert_eq!(parse_fen("W:W9-3:B2"), Err(FenError::BadRange("9-3".into())));
+        assert_eq!(
+            parse_fen("W:W1,zz:B2"),
+            Err(FenError::BadSquare("zz".into()))
+        );
+        assert_eq!(
+            parse_fen("W:W9-3:B2"),
+            Err(FenError::BadRange("9-3".into()))
+        );
         assert_eq!(parse_fen("W"), Err(FenError::NoPieces("W".into())));
         // Squares off the board are the validator's to report.
         let setup = parse_fen("W:W31-50:B1-20").unwrap();
         let err = Position::from_setup(&setup, &Rules::default()).unwrap_err();
-        assert!(err.to_string().contains("square 33 is not on the board"), "{err}");
+        assert!(
+            err.to_string().contains("square 33 is not on the board"),
+            "{err}"
+        );
     }
 }

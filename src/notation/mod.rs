@@ -37,7 +37,12 @@ pub enum Notation {
 
 impl Notation {
     /// Every notation.
-    pub const ALL: [Notation; 4] = [Notation::Numeric, Notation::Vismin, Notation::Luzon, Notation::Dama];
+    pub const ALL: [Notation; 4] = [
+        Notation::Numeric,
+        Notation::Vismin,
+        Notation::Luzon,
+        Notation::Dama,
+    ];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
@@ -64,7 +69,9 @@ impl Notation {
             Notation::Numeric => square.label().to_string(),
             Notation::Vismin => algebraic_name(geometry, square, Orientation::Vismin),
             Notation::Luzon => algebraic_name(geometry, square, Orientation::Luzon),
-            Notation::Dama => dama_number(square).map_or_else(|| square.label().to_string(), |n| n.to_string()),
+            Notation::Dama => {
+                dama_number(square).map_or_else(|| square.label().to_string(), |n| n.to_string())
+            }
         }
     }
 }

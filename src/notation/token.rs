@@ -75,17 +75,19 @@ impl SquareToken {
                 dama: (1..=16).contains(&n),
                 ..Views::default()
             },
-            SquareToken::Algebraic { file, rank } => match locate(Geometry::standard(), file as i32, rank as i32) {
-                Some((_, Orientation::Vismin)) => Views {
-                    vismin: true,
-                    ..Views::default()
-                },
-                Some((_, Orientation::Luzon)) => Views {
-                    luzon: true,
-                    ..Views::default()
-                },
-                None => Views::default(),
-            },
+            SquareToken::Algebraic { file, rank } => {
+                match locate(Geometry::standard(), file as i32, rank as i32) {
+                    Some((_, Orientation::Vismin)) => Views {
+                        vismin: true,
+                        ..Views::default()
+                    },
+                    Some((_, Orientation::Luzon)) => Views {
+                        luzon: true,
+                        ..Views::default()
+                    },
+                    None => Views::default(),
+                }
+            }
         }
     }
 
@@ -180,10 +182,18 @@ pub enum TokenError {
 /// Reads one square at the start of `text`: the square and the bytes used.
 fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
     let digits = |from: usize, max: usize| {
-        let n = text[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let n = text[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         (n >= 1 && n <= max).then_some(n)
     };
-    let value = |from: usize, n: usize| -> Option<u32> { std::str::from_utf8(&text[from..from + n]).ok()?.parse().ok() };
+    let value = |from: usize, n: usize| -> Option<u32> {
+        std::str::from_utf8(&text[from..from + n])
+            .ok()?
+            .parse()
+            .ok()
+    };
     match text.first()? {
         b'0'..=b'9' => {
             let n = digits(0, 3)?;
@@ -196,7 +206,13 @@ fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
                 return None;
             }
             let n = digits(1, 2)?;
-            Some((SquareToken::Algebraic { file, rank: value(1, n)? }, n + 1))
+            Some((
+                SquareToken::Algebraic {
+                    file,
+                    rank: value(1, n)?,
+                },
+                n + 1,
+            ))
         }
         _ => None,
     }
@@ -205,7 +221,12 @@ fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
 /// Reads a joiner (with spaces around it) at the start of `text`: whether it
 /// marks a capture and the bytes used.
 fn joiner_at(text: &[u8]) -> Option<(bool, usize)> {
-    let spaces = |from: usize| text[from..].iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+    let spaces = |from: usize| {
+        text[from..]
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count()
+    };
     let lead = spaces(0);
     let rest = &text[lead..];
     let (capture, n) = match rest {
@@ -233,7 +254,11 @@ impl MoveToken {
         let bytes = &bytes[..limit];
         let bad = |offset: usize| TokenError::BadSquare {
             offset,
-            text: String::from_utf8_lossy(&bytes[offset..]).split_whitespace().next().unwrap_or("").to_string(),
+            text: String::from_utf8_lossy(&bytes[offset..])
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string(),
         };
         let (first, mut pos) = square_at(bytes).ok_or_else(|| bad(0))?;
         let mut squares = vec![first];
@@ -245,11 +270,13 @@ impl MoveToken {
                     if bytes[pos] == b' ' || bytes[pos] == b'\t' {
                         break;
                     }
-                    return Err(if pos + used >= bytes.len() || bytes[pos + used].is_ascii_whitespace() {
-                        TokenError::MissingSquare { offset: pos }
-                    } else {
-                        bad(pos + used)
-                    });
+                    return Err(
+                        if pos + used >= bytes.len() || bytes[pos + used].is_ascii_whitespace() {
+                            TokenError::MissingSquare { offset: pos }
+                        } else {
+                            bad(pos + used)
+                        },
+                    );
                 };
                 capture |= is_capture;
                 squares.push(square);
@@ -273,7 +300,10 @@ impl MoveToken {
         if squares.len() < 2 {
             return Err(TokenError::OneSquare(written()));
         }
-        let numbers = squares.iter().filter(|s| matches!(s, SquareToken::Number(_))).count();
+        let numbers = squares
+            .iter()
+            .filter(|s| matches!(s, SquareToken::Number(_)))
+            .count();
         if numbers != 0 && numbers != squares.len() {
             return Err(TokenError::Mixed(written()));
         }
@@ -314,14 +344,19 @@ impl MoveToken {
     ///
     /// # Errors
     /// The first square the notation cannot name on this board.
-    pub fn square_sets(&self, notation: Notation, geometry: &Geometry) -> Result<Vec<Bitboard>, TokenError> {
+    pub fn square_sets(
+        &self,
+        notation: Notation,
+        geometry: &Geometry,
+    ) -> Result<Vec<Bitboard>, TokenError> {
         self.squares
             .iter()
             .map(|s| {
-                s.squares(notation, geometry).ok_or_else(|| TokenError::NotInNotation {
-                    square: s.to_string(),
-                    notation,
-                })
+                s.squares(notation, geometry)
+                    .ok_or_else(|| TokenError::NotInNotation {
+                        square: s.to_string(),
+                        notation,
+                    })
             })
             .collect()
     }
@@ -387,13 +422,22 @@ mod tests {
 
     #[test]
     fn joiners_and_spacing() {
-        for s in ["23-18", "23x18", "23X18", "23×18", "23:18", "23 - 18", "23- 18", "023-018"] {
+        for s in [
+            "23-18", "23x18", "23X18", "23×18", "23:18", "23 - 18", "23- 18", "023-018",
+        ] {
             let t = token(s);
-            assert_eq!(t.squares, vec![SquareToken::Number(23), SquareToken::Number(18)], "{s}");
+            assert_eq!(
+                t.squares,
+                vec![SquareToken::Number(23), SquareToken::Number(18)],
+                "{s}"
+            );
         }
         assert!(token("23x14").capture);
         assert!(!token("23-18").capture);
-        assert_eq!(token("1- 7").squares, vec![SquareToken::Number(1), SquareToken::Number(7)]);
+        assert_eq!(
+            token("1- 7").squares,
+            vec![SquareToken::Number(1), SquareToken::Number(7)]
+        );
     }
 
     #[test]
@@ -447,19 +491,40 @@ mod tests {
     #[test]
     fn bad_tokens_name_the_bad_part() {
         assert_eq!("".parse::<MoveToken>(), Err(TokenError::Empty));
-        assert_eq!("23".parse::<MoveToken>(), Err(TokenError::OneSquare("23".into())));
-        assert_eq!("23-".parse::<MoveToken>(), Err(TokenError::MissingSquare { offset: 2 }));
+        assert_eq!(
+            "23".parse::<MoveToken>(),
+            Err(TokenError::OneSquare("23".into()))
+        );
+        assert_eq!(
+            "23-".parse::<MoveToken>(),
+            Err(TokenError::MissingSquare { offset: 2 })
+        );
         assert_eq!(
             "23-q".parse::<MoveToken>(),
-            Err(TokenError::BadSquare { offset: 3, text: "q".into() })
+            Err(TokenError::BadSquare {
+                offset: 3,
+                text: "q".into()
+            })
         );
-        assert_eq!("a3-18".parse::<MoveToken>(), Err(TokenError::Mixed("a3-18".into())));
+        assert_eq!(
+            "a3-18".parse::<MoveToken>(),
+            Err(TokenError::Mixed("a3-18".into()))
+        );
         assert_eq!(
             "23-18z".parse::<MoveToken>(),
-            Err(TokenError::Trailing { offset: 5, text: "z".into() })
+            Err(TokenError::Trailing {
+                offset: 5,
+                text: "z".into()
+            })
         );
         let long = "1-".repeat(200) + "1";
-        assert!(matches!(long.parse::<MoveToken>(), Err(TokenError::TooLong(_))));
-        assert!(matches!("9999-1".parse::<MoveToken>(), Err(TokenError::BadSquare { .. })));
+        assert!(matches!(
+            long.parse::<MoveToken>(),
+            Err(TokenError::TooLong(_))
+        ));
+        assert!(matches!(
+            "9999-1".parse::<MoveToken>(),
+            Err(TokenError::BadSquare { .. })
+        ));
     }
 }

@@ -69,7 +69,7 @@ impl Square {
     pub fn new(label: u32) -> Option<Square> {
         (1..=MAX_SQUARES as u32)
             .contains(&label)
-            .then(|| Square(label as u8))
+            .then_some(Square(label as u8))
     }
 
     /// The square of bit `index` (0-based).
@@ -165,7 +165,9 @@ pub struct Geometry {
 
 /// Why a board size cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a {width}x{height} board is not supported: width and height must be even, at least 4, with at most 64 playing squares")]
+#[error(
+    "a {width}x{height} board is not supported: width and height must be even, at least 4, with at most 64 playing squares"
+)]
 pub struct GeometryError {
     /// The width asked for.
     pub width: u32,
@@ -188,8 +190,8 @@ impl Geometry {
     /// When the size is odd, smaller than 4 or has more than 64 playing squares.
     pub fn get(width: u32, height: u32) -> Result<&'static Geometry, GeometryError> {
         static CACHE: OnceLock<Mutex<Vec<&'static Geometry>>> = OnceLock::new();
-        let valid = width % 2 == 0
-            && height % 2 == 0
+        let valid = width.is_multiple_of(2)
+            && height.is_multiple_of(2)
             && width >= 4
             && height >= 4
             && (width * height / 2) as usize <= MAX_SQUARES;
@@ -204,7 +206,8 @@ impl Geometry {
         {
             return Ok(found);
         }
-        let built: &'static Geometry = Box::leak(Box::new(Geometry::build(width as u8, height as u8)));
+        let built: &'static Geometry =
+            Box::leak(Box::new(Geometry::build(width as u8, height as u8)));
         cache.push(built);
         Ok(built)
     }
@@ -228,7 +231,7 @@ impl Geometry {
         };
         for index in 0..count {
             let row = index / per_row;
-            let col = 2 * (index % per_row) + if row % 2 == 0 { 1 } else { 0 };
+            let col = 2 * (index % per_row) + if row.is_multiple_of(2) { 1 } else { 0 };
             geometry.rows[index as usize] = row;
             geometry.cols[index as usize] = col;
         }

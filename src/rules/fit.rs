@@ -37,7 +37,11 @@ pub fn fitting_moves(rules: &Rules, position: &Position, written: &[Bitboard]) -
         if !routes_from.iter().any(|(s, _)| *s == m.from()) {
             routes_from.push((m.from(), position.capture_routes(rules, m.from())));
         }
-        let routes = &routes_from.iter().find(|(s, _)| *s == m.from()).expect("just added").1;
+        let routes = &routes_from
+            .iter()
+            .find(|(s, _)| *s == m.from())
+            .expect("just added")
+            .1;
         routes
             .iter()
             .filter(|r| r.captured() == m.captured() && r.to() == m.to())
@@ -69,7 +73,9 @@ mod tests {
     use crate::rules::{Color, Piece, Setup};
 
     fn bits(labels: &[u32]) -> Bitboard {
-        labels.iter().fold(0, |b, &l| b | Square::new(l).unwrap().bit())
+        labels
+            .iter()
+            .fold(0, |b, &l| b | Square::new(l).unwrap().bit())
     }
 
     #[test]
@@ -90,15 +96,41 @@ mod tests {
     fn middle_squares_choose_between_routes() {
         // W:WKc1:Bd2,b4,d4,e5,f6,g7 in numeric: king 30; black 26, 17, 18, 15, 11, 8.
         let rules = Rules::default();
-        let mut pieces = vec![(30, Piece { color: Color::White, king: true })];
+        let mut pieces = vec![(
+            30,
+            Piece {
+                color: Color::White,
+                king: true,
+            },
+        )];
         for s in [26, 17, 18, 15, 11, 8] {
-            pieces.push((s, Piece { color: Color::Black, king: false }));
+            pieces.push((
+                s,
+                Piece {
+                    color: Color::Black,
+                    king: false,
+                },
+            ));
         }
-        let p = Position::from_setup(&Setup { side: Some(Color::White), pieces }, &rules).unwrap();
+        let p = Position::from_setup(
+            &Setup {
+                side: Some(Color::White),
+                pieces,
+            },
+            &rules,
+        )
+        .unwrap();
         // c1xa3 is 30x21: four different moves.
-        assert_eq!(fitting_moves(&rules, &p, &[bits(&[30]), bits(&[21])]).len(), 4);
+        assert_eq!(
+            fitting_moves(&rules, &p, &[bits(&[30]), bits(&[21])]).len(),
+            4
+        );
         // c1xe3xc5xa3 is 30x23x14x21: the written squares pick one of them.
-        let fit = fitting_moves(&rules, &p, &[bits(&[30]), bits(&[23]), bits(&[14]), bits(&[21])]);
+        let fit = fitting_moves(
+            &rules,
+            &p,
+            &[bits(&[30]), bits(&[23]), bits(&[14]), bits(&[21])],
+        );
         assert_eq!(fit.len(), 1);
         assert_eq!(fit[0].full_numeric(), "30x23x14x21");
         // A partial path: only the first landing written (f4 = 19).

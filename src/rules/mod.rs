@@ -9,7 +9,9 @@ mod position;
 mod variant;
 pub mod zobrist;
 
-pub use board::{Bitboard, Color, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square, squares};
+pub use board::{
+    Bitboard, Color, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square, squares,
+};
 pub use fit::fitting_moves;
 pub use movegen::{Jump, MAX_PATH, Move, Route};
 pub use perft::{divide, perft};

@@ -183,9 +183,18 @@ impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
         found
     }
 
-    fn short_jump(&mut self, at: usize, king: bool, direction: Direction, captured: Bitboard) -> bool {
+    fn short_jump(
+        &mut self,
+        at: usize,
+        king: bool,
+        direction: Direction,
+        captured: Bitboard,
+    ) -> bool {
         let g = self.geometry;
-        if !king && !self.rules.men_capture_backward && !Direction::forward(self.color).contains(&direction) {
+        if !king
+            && !self.rules.men_capture_backward
+            && !Direction::forward(self.color).contains(&direction)
+        {
             return false;
         }
         let Some(victim) = g.step(at, direction) else {
@@ -309,9 +318,14 @@ impl Position {
         let us = self.pieces(self.side);
         let them = self.pieces(self.side.opponent());
         let g = rules.geometry;
+        let empty = g.all() & !self.occupied();
         for from in squares(us) {
             let from_index = from.index();
             let king = self.kings & from.bit() != 0;
+            let flying = king && rules.flying_kings;
+            if !flying && !can_short_jump(g, rules, self.side, king, from_index, them, empty) {
+                continue;
+            }
             let mut search = CaptureSearch {
                 geometry: g,
                 rules,
@@ -331,7 +345,11 @@ impl Position {
             return;
         }
         if rules.max_capture == MaxCapture::On {
-            let most = moves.iter().map(|m| m.captured.count_ones()).max().unwrap_or(0);
+            let most = moves
+                .iter()
+                .map(|m| m.captured.count_ones())
+                .max()
+                .unwrap_or(0);
             moves.retain(|m| m.captured.count_ones() == most);
         }
         if rules.king_first == KingFirst::On && moves.iter().any(|m| m.king) {
@@ -361,10 +379,8 @@ impl Position {
                 }
             } else {
                 for direction in Direction::forward(self.side) {
-                    if let Some(s) = g.step(f, direction) {
-                        if empty & (1u64 << s) != 0 {
-                            moves.push(Move::simple(f, s, false, crown & (1u64 << s) != 0));
-                        }
+                    if let Some(s) = g.step(f, direction).filter(|&s| empty & (1u64 << s) != 0) {
+                        moves.push(Move::simple(f, s, false, crown & (1u64 << s) != 0));
                     }
                 }
             }
@@ -457,8 +473,38 @@ impl Move {
     }
 }
 
+/// Whether a man (or a short-moving king) on `from` can make a first jump:
+/// a cheap test that spares most pieces the full route search.
+#[inline]
+fn can_short_jump(
+    g: &Geometry,
+    rules: &Rules,
+    color: Color,
+    king: bool,
+    from: usize,
+    them: Bitboard,
+    empty: Bitboard,
+) -> bool {
+    DIRECTIONS.iter().any(|&direction| {
+        if !king && !rules.men_capture_backward && !Direction::forward(color).contains(&direction) {
+            return false;
+        }
+        g.step(from, direction).is_some_and(|victim| {
+            them & (1u64 << victim) != 0
+                && g.step(victim, direction)
+                    .is_some_and(|landing| empty & (1u64 << landing) != 0)
+        })
+    })
+}
+
 /// Builds the move of one route, with the route written canonically.
-fn route_to_move(g: &Geometry, from: usize, king: bool, jumps: &[RawJump], ends_king: bool) -> Move {
+fn route_to_move(
+    g: &Geometry,
+    from: usize,
+    king: bool,
+    jumps: &[RawJump],
+    ends_king: bool,
+) -> Move {
     let mut path = [0u8; MAX_PATH];
     let mut captured = 0u64;
     for (i, jump) in jumps.iter().enumerate() {
@@ -502,15 +548,39 @@ mod tests {
     use super::*;
     use crate::rules::{Piece, Preset, Setup};
 
-    fn position(side: Color, white: &[(u32, bool)], black: &[(u32, bool)], rules: &Rules) -> Position {
+    fn position(
+        side: Color,
+        white: &[(u32, bool)],
+        black: &[(u32, bool)],
+        rules: &Rules,
+    ) -> Position {
         let mut pieces = Vec::new();
         for &(s, king) in white {
-            pieces.push((s, Piece { color: Color::White, king }));
+            pieces.push((
+                s,
+                Piece {
+                    color: Color::White,
+                    king,
+                },
+            ));
         }
         for &(s, king) in black {
-            pieces.push((s, Piece { color: Color::Black, king }));
+            pieces.push((
+                s,
+                Piece {
+                    color: Color::Black,
+                    king,
+                },
+            ));
         }
-        Position::from_setup(&Setup { side: Some(side), pieces }, rules).unwrap()
+        Position::from_setup(
+            &Setup {
+                side: Some(side),
+                pieces,
+            },
+            rules,
+        )
+        .unwrap()
     }
 
     fn names(moves: &[Move]) -> Vec<String> {
@@ -525,7 +595,9 @@ mod tests {
         let moves = Position::initial(&rules).legal_moves(&rules);
         assert_eq!(
             names(&moves),
-            ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
+            [
+                "21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"
+            ]
         );
     }
 
@@ -544,9 +616,18 @@ mod tests {
     fn majority_capture_is_enforced_only_when_on() {
         // White 27 takes 23 and 14 (27x18x9); white 26 takes only 22 (26x17).
         let f = Rules::default();
-        let p = position(Color::White, &[(27, false), (26, false)], &[(23, false), (14, false), (22, false), (1, false)], &f);
+        let p = position(
+            Color::White,
+            &[(27, false), (26, false)],
+            &[(23, false), (14, false), (22, false), (1, false)],
+            &f,
+        );
         let moves = p.legal_moves(&f);
-        assert!(moves.iter().all(|m| m.captured().count_ones() == 2), "{:?}", names(&moves));
+        assert!(
+            moves.iter().all(|m| m.captured().count_ones() == 2),
+            "{:?}",
+            names(&moves)
+        );
         let pool = Preset::Pool.rules();
         let p = p.with_side(Color::White);
         let free = p.legal_moves(&pool);
@@ -559,7 +640,12 @@ mod tests {
         // 22, 18 or 15 (all go on over 11), then lands on 8 or 4: two moves, both written with
         // the square just beyond 25 since the king never turns.
         let f = Rules::default();
-        let p = position(Color::White, &[(29, true)], &[(25, false), (11, false), (20, false)], &f);
+        let p = position(
+            Color::White,
+            &[(29, true)],
+            &[(25, false), (11, false), (20, false)],
+            &f,
+        );
         let moves = p.legal_moves(&f);
         assert_eq!(names(&moves), ["29x22x4", "29x22x8"]);
     }
@@ -574,7 +660,9 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let mv = moves[(seed >> 33) as usize % moves.len()];
             p = p.play(&mv);
             assert_eq!(p.zobrist(), p.compute_key());

@@ -31,7 +31,12 @@ pub fn divide(rules: &Rules, position: &Position, depth: u32) -> Vec<(Move, u64)
     position
         .legal_moves(rules)
         .into_iter()
-        .map(|mv| (mv, perft(rules, &position.play(&mv), depth.saturating_sub(1))))
+        .map(|mv| {
+            (
+                mv,
+                perft(rules, &position.play(&mv), depth.saturating_sub(1)),
+            )
+        })
         .collect()
 }
 

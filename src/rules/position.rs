@@ -89,7 +89,12 @@ impl Position {
     }
 
     /// Builds a position from piece sets; the key is computed here.
-    pub(crate) fn from_parts(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
+    pub(crate) fn from_parts(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Position {
         let mut position = Position {
             white,
             black,
@@ -140,7 +145,12 @@ impl Position {
             }
         }
         if problems.is_empty() {
-            Ok(Position::from_parts(white, black, kings, setup.side.unwrap_or(Color::White)))
+            Ok(Position::from_parts(
+                white,
+                black,
+                kings,
+                setup.side.unwrap_or(Color::White),
+            ))
         } else {
             Err(PositionError { problems })
         }
@@ -246,7 +256,10 @@ mod tests {
         assert_eq!(p.pieces(Color::Black), 0xFFF);
         assert_eq!(p.pieces(Color::White), 0xFFF << 20);
         assert_eq!(p.side(), Color::White);
-        assert_eq!(Position::initial(&Preset::English.rules()).side(), Color::Black);
+        assert_eq!(
+            Position::initial(&Preset::English.rules()).side(),
+            Color::Black
+        );
     }
 
     #[test]
@@ -277,15 +290,30 @@ mod tests {
     #[test]
     fn too_many_pieces_is_a_problem() {
         let pieces = (1..=13)
-            .map(|s| (s + 4, Piece { color: Color::Black, king: true }))
+            .map(|s| {
+                (
+                    s + 4,
+                    Piece {
+                        color: Color::Black,
+                        king: true,
+                    },
+                )
+            })
             .collect();
-        let err = Position::from_setup(&Setup { side: None, pieces }, &Rules::default()).unwrap_err();
-        assert_eq!(err.problems, vec![SetupProblem::TooManyPieces(Color::Black, 13, 12)]);
+        let err =
+            Position::from_setup(&Setup { side: None, pieces }, &Rules::default()).unwrap_err();
+        assert_eq!(
+            err.problems,
+            vec![SetupProblem::TooManyPieces(Color::Black, 13, 12)]
+        );
     }
 
     #[test]
     fn setup_round_trips() {
         let p = Position::initial(&Rules::default());
-        assert_eq!(Position::from_setup(&p.to_setup(), &Rules::default()), Ok(p));
+        assert_eq!(
+            Position::from_setup(&p.to_setup(), &Rules::default()),
+            Ok(p)
+        );
     }
 }

@@ -1,0 +1,125 @@
+//! The real `pdndb` binary.
+
+use assert_cmd::Command;
+
+fn pdndb() -> Command {
+    Command::cargo_bin("pdndb").expect("the pdndb binary")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = pdndb().args(args).output().expect("run pdndb");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+#[test]
+fn perft_prints_the_count_on_its_last_line() {
+    assert_eq!(last_line(&stdout_of(&["perft", "6"])), "37628");
+    assert_eq!(
+        last_line(&stdout_of(&["perft", "--variant", "english", "6"])),
+        "36768"
+    );
+    assert_eq!(
+        last_line(&stdout_of(&[
+            "perft",
+            "--variant",
+            "russian",
+            "--rules",
+            "max-capture=on",
+            "5"
+        ])),
+        "7473"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "deep perft runs in release builds (cargo test --release)"
+)]
+fn perft_10_filipino() {
+    assert_eq!(
+        last_line(&stdout_of(&["perft", "--variant", "filipino", "10"])),
+        "21560022"
+    );
+}
+
+#[test]
+fn divide_lists_each_first_move_and_sums() {
+    let out = stdout_of(&["perft", "--divide", "3"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8);
+    let sum: u64 = lines[..7]
+        .iter()
+        .map(|l| {
+            l.rsplit_once(": ")
+                .expect("move: count")
+                .1
+                .parse::<u64>()
+                .expect("count")
+        })
+        .sum();
+    assert_eq!(lines[7], "302");
+    assert_eq!(sum, 302);
+    assert!(lines.contains(&"23-18: 42") || lines.iter().any(|l| l.starts_with("23-18: ")));
+}
+
+#[test]
+fn perft_from_a_fen() {
+    assert_eq!(
+        last_line(&stdout_of(&[
+            "perft",
+            "--fen",
+            "W:WKa1:Bb2,b4,c5,e5,g5,c7,e7",
+            "1"
+        ])),
+        "5"
+    );
+    assert_eq!(
+        last_line(&stdout_of(&[
+            "perft",
+            "--fen",
+            "W:WKc1:Bd2,b4,d4,e5,f6,g7",
+            "--divide",
+            "1"
+        ]))
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message_naming_the_bad_part() {
+    for (args, needle) in [
+        (
+            vec!["perft", "--variant", "chess", "3"],
+            "unknown variant `chess`",
+        ),
+        (
+            vec!["perft", "--rules", "promotion=fly", "3"],
+            "`fly` is not a value of `promotion`",
+        ),
+        (
+            vec!["perft", "--fen", "W:W18,zz:B1", "3"],
+            "`zz` is not a square",
+        ),
+        (
+            vec!["perft", "--fen", "W:W18,18:B1", "3"],
+            "two pieces on square 18",
+        ),
+        (vec!["perft", "three"], "invalid value"),
+    ] {
+        let out = pdndb().args(&args).output().expect("run pdndb");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,43 @@
+//! Perft counts from `tests/data/perft.tsv`. Counts above a leaf limit are
+//! skipped (lower in debug builds); `cargo test --release` runs them all up
+//! to depth 10.
+
+use pdndb::rules::{Position, Preset, perft};
+
+use crate::crate_path;
+
+const LEAF_LIMIT: u64 = if cfg!(debug_assertions) {
+    300_000
+} else {
+    25_000_000
+};
+
+#[test]
+fn perft_table_from_data_file() {
+    let text =
+        std::fs::read_to_string(crate_path("tests/data/perft.tsv")).expect("perft data file");
+    let (mut run, mut skipped) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let preset: Preset = fields[0].parse().expect("preset name");
+        let depth: u32 = fields[1].parse().expect("depth");
+        let expected: u64 = fields[2].parse().expect("count");
+        if expected > LEAF_LIMIT {
+            skipped += 1;
+            continue;
+        }
+        let rules = preset.rules();
+        let got = perft(&rules, &Position::initial(&rules), depth);
+        assert_eq!(got, expected, "{preset} depth {depth}");
+        run += 1;
+    }
+    // Every preset's depths 1..8 are always checked in release builds.
+    assert!(
+        run >= if cfg!(debug_assertions) { 30 } else { 50 },
+        "only {run} counts checked"
+    );
+    eprintln!("perft: {run} counts checked, {skipped} above the {LEAF_LIMIT}-leaf limit skipped");
+}
