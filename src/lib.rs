@@ -27,4 +27,5 @@
 
 pub mod cli;
 pub mod notation;
+pub mod replay;
 pub mod rules;

@@ -116,3 +116,35 @@ fn first_moves_in_all_four_notations() {
         }
     }
 }
+
+#[test]
+fn dama_copy_has_the_readings_of_the_worked_example() {
+    let rules = Rules::default();
+    let written: Vec<_> = tokens("seed-dama.pdn")
+        .iter()
+        .map(|t| t.square_sets(Notation::Dama, rules.geometry).ok())
+        .collect();
+    let r = pdndb::replay::replay(&rules, Position::initial(&rules), &written);
+    assert_eq!((r.plies, r.reached, r.interpretations), (80, 80, Some(16)));
+    let (ply, candidates) = r.divergence.clone().expect("readings part");
+    assert_eq!(ply, 70);
+    let names: Vec<String> = candidates.iter().map(|m| m.full_numeric()).collect();
+    assert_eq!(names, ["18-25", "18-8"]);
+    assert_eq!(r.resolved.len(), 1);
+    assert_eq!(r.resolved[0].ply, 62);
+    let names: Vec<String> = r.resolved[0]
+        .candidates
+        .iter()
+        .map(|m| m.full_numeric())
+        .collect();
+    assert_eq!(names, ["28-32", "5-1", "5-32"]);
+    let plies: Vec<usize> = r.certain.iter().map(|c| c.ply).collect();
+    assert_eq!(plies, (0..=69).collect::<Vec<_>>());
+    let before = r.certain_at(69).expect("position 69 is certain");
+    assert_eq!(
+        pdndb::notation::write_fen(&before.position),
+        "B:WK6,30:B3,K18,21,K31"
+    );
+    assert_eq!(before.next, None);
+    assert!(r.certain_at(68).unwrap().next.is_some());
+}
