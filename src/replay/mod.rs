@@ -1,9 +1,13 @@
 //! Replaying records through the rules: every interpretation of the written
 //! moves, their statuses, and the positions every reading passes through.
 
+mod detect;
 mod interpret;
+mod record;
 
+pub use detect::{GameType, MAX_PLIES, Overrides, Reading, RecordText, read_record};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, replay,
 };
+pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

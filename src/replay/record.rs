@@ -1,0 +1,317 @@
+//! The per-game record of `check` and `report`: status, where readings stop
+//! or part, and a message for people.
+
+use serde::Serialize;
+
+use super::detect::{Reading, RecordText};
+use super::interpret::Limit;
+use crate::notation::{Notation, write_fen};
+use crate::rules::{Color, Move, Rules};
+
+/// The status of a record (DESIGN §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every move read, one reading.
+    Ok,
+    /// Every move read, several readings (or replay stopped at its limit).
+    Ambiguous,
+    /// Some move fits no reading.
+    Illegal,
+    /// Text or set-up that cannot be used.
+    Unreadable,
+    /// A variant the engine does not play.
+    Unsupported,
+}
+
+impl Status {
+    /// The status name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Ambiguous => "ambiguous",
+            Status::Illegal => "illegal",
+            Status::Unreadable => "unreadable",
+            Status::Unsupported => "unsupported",
+        }
+    }
+
+    /// Every status, in report order.
+    pub const ALL: [Status; 5] = [
+        Status::Ok,
+        Status::Ambiguous,
+        Status::Illegal,
+        Status::Unreadable,
+        Status::Unsupported,
+    ];
+}
+
+impl std::str::FromStr for Status {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Status, String> {
+        Status::ALL
+            .into_iter()
+            .find(|st| st.name() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| format!("unknown status `{s}` (expected ok, ambiguous, illegal, unreadable or unsupported)"))
+    }
+}
+
+/// A ply where several moves fitted and one survived.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResolvedRecord {
+    /// The ply (1-based).
+    pub ply: usize,
+    /// The move as written.
+    pub token: String,
+    /// Every fitting move, canonical numeric full paths, sorted.
+    pub candidates: Vec<String>,
+}
+
+/// Where a record came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordSource {
+    /// The file as given.
+    pub file: String,
+    /// 1-based game index in the file.
+    pub index: usize,
+    /// Line of the game's first tag (or first move), 1-based.
+    pub line: u64,
+    /// The original tags, names as written (first of duplicates kept).
+    pub tags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One game's record: the JSON object of `check --json` (DESIGN §6).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckRecord {
+    /// Source file as given.
+    pub file: String,
+    /// 1-based index in the file.
+    pub index: usize,
+    /// Line of the first tag or move.
+    pub line: u64,
+    /// The original tags.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// Preset name plus non-default switches; `international` or `unknown`.
+    pub variant: String,
+    /// The notation the moves were read in.
+    pub notation: Option<&'static str>,
+    /// The status.
+    pub status: Status,
+    /// Move tokens in the main line.
+    pub plies: Option<usize>,
+    /// Longest prefix some reading covers.
+    pub reached: Option<usize>,
+    /// Readings covering `reached` moves.
+    pub interpretations: Option<u64>,
+    /// Where readings part (ambiguous) or stop (illegal).
+    pub ply: Option<usize>,
+    /// The move number of `ply`, counted from the first side's moves.
+    pub move_number: Option<usize>,
+    /// Who plays `ply`.
+    pub side: Option<&'static str>,
+    /// The move of `ply` as written.
+    pub token: Option<String>,
+    /// Canonical FEN of the position before `ply`, when certain.
+    pub fen: Option<String>,
+    /// The moves readings take at `ply` (ambiguous).
+    pub candidates: Vec<String>,
+    /// Resolved ambiguities.
+    pub resolved: Vec<ResolvedRecord>,
+    /// A line for people; `None` when ok.
+    pub message: Option<String>,
+}
+
+impl CheckRecord {
+    /// Builds the record of a game from how it was read. `tokens` are the
+    /// main-line moves as written, one per ply.
+    pub fn build(
+        source: RecordSource,
+        text: &RecordText<'_>,
+        tokens: &[String],
+        reading: &Reading,
+    ) -> CheckRecord {
+        let mut record = CheckRecord {
+            file: source.file,
+            index: source.index,
+            line: source.line,
+            tags: source.tags,
+            variant: String::new(),
+            notation: None,
+            status: Status::Ok,
+            plies: Some(tokens.len()),
+            reached: None,
+            interpretations: None,
+            ply: None,
+            move_number: None,
+            side: None,
+            token: None,
+            fen: None,
+            candidates: Vec::new(),
+            resolved: Vec::new(),
+            message: None,
+        };
+        let (rules, notation, start, replay) = match reading {
+            Reading::Unsupported { variant, message } => {
+                record.variant = variant.to_string();
+                record.status = Status::Unsupported;
+                record.message = Some(message.clone());
+                return record;
+            }
+            Reading::Unreadable { rules, message } => {
+                record.variant = rules.map_or_else(|| "unknown".to_string(), |r| r.name());
+                record.status = Status::Unreadable;
+                record.plies = None;
+                record.message = Some(message.clone());
+                return record;
+            }
+            Reading::Replayed {
+                rules,
+                notation,
+                start,
+                replay,
+            } => (rules, notation, start, replay),
+        };
+        record.variant = rules.name();
+        record.notation = notation.map(Notation::name);
+        record.reached = Some(replay.reached);
+        record.interpretations = replay.interpretations;
+        record.resolved = replay
+            .resolved
+            .iter()
+            .map(|r| ResolvedRecord {
+                ply: r.ply,
+                token: tokens.get(r.ply - 1).cloned().unwrap_or_default(),
+                candidates: names(&r.candidates),
+            })
+            .collect();
+        let where_ = |ply: usize| -> (usize, Color) { move_number(rules, start.side(), ply) };
+        let mut set_ply = |record: &mut CheckRecord, ply: usize| {
+            let (number, side) = where_(ply);
+            record.ply = Some(ply);
+            record.move_number = Some(number);
+            record.side = Some(side.name());
+            record.token = tokens.get(ply - 1).cloned();
+            record.fen = replay.certain_at(ply - 1).map(|c| write_fen(&c.position));
+        };
+        if let Some(limit) = replay.limit {
+            record.status = Status::Ambiguous;
+            let stop = replay.reached + 1;
+            let what = match limit {
+                Limit::PositionsPerPly => {
+                    format!(
+                        "more than {} positions",
+                        super::interpret::MAX_POSITIONS_PER_PLY
+                    )
+                }
+                Limit::Tracked => format!(
+                    "more than {} positions and moves in all",
+                    super::interpret::MAX_TRACKED
+                ),
+            };
+            if let Some((ply, moves)) = &replay.divergence {
+                set_ply(&mut record, *ply);
+                record.candidates = names(moves);
+            }
+            record.message = Some(format!(
+                "readings multiply past the replay limit ({what} at ply {stop}): replay stopped after ply {}",
+                replay.reached
+            ));
+            return record;
+        }
+        if replay.reached < replay.plies {
+            record.status = Status::Illegal;
+            let ply = replay.reached + 1;
+            set_ply(&mut record, ply);
+            let label = ply_label(rules, start.side(), ply);
+            let token = tokens.get(ply - 1).map_or("", String::as_str);
+            let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
+                (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
+                (None, _) => "is not a move".to_string(),
+                (Some(t), Some(n)) if t.square_sets(*n, rules.geometry).is_err() => {
+                    format!("names a square that {n} notation does not have")
+                }
+                _ => "is illegal".to_string(),
+            };
+            record.message = Some(format!("ply {label} {token} {why}"));
+            return record;
+        }
+        match (replay.interpretations, &replay.divergence) {
+            (Some(n), Some((ply, moves))) if n > 1 => {
+                record.status = Status::Ambiguous;
+                set_ply(&mut record, *ply);
+                record.candidates = names(moves);
+                let label = ply_label(rules, start.side(), *ply);
+                record.message = Some(format!(
+                    "ply {label} {} fits {} moves that each lead to a complete reading ({}); {n} readings in all",
+                    record.token.clone().unwrap_or_default(),
+                    moves.len(),
+                    record.candidates.join(", ")
+                ));
+            }
+            _ => {}
+        }
+        record
+    }
+}
+
+/// Whether a written move stands for an unknown move (`- -`).
+fn is_unknown_move(token: &str) -> bool {
+    token.chars().all(|c| c == '-' || c.is_whitespace()) && token.contains('-')
+}
+
+/// Canonical numeric full paths, sorted as strings.
+fn names(moves: &[Move]) -> Vec<String> {
+    let mut names: Vec<String> = moves.iter().map(Move::full_numeric).collect();
+    names.sort();
+    names
+}
+
+/// The move number and mover of a ply: 1 at ply 1, plus 1 before each move
+/// of the rules' first side.
+pub fn move_number(rules: &Rules, start_side: Color, ply: usize) -> (usize, Color) {
+    let mover = if ply % 2 == 1 {
+        start_side
+    } else {
+        start_side.opponent()
+    };
+    let first_side_moves_after_first = if start_side == rules.first {
+        (ply - 1) / 2
+    } else {
+        ply / 2
+    };
+    (1 + first_side_moves_after_first, mover)
+}
+
+/// `16.` or `16. …` for a ply, as a person would write it.
+pub fn ply_label(rules: &Rules, start_side: Color, ply: usize) -> String {
+    let (number, side) = move_number(rules, start_side, ply);
+    if side == rules.first {
+        format!("{ply} ({number}.)")
+    } else {
+        format!("{ply} ({number}. …)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    #[test]
+    fn move_numbers_count_the_first_sides_moves() {
+        let f = Rules::default();
+        assert_eq!(move_number(&f, Color::White, 1), (1, Color::White));
+        assert_eq!(move_number(&f, Color::White, 2), (1, Color::Black));
+        assert_eq!(move_number(&f, Color::White, 3), (2, Color::White));
+        assert_eq!(move_number(&f, Color::White, 70), (35, Color::Black));
+        // A set-up with Black to move in a White-first game.
+        assert_eq!(move_number(&f, Color::Black, 1), (1, Color::Black));
+        assert_eq!(move_number(&f, Color::Black, 2), (2, Color::White));
+        assert_eq!(move_number(&f, Color::Black, 3), (2, Color::Black));
+        let e = Preset::English.rules();
+        assert_eq!(move_number(&e, Color::Black, 2), (1, Color::White));
+        assert_eq!(ply_label(&f, Color::White, 32), "32 (16. …)");
+        assert_eq!(ply_label(&f, Color::White, 31), "31 (16.)");
+    }
+}
