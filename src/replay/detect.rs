@@ -148,19 +148,20 @@ pub fn read_record(text: &RecordText<'_>, overrides: &Overrides) -> Reading {
             };
         }
     };
-    if game_type.is_none() && overrides.rules.is_none() {
-        if let Some(square) = square_above_32(setup.as_ref(), &text.moves) {
-            return Reading::Unsupported {
-                variant: if square <= 50 {
-                    "international"
-                } else {
-                    "unknown"
-                },
-                message: format!(
-                    "square {square} is above 32: not an 8x8 game (a 10x10 variant is not played yet)"
-                ),
-            };
-        }
+    if game_type.is_none()
+        && overrides.rules.is_none()
+        && let Some(square) = square_above_32(setup.as_ref(), &text.moves)
+    {
+        return Reading::Unsupported {
+            variant: if square <= 50 {
+                "international"
+            } else {
+                "unknown"
+            },
+            message: format!(
+                "square {square} is above 32: not an 8x8 game (a 10x10 variant is not played yet)"
+            ),
+        };
     }
     if text.moves.len() > MAX_PLIES {
         return Reading::Unreadable {
@@ -190,10 +191,11 @@ pub fn read_record(text: &RecordText<'_>, overrides: &Overrides) -> Reading {
             None => reading,
             Some(current) => better(current, reading),
         });
-        if let Some(Reading::Replayed { replay, .. }) = &best {
-            if replay.reached == replay.plies && replay.interpretations == Some(1) {
-                break; // no later notation can do better
-            }
+        if let Some(Reading::Replayed { replay, .. }) = &best
+            && replay.reached == replay.plies
+            && replay.interpretations == Some(1)
+        {
+            break; // no later notation can do better
         }
     }
     best.unwrap_or_else(|| Reading::Unreadable {
@@ -331,7 +333,7 @@ fn side_of_first_move(
         .unwrap_or(0);
     let on = |color: Color| {
         setup.pieces.iter().any(|&(label, piece)| {
-            piece.color == color && label >= 1 && label <= 64 && from & (1u64 << (label - 1)) != 0
+            piece.color == color && (1..=64).contains(&label) && from & (1u64 << (label - 1)) != 0
         })
     };
     if on(Color::Black) && !on(Color::White) {

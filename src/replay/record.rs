@@ -186,7 +186,7 @@ impl CheckRecord {
             })
             .collect();
         let where_ = |ply: usize| -> (usize, Color) { move_number(rules, start.side(), ply) };
-        let mut set_ply = |record: &mut CheckRecord, ply: usize| {
+        let set_ply = |record: &mut CheckRecord, ply: usize| {
             let (number, side) = where_(ply);
             record.ply = Some(ply);
             record.move_number = Some(number);
