@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod generate;
 pub mod notation;
 pub mod replay;
 pub mod rules;

@@ -1,6 +1,7 @@
 //! The `pdndb` command line: argument parsing, dispatch and exit codes.
 //! One file per subcommand.
 
+mod generate;
 mod perft;
 
 use std::io::{self, Write};
@@ -25,6 +26,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree to a given depth.
     Perft(perft::PerftArgs),
+    /// Write random legal games as PDN (deterministic for a seed).
+    Generate(generate::GenerateArgs),
 }
 
 /// Exit statuses shared by every command.
@@ -73,6 +76,7 @@ pub fn run() -> ExitCode {
     let mut out = stdout.lock();
     let result = match &cli.command {
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
+        Command::Generate(args) => generate::cmd_generate(args, &mut out),
     };
     let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
     match result {

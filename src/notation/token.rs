@@ -412,6 +412,20 @@ pub fn write_move(mv: &Move, notation: Notation, geometry: &Geometry, full: bool
     text
 }
 
+/// Writes a move as PDN does: start and end only, unless another legal move
+/// of the position shares them; then the full canonical route.
+pub fn write_move_among(
+    mv: &Move,
+    legal: &[Move],
+    notation: Notation,
+    geometry: &Geometry,
+) -> String {
+    let shared = legal
+        .iter()
+        .any(|other| other != mv && other.from() == mv.from() && other.to() == mv.to());
+    write_move(mv, notation, geometry, shared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

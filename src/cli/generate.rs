@@ -1,0 +1,65 @@
+//! `pdndb generate`: random legal games as PDN.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{CliError, Exit};
+use crate::generate::{GenerateOptions, generate};
+use crate::notation::Notation;
+use crate::rules::Rules;
+
+/// Arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Random seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rules preset to play by.
+    #[arg(long, default_value = "filipino")]
+    pub variant: String,
+    /// Switches on top of the preset (as for perft).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Notation of the moves: numeric, vismin, luzon or dama.
+    #[arg(long, default_value = "numeric")]
+    pub notation: String,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs `generate`.
+///
+/// # Errors
+/// Bad arguments or a failed write.
+pub fn cmd_generate(args: &GenerateArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let notation: Notation = args
+        .notation
+        .parse()
+        .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
+    let options = GenerateOptions {
+        games: args.games,
+        seed: args.seed,
+        rules,
+        notation,
+    };
+    match &args.output {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+            let mut writer = BufWriter::new(file);
+            generate(&options, &mut writer)?;
+            writer.flush()?;
+        }
+        None => generate(&options, out)?,
+    }
+    Ok(Exit::Success)
+}
