@@ -114,7 +114,19 @@ pub fn replay(rules: &Rules, start: Position, written: &[Option<Vec<Bitboard>>])
         let mut children = Vec::new();
         let mut child_paths: Vec<u64> = Vec::new();
         let mut layer_edges = Vec::new();
-        for (p, parent) in parents.iter().enumerate() {
+        let mut fast = false;
+        if let [parent] = parents[..] {
+            // The common case, one position and one fitting move: no merging needed.
+            let fits = fitting_moves(rules, &parent, squares);
+            if let [mv] = fits[..] {
+                children.push(parent.play(&mv));
+                child_paths.push(parent_paths[0]);
+                layer_edges.push(Edge { parent: 0, child: 0, mv });
+                fast = true;
+            }
+        }
+        let slow = if fast { &parents[..0] } else { &parents[..] };
+        for (p, parent) in slow.iter().enumerate() {
             for mv in fitting_moves(rules, parent, squares) {
                 let child = parent.play(&mv);
                 let c = *index.entry(child).or_insert_with(|| {
@@ -227,16 +239,19 @@ fn alive_nodes(layers: &[Vec<Position>], edges: &[Vec<Edge>]) -> Vec<Vec<bool>> 
     alive
 }
 
-/// The distinct moves of some edges, sorted by canonical numeric path.
+/// The distinct moves of some edges, sorted by canonical numeric path as a
+/// string.
 fn distinct<'a>(edges: impl Iterator<Item = &'a Edge>) -> Vec<Move> {
-    let mut moves: Vec<(String, Move)> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
     for e in edges {
-        if !moves.iter().any(|(_, m)| *m == e.mv) {
-            moves.push((e.mv.full_numeric(), e.mv));
+        if !moves.contains(&e.mv) {
+            moves.push(e.mv);
         }
     }
-    moves.sort_by(|a, b| a.0.cmp(&b.0));
-    moves.into_iter().map(|(_, m)| m).collect()
+    if moves.len() > 1 {
+        moves.sort_by_cached_key(Move::full_numeric);
+    }
+    moves
 }
 
 /// Follows, from the start, the live move whose canonical path sorts first.
