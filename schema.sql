@@ -1,3 +1,66 @@
 -- pdndb database schema: the one source of the schema, built into the binary.
--- Append-only numbered steps tracked by PRAGMA user_version; released steps are
--- never edited. (No steps yet: the store arrives with the import command.)
+--
+-- A list of numbered steps, applied in order and tracked by PRAGMA
+-- user_version (= the last step applied). Steps are append-only: released
+-- steps are never edited; changes come as new steps.
+--
+-- Zobrist keys in `position.key` follow src/rules/zobrist.rs (its Stability
+-- section): changing the key tables needs a step that rehashes every key.
+
+-- step 1: source files, games, provenance, the position index
+CREATE TABLE source_file (
+    id          INTEGER PRIMARY KEY,
+    path        TEXT    NOT NULL,          -- as given on the command line
+    size        INTEGER NOT NULL,          -- bytes
+    hash        TEXT    NOT NULL UNIQUE,   -- BLAKE3 of the content, hex
+    games       INTEGER NOT NULL DEFAULT 0,-- games read from it
+    complete    INTEGER NOT NULL DEFAULT 0,-- 1 once every game is stored
+    imported_at TEXT    NOT NULL
+);
+
+CREATE TABLE game (
+    id              INTEGER PRIMARY KEY,
+    status          TEXT    NOT NULL,      -- ok, ambiguous, illegal, unreadable, unsupported
+    variant         TEXT    NOT NULL,      -- preset plus switches, e.g. filipino+promotion=stop
+    preset          TEXT    NOT NULL,      -- the preset alone (or international, unknown)
+    notation        TEXT,                  -- numeric, vismin, luzon, dama
+    white           TEXT    NOT NULL DEFAULT '',  -- trimmed tag values
+    black           TEXT    NOT NULL DEFAULT '',
+    event           TEXT    NOT NULL DEFAULT '',
+    date            TEXT    NOT NULL DEFAULT '',
+    result          TEXT,                  -- as written (Result tag, else terminator)
+    outcome         INTEGER NOT NULL DEFAULT 0, -- 1 White won, 2 Black won, 3 draw, 0 none
+    plies           INTEGER,
+    start_fen       TEXT,                  -- NULL: the variant's initial position
+    moves           BLOB,                  -- first reading: per ply, the index of the move among
+                                           -- the legal moves ordered by canonical numeric path
+                                           -- (from square, then landing squares), as LEB128
+    moves_key       INTEGER,               -- hash of variant, start and moves (twins, duplicates)
+    record          TEXT    NOT NULL       -- the check record (JSON) without file, index, line, tags
+);
+CREATE INDEX game_moves_key ON game (moves_key);
+
+CREATE TABLE provenance (
+    file        INTEGER NOT NULL REFERENCES source_file (id),
+    idx         INTEGER NOT NULL,          -- 1-based game index in the file
+    game        INTEGER NOT NULL REFERENCES game (id),
+    byte_offset INTEGER NOT NULL,          -- 0-based
+    line        INTEGER NOT NULL,          -- 1-based
+    tags        TEXT    NOT NULL,          -- original tags, JSON object
+    text        BLOB    NOT NULL,          -- original game text (tags and moves), deflate
+    PRIMARY KEY (file, idx)
+) WITHOUT ROWID;
+CREATE INDEX provenance_game ON provenance (game);
+
+CREATE TABLE move_name (
+    id   INTEGER PRIMARY KEY,
+    name TEXT    NOT NULL UNIQUE          -- canonical numeric full path, e.g. 30x23x14x21
+);
+
+CREATE TABLE position (
+    key  INTEGER NOT NULL,                 -- Zobrist key (as a signed 64-bit integer)
+    game INTEGER NOT NULL,
+    ply  INTEGER NOT NULL,                 -- first position number at which the game is there
+    next INTEGER,                          -- move_name id of the move played from there, if certain
+    PRIMARY KEY (key, game)
+) WITHOUT ROWID;

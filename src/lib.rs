@@ -29,4 +29,5 @@ pub mod cli;
 pub mod generate;
 pub mod notation;
 pub mod replay;
+pub mod store;
 pub mod rules;

@@ -1,0 +1,108 @@
+//! Schema steps from `schema.sql`, applied in order and tracked by
+//! `PRAGMA user_version`.
+
+use rusqlite::Connection;
+
+/// The schema text, built in.
+pub const SCHEMA: &str = include_str!("../../schema.sql");
+
+/// One numbered step of the schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The step number (1-based, consecutive).
+    pub number: u32,
+    /// Its SQL.
+    pub sql: String,
+}
+
+/// Splits the schema into its `-- step N: …` sections.
+pub fn steps() -> Vec<Step> {
+    let mut steps: Vec<Step> = Vec::new();
+    for line in SCHEMA.lines() {
+        if let Some(rest) = line.strip_prefix("-- step ") {
+            let number = rest
+                .split(':')
+                .next()
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(steps.len() as u32 + 1);
+            steps.push(Step {
+                number,
+                sql: String::new(),
+            });
+        } else if let Some(step) = steps.last_mut() {
+            step.sql.push_str(line);
+            step.sql.push('\n');
+        }
+    }
+    steps
+}
+
+/// The last step this binary knows.
+pub fn latest() -> u32 {
+    steps().last().map_or(0, |s| s.number)
+}
+
+/// Why a database cannot be brought up to date.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    /// Written by a newer pdndb.
+    #[error(
+        "the database is at schema step {found}, newer than this pdndb knows (step {known}): use a newer pdndb"
+    )]
+    TooNew {
+        /// The database's step.
+        found: u32,
+        /// The binary's last step.
+        known: u32,
+    },
+    /// SQLite failed.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// Applies the steps the database lacks, each in its own transaction.
+///
+/// # Errors
+/// A database newer than the binary, or an SQLite failure.
+pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
+    let found: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let known = latest();
+    if found > known {
+        return Err(MigrateError::TooNew { found, known });
+    }
+    for step in steps().into_iter().filter(|s| s.number > found) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(&step.sql)?;
+        tx.pragma_update(None, "user_version", step.number)?;
+        tx.commit()?;
+    }
+    Ok(known)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_numbered_from_one_without_gaps() {
+        let steps = steps();
+        assert!(!steps.is_empty());
+        for (i, step) in steps.iter().enumerate() {
+            assert_eq!(step.number, i as u32 + 1);
+            assert!(step.sql.contains("CREATE") || step.sql.contains("ALTER") || step.sql.contains("UPDATE"));
+        }
+    }
+
+    #[test]
+    fn migrating_twice_is_harmless_and_newer_databases_are_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), latest());
+        conn.execute("INSERT INTO move_name (name) VALUES ('23-18')", []).unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), latest());
+        let n: i64 = conn.query_row("SELECT count(*) FROM move_name", [], |r| r.get(0)).unwrap();
+        assert_eq!(n, 1);
+        conn.pragma_update(None, "user_version", latest() + 1).unwrap();
+        let err = migrate(&mut conn).unwrap_err();
+        assert!(err.to_string().contains("newer than this pdndb knows"), "{err}");
+    }
+}

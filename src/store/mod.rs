@@ -1,0 +1,154 @@
+//! The SQLite database: schema, import, queries.
+//!
+//! [`Store`] owns the connection. Opening sets the per-connection pragmas
+//! (WAL, so readers can query during an import), applies missing schema
+//! steps, and refuses a database newer than the binary.
+
+mod migrate;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+pub use migrate::{MigrateError, latest as latest_step, steps as schema_steps};
+
+/// Why the database cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Queries need an existing database.
+    #[error("{0}: no database here (run `pdndb import` first, or give --db)")]
+    Missing(PathBuf),
+    /// The database cannot be opened or written.
+    #[error("{path}: {source}")]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// Schema problems.
+    #[error("{path}: {source}")]
+    Schema {
+        /// The database file.
+        path: PathBuf,
+        /// What went wrong.
+        source: MigrateError,
+    },
+    /// A query failed.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// How to open a database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Create it if needed and allow writes (import).
+    Write,
+    /// It must exist; queries only.
+    Read,
+}
+
+/// An open pdndb database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (or, in [`Mode::Write`], creates) the database at `path`.
+    ///
+    /// # Errors
+    /// A missing database in read mode, a file SQLite cannot open, a
+    /// database newer than this binary.
+    pub fn open(path: &Path, mode: Mode) -> Result<Store, StoreError> {
+        if mode == Mode::Read && !path.exists() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let flags = match mode {
+            Mode::Write => OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+            Mode::Read => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        };
+        let mut conn = Connection::open_with_flags(path, flags)
+            .or_else(|e| match mode {
+                // A read-only file or folder still serves queries.
+                Mode::Read => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
+                Mode::Write => Err(e),
+            })
+            .map_err(open_err)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(open_err)?;
+        if mode == Mode::Write {
+            conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
+            conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
+        }
+        let found: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(open_err)?;
+        let schema_err = |source| StoreError::Schema {
+            path: path.to_path_buf(),
+            source,
+        };
+        if mode == Mode::Write || found < migrate::latest() {
+            if mode == Mode::Read && found == 0 {
+                return Err(StoreError::Missing(path.to_path_buf()));
+            }
+            migrate::migrate(&mut conn).map_err(schema_err)?;
+        } else if found > migrate::latest() {
+            return Err(schema_err(MigrateError::TooNew {
+                found,
+                known: migrate::latest(),
+            }));
+        }
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The connection, for the import and query modules.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The connection, mutably (transactions).
+    pub fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_mode_needs_an_existing_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("none.sqlite");
+        let err = Store::open(&path, Mode::Read).err().unwrap();
+        assert!(err.to_string().contains("no database here"), "{err}");
+        assert!(!path.exists());
+        Store::open(&path, Mode::Write).unwrap();
+        Store::open(&path, Mode::Read).unwrap();
+    }
+
+    #[test]
+    fn a_newer_database_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.sqlite");
+        {
+            let store = Store::open(&path, Mode::Write).unwrap();
+            store.conn().pragma_update(None, "user_version", latest_step() + 5).unwrap();
+        }
+        for mode in [Mode::Read, Mode::Write] {
+            let err = Store::open(&path, mode).err().unwrap();
+            assert!(err.to_string().contains("newer than this pdndb knows"), "{err}");
+        }
+    }
+}
