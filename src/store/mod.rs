@@ -5,6 +5,7 @@
 //! steps, and refuses a database newer than the binary.
 
 mod migrate;
+pub mod moves;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,0 +1,114 @@
+//! The compact move list stored with each game: per ply, the index of the
+//! move among the position's legal moves in canonical order (start square,
+//! then the landing squares of the canonical route, by number), written as
+//! LEB128. One byte per ply in practice, and independent of the move
+//! generator's internal order.
+
+use crate::rules::{Move, Position, Rules};
+
+/// Legal moves in canonical order.
+pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
+    let mut moves = position.legal_moves(rules);
+    moves.sort_by(|a, b| {
+        a.from()
+            .cmp(&b.from())
+            .then_with(|| a.path().cmp(b.path()))
+    });
+    moves
+}
+
+/// Encodes a sequence of legal moves from `start`; `None` if some move is
+/// not legal where it is played.
+pub fn encode(rules: &Rules, start: &Position, moves: &[Move]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(moves.len());
+    let mut position = *start;
+    for mv in moves {
+        let legal = canonical_moves(&position, rules);
+        let index = legal.iter().position(|m| m == mv)?;
+        write_leb128(&mut out, index as u64);
+        position = position.play(mv);
+    }
+    Some(out)
+}
+
+/// Decodes a move list: each move with the position it is played from.
+/// `None` when the data does not fit the rules (a corrupt or foreign list).
+pub fn decode(rules: &Rules, start: &Position, mut data: &[u8]) -> Option<Vec<(Position, Move)>> {
+    let mut out = Vec::new();
+    let mut position = *start;
+    while !data.is_empty() {
+        let index = read_leb128(&mut data)? as usize;
+        let mv = *canonical_moves(&position, rules).get(index)?;
+        out.push((position, mv));
+        position = position.play(&mv);
+    }
+    Some(out)
+}
+
+fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn read_leb128(data: &mut &[u8]) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&byte, rest) = data.split_first()?;
+        *data = rest;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_games_round_trip() {
+        let rules = Rules::default();
+        let start = Position::initial(&rules);
+        let mut rng = crate::generate::SplitMix64::new(5);
+        for _ in 0..20 {
+            let mut p = start;
+            let mut moves = Vec::new();
+            for _ in 0..120 {
+                let legal = p.legal_moves(&rules);
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.below(legal.len())];
+                moves.push(mv);
+                p = p.play(&mv);
+            }
+            let data = encode(&rules, &start, &moves).unwrap();
+            assert_eq!(data.len(), moves.len());
+            let back: Vec<Move> = decode(&rules, &start, &data).unwrap().into_iter().map(|(_, m)| m).collect();
+            assert_eq!(back, moves);
+        }
+    }
+
+    #[test]
+    fn leb128_and_corrupt_data() {
+        let mut out = Vec::new();
+        for v in [0u64, 127, 128, 300, u64::MAX] {
+            out.clear();
+            write_leb128(&mut out, v);
+            assert_eq!(read_leb128(&mut &out[..]), Some(v));
+        }
+        let rules = Rules::default();
+        let start = Position::initial(&rules);
+        assert_eq!(decode(&rules, &start, &[200, 1]), None);
+        assert_eq!(decode(&rules, &start, &[0x80]), None);
+    }
+}
