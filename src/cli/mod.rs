@@ -1,6 +1,7 @@
 //! The `pdndb` command line: argument parsing, dispatch and exit codes.
 //! One file per subcommand.
 
+mod board;
 mod generate;
 mod perft;
 
