@@ -6,6 +6,7 @@
 //!   keys, perft;
 //! * [`notation`] — the four ways of naming squares (numeric, algebraic on the
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
+//! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
 //! * [`cli`] — the `pdndb` command line.
 //!
 //! ```
@@ -28,6 +29,7 @@
 pub mod cli;
 pub mod generate;
 pub mod notation;
+pub mod pdn;
 pub mod replay;
-pub mod store;
 pub mod rules;
+pub mod store;
