@@ -71,6 +71,13 @@ mod tests {
         assert_eq!(lines[7], "   1 w   w   w   w     29 30 31 32");
         assert!(lines[8].contains("a b c d e f g h") && lines[8].ends_with("White to move"));
         let luzon = diagram(&p, rules.geometry, Notation::Luzon);
-        assert!(luzon.lines().nth(7).unwrap().starts_with("   1   w   w   w   w"), "{luzon}");
+        assert!(
+            luzon
+                .lines()
+                .nth(7)
+                .unwrap()
+                .starts_with("   1   w   w   w   w"),
+            "{luzon}"
+        );
     }
 }

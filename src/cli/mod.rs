@@ -2,6 +2,8 @@
 //! One file per subcommand.
 
 mod board;
+mod check;
+mod files;
 mod generate;
 mod perft;
 
@@ -25,10 +27,67 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Read and replay games without a database; report each that is not ok.
+    Check(check::CheckArgs),
     /// Count the leaves of the legal move tree to a given depth.
     Perft(perft::PerftArgs),
     /// Write random legal games as PDN (deterministic for a seed).
     Generate(generate::GenerateArgs),
+}
+
+/// How to read games, for every command that reads PDN: these override
+/// what each game's tags and moves suggest.
+#[derive(Debug, Default, clap::Args)]
+pub struct ReadingArgs {
+    /// Read every game by this rules preset: filipino, brazilian, pool,
+    /// russian or english.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Rules switches: max-capture=on|off, king-first=off|on,
+    /// promotion=continue-man|stop|continue-king (comma-separated).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Read every game's moves in this notation: numeric, vismin, luzon or dama.
+    #[arg(long)]
+    pub notation: Option<String>,
+}
+
+impl ReadingArgs {
+    /// The overrides these arguments ask for.
+    ///
+    /// # Errors
+    /// An unknown preset, switch or notation.
+    pub fn overrides(&self) -> Result<crate::replay::Overrides, CliError> {
+        let usage = |e: &dyn std::fmt::Display| CliError::Usage(e.to_string());
+        let rules = match &self.variant {
+            Some(v) => Some(
+                crate::rules::Rules::from_args(Some(v), self.rules.as_deref())
+                    .map_err(|e| usage(&e))?,
+            ),
+            None => None,
+        };
+        let switches = match (&self.variant, &self.rules) {
+            (None, Some(s)) => {
+                crate::rules::Rules::default()
+                    .apply_switches(s)
+                    .map_err(|e| usage(&e))?;
+                Some(s.clone())
+            }
+            _ => None,
+        };
+        let notation = match &self.notation {
+            Some(n) => Some(
+                n.parse::<crate::notation::Notation>()
+                    .map_err(|e| usage(&e))?,
+            ),
+            None => None,
+        };
+        Ok(crate::replay::Overrides {
+            rules,
+            switches,
+            notation,
+        })
+    }
 }
 
 /// Exit statuses shared by every command.
@@ -76,6 +135,7 @@ pub fn run() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let result = match &cli.command {
+        Command::Check(args) => check::cmd_check(args, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
     };

@@ -67,6 +67,11 @@ pub fn parse_fen(text: &str) -> Result<Setup, FenError> {
     let mut orientation: Option<Orientation> = None;
     let mut lists = 0;
     for field in fields {
+        if field.is_empty() {
+            // `W::` — a list with neither colour letter nor pieces.
+            lists += 1;
+            continue;
+        }
         let mut chars = field.chars();
         let color = match chars.next() {
             Some('W' | 'w') => Color::White,

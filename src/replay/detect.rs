@@ -2,6 +2,7 @@
 //! replaying it (DESIGN order: command line, tags, letters, numbers).
 
 use crate::notation::{MoveToken, Notation, parse_fen};
+use crate::pdn::GameType;
 use crate::rules::{Color, Position, Preset, Rules, Setup};
 
 use super::interpret::{Replay, replay};
@@ -10,12 +11,26 @@ use super::interpret::{Replay, replay};
 pub const MAX_PLIES: usize = 20_000;
 
 /// Choices given on the command line; they apply to every game.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Overrides {
-    /// `--variant` / `--rules`.
+    /// `--variant` (with `--rules` applied): the rules of every game.
     pub rules: Option<Rules>,
+    /// `--rules` without `--variant`: switches applied on top of each
+    /// game's detected preset, as `key=value,…` (already validated).
+    pub switches: Option<String>,
     /// `--notation`.
     pub notation: Option<Notation>,
+}
+
+impl Overrides {
+    /// Applies the switches to detected rules.
+    fn adjust(&self, mut rules: Rules) -> Rules {
+        if let Some(switches) = &self.switches {
+            // Validated when the overrides were made; a bad pair is skipped.
+            let _ = rules.apply_switches(switches);
+        }
+        rules
+    }
 }
 
 /// What detection needs from a record: its telling tags and main line.
@@ -34,48 +49,16 @@ pub struct RecordText<'a> {
     pub moves: Vec<Option<&'a MoveToken>>,
 }
 
-/// A GameType tag: `type[,first,width,height,notation+corner[,invert]]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameType {
-    /// The game type number (20 International, 21 English, 26 Brazilian…).
-    pub number: u32,
-    /// The notation code: `A` algebraic, `N` numeric, `S` (other).
-    pub notation: Option<char>,
-    /// Whether the board is mirrored (the sixth field).
-    pub inverted: bool,
-}
-
-impl GameType {
-    /// Reads a GameType tag value; `None` when its first field is no number.
-    pub fn parse(text: &str) -> Option<GameType> {
-        let mut fields = text.split(',').map(str::trim);
-        let number = fields.next()?.parse().ok()?;
-        let _first = fields.next();
-        let _width = fields.next();
-        let _height = fields.next();
-        let notation = fields
-            .next()
-            .and_then(|f| f.chars().next())
-            .map(|c| c.to_ascii_uppercase());
-        let inverted = fields.next() == Some("1");
-        Some(GameType {
-            number,
-            notation,
-            inverted,
-        })
-    }
-
-    /// The preset of a known game type (26 is `filipino` with a Variant tag
-    /// naming Filipino Dama, `brazilian` without).
-    pub fn preset(&self, variant_tag: Option<&str>) -> Option<Preset> {
-        match self.number {
-            21 => Some(Preset::English),
-            23 => Some(Preset::Pool),
-            25 => Some(Preset::Russian),
-            26 if variant_tag.is_some_and(names_filipino) => Some(Preset::Filipino),
-            26 => Some(Preset::Brazilian),
-            _ => None,
-        }
+/// The preset of a known GameType number (26 is `filipino` with a Variant
+/// tag naming Filipino Dama, `brazilian` without).
+pub fn game_type_preset(game_type: &GameType, variant_tag: Option<&str>) -> Option<Preset> {
+    match game_type.number {
+        21 => Some(Preset::English),
+        23 => Some(Preset::Pool),
+        25 => Some(Preset::Russian),
+        26 if variant_tag.is_some_and(names_filipino) => Some(Preset::Filipino),
+        26 => Some(Preset::Brazilian),
+        _ => None,
     }
 }
 
@@ -121,7 +104,10 @@ pub fn read_record(text: &RecordText<'_>, overrides: &Overrides) -> Reading {
         .filter(|t| !t.trim().is_empty())
         .map(|t| (t, GameType::parse(t)));
     let tag_preset = match &game_type {
-        Some((raw, parsed)) => match parsed.as_ref().and_then(|g| g.preset(text.variant)) {
+        Some((raw, parsed)) => match parsed
+            .as_ref()
+            .and_then(|g| game_type_preset(g, text.variant))
+        {
             Some(preset) => Some(preset),
             None if overrides.rules.is_some() => None,
             None => {
@@ -223,12 +209,14 @@ fn notation_candidates(
     if tokens.is_empty() {
         return vec![None];
     }
-    let by_tag = game_type.and_then(|g| match (g.notation, g.inverted) {
-        (Some('A'), false) => Some(vec![Some(Notation::Vismin)]),
-        (Some('A'), true) => Some(vec![Some(Notation::Luzon)]),
-        (Some('N'), _) => Some(vec![Some(Notation::Numeric), Some(Notation::Dama)]),
-        _ => None,
-    });
+    let by_tag = game_type
+        .and_then(|g| g.board)
+        .and_then(|b| match (b.notation, b.invert) {
+            ('A', Some(true)) => Some(vec![Some(Notation::Luzon)]),
+            ('A', _) => Some(vec![Some(Notation::Vismin)]),
+            ('N', _) => Some(vec![Some(Notation::Numeric), Some(Notation::Dama)]),
+            _ => None,
+        });
     if let Some(list) = by_tag {
         return list;
     }
@@ -268,8 +256,8 @@ fn read_in(
     let first = text.moves.first().copied().flatten();
     let rules = match (overrides.rules, notation) {
         (Some(rules), _) => rules,
-        (None, Some(Notation::Dama)) => Preset::Filipino.rules(),
-        (None, _) => tag_rules.unwrap_or_else(|| guess_rules(setup, first)),
+        (None, Some(Notation::Dama)) => overrides.adjust(Preset::Filipino.rules()),
+        (None, _) => overrides.adjust(tag_rules.unwrap_or_else(|| guess_rules(setup, first))),
     };
     let start = match setup {
         None => Position::initial(&rules),
@@ -398,16 +386,21 @@ mod tests {
     }
 
     #[test]
-    fn game_type_fields() {
+    fn game_type_presets() {
         let g = GameType::parse("26,W,8,8,A0,1").unwrap();
-        assert_eq!((g.number, g.notation, g.inverted), (26, Some('A'), true));
-        assert_eq!(g.preset(Some("Filipino Dama")), Some(Preset::Filipino));
-        assert_eq!(g.preset(None), Some(Preset::Brazilian));
         assert_eq!(
-            GameType::parse("21").unwrap().preset(None),
+            game_type_preset(&g, Some("Filipino Dama")),
+            Some(Preset::Filipino)
+        );
+        assert_eq!(game_type_preset(&g, None), Some(Preset::Brazilian));
+        assert_eq!(
+            game_type_preset(&GameType::parse("21").unwrap(), None),
             Some(Preset::English)
         );
-        assert_eq!(GameType::parse("x"), None);
+        assert_eq!(
+            game_type_preset(&GameType::parse("20").unwrap(), None),
+            None
+        );
     }
 
     #[test]

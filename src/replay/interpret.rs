@@ -121,7 +121,11 @@ pub fn replay(rules: &Rules, start: Position, written: &[Option<Vec<Bitboard>>])
             if let [mv] = fits[..] {
                 children.push(parent.play(&mv));
                 child_paths.push(parent_paths[0]);
-                layer_edges.push(Edge { parent: 0, child: 0, mv });
+                layer_edges.push(Edge {
+                    parent: 0,
+                    child: 0,
+                    mv,
+                });
                 fast = true;
             }
         }

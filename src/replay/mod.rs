@@ -2,10 +2,12 @@
 //! moves, their statuses, and the positions every reading passes through.
 
 mod detect;
+mod game;
 mod interpret;
 mod record;
 
-pub use detect::{GameType, MAX_PLIES, Overrides, Reading, RecordText, read_record};
+pub use detect::{MAX_PLIES, Overrides, Reading, RecordText, game_type_preset, read_record};
+pub use game::{CheckedGame, GameWarning, check_game};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, replay,

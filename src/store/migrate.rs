@@ -89,7 +89,11 @@ mod tests {
         assert!(!steps.is_empty());
         for (i, step) in steps.iter().enumerate() {
             assert_eq!(step.number, i as u32 + 1);
-            assert!(step.sql.contains("CREATE") || step.sql.contains("ALTER") || step.sql.contains("UPDATE"));
+            assert!(
+                step.sql.contains("CREATE")
+                    || step.sql.contains("ALTER")
+                    || step.sql.contains("UPDATE")
+            );
         }
     }
 
@@ -97,12 +101,19 @@ mod tests {
     fn migrating_twice_is_harmless_and_newer_databases_are_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), latest());
-        conn.execute("INSERT INTO move_name (name) VALUES ('23-18')", []).unwrap();
+        conn.execute("INSERT INTO move_name (name) VALUES ('23-18')", [])
+            .unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), latest());
-        let n: i64 = conn.query_row("SELECT count(*) FROM move_name", [], |r| r.get(0)).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM move_name", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(n, 1);
-        conn.pragma_update(None, "user_version", latest() + 1).unwrap();
+        conn.pragma_update(None, "user_version", latest() + 1)
+            .unwrap();
         let err = migrate(&mut conn).unwrap_err();
-        assert!(err.to_string().contains("newer than this pdndb knows"), "{err}");
+        assert!(
+            err.to_string().contains("newer than this pdndb knows"),
+            "{err}"
+        );
     }
 }

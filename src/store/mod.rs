@@ -81,12 +81,17 @@ impl Store {
                 Mode::Write => Err(e),
             })
             .map_err(open_err)?;
-        conn.busy_timeout(Duration::from_secs(30)).map_err(open_err)?;
+        conn.busy_timeout(Duration::from_secs(30))
+            .map_err(open_err)?;
         if mode == Mode::Write {
-            conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
-            conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
+            conn.pragma_update(None, "journal_mode", "WAL")
+                .map_err(open_err)?;
+            conn.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(open_err)?;
         }
-        let found: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(open_err)?;
+        let found: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(open_err)?;
         let schema_err = |source| StoreError::Schema {
             path: path.to_path_buf(),
             source,
@@ -145,11 +150,17 @@ mod tests {
         let path = dir.path().join("new.sqlite");
         {
             let store = Store::open(&path, Mode::Write).unwrap();
-            store.conn().pragma_update(None, "user_version", latest_step() + 5).unwrap();
+            store
+                .conn()
+                .pragma_update(None, "user_version", latest_step() + 5)
+                .unwrap();
         }
         for mode in [Mode::Read, Mode::Write] {
             let err = Store::open(&path, mode).err().unwrap();
-            assert!(err.to_string().contains("newer than this pdndb knows"), "{err}");
+            assert!(
+                err.to_string().contains("newer than this pdndb knows"),
+                "{err}"
+            );
         }
     }
 }

@@ -9,11 +9,7 @@ use crate::rules::{Move, Position, Rules};
 /// Legal moves in canonical order.
 pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
     let mut moves = position.legal_moves(rules);
-    moves.sort_by(|a, b| {
-        a.from()
-            .cmp(&b.from())
-            .then_with(|| a.path().cmp(b.path()))
-    });
+    moves.sort_by(|a, b| a.from().cmp(&b.from()).then_with(|| a.path().cmp(b.path())));
     moves
 }
 
@@ -93,7 +89,11 @@ mod tests {
             }
             let data = encode(&rules, &start, &moves).unwrap();
             assert_eq!(data.len(), moves.len());
-            let back: Vec<Move> = decode(&rules, &start, &data).unwrap().into_iter().map(|(_, m)| m).collect();
+            let back: Vec<Move> = decode(&rules, &start, &data)
+                .unwrap()
+                .into_iter()
+                .map(|(_, m)| m)
+                .collect();
             assert_eq!(back, moves);
         }
     }

@@ -1,0 +1,198 @@
+//! `pdndb check PATH…`: read and replay every game, report each one that is
+//! not `ok` (or every game as JSON with `--json`).
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::board::diagram;
+use super::files::discover;
+use super::{CliError, Exit, ReadingArgs};
+use crate::notation::{Notation, parse_fen, write_move_among};
+use crate::pdn::Reader;
+use crate::replay::{CheckedGame, Reading, Status, check_game};
+use crate::rules::Position;
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// PDN files or folders (searched for `*.pdn`, any case).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// One JSON object per game on standard output.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+}
+
+/// Counts of games by status.
+#[derive(Debug, Default)]
+struct Tally {
+    games: usize,
+    by_status: [usize; 5],
+}
+
+/// Runs `check`.
+///
+/// # Errors
+/// Bad arguments or a failed write; unreadable files are reported and give
+/// exit status 2 after every other file has been read.
+pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let overrides = args.reading.overrides()?;
+    let found = discover(&args.paths);
+    let mut failed = !found.errors.is_empty();
+    for error in &found.errors {
+        eprintln!("{error}");
+    }
+    let mut tally = Tally::default();
+    for path in &found.files {
+        let name = path.display().to_string();
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(err) => {
+                eprintln!("{name}: {err}");
+                failed = true;
+                continue;
+            }
+        };
+        let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+        loop {
+            let game = match reader.next_game() {
+                Ok(Some(game)) => game,
+                Ok(None) => break,
+                Err(err) => {
+                    eprintln!("{name}:{}: {err}", reader.position());
+                    failed = true;
+                    break;
+                }
+            };
+            let checked = check_game(&game, &name, &overrides);
+            tally.games += 1;
+            tally.by_status[checked.record.status as usize] += 1;
+            for w in &checked.warnings {
+                eprintln!(
+                    "{name}:{}:{}: warning: game {}: {}",
+                    w.line, w.column, game.index, w.message
+                );
+            }
+            if args.json {
+                serde_json::to_writer(&mut *out, &JsonRecord::new(&checked))
+                    .map_err(std::io::Error::from)?;
+                writeln!(out)?;
+            } else if checked.record.status != Status::Ok {
+                write_problem(out, &checked)?;
+            }
+        }
+        for d in reader.trailing_diagnostics() {
+            eprintln!("{name}:{}: {}: {}", d.position, d.severity, d.message);
+        }
+    }
+    let names = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"];
+    let counts: Vec<String> = names
+        .iter()
+        .zip(tally.by_status)
+        .map(|(n, c)| format!("{c} {n}"))
+        .collect();
+    eprintln!(
+        "checked {} games in {} files: {}",
+        tally.games,
+        found.files.len(),
+        counts.join(", ")
+    );
+    Ok(if failed {
+        Exit::Error
+    } else if tally.by_status[0] < tally.games {
+        Exit::Problems
+    } else {
+        Exit::Success
+    })
+}
+
+/// The check record plus its warnings, as printed by `--json`.
+#[derive(serde::Serialize)]
+struct JsonRecord<'a> {
+    #[serde(flatten)]
+    record: &'a crate::replay::CheckRecord,
+    warnings: &'a [crate::replay::GameWarning],
+}
+
+impl<'a> JsonRecord<'a> {
+    fn new(checked: &'a CheckedGame) -> JsonRecord<'a> {
+        JsonRecord {
+            record: &checked.record,
+            warnings: &checked.warnings,
+        }
+    }
+}
+
+/// A compiler-style report of one problem game: where, what, the board
+/// before the faulty ply and the moves possible there.
+fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliError> {
+    let r = &checked.record;
+    let at = checked.fault_at.map_or_else(
+        || format!("{}:1", r.line),
+        |p| format!("{}:{}", p.line, p.column),
+    );
+    let tag = |name: &str| {
+        r.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.as_str())
+            .unwrap_or("?")
+            .to_string()
+    };
+    writeln!(
+        out,
+        "{}:{at}: game {} ({} – {}, {}): {} [{}]",
+        r.file,
+        r.index,
+        tag("White"),
+        tag("Black"),
+        tag("Event"),
+        r.message.as_deref().unwrap_or(r.status.name()),
+        r.status.name()
+    )?;
+    if let (
+        Some(fen),
+        Reading::Replayed {
+            rules, notation, ..
+        },
+    ) = (&r.fen, &checked.reading)
+    {
+        let notation = notation.unwrap_or(Notation::Numeric);
+        let Some(position) = parse_fen(fen)
+            .ok()
+            .and_then(|s| Position::from_setup(&s, rules).ok())
+        else {
+            return Ok(());
+        };
+        for line in diagram(&position, rules.geometry, notation).lines() {
+            writeln!(out, "    {line}")?;
+        }
+        let legal = position.legal_moves(rules);
+        let mut names: Vec<String> = legal
+            .iter()
+            .map(|m| write_move_among(m, &legal, notation, rules.geometry))
+            .collect();
+        names.sort();
+        if r.status == Status::Illegal {
+            writeln!(
+                out,
+                "    legal moves: {}",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(" ")
+                }
+            )?;
+        }
+        if !r.candidates.is_empty() {
+            writeln!(out, "    readings part here: {}", r.candidates.join(" "))?;
+        }
+    }
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Checking one game as read: detection, replay of the main line and of
+//! its variations, and the record of `check`.
+
+use crate::notation::{MoveToken, Notation};
+use crate::pdn::{Game, Line, Ply, Position as TextPosition, Severity};
+use crate::rules::{Position, Rules};
+
+use super::detect::{Overrides, Reading, RecordText, read_record};
+use super::interpret::replay;
+use super::record::{CheckRecord, RecordSource, ply_label};
+
+/// A warning about one game, with where it stands.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameWarning {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A game checked: its record, how it was read, and the warnings about it
+/// (the reader's, and faults in its variations).
+#[derive(Clone, Debug)]
+pub struct CheckedGame {
+    /// The record of `check`.
+    pub record: CheckRecord,
+    /// How it was read.
+    pub reading: Reading,
+    /// Where the token of `record.ply` stands, when there is one.
+    pub fault_at: Option<TextPosition>,
+    /// Warnings in text order.
+    pub warnings: Vec<GameWarning>,
+}
+
+/// Checks a game read from `file`.
+pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame {
+    let plies = game.plies();
+    let tokens: Vec<String> = plies.iter().map(|p| p.text.clone()).collect();
+    let text = RecordText {
+        game_type: game.tag("GameType"),
+        variant: game.hints.variant.as_deref(),
+        notation: game.hints.notation.as_deref(),
+        fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
+        moves: plies.iter().map(Ply::move_token).collect(),
+    };
+    let mut tags = serde_json::Map::new();
+    for tag in &game.tags {
+        tags.entry(tag.name.clone())
+            .or_insert_with(|| serde_json::Value::String(tag.value.clone()));
+    }
+    let source = RecordSource {
+        file: file.to_string(),
+        index: game.index as usize,
+        line: game.start.line,
+        tags,
+    };
+    let mut warnings: Vec<GameWarning> = Vec::new();
+    let mut reader_error = None;
+    for d in &game.diagnostics {
+        if d.severity == Severity::Error && reader_error.is_none() {
+            reader_error = Some(d.message.clone());
+        }
+        warnings.push(GameWarning {
+            line: d.position.line,
+            column: d.position.column,
+            message: d.message.clone(),
+        });
+    }
+    let reading = match reader_error {
+        Some(message) => Reading::Unreadable {
+            rules: overrides.rules,
+            message: format!("the text cannot be read: {message}"),
+        },
+        None => read_record(&text, overrides),
+    };
+    let record = CheckRecord::build(source, &text, &tokens, &reading);
+    let fault_at = record
+        .ply
+        .and_then(|p| plies.get(p - 1))
+        .map(|p| p.position);
+    if let Reading::Replayed {
+        rules,
+        notation: Some(notation),
+        start,
+        replay: r,
+    } = &reading
+    {
+        let mut positions = vec![*start];
+        for step in &r.reading {
+            let last = *positions.last().expect("the start");
+            positions.push(last.play(&step.chosen));
+        }
+        check_variations(&game.line, rules, *notation, &positions, &mut warnings);
+    }
+    CheckedGame {
+        record,
+        reading,
+        fault_at,
+        warnings,
+    }
+}
+
+/// Replays the variations of a line, each from the position before the ply
+/// it replaces, and reports their faults as warnings.
+fn check_variations(
+    line: &Line,
+    rules: &Rules,
+    notation: Notation,
+    positions: &[Position],
+    warnings: &mut Vec<GameWarning>,
+) {
+    for (k, ply) in line.plies.iter().enumerate() {
+        let Some(&before) = positions.get(k) else {
+            return;
+        };
+        for variation in &ply.variations {
+            let written: Vec<_> = variation
+                .plies
+                .iter()
+                .map(|p| written_squares(p.move_token(), notation, rules))
+                .collect();
+            let r = replay(rules, before, &written);
+            if r.reached < r.plies {
+                let bad = &variation.plies[r.reached];
+                warnings.push(GameWarning {
+                    line: bad.position.line,
+                    column: bad.position.column,
+                    message: format!(
+                        "variation from ply {}: ply {} {} is illegal",
+                        k + 1,
+                        ply_label(rules, before.side(), r.reached + 1),
+                        bad.text
+                    ),
+                });
+            } else if r.interpretations.is_some_and(|n| n > 1) {
+                warnings.push(GameWarning {
+                    line: variation.position.line,
+                    column: variation.position.column,
+                    message: format!(
+                        "variation from ply {} can be read {} ways",
+                        k + 1,
+                        r.interpretations.unwrap_or_default()
+                    ),
+                });
+            }
+            let mut inner = vec![before];
+            for step in &r.reading {
+                let last = *inner.last().expect("the branch position");
+                inner.push(last.play(&step.chosen));
+            }
+            check_variations(variation, rules, notation, &inner, warnings);
+        }
+    }
+}
+
+fn written_squares(
+    token: Option<&MoveToken>,
+    notation: Notation,
+    rules: &Rules,
+) -> Option<Vec<u64>> {
+    token.and_then(|t| t.square_sets(notation, rules.geometry).ok())
+}
