@@ -340,6 +340,23 @@ impl MoveToken {
             .max()
     }
 
+    /// Appends, for each written square, the squares it names in
+    /// `notation`; false (with `out` partly filled) when one names none.
+    pub fn square_sets_into(
+        &self,
+        notation: Notation,
+        geometry: &Geometry,
+        out: &mut Vec<Bitboard>,
+    ) -> bool {
+        for s in &self.squares {
+            match s.squares(notation, geometry) {
+                Some(set) => out.push(set),
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// For each written square, the squares it names in `notation`.
     ///
     /// # Errors

@@ -5,7 +5,7 @@ use crate::notation::{MoveToken, Notation, parse_fen};
 use crate::pdn::GameType;
 use crate::rules::{Color, Position, Preset, Rules, Setup};
 
-use super::interpret::{Replay, replay};
+use super::interpret::{Replay, Written, replay};
 
 /// Longest main line replayed, in plies.
 pub const MAX_PLIES: usize = 20_000;
@@ -269,11 +269,7 @@ fn read_in(
             Position::from_setup(&setup, &rules).map_err(|e| format!("FEN: {e}"))?
         }
     };
-    let written: Vec<_> = text
-        .moves
-        .iter()
-        .map(|m| m.and_then(|t| notation.and_then(|n| t.square_sets(n, rules.geometry).ok())))
-        .collect();
+    let written = written_moves(&text.moves, notation, &rules);
     let replay = replay(&rules, start, &written);
     Ok(Reading::Replayed {
         rules,
@@ -281,6 +277,22 @@ fn read_in(
         start,
         replay,
     })
+}
+
+/// The square sets of written moves in one notation.
+pub fn written_moves(
+    moves: &[Option<&MoveToken>],
+    notation: Option<Notation>,
+    rules: &Rules,
+) -> Written {
+    let mut written = Written::new();
+    for m in moves {
+        written.push_with(|out| match (m, notation) {
+            (Some(token), Some(n)) => token.square_sets_into(n, rules.geometry, out),
+            _ => false,
+        });
+    }
+    written
 }
 
 /// Without tags: a numeric record from the standard start whose first move is

@@ -1,11 +1,11 @@
 //! Checking one game as read: detection, replay of the main line and of
 //! its variations, and the record of `check`.
 
-use crate::notation::{MoveToken, Notation};
+use crate::notation::Notation;
 use crate::pdn::{Game, Line, Ply, Position as TextPosition, Severity};
 use crate::rules::{Position, Rules};
 
-use super::detect::{Overrides, Reading, RecordText, read_record};
+use super::detect::{Overrides, Reading, RecordText, read_record, written_moves};
 use super::interpret::replay;
 use super::record::{CheckRecord, RecordSource, ply_label};
 
@@ -37,7 +37,7 @@ pub struct CheckedGame {
 /// Checks a game read from `file`.
 pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame {
     let plies = game.plies();
-    let tokens: Vec<String> = plies.iter().map(|p| p.text.clone()).collect();
+    let tokens: Vec<&str> = plies.iter().map(|p| p.text.as_str()).collect();
     let text = RecordText {
         game_type: game.tag("GameType"),
         variant: game.hints.variant.as_deref(),
@@ -80,12 +80,14 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
         .ply
         .and_then(|p| plies.get(p - 1))
         .map(|p| p.position);
+    let has_variations = plies.iter().any(|p| !p.variations.is_empty());
     if let Reading::Replayed {
         rules,
         notation: Some(notation),
         start,
         replay: r,
     } = &reading
+        && has_variations
     {
         let mut positions = vec![*start];
         for step in &r.reading {
@@ -116,11 +118,8 @@ fn check_variations(
             return;
         };
         for variation in &ply.variations {
-            let written: Vec<_> = variation
-                .plies
-                .iter()
-                .map(|p| written_squares(p.move_token(), notation, rules))
-                .collect();
+            let tokens: Vec<_> = variation.plies.iter().map(Ply::move_token).collect();
+            let written = written_moves(&tokens, Some(notation), rules);
             let r = replay(rules, before, &written);
             if r.reached < r.plies {
                 let bad = &variation.plies[r.reached];
@@ -153,12 +152,4 @@ fn check_variations(
             check_variations(variation, rules, notation, &inner, warnings);
         }
     }
-}
-
-fn written_squares(
-    token: Option<&MoveToken>,
-    notation: Notation,
-    rules: &Rules,
-) -> Option<Vec<u64>> {
-    token.and_then(|t| t.square_sets(notation, rules.geometry).ok())
 }

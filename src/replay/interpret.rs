@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::rules::{Bitboard, Move, Position, Rules, fitting_moves};
+use crate::rules::{Bitboard, Move, Position, Rules, fitting_moves_into};
 
 /// Most distinct positions kept at one ply.
 pub const MAX_POSITIONS_PER_PLY: usize = 4096;
@@ -91,133 +91,249 @@ impl Replay {
     }
 }
 
+/// The written moves of a line, as sets of squares: per ply, one set per
+/// written square (one square in most notations, two for a Dama number), or
+/// nothing for a move that can fit no legal move. Stored flat, so that
+/// building it costs two allocations whatever the length.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    squares: Vec<Bitboard>,
+    plies: Vec<Option<(u32, u32)>>,
+}
+
+impl Written {
+    /// An empty list.
+    pub fn new() -> Written {
+        Written::default()
+    }
+
+    /// Adds a ply: its square sets, or `None` for a move that fits nothing.
+    pub fn push(&mut self, squares: Option<&[Bitboard]>) {
+        self.plies.push(squares.map(|s| {
+            let from = self.squares.len() as u32;
+            self.squares.extend_from_slice(s);
+            (from, self.squares.len() as u32)
+        }));
+    }
+
+    /// Adds a ply whose square sets are being built: `build` appends them to
+    /// the vector it is given and says whether they are usable.
+    pub fn push_with(&mut self, build: impl FnOnce(&mut Vec<Bitboard>) -> bool) {
+        let from = self.squares.len();
+        let ok = build(&mut self.squares);
+        if ok {
+            self.plies
+                .push(Some((from as u32, self.squares.len() as u32)));
+        } else {
+            self.squares.truncate(from);
+            self.plies.push(None);
+        }
+    }
+
+    /// Number of plies.
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// Whether there is no ply.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// The square sets of ply `i` (0-based).
+    pub fn get(&self, i: usize) -> Option<&[Bitboard]> {
+        self.plies
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|(a, b)| &self.squares[a as usize..b as usize])
+    }
+}
+
+impl<'a> FromIterator<Option<&'a [Bitboard]>> for Written {
+    fn from_iter<I: IntoIterator<Item = Option<&'a [Bitboard]>>>(iter: I) -> Written {
+        let mut written = Written::new();
+        for ply in iter {
+            written.push(ply);
+        }
+        written
+    }
+}
+
+#[derive(Clone, Copy)]
 struct Edge {
     parent: u32,
     child: u32,
     mv: Move,
 }
 
-/// Replays `written` from `start`: one entry per ply, each the sets of
-/// squares its written squares may name, or `None` for a move that fits
-/// nothing (an unknown move, or squares the notation cannot name).
-pub fn replay(rules: &Rules, start: Position, written: &[Option<Vec<Bitboard>>]) -> Replay {
-    let mut layers: Vec<Vec<Position>> = vec![vec![start]];
-    let mut paths: Vec<Vec<u64>> = vec![vec![1]];
-    let mut edges: Vec<Vec<Edge>> = vec![Vec::new()];
-    let mut tracked = 1usize;
-    let mut limit = None;
-    for squares in written {
-        let Some(squares) = squares else { break };
-        let parents = layers.last().expect("the start layer");
-        let parent_paths = paths.last().expect("the start layer");
-        let mut index: HashMap<Position, u32> = HashMap::new();
-        let mut children = Vec::new();
-        let mut child_paths: Vec<u64> = Vec::new();
-        let mut layer_edges = Vec::new();
-        let mut fast = false;
-        if let [parent] = parents[..] {
-            // The common case, one position and one fitting move: no merging needed.
-            let fits = fitting_moves(rules, &parent, squares);
-            if let [mv] = fits[..] {
-                children.push(parent.play(&mv));
-                child_paths.push(parent_paths[0]);
-                layer_edges.push(Edge {
-                    parent: 0,
-                    child: 0,
-                    mv,
-                });
-                fast = true;
-            }
-        }
-        let slow = if fast { &parents[..0] } else { &parents[..] };
-        for (p, parent) in slow.iter().enumerate() {
-            for mv in fitting_moves(rules, parent, squares) {
-                let child = parent.play(&mv);
-                let c = *index.entry(child).or_insert_with(|| {
-                    children.push(child);
-                    child_paths.push(0);
-                    (children.len() - 1) as u32
-                });
-                let sum = child_paths[c as usize] + parent_paths[p];
-                child_paths[c as usize] = sum.min(MAX_INTERPRETATIONS);
-                layer_edges.push(Edge {
-                    parent: p as u32,
-                    child: c,
-                    mv,
-                });
-            }
-        }
-        if children.is_empty() {
-            break;
-        }
-        if children.len() > MAX_POSITIONS_PER_PLY {
-            limit = Some(Limit::PositionsPerPly);
-            break;
-        }
-        tracked += children.len() + layer_edges.len();
-        if tracked > MAX_TRACKED {
-            limit = Some(Limit::Tracked);
-            break;
-        }
-        layers.push(children);
-        paths.push(child_paths);
-        edges.push(layer_edges);
+/// The graph of readings: every node is a distinct position at one ply.
+/// Nodes and edges are stored flat, layer after layer.
+struct Graph {
+    positions: Vec<Position>,
+    paths: Vec<u64>,
+    /// `layers[k]..layers[k + 1]` are the nodes of ply `k`.
+    layers: Vec<u32>,
+    edges: Vec<Edge>,
+    /// `edge_layers[k]..edge_layers[k + 1]` are the edges into ply `k`
+    /// (empty for ply 0).
+    edge_layers: Vec<u32>,
+}
+
+impl Graph {
+    fn nodes(&self, ply: usize) -> std::ops::Range<usize> {
+        self.layers[ply] as usize..self.layers[ply + 1] as usize
     }
-    let reached = layers.len() - 1;
-    let alive = alive_nodes(&layers, &edges);
+
+    fn edges_into(&self, ply: usize) -> &[Edge] {
+        &self.edges[self.edge_layers[ply] as usize..self.edge_layers[ply + 1] as usize]
+    }
+}
+
+/// Replays `written` from `start`.
+pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
+    let n = written.len();
+    let mut graph = Graph {
+        positions: Vec::with_capacity(n + 1),
+        paths: Vec::with_capacity(n + 1),
+        layers: Vec::with_capacity(n + 2),
+        edges: Vec::with_capacity(n),
+        edge_layers: Vec::with_capacity(n + 2),
+    };
+    graph.positions.push(start);
+    graph.paths.push(1);
+    graph.layers.extend([0, 1]);
+    graph.edge_layers.extend([0, 0]);
+    let mut legal = Vec::with_capacity(32);
+    let mut fitting = Vec::with_capacity(4);
+    let mut index: HashMap<Position, u32> = HashMap::new();
+    let mut limit = None;
+    for ply in 0..written.len() {
+        let Some(squares) = written.get(ply) else {
+            break;
+        };
+        let parents = graph.nodes(ply);
+        let first_child = graph.positions.len();
+        let first_edge = graph.edges.len();
+        index.clear();
+        for p in parents {
+            let parent = graph.positions[p];
+            fitting_moves_into(rules, &parent, squares, &mut legal, &mut fitting);
+            for &mv in &fitting {
+                let child = parent.play(&mv);
+                let c = if graph.positions.len() == first_child {
+                    // The first child needs no lookup; index it only when more may come.
+                    graph.positions.push(child);
+                    graph.paths.push(0);
+                    first_child
+                } else {
+                    if index.is_empty() {
+                        index.insert(graph.positions[first_child], first_child as u32);
+                    }
+                    *index.entry(child).or_insert_with(|| {
+                        graph.positions.push(child);
+                        graph.paths.push(0);
+                        (graph.positions.len() - 1) as u32
+                    }) as usize
+                };
+                graph.paths[c] = (graph.paths[c] + graph.paths[p]).min(MAX_INTERPRETATIONS);
+                graph.edges.push(Edge {
+                    parent: p as u32,
+                    child: c as u32,
+                    mv,
+                });
+            }
+        }
+        let children = graph.positions.len() - first_child;
+        let exceeded = if children > MAX_POSITIONS_PER_PLY {
+            Some(Limit::PositionsPerPly)
+        } else if graph.positions.len() + graph.edges.len() > MAX_TRACKED {
+            Some(Limit::Tracked)
+        } else {
+            None
+        };
+        if children == 0 || exceeded.is_some() {
+            graph.positions.truncate(first_child);
+            graph.paths.truncate(first_child);
+            graph.edges.truncate(first_edge);
+            limit = exceeded;
+            break;
+        }
+        graph.layers.push(graph.positions.len() as u32);
+        graph.edge_layers.push(graph.edges.len() as u32);
+    }
+    analyse(&graph, written.len(), limit)
+}
+
+/// Works out readings, certain positions, divergence and resolved
+/// ambiguities from the graph.
+fn analyse(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
+    let reached = graph.layers.len() - 2;
+    let alive = alive_nodes(graph, reached);
     let interpretations = match limit {
         Some(_) => None,
         None => Some(
-            paths[reached]
+            graph.paths[graph.nodes(reached)]
                 .iter()
                 .fold(0u64, |acc, &n| (acc + n).min(MAX_INTERPRETATIONS)),
         ),
     };
-    let mut certain = Vec::new();
+    let mut certain = Vec::with_capacity(reached + 1);
     let mut divergence = None;
     let mut resolved = Vec::new();
     for ply in 0..=reached {
-        let live: Vec<usize> = (0..layers[ply].len()).filter(|&i| alive[ply][i]).collect();
+        let mut live = graph.nodes(ply).filter(|&i| alive[i]);
+        let only = live.next().filter(|_| live.next().is_none());
         if ply > 0 {
-            let live_moves = distinct(
-                edges[ply]
-                    .iter()
-                    .filter(|e| alive[ply][e.child as usize] && alive[ply - 1][e.parent as usize]),
-            );
-            let fitted = distinct(
-                edges[ply]
-                    .iter()
-                    .filter(|e| alive[ply - 1][e.parent as usize]),
-            );
+            let edges = graph.edges_into(ply);
+            let (live_moves, fitted) = if let [edge] = edges {
+                // One edge: its nodes are alive (the layer is not empty).
+                (vec![edge.mv], 1)
+            } else {
+                let from_live: Vec<&Edge> =
+                    edges.iter().filter(|e| alive[e.parent as usize]).collect();
+                let live_moves = distinct(
+                    from_live
+                        .iter()
+                        .copied()
+                        .filter(|e| alive[e.child as usize]),
+                );
+                let fitted = distinct(from_live.iter().copied());
+                if live_moves.len() == 1 && fitted.len() > 1 {
+                    resolved.push(Resolved {
+                        ply,
+                        candidates: fitted.clone(),
+                    });
+                }
+                let n = fitted.len();
+                (live_moves, n)
+            };
+            let _ = fitted;
             if live_moves.len() > 1 && divergence.is_none() {
                 divergence = Some((ply, live_moves));
-            } else if live_moves.len() == 1 && fitted.len() > 1 {
-                resolved.push(Resolved {
-                    ply,
-                    candidates: fitted,
-                });
             }
         }
-        if let [only] = live[..] {
-            let next = (ply < reached)
-                .then(|| {
-                    let moves =
-                        distinct(edges[ply + 1].iter().filter(|e| {
-                            e.parent as usize == only && alive[ply + 1][e.child as usize]
-                        }));
-                    (moves.len() == 1).then(|| moves[0])
-                })
-                .flatten();
+        if let Some(node) = only {
+            let next = if ply < reached {
+                let out = graph
+                    .edges_into(ply + 1)
+                    .iter()
+                    .filter(|e| e.parent as usize == node && alive[e.child as usize]);
+                let moves = distinct(out);
+                (moves.len() == 1).then(|| moves[0])
+            } else {
+                None
+            };
             certain.push(CertainPosition {
                 ply,
-                position: layers[ply][only],
+                position: graph.positions[node],
                 next,
             });
         }
     }
-    let reading = first_reading(&edges, &alive, reached);
+    let reading = first_reading(graph, &alive, reached);
     Replay {
-        plies: written.len(),
+        plies,
         reached,
         interpretations,
         limit,
@@ -229,15 +345,14 @@ pub fn replay(rules: &Rules, start: Position, written: &[Option<Vec<Bitboard>>])
 }
 
 /// Marks the nodes from which the last layer can be reached.
-fn alive_nodes(layers: &[Vec<Position>], edges: &[Vec<Edge>]) -> Vec<Vec<bool>> {
-    let mut alive: Vec<Vec<bool>> = layers.iter().map(|l| vec![false; l.len()]).collect();
-    let last = layers.len() - 1;
-    alive[last].iter_mut().for_each(|a| *a = true);
-    for ply in (1..=last).rev() {
-        for e in &edges[ply] {
-            if alive[ply][e.child as usize] {
-                alive[ply - 1][e.parent as usize] = true;
-            }
+fn alive_nodes(graph: &Graph, reached: usize) -> Vec<bool> {
+    let mut alive = vec![false; graph.positions.len()];
+    for a in &mut alive[graph.nodes(reached)] {
+        *a = true;
+    }
+    for e in graph.edges.iter().rev() {
+        if alive[e.child as usize] {
+            alive[e.parent as usize] = true;
         }
     }
     alive
@@ -259,13 +374,22 @@ fn distinct<'a>(edges: impl Iterator<Item = &'a Edge>) -> Vec<Move> {
 }
 
 /// Follows, from the start, the live move whose canonical path sorts first.
-fn first_reading(edges: &[Vec<Edge>], alive: &[Vec<bool>], reached: usize) -> Vec<ReadingPly> {
+fn first_reading(graph: &Graph, alive: &[bool], reached: usize) -> Vec<ReadingPly> {
     let mut node = 0u32;
     let mut reading = Vec::with_capacity(reached);
     for ply in 1..=reached {
-        let out: Vec<&Edge> = edges[ply]
+        let edges = graph.edges_into(ply);
+        if let [edge] = edges {
+            node = edge.child;
+            reading.push(ReadingPly {
+                chosen: edge.mv,
+                alternatives: Vec::new(),
+            });
+            continue;
+        }
+        let out: Vec<&Edge> = edges
             .iter()
-            .filter(|e| e.parent == node && alive[ply][e.child as usize])
+            .filter(|e| e.parent == node && alive[e.child as usize])
             .collect();
         let moves = distinct(out.iter().copied());
         let Some(&chosen) = moves.first() else { break };
@@ -293,6 +417,10 @@ mod tests {
                     .and_then(|m| m.square_sets(notation, g).ok())
             })
             .collect()
+    }
+
+    fn replay(rules: &Rules, start: Position, sets: &[Option<Vec<Bitboard>>]) -> Replay {
+        super::replay(rules, start, &sets.iter().map(|s| s.as_deref()).collect())
     }
 
     #[test]

@@ -6,10 +6,12 @@ mod game;
 mod interpret;
 mod record;
 
-pub use detect::{MAX_PLIES, Overrides, Reading, RecordText, game_type_preset, read_record};
+pub use detect::{
+    MAX_PLIES, Overrides, Reading, RecordText, game_type_preset, read_record, written_moves,
+};
 pub use game::{CheckedGame, GameWarning, check_game};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
-    Replay, Resolved, replay,
+    Replay, Resolved, Written, replay,
 };
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

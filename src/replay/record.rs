@@ -128,7 +128,7 @@ impl CheckRecord {
     pub fn build(
         source: RecordSource,
         text: &RecordText<'_>,
-        tokens: &[String],
+        tokens: &[&str],
         reading: &Reading,
     ) -> CheckRecord {
         let mut record = CheckRecord {
@@ -181,7 +181,10 @@ impl CheckRecord {
             .iter()
             .map(|r| ResolvedRecord {
                 ply: r.ply,
-                token: tokens.get(r.ply - 1).cloned().unwrap_or_default(),
+                token: tokens
+                    .get(r.ply - 1)
+                    .map(|t| t.to_string())
+                    .unwrap_or_default(),
                 candidates: names(&r.candidates),
             })
             .collect();
@@ -191,7 +194,7 @@ impl CheckRecord {
             record.ply = Some(ply);
             record.move_number = Some(number);
             record.side = Some(side.name());
-            record.token = tokens.get(ply - 1).cloned();
+            record.token = tokens.get(ply - 1).map(|t| t.to_string());
             record.fen = replay.certain_at(ply - 1).map(|c| write_fen(&c.position));
         };
         if let Some(limit) = replay.limit {
@@ -224,7 +227,7 @@ impl CheckRecord {
             let ply = replay.reached + 1;
             set_ply(&mut record, ply);
             let label = ply_label(rules, start.side(), ply);
-            let token = tokens.get(ply - 1).map_or("", String::as_str);
+            let token = tokens.get(ply - 1).copied().unwrap_or("");
             let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
                 (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
                 (None, _) => "is not a move".to_string(),

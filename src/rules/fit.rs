@@ -14,20 +14,37 @@ use super::variant::Rules;
 /// The legal moves of `position` that fit `written`, in generation order.
 /// Fewer than two written squares fit nothing.
 pub fn fitting_moves(rules: &Rules, position: &Position, written: &[Bitboard]) -> Vec<Move> {
+    let mut legal = Vec::new();
+    let mut fitting = Vec::new();
+    fitting_moves_into(rules, position, written, &mut legal, &mut fitting);
+    fitting
+}
+
+/// [`fitting_moves`] into `fitting` (cleared first), with `legal` as scratch
+/// space, so that a caller in a loop allocates nothing.
+pub fn fitting_moves_into(
+    rules: &Rules,
+    position: &Position,
+    written: &[Bitboard],
+    legal: &mut Vec<Move>,
+    fitting: &mut Vec<Move>,
+) {
+    fitting.clear();
     let (Some(&first), Some(&last)) = (written.first(), written.last()) else {
-        return Vec::new();
+        return;
     };
     if written.len() < 2 {
-        return Vec::new();
+        return;
     }
+    position.legal_moves_into(rules, legal);
+    fitting.extend(
+        legal
+            .iter()
+            .filter(|m| first & m.from().bit() != 0 && last & m.to().bit() != 0),
+    );
     let middle = &written[1..written.len() - 1];
-    let mut fitting: Vec<Move> = position
-        .legal_moves(rules)
-        .into_iter()
-        .filter(|m| first & m.from().bit() != 0 && last & m.to().bit() != 0)
-        .collect();
     if middle.is_empty() {
-        return fitting;
+        return;
     }
     let mut routes_from: Vec<(Square, Vec<Route>)> = Vec::new();
     fitting.retain(|m| {
@@ -37,17 +54,13 @@ pub fn fitting_moves(rules: &Rules, position: &Position, written: &[Bitboard]) -
         if !routes_from.iter().any(|(s, _)| *s == m.from()) {
             routes_from.push((m.from(), position.capture_routes(rules, m.from())));
         }
-        let routes = &routes_from
+        routes_from
             .iter()
-            .find(|(s, _)| *s == m.from())
-            .expect("just added")
-            .1;
-        routes
-            .iter()
+            .filter(|(s, _)| *s == m.from())
+            .flat_map(|(_, routes)| routes)
             .filter(|r| r.captured() == m.captured() && r.to() == m.to())
             .any(|r| fits_route(r, middle))
     });
-    fitting
 }
 
 /// Whether the written middle squares are, in order, landing squares of the

@@ -12,7 +12,7 @@ pub mod zobrist;
 pub use board::{
     Bitboard, Color, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square, squares,
 };
-pub use fit::fitting_moves;
+pub use fit::{fitting_moves, fitting_moves_into};
 pub use movegen::{Jump, MAX_PATH, Move, Route};
 pub use perft::{divide, perft};
 pub use position::{Position, PositionError, Setup, SetupProblem};

@@ -120,10 +120,11 @@ fn first_moves_in_all_four_notations() {
 #[test]
 fn dama_copy_has_the_readings_of_the_worked_example() {
     let rules = Rules::default();
-    let written: Vec<_> = tokens("seed-dama.pdn")
+    let sets: Vec<_> = tokens("seed-dama.pdn")
         .iter()
         .map(|t| t.square_sets(Notation::Dama, rules.geometry).ok())
         .collect();
+    let written: pdndb::replay::Written = sets.iter().map(|s| s.as_deref()).collect();
     let r = pdndb::replay::replay(&rules, Position::initial(&rules), &written);
     assert_eq!((r.plies, r.reached, r.interpretations), (80, 80, Some(16)));
     let (ply, candidates) = r.divergence.clone().expect("readings part");
