@@ -57,6 +57,15 @@ CREATE TABLE move_name (
     name TEXT    NOT NULL UNIQUE          -- canonical numeric full path, e.g. 30x23x14x21
 );
 
+-- Positions of games being imported, merged into `position` in key order at
+-- the end of each import (sorted inserts keep the index compact and fast).
+CREATE TABLE position_pending (
+    key  INTEGER NOT NULL,
+    game INTEGER NOT NULL,
+    ply  INTEGER NOT NULL,
+    next INTEGER
+);
+
 CREATE TABLE position (
     key  INTEGER NOT NULL,                 -- Zobrist key (as a signed 64-bit integer)
     game INTEGER NOT NULL,

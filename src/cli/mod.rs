@@ -5,7 +5,15 @@ mod board;
 mod check;
 mod files;
 mod generate;
+mod import;
 mod perft;
+mod progress;
+mod query_args;
+mod report;
+mod search;
+mod show;
+mod stats;
+mod tree;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -27,6 +35,18 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Read PDN files and folders into the database.
+    Import(import::ImportArgs),
+    /// Every game in the database that reaches a position.
+    Search(search::SearchArgs),
+    /// The moves played from a position, with their results.
+    Tree(tree::TreeArgs),
+    /// The problem games in the database (or twins: same moves, different games).
+    Report(report::ReportArgs),
+    /// A game's tags, moves and a board.
+    Show(show::ShowArgs),
+    /// What the database holds.
+    Stats(stats::StatsArgs),
     /// Read and replay games without a database; report each that is not ok.
     Check(check::CheckArgs),
     /// Count the leaves of the legal move tree to a given depth.
@@ -135,7 +155,13 @@ pub fn run() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let result = match &cli.command {
+        Command::Import(args) => import::cmd_import(args, &cli.db, &mut out),
         Command::Check(args) => check::cmd_check(args, &mut out),
+        Command::Search(args) => search::cmd_search(args, &cli.db, &mut out),
+        Command::Tree(args) => tree::cmd_tree(args, &cli.db, &mut out),
+        Command::Report(args) => report::cmd_report(args, &cli.db, &mut out),
+        Command::Show(args) => show::cmd_show(args, &cli.db, &mut out),
+        Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
     };

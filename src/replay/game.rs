@@ -94,7 +94,13 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
             let last = *positions.last().expect("the start");
             positions.push(last.play(&step.chosen));
         }
-        check_variations(&game.line, rules, *notation, &positions, &mut warnings);
+        let context = LineContext {
+            rules,
+            notation: *notation,
+            game_start: start.side(),
+            first_ply: 1,
+        };
+        check_variations(&game.line, &context, &positions, &mut warnings);
     }
     CheckedGame {
         record,
@@ -104,22 +110,33 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
     }
 }
 
+/// Where a line stands in the game: its rules, notation, the side that
+/// moved first in the game and the game ply its first move replaces.
+struct LineContext<'a> {
+    rules: &'a Rules,
+    notation: Notation,
+    game_start: crate::rules::Color,
+    first_ply: usize,
+}
+
 /// Replays the variations of a line, each from the position before the ply
-/// it replaces, and reports their faults as warnings.
+/// it replaces, and reports their faults as warnings (plies counted as in
+/// the game).
 fn check_variations(
     line: &Line,
-    rules: &Rules,
-    notation: Notation,
+    context: &LineContext<'_>,
     positions: &[Position],
     warnings: &mut Vec<GameWarning>,
 ) {
+    let rules = context.rules;
     for (k, ply) in line.plies.iter().enumerate() {
         let Some(&before) = positions.get(k) else {
             return;
         };
+        let at = context.first_ply + k;
         for variation in &ply.variations {
             let tokens: Vec<_> = variation.plies.iter().map(Ply::move_token).collect();
-            let written = written_moves(&tokens, Some(notation), rules);
+            let written = written_moves(&tokens, Some(context.notation), rules);
             let r = replay(rules, before, &written);
             if r.reached < r.plies {
                 let bad = &variation.plies[r.reached];
@@ -127,9 +144,8 @@ fn check_variations(
                     line: bad.position.line,
                     column: bad.position.column,
                     message: format!(
-                        "variation from ply {}: ply {} {} is illegal",
-                        k + 1,
-                        ply_label(rules, before.side(), r.reached + 1),
+                        "variation at ply {at}: ply {} {} is illegal",
+                        ply_label(rules, context.game_start, at + r.reached),
                         bad.text
                     ),
                 });
@@ -138,8 +154,7 @@ fn check_variations(
                     line: variation.position.line,
                     column: variation.position.column,
                     message: format!(
-                        "variation from ply {} can be read {} ways",
-                        k + 1,
+                        "variation at ply {at} can be read {} ways",
                         r.interpretations.unwrap_or_default()
                     ),
                 });
@@ -149,7 +164,11 @@ fn check_variations(
                 let last = *inner.last().expect("the branch position");
                 inner.push(last.play(&step.chosen));
             }
-            check_variations(variation, rules, notation, &inner, warnings);
+            let nested = LineContext {
+                first_ply: at,
+                ..*context
+            };
+            check_variations(variation, &nested, &inner, warnings);
         }
     }
 }

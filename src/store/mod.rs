@@ -4,8 +4,10 @@
 //! (WAL, so readers can query during an import), applies missing schema
 //! steps, and refuses a database newer than the binary.
 
+pub mod import;
 mod migrate;
 pub mod moves;
+pub mod query;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -84,6 +86,10 @@ impl Store {
         conn.busy_timeout(Duration::from_secs(30))
             .map_err(open_err)?;
         if mode == Mode::Write {
+            // Before anything is written: lets imports hand back the pages
+            // of their staging table (no effect on an existing database).
+            conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
+                .map_err(open_err)?;
             conn.pragma_update(None, "journal_mode", "WAL")
                 .map_err(open_err)?;
             conn.pragma_update(None, "synchronous", "NORMAL")

@@ -1,6 +1,7 @@
 //! The one integration test binary: the library's public API and the real
 //! `pdndb` binary, over data files in `tests/data/` and `sample-pdn/`.
 
+mod check;
 mod cli;
 mod engine;
 mod parsers;

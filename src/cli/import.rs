@@ -1,0 +1,108 @@
+//! `pdndb import PATH…`: read files and folders into the database.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::files::discover;
+use super::progress::bytes_bar;
+use super::{CliError, Exit, ReadingArgs};
+use crate::store::import::{ImportSummary, Importer, Progress};
+use crate::store::{Mode, Store};
+
+/// Arguments of `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// PDN files or folders (searched for `*.pdn`, any case).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+}
+
+/// Runs `import`.
+///
+/// # Errors
+/// Bad arguments, or a database that cannot be opened or written. Files
+/// that cannot be read are reported; the others are imported, then the exit
+/// status is 2.
+pub fn cmd_import(
+    args: &ImportArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let overrides = args.reading.overrides()?;
+    let found = discover(&args.paths);
+    for error in &found.errors {
+        eprintln!("{error}");
+    }
+    let mut store = Store::open(db, Mode::Write).map_err(|e| CliError::Usage(e.to_string()))?;
+    let total: u64 = found
+        .files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = bytes_bar(total, args.quiet);
+    let mut done_before = 0u64;
+    let mut current = 0u64;
+    let mut report = |p: Progress| match p {
+        Progress::File { bytes, .. } => {
+            done_before += current;
+            current = bytes;
+            bar.set_position(done_before);
+        }
+        Progress::Advance { bytes, games } => {
+            bar.set_position(done_before + bytes.min(current));
+            bar.set_message(format!("{games} games"));
+        }
+        Progress::Skipped(path) => {
+            bar.suspend(|| eprintln!("{}: already imported, unchanged; skipped", path.display()));
+            if let Ok(m) = std::fs::metadata(&path) {
+                done_before += m.len();
+                bar.set_position(done_before);
+            }
+        }
+        Progress::Problem(message) => bar.suspend(|| eprintln!("{message}")),
+    };
+    let (summary, failed) = Importer::new(&mut store, overrides)
+        .run(&found.files, &mut report)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    bar.finish_and_clear();
+    if args.json {
+        serde_json::to_writer(&mut *out, &summary).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        write_summary(out, &summary)?;
+    }
+    Ok(if failed > 0 || !found.errors.is_empty() {
+        Exit::Error
+    } else {
+        Exit::Success
+    })
+}
+
+fn write_summary(out: &mut impl Write, s: &ImportSummary) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} files read, {} already imported; {} games added ({} ok, {} ambiguous, {} illegal, {} unreadable, {} unsupported), {} duplicates, {} positions indexed in {:.2} s",
+        s.files,
+        s.files_skipped,
+        s.games,
+        s.ok,
+        s.ambiguous,
+        s.illegal,
+        s.unreadable,
+        s.unsupported,
+        s.duplicates,
+        s.positions,
+        s.seconds
+    )
+}

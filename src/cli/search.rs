@@ -1,0 +1,69 @@
+//! `pdndb search`: every game that reaches a position.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::query_args::{PositionArgs, open_store};
+use super::{CliError, Exit};
+
+/// Arguments of `search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// At most this many games, by id (0 = all).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// One JSON object per game.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `search`.
+///
+/// # Errors
+/// A missing database, or a position that cannot be read.
+pub fn cmd_search(
+    args: &SearchArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let store = open_store(db)?;
+    let (position, filter) = args.position.resolve(&store)?;
+    let hits = store
+        .search(&position, &filter, args.limit)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    for hit in &hits {
+        if args.json {
+            serde_json::to_writer(&mut *out, hit).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        } else {
+            let tag = |n: &str| {
+                hit.tags
+                    .get(n)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("?")
+                    .to_string()
+            };
+            writeln!(
+                out,
+                "game {:<6} {}:{} at ply {:<3} {} – {}, {} {}  {}  {}",
+                hit.game,
+                hit.file,
+                hit.index,
+                hit.ply,
+                tag("White"),
+                tag("Black"),
+                tag("Event"),
+                tag("Date"),
+                hit.result.as_deref().unwrap_or("*"),
+                hit.variant
+            )?;
+        }
+    }
+    if !args.json {
+        eprintln!("{} games", hits.len());
+    }
+    Ok(Exit::Success)
+}

@@ -1,0 +1,168 @@
+//! `pdndb show GAME`: a game's tags, moves and the board at one position.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::board::diagram;
+use super::query_args::open_store;
+use super::{CliError, Exit};
+use crate::notation::{Notation, write_fen, write_move_among};
+use crate::pdn::Reader;
+use crate::replay::{Overrides, Reading, check_game, move_number};
+
+/// Arguments of `show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The game id (as `search` and `report` print it).
+    pub game: i64,
+    /// Show the position after this many plies (default: the last certain
+    /// position).
+    #[arg(long)]
+    pub ply: Option<usize>,
+    /// How squares are named: numeric, vismin, luzon or dama (default: the
+    /// game's own notation, numeric when it has none).
+    #[arg(long)]
+    pub notation: Option<String>,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `show`.
+///
+/// # Errors
+/// A missing database, an unknown game, a ply beyond the game.
+pub fn cmd_show(
+    args: &ShowArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let store = open_store(db)?;
+    let usage = |m: String| CliError::Usage(m);
+    let db_err = |e: crate::store::StoreError| CliError::Usage(e.to_string());
+    let game = store
+        .game(args.game)
+        .map_err(db_err)?
+        .ok_or_else(|| usage(format!("no game {} in the database", args.game)))?;
+    let source = store
+        .source(args.game)
+        .map_err(db_err)?
+        .ok_or_else(|| usage(format!("game {} has no source", args.game)))?;
+    let notation = match &args.notation {
+        Some(n) => n.parse::<Notation>().map_err(|e| usage(e.to_string()))?,
+        None => game
+            .notation
+            .as_deref()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(Notation::Numeric),
+    };
+    let Some((rules, start, moves)) = game.reading() else {
+        return Err(usage(format!(
+            "game {} is {}: it has no moves to show",
+            args.game, game.status
+        )));
+    };
+    // Which positions are certain: every one for an ok game; else replay
+    // the original text again.
+    let certain: Vec<usize> = if game.status == "ok" {
+        (0..=moves.len()).collect()
+    } else {
+        let text = store
+            .original_text(args.game)
+            .map_err(db_err)?
+            .unwrap_or_default();
+        let overrides = Overrides {
+            rules: Some(rules),
+            notation: game.notation.as_deref().and_then(|n| n.parse().ok()),
+            ..Overrides::default()
+        };
+        match Reader::new(text.as_bytes()).next_game() {
+            Ok(Some(original)) => match check_game(&original, &source.file, &overrides).reading {
+                Reading::Replayed { replay, .. } => replay.certain.iter().map(|c| c.ply).collect(),
+                _ => vec![0],
+            },
+            _ => vec![0],
+        }
+    };
+    let ply = args
+        .ply
+        .unwrap_or_else(|| certain.last().copied().unwrap_or(0));
+    if ply > moves.len() {
+        return Err(usage(format!(
+            "game {} has {} plies: there is no position {ply}",
+            args.game,
+            moves.len()
+        )));
+    }
+    let position = if ply == 0 {
+        start
+    } else {
+        moves[ply - 1].0.play(&moves[ply - 1].1)
+    };
+    let is_certain = certain.contains(&ply);
+    let written: Vec<String> = moves
+        .iter()
+        .map(|(before, mv)| {
+            write_move_among(mv, &before.legal_moves(&rules), notation, rules.geometry)
+        })
+        .collect();
+    if args.json {
+        let value = serde_json::json!({
+            "game": args.game,
+            "file": source.file,
+            "index": source.index,
+            "tags": source.tags,
+            "variant": game.variant,
+            "status": game.status,
+            "notation": notation.name(),
+            "moves": written,
+            "ply": ply,
+            "certain": is_certain,
+            "fen": write_fen(&position),
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Exit::Success);
+    }
+    writeln!(
+        out,
+        "game {}: {}, game {} in the file ({}, {})",
+        args.game, source.file, source.index, game.variant, game.status
+    )?;
+    for (name, value) in &source.tags {
+        writeln!(out, "[{name} \"{}\"]", value.as_str().unwrap_or_default())?;
+    }
+    writeln!(out)?;
+    let mut line = String::new();
+    for (i, text) in written.iter().enumerate() {
+        let (number, side) = move_number(&rules, start.side(), i + 1);
+        let item = if side == rules.first {
+            format!("{number}. {text}")
+        } else if i == 0 {
+            format!("{number}... {text}")
+        } else {
+            text.clone()
+        };
+        if !line.is_empty() && line.len() + item.len() + 1 >= 80 {
+            writeln!(out, "{line}")?;
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&item);
+    }
+    if !line.is_empty() {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
+    let note = if is_certain {
+        ""
+    } else {
+        " (not certain: readings differ here; the first reading is shown)"
+    };
+    writeln!(out, "position {ply}{note}:")?;
+    write!(out, "{}", diagram(&position, rules.geometry, notation))?;
+    writeln!(out, "FEN {}", write_fen(&position))?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,65 @@
+//! `pdndb tree`: the moves played from a position and how they scored.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::query_args::{PositionArgs, open_store};
+use super::{CliError, Exit};
+use crate::notation::Notation;
+
+/// Arguments of `tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Notation of the moves: numeric, vismin, luzon or dama.
+    #[arg(long, default_value = "numeric")]
+    pub notation: String,
+    /// One JSON object per move.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `tree`.
+///
+/// # Errors
+/// A missing database, or a position that cannot be read.
+pub fn cmd_tree(
+    args: &TreeArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let notation: Notation = args
+        .notation
+        .parse()
+        .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
+    let store = open_store(db)?;
+    let (position, filter) = args.position.resolve(&store)?;
+    let moves = store
+        .tree(&position, &filter, notation)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    if !args.json {
+        writeln!(
+            out,
+            "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6}",
+            "move", "games", "white", "draws", "black", "score"
+        )?;
+    }
+    for m in &moves {
+        if args.json {
+            serde_json::to_writer(&mut *out, m).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        } else {
+            let score = m
+                .score
+                .map_or_else(|| "-".to_string(), |s| format!("{s:.1}"));
+            writeln!(
+                out,
+                "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6}",
+                m.mv, m.games, m.white_wins, m.draws, m.black_wins, score
+            )?;
+        }
+    }
+    Ok(Exit::Success)
+}

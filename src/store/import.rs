@@ -1,0 +1,657 @@
+//! Importing PDN files: read and replay on one thread, write batches of
+//! games on another, one transaction per batch.
+//!
+//! Crash safety: a file's row is written first; each batch then writes its
+//! games with their provenance `(file, index)` in one transaction; the file
+//! is marked complete at the end. A rerun skips complete files (same content
+//! hash) and, in an incomplete one, the games whose provenance is stored.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::Instant;
+
+use flate2::Compression;
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::Serialize;
+
+use super::moves::encode;
+use super::{Store, StoreError};
+use crate::notation::write_fen;
+use crate::pdn::{Game, Reader};
+use crate::replay::{CheckedGame, Overrides, Reading, Status, check_game};
+use crate::rules::{Color, Move, Position, Rules};
+
+/// Games written per transaction.
+pub const BATCH: usize = 2_000;
+
+/// The summary of an import (DESIGN §6).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ImportSummary {
+    /// Files read this run.
+    pub files: usize,
+    /// Files already imported, unchanged.
+    pub files_skipped: usize,
+    /// Games added (duplicates not included).
+    pub games: usize,
+    /// Added games by status.
+    pub ok: usize,
+    /// Added games by status.
+    pub ambiguous: usize,
+    /// Added games by status.
+    pub illegal: usize,
+    /// Added games by status.
+    pub unreadable: usize,
+    /// Added games by status.
+    pub unsupported: usize,
+    /// Games met again, not added.
+    pub duplicates: usize,
+    /// Certain (game, position) pairs added.
+    pub positions: usize,
+    /// Wall-clock time.
+    pub seconds: f64,
+}
+
+/// What the import reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// A file is starting; its size in bytes.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// Bytes of the current file read so far, and games done in all.
+    Advance {
+        /// Bytes read in the current file.
+        bytes: u64,
+        /// Games handled so far in this run.
+        games: usize,
+    },
+    /// A file was skipped: already imported.
+    Skipped(PathBuf),
+    /// A problem with one file; the import goes on.
+    Problem(String),
+}
+
+/// One game ready to be written.
+struct Prepared {
+    index: u64,
+    byte_offset: u64,
+    line: u64,
+    tags: String,
+    text: Vec<u8>,
+    status: Status,
+    variant: String,
+    preset: String,
+    notation: Option<&'static str>,
+    white: String,
+    black: String,
+    event: String,
+    date: String,
+    result: Option<String>,
+    outcome: i64,
+    plies: Option<i64>,
+    start_fen: Option<String>,
+    moves: Option<Vec<u8>>,
+    moves_key: Option<i64>,
+    record: String,
+    positions: Vec<(i64, i64, Option<Move>)>,
+}
+
+/// The import of a set of files into a store.
+pub struct Importer<'a> {
+    store: &'a mut Store,
+    overrides: Overrides,
+    /// Files read in full this run, with their game counts: marked complete
+    /// once their positions are merged.
+    finished: Vec<(i64, usize)>,
+    /// Ids of move names, as far as known.
+    move_ids: HashMap<Move, i64>,
+}
+
+impl<'a> Importer<'a> {
+    /// An importer writing to `store`, reading games with `overrides`.
+    pub fn new(store: &'a mut Store, overrides: Overrides) -> Importer<'a> {
+        Importer {
+            store,
+            overrides,
+            finished: Vec::new(),
+            move_ids: HashMap::new(),
+        }
+    }
+
+    /// Imports every file; a file that cannot be read is reported through
+    /// `progress` and counted, the others go on.
+    ///
+    /// # Errors
+    /// A database failure (the files already written stay written).
+    pub fn run(
+        &mut self,
+        files: &[PathBuf],
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(ImportSummary, usize), StoreError> {
+        let began = Instant::now();
+        let mut summary = ImportSummary::default();
+        let mut failed = 0;
+        for path in files {
+            match self.import_file(path, &mut summary, progress) {
+                Ok(()) => {}
+                Err(FileError::Io(message)) => {
+                    progress(Progress::Problem(message));
+                    failed += 1;
+                }
+                Err(FileError::Store(err)) => return Err(err),
+            }
+        }
+        summary.positions += self.merge_pending()?;
+        summary.seconds = began.elapsed().as_secs_f64();
+        Ok((summary, failed))
+    }
+
+    /// Moves the positions of this run into the index, in key order, and
+    /// marks the files read in full as complete, in one transaction.
+    fn merge_pending(&mut self) -> Result<usize, StoreError> {
+        let tx = self.store.conn_mut().transaction()?;
+        let added = tx.execute(
+            "INSERT OR IGNORE INTO position (key, game, ply, next) \
+             SELECT key, game, ply, next FROM position_pending ORDER BY key, game",
+            [],
+        )?;
+        tx.execute("DELETE FROM position_pending", [])?;
+        for (file_id, games) in self.finished.drain(..) {
+            tx.execute(
+                "UPDATE source_file SET complete = 1, games = ?2 WHERE id = ?1",
+                params![file_id, games as i64],
+            )?;
+        }
+        tx.commit()?;
+        // Hand back the staging table's pages (one step frees one page).
+        let mut vacuum = self.store.conn().prepare("PRAGMA incremental_vacuum")?;
+        let mut steps = vacuum.query([])?;
+        while steps.next()?.is_some() {}
+        Ok(added)
+    }
+
+    fn import_file(
+        &mut self,
+        path: &Path,
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), FileError> {
+        let name = path.display().to_string();
+        let io_err = |e: io::Error| FileError::Io(format!("{name}: {e}"));
+        let (hash, size) = hash_file(path).map_err(io_err)?;
+        let conn = self.store.conn_mut();
+        let existing: Option<(i64, bool)> = conn
+            .query_row(
+                "SELECT id, complete FROM source_file WHERE hash = ?1",
+                [&hash],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let file_id = match existing {
+            Some((_, true)) => {
+                summary.files_skipped += 1;
+                progress(Progress::Skipped(path.to_path_buf()));
+                return Ok(());
+            }
+            Some((id, false)) => id,
+            None => {
+                conn.execute(
+                    "INSERT INTO source_file (path, size, hash, imported_at) VALUES (?1, ?2, ?3, datetime('now'))",
+                    params![name, size as i64, hash],
+                )?;
+                conn.last_insert_rowid()
+            }
+        };
+        let done: HashSet<i64> = {
+            let mut stmt = conn.prepare("SELECT idx FROM provenance WHERE file = ?1")?;
+            let rows = stmt.query_map([file_id], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        summary.files += 1;
+        progress(Progress::File {
+            path: path.to_path_buf(),
+            bytes: size,
+        });
+        let file = File::open(path).map_err(io_err)?;
+        let overrides = &self.overrides;
+        let (sender, receiver) = sync_channel::<Batch>(4);
+        let reading = std::thread::scope(|scope| {
+            let worker = scope.spawn(move || read_games(file, &name, overrides, &done, sender));
+            let written = write_batches(
+                self.store,
+                &mut self.move_ids,
+                file_id,
+                receiver,
+                summary,
+                progress,
+            );
+            let read = worker
+                .join()
+                .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string()));
+            written.map(|games| (games, read))
+        })?;
+        let (games, read) = reading;
+        match read {
+            Ok(()) => {
+                let stored: i64 = self.store.conn().query_row(
+                    "SELECT count(*) FROM provenance WHERE file = ?1",
+                    [file_id],
+                    |r| r.get(0),
+                )?;
+                let _ = games;
+                self.finished.push((file_id, stored as usize));
+                Ok(())
+            }
+            Err(message) => Err(FileError::Io(message)),
+        }
+    }
+}
+
+enum FileError {
+    Io(String),
+    Store(StoreError),
+}
+
+impl From<rusqlite::Error> for FileError {
+    fn from(err: rusqlite::Error) -> FileError {
+        FileError::Store(StoreError::Sqlite(err))
+    }
+}
+
+impl From<StoreError> for FileError {
+    fn from(err: StoreError) -> FileError {
+        FileError::Store(err)
+    }
+}
+
+/// A batch of games with how far the file has been read.
+struct Batch {
+    games: Vec<Prepared>,
+    bytes: u64,
+}
+
+/// BLAKE3 of a file's content, and its size.
+fn hash_file(path: &Path) -> io::Result<(String, u64)> {
+    let mut hasher = blake3::Hasher::new();
+    let mut file = File::open(path)?;
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut size = 0u64;
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        size += n as u64;
+        hasher.update(&buffer[..n]);
+    }
+    Ok((hasher.finalize().to_hex().to_string(), size))
+}
+
+/// The reading side: games read, checked and prepared, sent in batches.
+fn read_games(
+    file: File,
+    name: &str,
+    overrides: &Overrides,
+    done: &HashSet<i64>,
+    sender: SyncSender<Batch>,
+) -> Result<(), String> {
+    let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut deflater = Deflater::new();
+    loop {
+        let game = match reader.next_game() {
+            Ok(Some(game)) => game,
+            Ok(None) => break,
+            Err(err) => return Err(format!("{name}:{}: {err}", reader.position())),
+        };
+        if done.contains(&(game.index as i64)) {
+            continue;
+        }
+        let checked = check_game(&game, name, overrides);
+        batch.push(prepare(&game, &checked, &mut deflater));
+        if batch.len() >= BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            if sender
+                .send(Batch {
+                    games: full,
+                    bytes: reader.position().byte,
+                })
+                .is_err()
+            {
+                return Ok(());
+            }
+        }
+    }
+    let _ = sender.send(Batch {
+        games: batch,
+        bytes: reader.position().byte,
+    });
+    Ok(())
+}
+
+fn write_batches(
+    store: &mut Store,
+    move_ids: &mut HashMap<Move, i64>,
+    file_id: i64,
+    receiver: Receiver<Batch>,
+    summary: &mut ImportSummary,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<usize, StoreError> {
+    let mut games = 0;
+    for batch in receiver {
+        let tx = store.conn_mut().transaction()?;
+        for game in &batch.games {
+            write_game(&tx, move_ids, file_id, game, summary)?;
+            games += 1;
+        }
+        tx.commit()?;
+        crash_point(games);
+        progress(Progress::Advance {
+            bytes: batch.bytes,
+            games: summary.games + summary.duplicates,
+        });
+    }
+    Ok(games)
+}
+
+/// For the tests of crash safety: with `PDNDB_TEST_ABORT_AFTER=N` set, the
+/// process dies (as if killed) once more than N games are committed.
+fn crash_point(games: usize) {
+    let limit = std::env::var("PDNDB_TEST_ABORT_AFTER")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok());
+    if limit.is_some_and(|limit| games > limit) {
+        std::process::abort();
+    }
+}
+
+fn write_game(
+    tx: &Transaction<'_>,
+    move_ids: &mut HashMap<Move, i64>,
+    file_id: i64,
+    game: &Prepared,
+    summary: &mut ImportSummary,
+) -> Result<(), StoreError> {
+    let duplicate_of: Option<i64> = match game.moves_key {
+        Some(key) => tx
+            .prepare_cached(
+                "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
+                 AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 AND date = ?8",
+            )?
+            .query_row(
+                params![key, game.variant, game.start_fen, game.moves, game.white, game.black, game.event, game.date],
+                |r| r.get(0),
+            )
+            .optional()?,
+        None => None,
+    };
+    let game_id = match duplicate_of {
+        Some(id) => {
+            summary.duplicates += 1;
+            id
+        }
+        None => {
+            tx.prepare_cached(
+                "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
+                 plies, start_fen, moves, moves_key, record) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            )?
+            .execute(params![
+                game.status.name(),
+                game.variant,
+                game.preset,
+                game.notation,
+                game.white,
+                game.black,
+                game.event,
+                game.date,
+                game.result,
+                game.outcome,
+                game.plies,
+                game.start_fen,
+                game.moves,
+                game.moves_key,
+                game.record,
+            ])?;
+            let id = tx.last_insert_rowid();
+            summary.games += 1;
+            match game.status {
+                Status::Ok => summary.ok += 1,
+                Status::Ambiguous => summary.ambiguous += 1,
+                Status::Illegal => summary.illegal += 1,
+                Status::Unreadable => summary.unreadable += 1,
+                Status::Unsupported => summary.unsupported += 1,
+            }
+            let mut rows = game.positions.chunks_exact(PENDING_ROWS);
+            let mut insert = tx.prepare_cached(&pending_insert(PENDING_ROWS))?;
+            let mut values: Vec<rusqlite::types::Value> = Vec::with_capacity(4 * PENDING_ROWS);
+            for chunk in rows.by_ref() {
+                pending_values(tx, move_ids, id, chunk, &mut values)?;
+                insert.execute(rusqlite::params_from_iter(values.drain(..)))?;
+            }
+            let mut insert_one = tx.prepare_cached(&pending_insert(1))?;
+            for row in rows.remainder() {
+                pending_values(tx, move_ids, id, std::slice::from_ref(row), &mut values)?;
+                insert_one.execute(rusqlite::params_from_iter(values.drain(..)))?;
+            }
+            id
+        }
+    };
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, tags, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![file_id, game.index as i64, game_id, game.byte_offset as i64, game.line as i64, game.tags, game.text])?;
+    Ok(())
+}
+
+/// Rows of pending positions written per statement.
+const PENDING_ROWS: usize = 64;
+
+/// `INSERT INTO position_pending … VALUES (?,?,?,?), …` for `rows` rows.
+fn pending_insert(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO position_pending (key, game, ply, next) VALUES ");
+    for i in 0..rows {
+        sql.push_str(if i == 0 { "(?,?,?,?)" } else { ",(?,?,?,?)" });
+    }
+    sql
+}
+
+fn pending_values(
+    tx: &Transaction<'_>,
+    move_ids: &mut HashMap<Move, i64>,
+    game: i64,
+    rows: &[(i64, i64, Option<Move>)],
+    values: &mut Vec<rusqlite::types::Value>,
+) -> Result<(), StoreError> {
+    use rusqlite::types::Value;
+    for (key, ply, next) in rows {
+        let next = match next {
+            Some(mv) => Value::Integer(move_id(tx, move_ids, mv)?),
+            None => Value::Null,
+        };
+        values.extend([
+            Value::Integer(*key),
+            Value::Integer(game),
+            Value::Integer(*ply),
+            next,
+        ]);
+    }
+    Ok(())
+}
+
+fn move_id(
+    tx: &Transaction<'_>,
+    cache: &mut HashMap<Move, i64>,
+    mv: &Move,
+) -> Result<i64, StoreError> {
+    if let Some(&id) = cache.get(mv) {
+        return Ok(id);
+    }
+    let id = lookup_or_add_move(tx, &mv.full_numeric())?;
+    cache.insert(*mv, id);
+    Ok(id)
+}
+
+fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreError> {
+    if let Some(id) = tx
+        .prepare_cached("SELECT id FROM move_name WHERE name = ?1")?
+        .query_row([name], |r| r.get(0))
+        .optional()?
+    {
+        return Ok(id);
+    }
+    tx.prepare_cached("INSERT INTO move_name (name) VALUES (?1)")?
+        .execute([name])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Who won, by the variant's reading of the result (DESIGN §2): 1 White,
+/// 2 Black, 3 draw, 0 none.
+pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
+    let first = rules.map_or(Color::White, |r| r.first);
+    let (first_won, second_won) = match first {
+        Color::White => (1, 2),
+        Color::Black => (2, 1),
+    };
+    match result.map(str::trim) {
+        Some("1-0" | "2-0") => first_won,
+        Some("0-1" | "0-2") => second_won,
+        Some("1/2-1/2" | "½-½" | "1-1") => 3,
+        _ => 0,
+    }
+}
+
+/// Raw deflate with one compressor reused for every game (setting one up
+/// costs more than compressing a game).
+struct Deflater(flate2::Compress);
+
+impl Deflater {
+    fn new() -> Deflater {
+        Deflater(flate2::Compress::new(Compression::fast(), false))
+    }
+
+    fn deflate(&mut self, text: &str) -> Vec<u8> {
+        self.0.reset();
+        let mut out = Vec::with_capacity(text.len() / 2 + 64);
+        loop {
+            let consumed = self.0.total_in() as usize;
+            match self.0.compress_vec(
+                &text.as_bytes()[consumed..],
+                &mut out,
+                flate2::FlushCompress::Finish,
+            ) {
+                Ok(flate2::Status::StreamEnd) => return out,
+                Ok(_) => out.reserve(out.capacity().max(64)),
+                Err(_) => return Vec::new(),
+            }
+        }
+    }
+}
+
+fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
+    let record = &checked.record;
+    let trimmed = |name: &str| {
+        game.tag(name)
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let result = game
+        .tag("Result")
+        .map(str::trim)
+        .filter(|r| !r.is_empty() && *r != "?")
+        .map(str::to_string)
+        .or_else(|| game.result.as_ref().map(|r| r.text.clone()));
+    let (rules, start, replay) = match &checked.reading {
+        Reading::Replayed {
+            rules,
+            start,
+            replay,
+            ..
+        } => (Some(rules), Some(start), Some(replay)),
+        Reading::Unreadable { rules, .. } => (rules.as_ref(), None, None),
+        Reading::Unsupported { .. } => (None, None, None),
+    };
+    let start_fen = match (rules, start) {
+        (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
+        _ => None,
+    };
+    let moves = match (rules, start, replay) {
+        (Some(rules), Some(start), Some(replay)) => {
+            let played: Vec<_> = replay.reading.iter().map(|p| p.chosen).collect();
+            encode(rules, start, &played)
+        }
+        _ => None,
+    };
+    let moves_key = match (&moves, record.status) {
+        (Some(m), Status::Ok) => {
+            let mut hasher = blake3::Hasher::new();
+            hasher.update(record.variant.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(start_fen.as_deref().unwrap_or("").as_bytes());
+            hasher.update(&[0]);
+            hasher.update(m);
+            let bytes = hasher.finalize();
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&bytes.as_bytes()[..8]);
+            Some(i64::from_le_bytes(first))
+        }
+        _ => None,
+    };
+    let mut positions: Vec<(i64, i64, Option<Move>)> =
+        Vec::with_capacity(replay.map_or(0, |r| r.certain.len()));
+    let mut seen = HashSet::new();
+    if let Some(replay) = replay {
+        for c in &replay.certain {
+            let key = c.position.zobrist() as i64;
+            if seen.insert(key) {
+                positions.push((key, c.ply as i64, c.next));
+            }
+        }
+    }
+    let preset = match &checked.reading {
+        Reading::Replayed { rules, .. } => rules.preset.name().to_string(),
+        _ => record
+            .variant
+            .split('+')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let mut record_json = serde_json::to_value(record).unwrap_or_default();
+    if let Some(map) = record_json.as_object_mut() {
+        for field in ["file", "index", "line", "tags"] {
+            map.remove(field);
+        }
+    }
+    let tags: serde_json::Map<String, serde_json::Value> = record.tags.clone();
+    Prepared {
+        index: game.index,
+        byte_offset: game.start.byte,
+        line: game.start.line,
+        tags: serde_json::Value::Object(tags).to_string(),
+        text: deflater.deflate(&game.movetext),
+        status: record.status,
+        variant: record.variant.clone(),
+        preset,
+        notation: record.notation,
+        white: trimmed("White"),
+        black: trimmed("Black"),
+        event: trimmed("Event"),
+        date: trimmed("Date"),
+        outcome: outcome(result.as_deref(), rules),
+        result,
+        plies: record.plies.map(|p| p as i64),
+        start_fen,
+        moves,
+        moves_key,
+        record: record_json.to_string(),
+        positions,
+    }
+}

@@ -1,0 +1,610 @@
+//! Queries over the database: positions, games, the opening tree, reports.
+//!
+//! Every position found through its Zobrist key is checked against the
+//! game itself (its stored moves replayed to that ply), so a 64-bit key
+//! collision never returns a wrong game.
+
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+use super::moves::decode;
+use super::{Store, StoreError};
+use crate::notation::{Notation, parse_fen};
+use crate::rules::{Color, Position, Preset, Rules};
+
+/// Which games a query looks at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantFilter(pub Option<String>);
+
+impl VariantFilter {
+    /// Whether a game's variant passes: a preset name matches the preset
+    /// whatever the switches; a full variant string matches exactly.
+    fn sql(&self) -> &'static str {
+        match self.0 {
+            None => "1",
+            Some(_) => "(g.preset = ?2 OR g.variant = ?2)",
+        }
+    }
+}
+
+/// Where a game came from (its first provenance).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Source {
+    /// The file as given when imported.
+    pub file: String,
+    /// 1-based game index in the file.
+    pub index: i64,
+    /// Line of the game's first tag or move.
+    pub line: i64,
+    /// The original tags.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One game found by `search`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchHit {
+    /// Game id.
+    pub game: i64,
+    /// Source file.
+    pub file: String,
+    /// Index in the file.
+    pub index: i64,
+    /// The first position number at which the game reaches the position.
+    pub ply: i64,
+    /// Original tags.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// The result as written.
+    pub result: Option<String>,
+    /// The game's variant.
+    pub variant: String,
+}
+
+/// One move of the opening tree.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TreeMove {
+    /// The move, canonical full path in the chosen notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Games that played it from the position.
+    pub games: i64,
+    /// Of those, won by White.
+    pub white_wins: i64,
+    /// Drawn.
+    pub draws: i64,
+    /// Won by Black.
+    pub black_wins: i64,
+    /// 100 × (wins + ½ draws) / decided-or-drawn games, for the side to
+    /// move; `None` with no such game.
+    pub score: Option<f64>,
+}
+
+/// Moves with the positions they are played from.
+pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
+
+/// A game found at a position: id, first ply there, the id of the move
+/// played from it (when certain) and the outcome code.
+type GameAt = (i64, i64, Option<i64>, i64);
+
+/// A game's stored replay.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Game id.
+    pub id: i64,
+    /// Status name.
+    pub status: String,
+    /// Variant string.
+    pub variant: String,
+    /// Notation name.
+    pub notation: Option<String>,
+    /// The start position's FEN, `None` for the initial position.
+    pub start_fen: Option<String>,
+    /// The first reading's moves, encoded.
+    pub moves: Option<Vec<u8>>,
+    /// The result as written.
+    pub result: Option<String>,
+    /// The check record (without file, index, line, tags).
+    pub record: serde_json::Value,
+}
+
+impl StoredGame {
+    /// The rules the game was read by; `None` for unsupported games.
+    pub fn rules(&self) -> Option<Rules> {
+        Rules::parse(&self.variant).ok()
+    }
+
+    /// The start position.
+    pub fn start(&self, rules: &Rules) -> Option<Position> {
+        match &self.start_fen {
+            None => Some(Position::initial(rules)),
+            Some(fen) => Position::from_setup(&parse_fen(fen).ok()?, rules).ok(),
+        }
+    }
+
+    /// The first reading: every move with the position it is played from.
+    pub fn reading(&self) -> Option<(Rules, Position, PlayedMoves)> {
+        let rules = self.rules()?;
+        let start = self.start(&rules)?;
+        let moves = decode(&rules, &start, self.moves.as_deref().unwrap_or_default())?;
+        Some((rules, start, moves))
+    }
+
+    /// The position after `ply` plies of the first reading.
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
+        let (_, start, moves) = self.reading()?;
+        if ply == 0 {
+            return Some(start);
+        }
+        let (before, mv) = moves.get(ply - 1)?;
+        Some(before.play(mv))
+    }
+}
+
+/// Reads a position from a FEN for queries: numeric or algebraic; a `?`
+/// side means White.
+///
+/// # Errors
+/// A FEN that cannot be read or is not a legal 8×8 set-up.
+pub fn position_from_fen(fen: &str) -> Result<Position, String> {
+    let mut setup = parse_fen(fen).map_err(|e| format!("--fen: {e}"))?;
+    setup.side.get_or_insert(Color::White);
+    Position::from_setup(&setup, &Rules::default()).map_err(|e| format!("--fen: {e}"))
+}
+
+impl Store {
+    /// The preset with the most games (unsupported ones aside); `filipino`
+    /// in an empty database.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn main_preset(&self) -> Result<Preset, StoreError> {
+        let name: Option<String> = self
+            .conn()
+            .query_row(
+                "SELECT preset FROM game WHERE status <> 'unsupported' GROUP BY preset ORDER BY count(*) DESC, preset LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(name
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(Preset::Filipino))
+    }
+
+    /// A game by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached(
+                "SELECT id, status, variant, notation, start_fen, moves, result, record FROM game WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                let record: String = r.get(7)?;
+                Ok(StoredGame {
+                    id: r.get(0)?,
+                    status: r.get(1)?,
+                    variant: r.get(2)?,
+                    notation: r.get(3)?,
+                    start_fen: r.get(4)?,
+                    moves: r.get(5)?,
+                    result: r.get(6)?,
+                    record: serde_json::from_str(&record).unwrap_or_default(),
+                })
+            })
+            .optional()?)
+    }
+
+    /// Where a game came from: its first provenance.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn source(&self, game: i64) -> Result<Option<Source>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached(
+                "SELECT f.path, p.idx, p.line, p.tags FROM provenance p JOIN source_file f ON f.id = p.file \
+                 WHERE p.game = ?1 ORDER BY p.file, p.idx LIMIT 1",
+            )?
+            .query_row([game], |r| {
+                let tags: String = r.get(3)?;
+                Ok(Source {
+                    file: r.get(0)?,
+                    index: r.get(1)?,
+                    line: r.get(2)?,
+                    tags: serde_json::from_str(&tags).unwrap_or_default(),
+                })
+            })
+            .optional()?)
+    }
+
+    /// The games that reach `position`, by id, with the first ply they are
+    /// there; checked against each game's own moves.
+    fn games_at(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<Vec<GameAt>, StoreError> {
+        let sql = format!(
+            "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
+             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} ORDER BY p.game",
+            filter.sql()
+        );
+        let mut stmt = self.conn().prepare_cached(&sql)?;
+        let key = position.zobrist() as i64;
+        let mut rows = match &filter.0 {
+            None => stmt.query(params![key])?,
+            Some(v) => stmt.query(params![key, v])?,
+        };
+        let mut found = Vec::new();
+        let mut starts: HashMap<(String, Option<String>), Option<Position>> = HashMap::new();
+        while let Some(r) = rows.next()? {
+            let (game, ply, next, outcome): (i64, i64, Option<i64>, i64) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+            let variant: String = r.get(4)?;
+            let start_fen: Option<String> = r.get(5)?;
+            let verified = if ply == 0 {
+                let start = starts
+                    .entry((variant.clone(), start_fen.clone()))
+                    .or_insert_with(|| {
+                        let stored = StoredGame {
+                            id: game,
+                            status: String::new(),
+                            variant: variant.clone(),
+                            notation: None,
+                            start_fen: start_fen.clone(),
+                            moves: None,
+                            result: None,
+                            record: serde_json::Value::Null,
+                        };
+                        stored.rules().and_then(|rules| stored.start(&rules))
+                    });
+                start.as_ref() == Some(position)
+            } else {
+                let stored = StoredGame {
+                    id: game,
+                    status: String::new(),
+                    variant,
+                    notation: None,
+                    start_fen,
+                    moves: r.get(6)?,
+                    result: None,
+                    record: serde_json::Value::Null,
+                };
+                stored.position_at(ply as usize).as_ref() == Some(position)
+            };
+            if verified {
+                found.push((game, ply, next, outcome));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every game that reaches `position` (sorted by id, at most `limit`;
+    /// 0 for all).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn search(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let mut hits = Vec::new();
+        for (game, ply, _, _) in self.games_at(position, filter)? {
+            if limit != 0 && hits.len() >= limit {
+                break;
+            }
+            let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
+                continue;
+            };
+            hits.push(SearchHit {
+                game,
+                file: source.file,
+                index: source.index,
+                ply,
+                tags: source.tags,
+                result: stored.result,
+                variant: stored.variant,
+            });
+        }
+        Ok(hits)
+    }
+
+    /// The moves played from `position`, most played first (ties by move),
+    /// with results read for the side to move.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn tree(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        notation: Notation,
+    ) -> Result<Vec<TreeMove>, StoreError> {
+        let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
+        for (_, _, next, outcome) in self.games_at(position, filter)? {
+            let Some(next) = next else { continue };
+            let counts = by_move.entry(next).or_default();
+            counts[0] += 1;
+            match outcome {
+                1 => counts[1] += 1,
+                3 => counts[2] += 1,
+                2 => counts[3] += 1,
+                _ => {}
+            }
+        }
+        let mut names = self
+            .conn()
+            .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
+        let mut moves = Vec::new();
+        for (id, [games, white, draws, black]) in by_move {
+            let name: String = names.query_row([id], |r| r.get(0))?;
+            let (wins, losses) = match position.side() {
+                Color::White => (white, black),
+                Color::Black => (black, white),
+            };
+            let decided = wins + draws + losses;
+            let score = (decided > 0).then(|| {
+                (1000.0 * (wins as f64 + draws as f64 / 2.0) / decided as f64).round() / 10.0
+            });
+            moves.push(TreeMove {
+                mv: rename_move(&name, notation),
+                games,
+                white_wins: white,
+                draws,
+                black_wins: black,
+                score,
+            });
+        }
+        moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
+        Ok(moves)
+    }
+}
+
+/// A group of different games with identical moves.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwinGroup {
+    /// The shared variant.
+    pub variant: String,
+    /// Plies of the shared move list.
+    pub plies: i64,
+    /// The games, by id.
+    pub games: Vec<i64>,
+    /// Where each came from.
+    pub members: Vec<TwinMember>,
+}
+
+/// One game of a twin group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwinMember {
+    /// Game id.
+    pub game: i64,
+    /// Source file.
+    pub file: String,
+    /// Index in the file.
+    pub index: i64,
+    /// Original tags.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Counts for `stats`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Source files imported.
+    pub files: i64,
+    /// Games stored.
+    pub games: i64,
+    /// Games by status.
+    pub by_status: serde_json::Map<String, serde_json::Value>,
+    /// Games by variant.
+    pub by_variant: serde_json::Map<String, serde_json::Value>,
+    /// Provenances beyond the first of each game (duplicates met).
+    pub duplicates: i64,
+    /// Indexed (game, position) pairs.
+    pub positions: i64,
+    /// Database size in bytes.
+    pub bytes: i64,
+}
+
+impl Store {
+    /// The ids of games whose status is one of `statuses`, plus (with
+    /// `resolved`) the `ok` games that had resolved ambiguities; by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn report_ids(&self, statuses: &[&str], resolved: bool) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self
+            .conn()
+            .prepare("SELECT id, status, record FROM game ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        let mut ids = Vec::new();
+        while let Some(r) = rows.next()? {
+            let status: String = r.get(1)?;
+            let listed = statuses.contains(&status.as_str())
+                || (resolved && status == "ok" && {
+                    let record: String = r.get(2)?;
+                    !record.contains("\"resolved\":[]")
+                });
+            if listed {
+                ids.push(r.get(0)?);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// The check record of a stored game, with its source (file, index,
+    /// line, tags) in front, as `check --json` prints it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn record(
+        &self,
+        id: i64,
+    ) -> Result<Option<serde_json::Map<String, serde_json::Value>>, StoreError> {
+        let (Some(game), Some(source)) = (self.game(id)?, self.source(id)?) else {
+            return Ok(None);
+        };
+        let mut record = serde_json::Map::new();
+        record.insert("game".into(), id.into());
+        record.insert("file".into(), source.file.into());
+        record.insert("index".into(), source.index.into());
+        record.insert("line".into(), source.line.into());
+        record.insert("tags".into(), serde_json::Value::Object(source.tags));
+        if let serde_json::Value::Object(rest) = game.record {
+            record.extend(rest);
+        }
+        Ok(Some(record))
+    }
+
+    /// Groups of different games with identical moves, variant and start.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn twins(&self) -> Result<Vec<TwinGroup>, StoreError> {
+        let mut stmt = self.conn().prepare(
+            "SELECT g.variant, g.plies, group_concat(g.id) FROM game g \
+             WHERE g.moves_key IN (SELECT moves_key FROM game WHERE moves_key IS NOT NULL \
+                                   GROUP BY moves_key HAVING count(*) > 1) \
+             GROUP BY g.variant, g.start_fen, g.moves HAVING count(*) > 1 ORDER BY min(g.id)",
+        )?;
+        let groups: Vec<(String, i64, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::new();
+        for (variant, plies, ids) in groups {
+            let mut games: Vec<i64> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
+            games.sort_unstable();
+            let mut members = Vec::new();
+            for &game in &games {
+                if let Some(source) = self.source(game)? {
+                    members.push(TwinMember {
+                        game,
+                        file: source.file,
+                        index: source.index,
+                        tags: source.tags,
+                    });
+                }
+            }
+            out.push(TwinGroup {
+                variant,
+                plies,
+                games,
+                members,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The original text of a game (its first provenance): the tags as
+    /// written, then the move text.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn original_text(&self, game: i64) -> Result<Option<String>, StoreError> {
+        let row: Option<(String, Vec<u8>)> = self
+            .conn()
+            .prepare_cached(
+                "SELECT tags, text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
+            )?
+            .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let Some((tags, deflated)) = row else {
+            return Ok(None);
+        };
+        let tags: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&tags).unwrap_or_default();
+        let mut text = String::new();
+        for (name, value) in &tags {
+            let value = value
+                .as_str()
+                .unwrap_or_default()
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"");
+            text.push_str(&format!("[{name} \"{value}\"]\n"));
+        }
+        text.push('\n');
+        let mut movetext = String::new();
+        let _ = std::io::Read::read_to_string(
+            &mut flate2::read::DeflateDecoder::new(&deflated[..]),
+            &mut movetext,
+        );
+        text.push_str(&movetext);
+        text.push('\n');
+        Ok(Some(text))
+    }
+
+    /// Counts of what the database holds.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn stats(&self) -> Result<Stats, StoreError> {
+        let conn = self.conn();
+        let count =
+            |sql: &str| -> Result<i64, StoreError> { Ok(conn.query_row(sql, [], |r| r.get(0))?) };
+        let mut stats = Stats {
+            files: count("SELECT count(*) FROM source_file")?,
+            games: count("SELECT count(*) FROM game")?,
+            duplicates: count(
+                "SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)",
+            )?,
+            positions: count("SELECT count(*) FROM position")?,
+            bytes: count(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+            )?,
+            ..Stats::default()
+        };
+        for (column, map) in [
+            ("status", &mut stats.by_status),
+            ("variant", &mut stats.by_variant),
+        ] {
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {column}, count(*) FROM game GROUP BY {column} ORDER BY count(*) DESC, {column}"
+            ))?;
+            let rows: Vec<(String, i64)> = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (name, n) in rows {
+                map.insert(name, n.into());
+            }
+        }
+        Ok(stats)
+    }
+}
+
+/// A canonical numeric move (`30x23x14x21`) written in another notation.
+pub fn rename_move(numeric: &str, notation: Notation) -> String {
+    if notation == Notation::Numeric {
+        return numeric.to_string();
+    }
+    let geometry = crate::rules::Geometry::standard();
+    let joiner = if numeric.contains('x') { 'x' } else { '-' };
+    numeric
+        .split(['x', '-'])
+        .map(|label| {
+            label
+                .parse()
+                .ok()
+                .and_then(crate::rules::Square::new)
+                .map_or_else(|| label.to_string(), |s| notation.square_name(geometry, s))
+        })
+        .collect::<Vec<_>>()
+        .join(&joiner.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_renamed_square_by_square() {
+        assert_eq!(rename_move("30x23x14x21", Notation::Vismin), "c1xe3xc5xa3");
+        assert_eq!(rename_move("23-18", Notation::Luzon), "d3-e4");
+        assert_eq!(rename_move("23-18", Notation::Dama), "2-15");
+        assert_eq!(rename_move("23-18", Notation::Numeric), "23-18");
+    }
+}

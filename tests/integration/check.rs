@@ -1,0 +1,421 @@
+//! `pdndb check` through the real binary: one small file per status, the
+//! seed game, the corpus (when present) and inputs that try the limits.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::crate_path;
+
+/// Runs `pdndb check --json` with extra arguments; returns the records and
+/// the exit code.
+fn check_json(paths: &[&Path], extra: &[&str]) -> (Vec<Value>, i32, String) {
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .arg("check")
+        .arg("--json")
+        .args(extra)
+        .args(paths)
+        .output()
+        .unwrap();
+    let records = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (
+        records,
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn seed_game_copies() {
+    let dir = crate_path("sample-pdn");
+    let mut finals = Vec::new();
+    for name in ["seed-numeric.pdn", "seed-vismin.pdn", "seed-luzon.pdn"] {
+        let (records, code, _) = check_json(&[&dir.join(name)], &[]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(records.len(), 1);
+        let r = &records[0];
+        assert_eq!(r["status"], "ok", "{name}");
+        assert_eq!(r["variant"], "filipino");
+        assert_eq!(
+            (r["plies"].as_u64(), r["reached"].as_u64()),
+            (Some(80), Some(80))
+        );
+        assert_eq!(r["interpretations"], 1);
+        assert_eq!(r["message"], Value::Null);
+        finals.push(r["notation"].as_str().unwrap().to_string());
+    }
+    assert_eq!(finals, ["numeric", "vismin", "luzon"]);
+    let (records, code, _) = check_json(&[&dir.join("seed-dama.pdn")], &[]);
+    assert_eq!(code, 1);
+    let r = &records[0];
+    let expected: Value = serde_json::from_str(
+        r#"{"status":"ambiguous","variant":"filipino","notation":"dama","plies":80,"reached":80,
+            "interpretations":16,"ply":70,"move_number":35,"side":"black","token":"15-5",
+            "fen":"B:WK6,30:B3,K18,21,K31","candidates":["18-25","18-8"],
+            "resolved":[{"ply":62,"token":"8-12","candidates":["28-32","5-1","5-32"]}]}"#,
+    )
+    .unwrap();
+    for (field, value) in expected.as_object().unwrap() {
+        assert_eq!(&r[field], value, "field {field}");
+    }
+    assert_eq!(r["index"], 1);
+    assert_eq!(r["line"], 1);
+    assert_eq!(r["tags"]["Event"], "Seed game (Dama notation)");
+}
+
+#[test]
+fn one_file_per_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ok = write(
+        d,
+        "ok.pdn",
+        "[Event \"ok\"]\n1. 23-18 10-15 2. 21-17 6-10 *\n",
+    );
+    let illegal = write(
+        d,
+        "illegal.pdn",
+        "[Event \"illegal\"]\n1. 23-18 10-15 2. 18-13 *\n",
+    );
+    let unknown = write(d, "unknown.pdn", "[Event \"unknown\"]\n1. 23-18 - - *\n");
+    let ambiguous = write(
+        d,
+        "ambiguous.pdn",
+        "[Event \"ambiguous\"]\n[FEN \"W:WK29:B1\"]\n[Notation \"Dama\"]\n1. 9-15 12-7 *\n",
+    );
+    let unreadable = write(
+        d,
+        "unreadable.pdn",
+        "[Event \"bad fen\"]\n[FEN \"W:W18,18:B1\"]\n1. 18-14 *\n",
+    );
+    let unsupported = write(
+        d,
+        "unsupported.pdn",
+        "[Event \"10x10\"]\n[GameType \"20\"]\n1. 32-28 19-23 *\n",
+    );
+    let forfeit = write(
+        d,
+        "forfeit.pdn",
+        "[Event \"forfeit\"]\n[Result \"2-0\"]\n1. 2-0\n",
+    );
+    let cases: [(&Path, &str, Value, Value); 7] = [
+        (&ok, "ok", Value::Null, Value::from(4)),
+        (&illegal, "illegal", Value::from(3), Value::from(2)),
+        (&unknown, "illegal", Value::from(2), Value::from(1)),
+        (&ambiguous, "ambiguous", Value::from(1), Value::from(2)),
+        (&unreadable, "unreadable", Value::Null, Value::Null),
+        (&unsupported, "unsupported", Value::Null, Value::Null),
+        (&forfeit, "ok", Value::Null, Value::from(0)),
+    ];
+    for (path, status, ply, reached) in cases {
+        let (records, code, stderr) = check_json(&[path], &[]);
+        assert_eq!(records.len(), 1, "{path:?}: {stderr}");
+        let r = &records[0];
+        assert_eq!(r["status"], status, "{path:?}: {r}");
+        assert_eq!(r["ply"], ply, "{path:?}: {r}");
+        assert_eq!(r["reached"], reached, "{path:?}: {r}");
+        assert_eq!(code, if status == "ok" { 0 } else { 1 }, "{path:?}");
+        if status != "ok" {
+            assert!(r["message"].is_string(), "{r}");
+        }
+    }
+    let (records, ..) = check_json(&[&illegal], &[]);
+    let r = &records[0];
+    assert_eq!(r["token"], "18-13");
+    assert_eq!(r["move_number"], 2);
+    assert_eq!(r["side"], "white");
+    assert_eq!(
+        r["fen"],
+        "W:W18,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15"
+    );
+    assert_eq!(r["message"], "ply 3 (2.) 18-13 is illegal");
+    let (records, ..) = check_json(&[&unknown], &[]);
+    assert_eq!(records[0]["message"], "ply 2 (1. …) - - is an unknown move");
+    let (records, ..) = check_json(&[&unsupported], &[]);
+    assert_eq!(records[0]["variant"], "international");
+    assert_eq!(records[0]["plies"], 2);
+}
+
+#[test]
+fn text_report_reads_like_a_compiler_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "games.pdn",
+        "[Event \"Club\"]\n[White \"Ana\"]\n[Black \"Ben\"]\n1. 23-18 10-15\n2. 18-13 *\n",
+    );
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!(
+            "{}:5:4: game 1 (Ana – Ben, Club): ply 3 (2.) 18-13 is illegal [illegal]",
+            path.display()
+        )
+    );
+    assert!(text.contains("White to move"), "{text}");
+    assert!(text.contains("legal moves: "), "{text}");
+    assert!(text.contains("18-14"), "{text}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("checked 1 games in 1 files: 0 ok, 0 ambiguous, 1 illegal"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn variations_are_replayed_and_faults_are_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "var.pdn",
+        "[Event \"v\"]\n1. 23-18 (1. 22-17 9-13 (1... 9-12) ) 10-15 (1... 9-14 2. 18x9) 2. 21-17 6-10 *\n",
+    );
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["status"], "ok");
+    let warnings = r["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("9-12 is illegal"),
+        "{warnings:?}"
+    );
+    // The inner variation replaces ply 2 of the outer one, itself ply 1 of the game.
+    assert!(
+        stderr.contains("warning: game 1: variation at ply 2: ply 2 (1. …) 9-12 is illegal"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_options_override_detection() {
+    let dir = tempfile::tempdir().unwrap();
+    // Numbers that read as English checkers by default (first move from 1..12).
+    let path = write(dir.path(), "e.pdn", "1. 11-15 23-19 2. 8-11 22-17 *\n");
+    let (records, ..) = check_json(&[&path], &[]);
+    assert_eq!(records[0]["variant"], "english");
+    let (records, ..) = check_json(&[&path], &["--variant", "pool"]);
+    assert_eq!(records[0]["variant"], "pool");
+    assert_eq!(records[0]["status"], "ok");
+    let (records, ..) = check_json(&[&path], &["--rules", "promotion=stop"]);
+    assert_eq!(records[0]["variant"], "english");
+    let (records, ..) = check_json(
+        &[&path],
+        &["--variant", "filipino", "--rules", "max-capture=off"],
+    );
+    assert_eq!(records[0]["variant"], "filipino+max-capture=off");
+    assert_eq!(records[0]["status"], "illegal");
+    let (_, code, stderr) = check_json(&[&path], &["--notation", "chess"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown notation `chess`"), "{stderr}");
+    let (_, code, stderr) = check_json(&[&dir.path().join("missing.pdn")], &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.pdn: no such file"), "{stderr}");
+}
+
+#[test]
+fn limits_give_clear_messages_and_the_next_game_still_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A long king endgame written in Dama numbers: readings multiply.
+    let kings = king_shuffle_in_dama(400);
+    let mut text = format!(
+        "[Event \"kings\"]\n[FEN \"W:WK29,K4,K13:BK1,K32,K20\"]\n[Notation \"Dama\"]\n{kings} *\n\n"
+    );
+    // 100,000 plies.
+    text.push_str("[Event \"long\"]\n");
+    for _ in 0..25_000 {
+        text.push_str("1. 23-18 10-15 18-23 15-10 ");
+    }
+    text.push_str("*\n\n");
+    // 40 kings in a FEN.
+    let many: Vec<String> = (1..=40).map(|s| format!("K{s}")).collect();
+    text.push_str(&format!(
+        "[Event \"crowd\"]\n[FEN \"W:W{}:B\"]\n*\n\n",
+        many.join(",")
+    ));
+    text.push_str(&format!(
+        "[Event \"crowd 8x8\"]\n[GameType \"26,W,8,8,N2,0\"]\n[FEN \"W:W{}:B\"]\n*\n\n",
+        many.join(",")
+    ));
+    text.push_str("[Event \"after\"]\n1. 23-18 10-15 *\n");
+    let path = write(d, "limits.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(records.len(), 5, "{stderr}\n{records:#?}");
+    assert_eq!(records[0]["status"], "ambiguous", "{}", records[0]);
+    assert!(records[0]["plies"].as_u64().unwrap() > 20, "{}", records[0]);
+    assert!(records[0]["message"].as_str().unwrap().len() > 10);
+    assert_eq!(records[1]["status"], "unreadable");
+    assert!(
+        records[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 20000 plies"),
+        "{}",
+        records[1]
+    );
+    // Without a GameType, squares above 32 mean a larger board.
+    assert_eq!(records[2]["status"], "unsupported");
+    assert_eq!(records[3]["status"], "unreadable");
+    let message = records[3]["message"].as_str().unwrap();
+    assert!(
+        message.contains("square 33 is not on the board")
+            && message.contains("32 white pieces (at most 12)"),
+        "{message}"
+    );
+    assert_eq!(records[4]["status"], "ok");
+}
+
+/// Random king moves from `W:WK29,K4,K13:BK1,K32,K20`, written in Dama numbers.
+fn king_shuffle_in_dama(plies: usize) -> String {
+    use pdndb::notation::{Notation, parse_fen, write_move};
+    use pdndb::rules::{Position, Rules};
+    let rules = Rules::default();
+    let mut p =
+        Position::from_setup(&parse_fen("W:WK29,K4,K13:BK1,K32,K20").unwrap(), &rules).unwrap();
+    let mut rng = pdndb::generate::SplitMix64::new(1);
+    let mut words = Vec::new();
+    for _ in 0..plies {
+        // Quiet moves after which the other side has no capture either.
+        let quiet: Vec<_> = p
+            .legal_moves(&rules)
+            .into_iter()
+            .filter(|m| {
+                !m.is_capture() && !p.play(m).legal_moves(&rules).iter().any(|n| n.is_capture())
+            })
+            // `1-1` reads as a result (a draw) wherever it stands.
+            .filter(|m| write_move(m, Notation::Dama, rules.geometry, false) != "1-1")
+            .collect();
+        if quiet.is_empty() {
+            break;
+        }
+        let mv = quiet[rng.below(quiet.len())];
+        words.push(write_move(&mv, Notation::Dama, rules.geometry, false));
+        p = p.play(&mv);
+    }
+    assert!(words.len() > 20, "the shuffle lasts: {}", words.len());
+    words.join(" ")
+}
+
+/// Corpus runs: skipped with a message when the corpus is not beside the project.
+fn corpus(relative: &str) -> Option<std::path::PathBuf> {
+    let path = crate_path("../shared/corpus").join(relative);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipped: {} is not present", path.display());
+        None
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "corpus runs in release builds (cargo test --release)"
+)]
+fn oca_archive_is_all_ok_as_english() {
+    let Some(oca) = corpus("english/OCA_2.0.pdn") else {
+        return;
+    };
+    let (records, code, stderr) = check_json(&[&oca], &["--variant", "english"]);
+    assert_eq!(records.len(), 22_621, "{stderr}");
+    let not_ok: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["status"] != "ok")
+        .take(3)
+        .collect();
+    assert!(not_ok.is_empty(), "{not_ok:?}");
+    assert_eq!(code, 0);
+    // Detection alone (no --variant) reads them as English too.
+    let (records, code, _) = check_json(&[&oca], &[]);
+    assert_eq!(code, 0);
+    assert!(records.iter().all(|r| r["variant"] == "english"));
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "corpus runs in release builds (cargo test --release)"
+)]
+fn pdn3_suite_reads_as_its_readme_says() {
+    let Some(suite) = corpus("pdn3-suite") else {
+        return;
+    };
+    let (records, code, stderr) = check_json(&[&suite], &[]);
+    assert_ne!(code, 2, "{stderr}");
+    let of = |file: &str| -> Vec<&Value> {
+        records
+            .iter()
+            .filter(|r| r["file"].as_str().unwrap().ends_with(file))
+            .collect()
+    };
+    for ten_by_ten in [
+        "DUTCH96H.pdn",
+        "PROF2.pdn",
+        "candidate95.pdn",
+        "wk2003.pdn",
+        "nk2003-amsterdam.pdn",
+    ] {
+        let games = of(ten_by_ten);
+        assert!(!games.is_empty(), "{ten_by_ten}");
+        assert!(
+            games
+                .iter()
+                .all(|r| r["status"] == "unsupported" && r["variant"] == "international"),
+            "{ten_by_ten}"
+        );
+    }
+    for syntax in [
+        "gameterminator.pdn",
+        "string.pdn",
+        "unicode.pdn",
+        "movestrength.pdn",
+        "linecomment.pdn",
+        "variation.pdn",
+    ] {
+        let games = of(syntax);
+        assert_eq!(games.len(), 1, "{syntax}");
+        assert_eq!(games[0]["status"], "illegal", "{syntax}");
+        assert_eq!(games[0]["ply"], 1, "{syntax}");
+    }
+    let fen = of("fen.pdn");
+    assert_eq!(
+        fen.iter()
+            .map(|r| r["status"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["ok", "ok", "unsupported"]
+    );
+    let alpha = of("alphanumeric.pdn");
+    assert_eq!(
+        (alpha[0]["status"].as_str(), alpha[0]["plies"].as_u64()),
+        (Some("ok"), Some(1))
+    );
+    let (russian, code, _) = check_json(&[&suite.join("ussr1947.pdn")], &["--variant", "russian"]);
+    assert_eq!(russian.len(), 153);
+    assert!(russian.iter().all(|r| r["status"] == "ok"));
+    assert_eq!(code, 0);
+}
