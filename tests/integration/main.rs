@@ -7,6 +7,7 @@ mod engine;
 mod parsers;
 mod perft;
 mod seed_game;
+mod store;
 mod zobrist;
 
 use std::path::PathBuf;

@@ -1,0 +1,346 @@
+//! The database through the real binary: import, search, tree, report,
+//! show, stats; re-imports, duplicates, a killed import.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::crate_path;
+
+fn pdndb(db: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("pdndb").unwrap();
+    cmd.arg("--db").arg(db);
+    cmd
+}
+
+/// Runs a command; returns stdout, stderr and the exit code.
+fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = pdndb(db).args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn import_json(db: &Path, paths: &[&Path]) -> Value {
+    let out = pdndb(db)
+        .arg("import")
+        .arg("--json")
+        .args(paths)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn integrity(db: &Path) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn import_sample_then_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let sample = crate_path("sample-pdn");
+    let summary = import_json(&db, &[&sample]);
+    let files = summary["files"].as_u64().unwrap();
+    assert!(files >= 4, "{summary}");
+    let games = summary["games"].as_u64().unwrap();
+    let by_status: u64 = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"]
+        .iter()
+        .map(|s| summary[s].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_status, games, "{summary}");
+    assert!(
+        summary["ambiguous"].as_u64().unwrap() >= 1,
+        "the Dama copy: {summary}"
+    );
+    assert!(summary["positions"].as_u64().unwrap() > 80 * 3, "{summary}");
+    assert_eq!(integrity(&db), "ok");
+
+    // Importing again adds nothing.
+    let again = import_json(&db, &[&sample]);
+    assert_eq!(again["games"], 0, "{again}");
+    assert_eq!(again["files"], 0);
+    assert_eq!(again["files_skipped"], files);
+    assert_eq!(again["positions"], 0);
+
+    // The seed game's copies: the numeric, Vismin and Luzon copies reach the
+    // position after 1. 23-18 10-15 (written in any notation).
+    for moves in ["1. 23-18 10-15", "1. e3-d4 d6-e5", "1. d3-e4 e6-d5"] {
+        let (out, err, code) = run(
+            &db,
+            &[
+                "search",
+                "--moves",
+                moves,
+                "--variant",
+                "filipino",
+                "--json",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let hits = json_lines(&out);
+        let events: Vec<&str> = hits
+            .iter()
+            .map(|h| h["tags"]["Event"].as_str().unwrap())
+            .collect();
+        for copy in [
+            "numeric notation",
+            "Vismin board",
+            "Luzon board",
+            "Dama notation",
+        ] {
+            assert!(
+                events.iter().any(|e| e.contains(copy)),
+                "{moves}: {events:?}"
+            );
+        }
+        assert!(hits.iter().all(|h| h["ply"] == 2), "{hits:?}");
+    }
+    // The same position as a FEN, algebraic on the Luzon board.
+    let (out, _, _) = run(
+        &db,
+        &[
+            "search",
+            "--fen",
+            "W:Wh1,f1,d1,b1,g2,e2,c2,a2,h3,f3,b3,e4:Bg8,e8,c8,a8,h7,f7,d7,b7,g6,c6,a6,d5",
+            "--json",
+        ],
+    );
+    assert!(json_lines(&out).len() >= 4, "{out}");
+
+    // The tree from the start: 23-18 by all four copies.
+    let (out, _, code) = run(&db, &["tree", "--variant", "filipino", "--json"]);
+    assert_eq!(code, 0);
+    let moves = json_lines(&out);
+    let first = moves
+        .iter()
+        .find(|m| m["move"] == "23-18")
+        .expect("23-18 in the tree");
+    assert!(first["games"].as_i64().unwrap() >= 4);
+    assert_eq!(
+        first["draws"], first["games"],
+        "the seed game is drawn: {first}"
+    );
+    assert_eq!(first["score"], 50.0);
+    let (out, _, _) = run(
+        &db,
+        &["tree", "--variant", "filipino", "--notation", "luzon"],
+    );
+    assert!(out.contains("d3-e4"), "{out}");
+
+    // The report lists the Dama copy with its readings.
+    let (out, _, code) = run(&db, &["report", "--json"]);
+    assert_eq!(code, 1);
+    let records = json_lines(&out);
+    let dama = records
+        .iter()
+        .find(|r| r["tags"]["Event"] == "Seed game (Dama notation)")
+        .expect("the Dama copy is reported");
+    assert_eq!(dama["status"], "ambiguous");
+    assert_eq!(dama["interpretations"], 16);
+    assert_eq!(dama["candidates"], serde_json::json!(["18-25", "18-8"]));
+    assert!(dama["file"].as_str().unwrap().ends_with("seed-dama.pdn"));
+    let (out, _, code) = run(
+        &db,
+        &["report", "--status", "ambiguous", "--resolved", "--json"],
+    );
+    assert!(code == 1 && !out.is_empty());
+
+    // Show: the Dama copy's last certain position is 69.
+    let id = dama["game"].as_i64().unwrap().to_string();
+    let (out, err, code) = run(&db, &["show", &id, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let shown: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(shown["ply"], 69);
+    assert_eq!(shown["certain"], true);
+    assert_eq!(shown["fen"], "B:WK6,30:B3,K18,21,K31");
+    assert_eq!(shown["notation"], "dama");
+    let (out, _, _) = run(&db, &["show", &id, "--ply", "75"]);
+    assert!(out.contains("not certain"), "{out}");
+    let (out, _, _) = run(&db, &["show", &id, "--notation", "vismin"]);
+    assert!(
+        out.contains("a b c d e f g h") && out.contains("1. e3-d4 d6-e5"),
+        "{out}"
+    );
+
+    let (out, _, code) = run(&db, &["stats", "--json"]);
+    assert_eq!(code, 0);
+    let stats: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(stats["games"].as_u64(), Some(games));
+}
+
+#[test]
+fn the_same_game_twice_is_stored_once_with_both_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dup.sqlite");
+    let game = "[Event \"Club\"]\n[White \"Ana \"]\n[Black \"Ben\"]\n[Date \"2020.01.02\"]\n1. 23-18 10-15 2. 21-17 6-10 1-0\n\n";
+    let a = dir.path().join("a.pdn");
+    let b = dir.path().join("b.pdn");
+    std::fs::write(&a, game).unwrap();
+    // The same game (names trimmed), and a twin: same moves, other players.
+    std::fs::write(
+        &b,
+        format!(
+            "{}{}",
+            game.replace("Ana ", "Ana"),
+            game.replace("Ben", "Cy")
+        ),
+    )
+    .unwrap();
+    let summary = import_json(&db, &[&a, &b]);
+    assert_eq!(
+        (summary["games"].as_u64(), summary["duplicates"].as_u64()),
+        (Some(2), Some(1)),
+        "{summary}"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM provenance"), 3);
+    let (out, _, _) = run(&db, &["report", "--twins", "--json"]);
+    let groups = json_lines(&out);
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["games"].as_array().unwrap().len(), 2);
+    // Results read for the side to move: White won this one.
+    let (out, _, _) = run(&db, &["tree", "--json"]);
+    let root = json_lines(&out);
+    assert_eq!(root[0]["move"], "23-18");
+    assert_eq!(
+        (root[0]["games"].as_i64(), root[0]["white_wins"].as_i64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(root[0]["score"], 100.0);
+}
+
+#[test]
+fn a_killed_import_leaves_a_sound_database_that_the_same_command_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("gen.pdn");
+    let status = Command::cargo_bin("pdndb")
+        .unwrap()
+        .args(["generate", "--games", "5000", "--seed", "9", "-o"])
+        .arg(&archive)
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success());
+    let fresh = dir.path().join("fresh.sqlite");
+    let expected = import_json(&fresh, &[&archive]);
+    let db = dir.path().join("killed.sqlite");
+    let out = pdndb(&db)
+        .arg("import")
+        .arg(&archive)
+        .env("PDNDB_TEST_ABORT_AFTER", "2500")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the import was to die midway");
+    assert_eq!(integrity(&db), "ok");
+    let stored = count(&db, "SELECT count(*) FROM game");
+    assert!(stored > 0 && stored < 5000, "{stored} games after the kill");
+    let resumed = import_json(&db, &[&archive]);
+    assert_eq!(
+        resumed["games"].as_i64().unwrap() + stored,
+        expected["games"].as_i64().unwrap()
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM game"),
+        count(&fresh, "SELECT count(*) FROM game")
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM position"),
+        count(&fresh, "SELECT count(*) FROM position")
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM source_file WHERE complete = 1"),
+        1
+    );
+    assert_eq!(integrity(&db), "ok");
+}
+
+#[test]
+fn queries_need_a_database_and_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.sqlite");
+    let (_, err, code) = run(&missing, &["search", "--moves", "1. 23-18"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no database here"), "{err}");
+    assert!(!missing.exists());
+    let db = dir.path().join("db.sqlite");
+    import_json(&db, &[&crate_path("sample-pdn/seed-numeric.pdn")]);
+    let (_, err, code) = run(&db, &["search", "--fen", "W:W18,zz:B1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`zz` is not a square"), "{err}");
+    let (_, err, code) = run(&db, &["search", "--moves", "1. 23-18 10-15 18-13"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ply 3 (2.) 18-13 is illegal"), "{err}");
+    let (_, err, code) = run(&db, &["show", "999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no game 999"), "{err}");
+    // A value with SQL in it is only a value.
+    let (out, _, code) = run(
+        &db,
+        &["search", "--variant", "filipino' OR '1'='1", "--json"],
+    );
+    assert_eq!((out.as_str(), code), ("", 2));
+    // A read-only database still answers queries.
+    let mut perms = std::fs::metadata(&db).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&db, perms).unwrap();
+    let (out, err, code) = run(&db, &["tree", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "corpus runs in release builds (cargo test --release)"
+)]
+fn oca_archive_imports_and_its_tree_sums_to_every_game() {
+    let oca: PathBuf = crate_path("../shared/corpus/english/OCA_2.0.pdn");
+    if !oca.exists() {
+        eprintln!("skipped: {} is not present", oca.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("oca.sqlite");
+    let summary = import_json(&db, &[&oca]);
+    assert_eq!(summary["games"], 22_621, "{summary}");
+    assert_eq!(summary["ok"], 22_621);
+    assert_eq!(summary["duplicates"], 0);
+    let (out, _, _) = run(&db, &["tree", "--json"]);
+    let total: i64 = json_lines(&out)
+        .iter()
+        .map(|m| m["games"].as_i64().unwrap())
+        .sum();
+    assert_eq!(total, 22_621);
+    let (black, white): (i64, i64) = json_lines(&out).iter().fold((0, 0), |(b, w), m| {
+        (
+            b + m["black_wins"].as_i64().unwrap(),
+            w + m["white_wins"].as_i64().unwrap(),
+        )
+    });
+    // In English checkers 1-0 means Black (the first mover) won: 3,626 games.
+    assert_eq!((black, white), (3_626, 4_803));
+    let (_, err, _) = run(&db, &["report", "--twins"]);
+    assert!(err.contains("247 groups holding 572 games"), "{err}");
+}
