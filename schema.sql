@@ -36,7 +36,8 @@ CREATE TABLE game (
                                            -- the legal moves ordered by canonical numeric path
                                            -- (from square, then landing squares), as LEB128
     moves_key       INTEGER,               -- hash of variant, start and moves (twins, duplicates)
-    record          TEXT    NOT NULL       -- the check record (JSON) without file, index, line, tags
+    record          TEXT                   -- the check record (JSON) without file, index, line, tags;
+                                           -- NULL for an ok game without resolved ambiguities
 );
 CREATE INDEX game_moves_key ON game (moves_key);
 

@@ -98,7 +98,7 @@ struct Prepared {
     start_fen: Option<String>,
     moves: Option<Vec<u8>>,
     moves_key: Option<i64>,
-    record: String,
+    record: Option<String>,
     positions: Vec<(i64, i64, Option<Move>)>,
 }
 
@@ -624,12 +624,16 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
             .unwrap_or_default()
             .to_string(),
     };
-    let mut record_json = serde_json::to_value(record).unwrap_or_default();
-    if let Some(map) = record_json.as_object_mut() {
-        for field in ["file", "index", "line", "tags"] {
-            map.remove(field);
+    // An ok game's record follows from its columns; only others are kept.
+    let record_json = (record.status != Status::Ok || !record.resolved.is_empty()).then(|| {
+        let mut value = serde_json::to_value(record).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            for field in ["file", "index", "line", "tags"] {
+                map.remove(field);
+            }
         }
-    }
+        value.to_string()
+    });
     let tags: serde_json::Map<String, serde_json::Value> = record.tags.clone();
     Prepared {
         index: game.index,
@@ -651,7 +655,7 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
         start_fen,
         moves,
         moves_key,
-        record: record_json.to_string(),
+        record: record_json,
         positions,
     }
 }

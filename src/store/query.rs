@@ -180,10 +180,14 @@ impl Store {
         Ok(self
             .conn()
             .prepare_cached(
-                "SELECT id, status, variant, notation, start_fen, moves, result, record FROM game WHERE id = ?1",
+                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
-                let record: String = r.get(7)?;
+                let record: Option<String> = r.get(7)?;
+                let record = match record {
+                    Some(text) => serde_json::from_str(&text).unwrap_or_default(),
+                    None => ok_record(r.get(2)?, r.get(3)?, r.get(8)?),
+                };
                 Ok(StoredGame {
                     id: r.get(0)?,
                     status: r.get(1)?,
@@ -192,7 +196,7 @@ impl Store {
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
-                    record: serde_json::from_str(&record).unwrap_or_default(),
+                    record,
                 })
             })
             .optional()?)
@@ -227,6 +231,7 @@ impl Store {
         &self,
         position: &Position,
         filter: &VariantFilter,
+        limit: usize,
     ) -> Result<Vec<GameAt>, StoreError> {
         let sql = format!(
             "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
@@ -242,6 +247,9 @@ impl Store {
         let mut found = Vec::new();
         let mut starts: HashMap<(String, Option<String>), Option<Position>> = HashMap::new();
         while let Some(r) = rows.next()? {
+            if limit != 0 && found.len() >= limit {
+                break;
+            }
             let (game, ply, next, outcome): (i64, i64, Option<i64>, i64) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
             let variant: String = r.get(4)?;
@@ -295,10 +303,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let mut hits = Vec::new();
-        for (game, ply, _, _) in self.games_at(position, filter)? {
-            if limit != 0 && hits.len() >= limit {
-                break;
-            }
+        for (game, ply, _, _) in self.games_at(position, filter, limit)? {
             let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
                 continue;
             };
@@ -327,7 +332,7 @@ impl Store {
         notation: Notation,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
-        for (_, _, next, outcome) in self.games_at(position, filter)? {
+        for (_, _, next, outcome) in self.games_at(position, filter, 0)? {
             let Some(next) = next else { continue };
             let counts = by_move.entry(next).or_default();
             counts[0] += 1;
@@ -427,8 +432,9 @@ impl Store {
             let status: String = r.get(1)?;
             let listed = statuses.contains(&status.as_str())
                 || (resolved && status == "ok" && {
-                    let record: String = r.get(2)?;
-                    !record.contains("\"resolved\":[]")
+                    // Ok games keep a record only when they had resolved ambiguities.
+                    let record: Option<String> = r.get(2)?;
+                    record.is_some()
                 });
             if listed {
                 ids.push(r.get(0)?);
@@ -574,6 +580,26 @@ impl Store {
         }
         Ok(stats)
     }
+}
+
+/// The record of an ok game without resolved ambiguities, from its columns.
+fn ok_record(variant: String, notation: Option<String>, plies: Option<i64>) -> serde_json::Value {
+    serde_json::json!({
+        "variant": variant,
+        "notation": notation,
+        "status": "ok",
+        "plies": plies,
+        "reached": plies,
+        "interpretations": 1,
+        "ply": null,
+        "move_number": null,
+        "side": null,
+        "token": null,
+        "fen": null,
+        "candidates": [],
+        "resolved": [],
+        "message": null,
+    })
 }
 
 /// A canonical numeric move (`30x23x14x21`) written in another notation.
