@@ -6,9 +6,11 @@
 //!   keys, perft;
 //! * [`notation`] — the four ways of naming squares (numeric, algebraic on the
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
+//! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
 //! * [`cli`] — the `pdndb` command line.
 #![forbid(unsafe_code)]
 
 pub mod cli;
 pub mod notation;
+pub mod pdn;
 pub mod rules;

@@ -1,0 +1,969 @@
+//! Framing: cutting a byte stream into the texts of single games.
+//!
+//! A hand-written scanner over a fixed-size window of the input. It knows
+//! just enough of PDN to find where a game ends — tags, comments `{…}` and
+//! `;…`, escape lines `%…`, variation depth and result terminators — and
+//! resynchronises on a line that starts with a tag:
+//!
+//! * a game ends after a result at variation depth 0, or before a line that
+//!   starts with `[` once the game has movetext (a missing terminator), or
+//!   at the end of the input;
+//! * between games, blank lines and `%` escape lines are skipped silently;
+//!   a line that starts with `[` or with movetext (a move number, a move, a
+//!   result, `- -`, `/FEN`, a comment) starts the next game; any other line
+//!   is junk, skipped and reported once per run of junk lines;
+//! * an unterminated comment ends before the next line that looks like a
+//!   tag, so the next game is not lost;
+//! * a comment, line comment or tag value longer than [`MAX_TEXT_LEN`] is cut
+//!   there, and a game longer than [`MAX_GAME_LEN`] is cut there; the rest is
+//!   scanned but not kept, so memory stays bounded whatever the input.
+//!
+//! Every byte is looked at a bounded number of times, so reading is linear.
+
+use std::io::{self, Read};
+
+use super::error::{Note, Position};
+use super::lex::{
+    is_boundary, is_name_byte, looks_like_tag, result_len, skip_blanks, starts_movetext,
+};
+use super::{MAX_GAME_LEN, MAX_TEXT_LEN};
+
+/// Bytes read from the input at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Bytes of lookahead guaranteed (unless the input ends) before deciding
+/// what a line or a token is.
+const LOOKAHEAD: usize = 512;
+
+/// Longest sample of junk quoted in a message, in characters.
+const SAMPLE_CHARS: usize = 60;
+
+/// A run of a game's text that is contiguous in the input: the text from
+/// byte `at` on stands at `start` in the input (until the next segment).
+/// A game has more than one segment only where something was cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    /// Offset in the game's text.
+    pub at: usize,
+    /// Position in the input of the text at `at`.
+    pub start: Position,
+}
+
+/// The raw text of one game, as framed.
+#[derive(Debug, Default)]
+pub(crate) struct RawGame {
+    /// The bytes kept (tags, movetext, comments; cut where too long).
+    pub bytes: Vec<u8>,
+    /// Where the kept bytes stand in the input; the first starts at 0.
+    pub segments: Vec<Segment>,
+    /// Warnings raised while framing (junk before the game, cuts).
+    pub notes: Vec<Note>,
+    /// Whether a tag was read.
+    pub has_tags: bool,
+    /// Whether anything but comments and blanks stood after the tags.
+    pub has_movetext: bool,
+    /// Whether the game ended with a result terminator.
+    pub complete: bool,
+}
+
+/// A buffered window on the input that tracks the position of its first byte.
+struct Source<R> {
+    inner: R,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Offset in the input of `buf[pos]`.
+    byte: u64,
+    line: u64,
+    /// Offset in the input where the current line starts.
+    line_start: u64,
+    /// UTF-8 continuation bytes between `line_start` and `byte` (not
+    /// characters of their own).
+    continuation: u64,
+}
+
+impl<R: Read> Source<R> {
+    fn new(inner: R) -> Source<R> {
+        Source {
+            inner,
+            buf: vec![0; CHUNK + LOOKAHEAD],
+            pos: 0,
+            end: 0,
+            eof: false,
+            byte: 0,
+            line: 1,
+            line_start: 0,
+            continuation: 0,
+        }
+    }
+
+    /// Makes at least `want` bytes available unless the input ends first.
+    /// After an error the input counts as ended.
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        while self.end - self.pos < want && !self.eof {
+            if self.pos > 0 {
+                self.buf.copy_within(self.pos..self.end, 0);
+                self.end -= self.pos;
+                self.pos = 0;
+            }
+            if self.buf.len() < self.end + CHUNK {
+                self.buf.resize(self.end + CHUNK, 0);
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.eof = true;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes available now.
+    fn window(&self) -> &[u8] {
+        &self.buf[self.pos..self.end]
+    }
+
+    /// The position of the first available byte.
+    fn position(&self) -> Position {
+        Position {
+            byte: self.byte,
+            line: self.line,
+            column: self.byte - self.line_start - self.continuation + 1,
+        }
+    }
+
+    /// Moves past `n` available bytes.
+    fn advance(&mut self, n: usize) {
+        let passed = &self.buf[self.pos..self.pos + n];
+        match memchr::memrchr(b'\n', passed) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', passed).count() as u64;
+                self.line_start = self.byte + last as u64 + 1;
+                self.continuation = count_continuation(&passed[last + 1..]);
+            }
+            None => self.continuation += count_continuation(passed),
+        }
+        self.pos += n;
+        self.byte += n as u64;
+    }
+
+    /// Skips a UTF-8 byte-order mark at the very start; it is not a
+    /// character, so the first column stays 1.
+    fn skip_bom(&mut self) -> io::Result<()> {
+        self.fill(3)?;
+        if self.window().starts_with(b"\xEF\xBB\xBF") {
+            self.advance(3);
+            self.line_start = 3;
+            self.continuation = 0;
+        }
+        Ok(())
+    }
+}
+
+/// How many bytes of `bytes` are UTF-8 continuation bytes.
+fn count_continuation(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|b| (**b as i8) < -64).count() as u64
+}
+
+/// The position reached from `start` after the text `bytes`.
+pub(crate) fn position_after(start: Position, bytes: &[u8]) -> Position {
+    let mut pos = start;
+    pos.byte += bytes.len() as u64;
+    match memchr::memrchr(b'\n', bytes) {
+        Some(last) => {
+            pos.line += memchr::memchr_iter(b'\n', bytes).count() as u64;
+            pos.column =
+                1 + (bytes.len() - last - 1) as u64 - count_continuation(&bytes[last + 1..]);
+        }
+        None => pos.column += bytes.len() as u64 - count_continuation(bytes),
+    }
+    pos
+}
+
+/// The largest cut point not above `at` that does not split a UTF-8
+/// character (or `at` itself when the text is not UTF-8 there).
+fn char_boundary(bytes: &[u8], at: usize) -> usize {
+    let mut cut = at.min(bytes.len());
+    let mut steps = 0;
+    while cut > 0 && cut < bytes.len() && (bytes[cut] as i8) < -64 && steps < 3 {
+        cut -= 1;
+        steps += 1;
+    }
+    cut
+}
+
+/// A readable sample of `bytes`: up to [`SAMPLE_CHARS`] characters of its
+/// first line, control characters replaced.
+pub(crate) fn sample(bytes: &[u8]) -> String {
+    let line = match memchr::memchr(b'\n', bytes) {
+        Some(n) => &bytes[..n],
+        None => bytes,
+    };
+    let head = &line[..line.len().min(SAMPLE_CHARS * 4)];
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => s.to_string(),
+        Err(e) if e.valid_up_to() + 4 > head.len() && e.error_len().is_none() => {
+            String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
+        }
+        Err(_) => encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(head)
+            .0
+            .into_owned(),
+    };
+    let mut out: String = text
+        .trim_end()
+        .chars()
+        .take(SAMPLE_CHARS)
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    if text.trim_end().chars().count() > SAMPLE_CHARS || line.len() > head.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The game being collected: its bytes, where they come from, its notes.
+struct GameBuf {
+    game: RawGame,
+    /// Bytes were skipped since the last copy: the next copy opens a segment.
+    gap: bool,
+    /// [`MAX_GAME_LEN`] was reached; nothing more is kept.
+    full: bool,
+}
+
+impl GameBuf {
+    fn new(start: Position, bytes: Vec<u8>) -> GameBuf {
+        GameBuf {
+            game: RawGame {
+                bytes,
+                segments: vec![Segment { at: 0, start }],
+                ..RawGame::default()
+            },
+            gap: false,
+            full: false,
+        }
+    }
+
+    /// Keeps `data`, which stands at `at` in the input.
+    fn copy(&mut self, data: &[u8], at: Position) {
+        if self.full || data.is_empty() {
+            return;
+        }
+        if self.gap {
+            self.game.segments.push(Segment {
+                at: self.game.bytes.len(),
+                start: at,
+            });
+            self.gap = false;
+        }
+        let room = MAX_GAME_LEN - self.game.bytes.len();
+        if data.len() <= room {
+            self.game.bytes.extend_from_slice(data);
+        } else {
+            let cut = char_boundary(data, room);
+            self.game.bytes.extend_from_slice(&data[..cut]);
+            self.full = true;
+            self.game.notes.push(Note::warning(
+                position_after(at, &data[..cut]),
+                format!(
+                    "game text longer than {} MiB: the rest of this game is skipped",
+                    MAX_GAME_LEN >> 20
+                ),
+            ));
+        }
+    }
+
+    /// Notes that bytes of the input were passed without keeping them.
+    fn skip(&mut self) {
+        self.gap = true;
+    }
+}
+
+/// A text span whose content is kept up to [`MAX_TEXT_LEN`] bytes.
+struct Limited {
+    kept: usize,
+    cut: bool,
+}
+
+impl Limited {
+    fn new() -> Limited {
+        Limited {
+            kept: 0,
+            cut: false,
+        }
+    }
+
+    /// Keeps as much of `data` (standing at `at`) as the limit allows;
+    /// reports the cut once, at `start` (the span's first byte).
+    fn take(&mut self, g: &mut GameBuf, data: &[u8], at: Position, start: Position, what: &str) {
+        if self.cut {
+            g.skip();
+            return;
+        }
+        let room = MAX_TEXT_LEN - self.kept;
+        if data.len() <= room {
+            g.copy(data, at);
+            self.kept += data.len();
+        } else {
+            let cut = char_boundary(data, room);
+            g.copy(&data[..cut], at);
+            g.skip();
+            self.cut = true;
+            g.game.notes.push(Note::warning(
+                start,
+                format!("{what} longer than {} MiB: cut there", MAX_TEXT_LEN >> 20),
+            ));
+        }
+    }
+}
+
+/// What the scanner knows about the game being read.
+struct Scan {
+    /// Only blanks so far on the current line.
+    line_blank: bool,
+    /// An empty line since the last tag.
+    blank_line: bool,
+    /// Variation depth.
+    depth: u32,
+    /// The last byte looked at (for token boundaries).
+    prev: Option<u8>,
+    /// Lower-cased names of the tags read (to split tag blocks that lack a
+    /// terminator between them).
+    names: Vec<Vec<u8>>,
+}
+
+/// A run of junk lines between games, reported once.
+struct Junk {
+    start: Position,
+    sample: String,
+    lines: u64,
+}
+
+impl Junk {
+    fn into_note(self) -> Note {
+        let more = match self.lines {
+            0 | 1 => String::new(),
+            n => format!(" ({} more lines)", n - 1),
+        };
+        Note::warning(
+            self.start,
+            format!("junk between games skipped: `{}`{more}", self.sample),
+        )
+    }
+}
+
+/// Splits an input into game texts.
+pub(crate) struct Framer<R> {
+    src: Source<R>,
+    started: bool,
+    /// A buffer to collect the next game in (reused from game to game).
+    spare: Vec<u8>,
+    junk: Option<Junk>,
+    /// Notes about text after the last game.
+    pub trailing: Vec<Note>,
+}
+
+impl<R: Read> Framer<R> {
+    pub fn new(inner: R) -> Framer<R> {
+        Framer {
+            src: Source::new(inner),
+            started: false,
+            spare: Vec::new(),
+            junk: None,
+            trailing: Vec::new(),
+        }
+    }
+
+    /// Takes back a game's buffer to collect the next game in; small ones
+    /// only, so that one huge game does not hold memory.
+    pub fn recycle(&mut self, mut buffer: Vec<u8>) {
+        if buffer.capacity() <= 1 << 20 {
+            buffer.clear();
+            self.spare = buffer;
+        }
+    }
+
+    /// Where the reader stands in the input.
+    pub fn position(&self) -> Position {
+        self.src.position()
+    }
+
+    /// The next game's text, or `None` at the end of the input.
+    ///
+    /// # Errors
+    /// An I/O error of the input; the input then counts as ended.
+    pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        if !self.started {
+            self.started = true;
+            self.src.skip_bom()?;
+        }
+        loop {
+            self.src.fill(LOOKAHEAD)?;
+            let w = self.src.window();
+            let Some(&b) = w.first() else {
+                if let Some(junk) = self.junk.take() {
+                    self.trailing.push(junk.into_note());
+                }
+                return Ok(None);
+            };
+            if b.is_ascii_whitespace() {
+                let n = w.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                self.src.advance(n);
+                continue;
+            }
+            let at = self.src.position();
+            if b == b'%' && at.column == 1 {
+                self.skip_line(None)?;
+                continue;
+            }
+            if b == b'[' || starts_movetext(w) {
+                let game = self.read_game(at)?;
+                if !game.has_tags && !game.has_movetext && !game.complete {
+                    // Only comments: not a game.
+                    self.add_junk(at, sample(&game.bytes));
+                    continue;
+                }
+                let mut game = game;
+                if let Some(junk) = self.junk.take() {
+                    game.notes.insert(0, junk.into_note());
+                }
+                return Ok(Some(game));
+            }
+            let text = sample(w);
+            self.add_junk(at, text);
+            self.skip_line(None)?;
+        }
+    }
+
+    fn add_junk(&mut self, at: Position, sample: String) {
+        match &mut self.junk {
+            Some(junk) => junk.lines += 1,
+            None => {
+                self.junk = Some(Junk {
+                    start: at,
+                    sample,
+                    lines: 1,
+                })
+            }
+        }
+    }
+
+    /// Passes the rest of the line (not its `\n`), keeping it in `keep` (up
+    /// to the text limit) when given.
+    fn skip_line(&mut self, mut keep: Option<(&mut GameBuf, Position, &str)>) -> io::Result<()> {
+        let mut limited = Limited::new();
+        loop {
+            self.src.fill(1)?;
+            let w = self.src.window();
+            if w.is_empty() {
+                return Ok(());
+            }
+            let (n, done) = match memchr::memchr(b'\n', w) {
+                Some(n) => (n, true),
+                None => (w.len(), false),
+            };
+            if let Some((g, start, what)) = keep.as_mut() {
+                let at = self.src.position();
+                limited.take(g, &w[..n], at, *start, what);
+            }
+            self.src.advance(n);
+            if done {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Reads one game starting at `start` (a `[` or the first movetext
+    /// byte).
+    fn read_game(&mut self, start: Position) -> io::Result<RawGame> {
+        let mut g = GameBuf::new(start, std::mem::take(&mut self.spare));
+        let mut s = Scan {
+            line_blank: true,
+            blank_line: false,
+            depth: 0,
+            prev: None,
+            names: Vec::new(),
+        };
+        loop {
+            self.src.fill(LOOKAHEAD)?;
+            let w = self.src.window();
+            if w.is_empty() {
+                break;
+            }
+            let at = self.src.position();
+            let (i, stop) = scan_movetext(
+                w,
+                self.src.eof,
+                at.column == 1,
+                &mut s,
+                &mut g.game.has_movetext,
+            );
+            g.copy(&w[..i], at);
+            self.src.advance(i);
+            match stop {
+                Stop::Refill => continue,
+                Stop::Result => {
+                    g.game.complete = true;
+                    break;
+                }
+                Stop::Special => {}
+            }
+            // A tag, an escape line or a comment starts here.
+            self.src.fill(LOOKAHEAD)?;
+            let w = self.src.window();
+            let Some(&b) = w.first() else {
+                break;
+            };
+            let at = self.src.position();
+            match b {
+                b'[' => {
+                    if s.line_blank
+                        && (g.game.has_movetext
+                            || s.blank_line && g.game.has_tags && repeats_name(w, &s.names))
+                    {
+                        break;
+                    }
+                    self.read_tag(&mut g, &mut s)?;
+                }
+                b'%' => {
+                    s.line_blank = false;
+                    self.skip_line(Some((&mut g, at, "escape line")))?;
+                    s.prev = Some(b' ');
+                }
+                b';' => {
+                    s.line_blank = false;
+                    self.skip_line(Some((&mut g, at, "comment")))?;
+                    s.prev = Some(b' ');
+                }
+                _ => {
+                    // An unterminated comment stops at the start of a line.
+                    s.line_blank = self.read_comment(&mut g)?;
+                    s.prev = Some(b'}');
+                }
+            }
+        }
+        Ok(g.game)
+    }
+
+    /// Reads a tag line from its `[` to its `]` (or to the end of the line
+    /// when it is not closed), cutting a value over the text limit.
+    fn read_tag(&mut self, g: &mut GameBuf, s: &mut Scan) -> io::Result<()> {
+        let start = self.src.position();
+        g.game.has_tags = true;
+        s.blank_line = false;
+        s.line_blank = false;
+        s.names.push(tag_name(self.src.window()));
+        let mut quoted = false;
+        let mut escaped = false;
+        let mut value = Limited::new();
+        loop {
+            self.src.fill(1)?;
+            let w = self.src.window();
+            if w.is_empty() {
+                break;
+            }
+            let at = self.src.position();
+            if quoted {
+                // Value bytes up to the closing quote or the end of the line.
+                let mut i = 0;
+                let mut closed = None;
+                while i < w.len() {
+                    let b = w[i];
+                    if b == b'\n' {
+                        closed = Some(false);
+                        break;
+                    }
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == b'"' {
+                        closed = Some(true);
+                        break;
+                    }
+                    i += 1;
+                }
+                value.take(g, &w[..i], at, start, "tag value");
+                match closed {
+                    Some(true) => {
+                        g.copy(b"\"", position_after(at, &w[..i]));
+                        self.src.advance(i + 1);
+                        quoted = false;
+                    }
+                    Some(false) => {
+                        self.src.advance(i);
+                        break;
+                    }
+                    None => self.src.advance(i),
+                }
+            } else {
+                // The `[`, the name and blanks, up to a quote, `]` or the end
+                // of the line.
+                match w.iter().position(|b| matches!(b, b'\n' | b'"' | b']')) {
+                    Some(i) if w[i] == b'\n' => {
+                        g.copy(&w[..i], at);
+                        self.src.advance(i);
+                        break;
+                    }
+                    Some(i) => {
+                        let close = w[i] == b']';
+                        g.copy(&w[..=i], at);
+                        self.src.advance(i + 1);
+                        if close {
+                            break;
+                        }
+                        quoted = true;
+                    }
+                    None => {
+                        let n = w.len();
+                        g.copy(w, at);
+                        self.src.advance(n);
+                    }
+                }
+            }
+        }
+        s.prev = Some(b']');
+        Ok(())
+    }
+
+    /// Reads a comment from its `{` to the matching `}` (nested braces
+    /// counted). An unterminated comment ends at the end of the input or
+    /// before a line that looks like a tag. Returns whether it stopped at
+    /// the start of a line.
+    fn read_comment(&mut self, g: &mut GameBuf) -> io::Result<bool> {
+        let start = self.src.position();
+        g.copy(b"{", start);
+        self.src.advance(1);
+        let mut depth = 1u32;
+        let mut text = Limited::new();
+        loop {
+            self.src.fill(1)?;
+            let w = self.src.window();
+            if w.is_empty() {
+                return Ok(false);
+            }
+            let at = self.src.position();
+            let Some(k) = memchr::memchr3(b'{', b'}', b'\n', w) else {
+                text.take(g, w, at, start, "comment");
+                let n = w.len();
+                self.src.advance(n);
+                continue;
+            };
+            match w[k] {
+                b'}' if depth == 1 => {
+                    text.take(g, &w[..k], at, start, "comment");
+                    g.copy(b"}", position_after(at, &w[..k]));
+                    self.src.advance(k + 1);
+                    return Ok(false);
+                }
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                _ => {}
+            }
+            text.take(g, &w[..=k], at, start, "comment");
+            let newline = w[k] == b'\n';
+            self.src.advance(k + 1);
+            if newline {
+                self.src.fill(LOOKAHEAD)?;
+                if looks_like_tag(skip_blanks(self.src.window())) {
+                    return Ok(true);
+                }
+            }
+        }
+    }
+}
+
+/// Why [`scan_movetext`] stopped.
+enum Stop {
+    /// The window ends (or lookahead is needed): refill and go on.
+    Refill,
+    /// A result was read: the game ends.
+    Result,
+    /// A tag, escape line, line comment or comment starts here.
+    Special,
+}
+
+/// Scans plain movetext in `w` (blanks, moves, numbers, parentheses) up to
+/// something that needs its own reader, a result, or the end of the window.
+/// Returns how many bytes were passed (all kept) and why it stopped.
+fn scan_movetext(
+    w: &[u8],
+    eof: bool,
+    column_one: bool,
+    s: &mut Scan,
+    movetext: &mut bool,
+) -> (usize, Stop) {
+    // Locals, written back once: this loop sees every byte of the movetext.
+    let mut column_one = column_one;
+    let mut line_blank = s.line_blank;
+    let mut blank_line = s.blank_line;
+    let mut depth = s.depth;
+    let mut prev = s.prev;
+    let mut seen = *movetext;
+    let mut i = 0;
+    let stop = loop {
+        let Some(&b) = w.get(i) else {
+            break Stop::Refill;
+        };
+        match b {
+            b'\n' => {
+                blank_line |= line_blank;
+                line_blank = true;
+                column_one = true;
+                prev = Some(b);
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C' => {
+                column_one = false;
+                prev = Some(b' ');
+                i += 1;
+                continue;
+            }
+            b'[' if line_blank || !seen => break Stop::Special,
+            b'%' if column_one => break Stop::Special,
+            b';' | b'{' => break Stop::Special,
+            _ => {}
+        }
+        column_one = false;
+        line_blank = false;
+        seen = true;
+        if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) && is_boundary(prev) {
+            if i + 8 > w.len() && !eof && i > 0 {
+                break Stop::Refill;
+            }
+            if let Some(n) = result_len(&w[i..]) {
+                i += n;
+                break Stop::Result;
+            }
+        }
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        prev = Some(b);
+        i += 1;
+    };
+    s.line_blank = line_blank;
+    s.blank_line = blank_line;
+    s.depth = depth;
+    s.prev = prev;
+    *movetext = seen;
+    (i, stop)
+}
+
+/// The lower-cased name of the tag at the start of `w` (a `[`).
+fn tag_name(w: &[u8]) -> Vec<u8> {
+    let rest = skip_blanks(w.get(1..).unwrap_or_default());
+    rest.iter()
+        .take_while(|b| is_name_byte(**b))
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// Whether the tag at the start of `w` repeats one of `names`.
+fn repeats_name(w: &[u8], names: &[Vec<u8>]) -> bool {
+    let name = tag_name(w);
+    !name.is_empty() && names.contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames `input` and returns each game's text.
+    fn frame(input: &[u8]) -> Vec<String> {
+        let mut framer = Framer::new(input);
+        let mut out = Vec::new();
+        while let Some(game) = framer.next_game().unwrap() {
+            out.push(String::from_utf8_lossy(&game.bytes).into_owned());
+        }
+        out
+    }
+
+    /// A reader that hands out one byte at a time.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((b, rest)), Some(slot)) => {
+                    *slot = *b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn games_end_at_results() {
+        let games = frame(b"[Event \"a\"]\n1. 11-15 24-20 1-0\n\n[Event \"b\"]\n1. 9-13 *\n");
+        assert_eq!(
+            games,
+            vec![
+                "[Event \"a\"]\n1. 11-15 24-20 1-0",
+                "[Event \"b\"]\n1. 9-13 *"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_header_on_the_line_of_the_previous_result() {
+        let games = frame(b"1. 11-15 0-1 [Event \"b\"] 1. 9-13 1/2-1/2");
+        assert_eq!(games, vec!["1. 11-15 0-1", "[Event \"b\"] 1. 9-13 1/2-1/2"]);
+    }
+
+    #[test]
+    fn a_tag_line_ends_a_game_without_result() {
+        let games = frame(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13 *");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0], "[Event \"a\"]\n1. 11-15 24-20\n");
+    }
+
+    #[test]
+    fn tag_blocks_split_on_a_repeated_name_after_a_blank_line() {
+        let games = frame(b"[Event \"a\"]\n\n[Event \"b\"]\n*");
+        assert_eq!(games.len(), 2);
+        let games = frame(b"[Event \"a\"]\n\n[Site \"b\"]\n*");
+        assert_eq!(games.len(), 1);
+        let games = frame(b"[Event \"a\"]\n[Event \"b\"]\n*");
+        assert_eq!(games.len(), 1, "duplicate tags without a blank line stay");
+    }
+
+    #[test]
+    fn results_inside_comments_variations_and_tags_do_not_end_games() {
+        let text = b"[Result \"1-0\"]\n1. 11-15 {1-0 here} (24-20 1-0) 24-19 ; 0-1\n 2. 8-11 *";
+        let games = frame(text);
+        assert_eq!(games.len(), 1);
+        assert!(games[0].ends_with('*'));
+    }
+
+    #[test]
+    fn junk_between_games_is_reported_once_per_run() {
+        let mut framer = Framer::new(
+            &b"1. 11-15 *\nDownloaded from somewhere\n=====\n\n[Event \"b\"]\n*\nbye\n"[..],
+        );
+        let first = framer.next_game().unwrap().unwrap();
+        assert!(first.notes.is_empty());
+        let second = framer.next_game().unwrap().unwrap();
+        assert_eq!(second.notes.len(), 1);
+        assert_eq!(
+            second.notes[0].message,
+            "junk between games skipped: `Downloaded from somewhere` (1 more lines)"
+        );
+        assert_eq!(second.notes[0].position.line, 2);
+        assert!(framer.next_game().unwrap().is_none());
+        assert_eq!(framer.trailing.len(), 1);
+        assert_eq!(framer.trailing[0].position.line, 7);
+    }
+
+    #[test]
+    fn an_unterminated_comment_stops_before_a_tag_line() {
+        let games = frame(b"[Event \"a\"]\n1. 11-15 {oops\n24-20 1-0\n\n[Event \"b\"]\n*");
+        assert_eq!(games.len(), 2);
+        assert!(games[1].starts_with("[Event \"b\"]"));
+    }
+
+    #[test]
+    fn nested_comments() {
+        let games = frame(b"1. 11-15 {a {b} 1-0 c} 24-20 *");
+        assert_eq!(games, vec!["1. 11-15 {a {b} 1-0 c} 24-20 *"]);
+    }
+
+    #[test]
+    fn escape_lines_and_bom() {
+        let games = frame(b"\xEF\xBB\xBF% comment\n[Date \"x\"]\n% inside\n1. 32-28 *");
+        assert_eq!(games, vec!["[Date \"x\"]\n% inside\n1. 32-28 *"]);
+        let mut framer = Framer::new(&b"\xEF\xBB\xBF[A \"b\"]"[..]);
+        let game = framer.next_game().unwrap().unwrap();
+        assert_eq!(
+            game.segments[0].start,
+            Position {
+                byte: 3,
+                line: 1,
+                column: 1
+            }
+        );
+    }
+
+    #[test]
+    fn windows_1252_draw() {
+        let games = frame(b"1. 11-15 \xBD-\xBD\n[Event \"b\"] *");
+        assert_eq!(games.len(), 2);
+    }
+
+    #[test]
+    fn escaped_quotes_and_brackets_in_tag_values() {
+        let games = frame(b"[White \"a \\\"b\\\" ]c\"] 32-28 *");
+        assert_eq!(games, vec!["[White \"a \\\"b\\\" ]c\"] 32-28 *"]);
+    }
+
+    #[test]
+    fn one_byte_reads_frame_the_same() {
+        let text: &[u8] = b"\xEF\xBB\xBF[Event \"a\"]\r\n1. 11-15 {x\r\n} 24-20 1-0\r\njunk\r\n[Event \"b\"]\r\n1. 9-13 1/2-1/2\r\n";
+        let mut a = Framer::new(text);
+        let mut b = Framer::new(Trickle(text));
+        loop {
+            let (x, y) = (a.next_game().unwrap(), b.next_game().unwrap());
+            match (x, y) {
+                (Some(x), Some(y)) => {
+                    assert_eq!(x.bytes, y.bytes);
+                    assert_eq!(x.segments, y.segments);
+                    assert_eq!(x.notes, y.notes);
+                }
+                (None, None) => break,
+                _ => panic!("different game counts"),
+            }
+        }
+    }
+
+    #[test]
+    fn long_comments_are_cut_and_positions_resume_after_them() {
+        let mut text = b"1. 11-15 {".to_vec();
+        text.extend(std::iter::repeat_n(b'a', MAX_TEXT_LEN + 10));
+        text.extend_from_slice(b"} 24-20 *");
+        let mut framer = Framer::new(&text[..]);
+        let game = framer.next_game().unwrap().unwrap();
+        assert!(game.complete);
+        assert_eq!(game.bytes.len(), 10 + MAX_TEXT_LEN + 9);
+        assert_eq!(game.segments.len(), 2);
+        let resume = game.segments[1];
+        assert_eq!(resume.at, 10 + MAX_TEXT_LEN);
+        assert_eq!(resume.start.byte, 10 + MAX_TEXT_LEN as u64 + 10);
+        assert_eq!(game.notes.len(), 1);
+        assert_eq!(
+            game.notes[0].message,
+            "comment longer than 1 MiB: cut there"
+        );
+    }
+
+    #[test]
+    fn positions_after_text() {
+        let p = position_after(Position::START, "ab\ncé".as_bytes());
+        assert_eq!(
+            p,
+            Position {
+                byte: 6,
+                line: 2,
+                column: 3
+            }
+        );
+    }
+
+    #[test]
+    fn samples_are_readable() {
+        assert_eq!(sample(b"abc\ndef"), "abc");
+        assert_eq!(sample(b"a\x00b"), "a\u{FFFD}b");
+        assert_eq!(sample(b"M\xFCller"), "Müller");
+        let long = vec![b'x'; 200];
+        assert_eq!(sample(&long).chars().count(), SAMPLE_CHARS + 1);
+    }
+}

@@ -1,0 +1,499 @@
+//! One game as read: tags, the main line with its variations, comments and
+//! annotations, the result, and the hints the text alone gives.
+
+use crate::notation::{MoveToken, Orientation, SquareToken, TokenError};
+use crate::rules::Color;
+
+use super::error::{Diagnostic, Position};
+
+/// One game of a PDN file, as written.
+///
+/// Nothing here is checked against the rules: the moves are tokens, read
+/// without a position. Replay decides what they mean.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    /// 1-based index of the game in its input.
+    pub index: u64,
+    /// Where the game starts: its first tag, or its first move (or comment)
+    /// when it has no tags.
+    pub start: Position,
+    /// The tags in the order written, duplicates kept.
+    pub tags: Vec<Tag>,
+    /// The main line: comments before the first move, then the plies.
+    pub line: Line,
+    /// The result terminator as written; `None` when the game has none (a
+    /// warning says so).
+    pub result: Option<GameResult>,
+    /// The movetext as written (decoded), from its first character up to and
+    /// including the result, so that an export can keep what follows a fault.
+    pub movetext: String,
+    /// Where [`Game::movetext`] starts.
+    pub movetext_start: Position,
+    /// How the game's text was decoded.
+    pub encoding: TextEncoding,
+    /// What the text alone tells about variant, notation and set-up.
+    pub hints: Hints,
+    /// Warnings and errors met while reading this game, in text order
+    /// (junk skipped just before the game comes first).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Game {
+    /// The value of the first tag named `name`, compared without case.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+            .map(|t| t.value.as_str())
+    }
+
+    /// Every tag named `name`, compared without case, in order.
+    pub fn tags_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
+        self.tags
+            .iter()
+            .filter(move |t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The plies of the main line.
+    pub fn plies(&self) -> &[Ply] {
+        &self.line.plies
+    }
+
+    /// Whether any diagnostic of this game is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// How a game's bytes were turned into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextEncoding {
+    /// The bytes were valid UTF-8.
+    Utf8,
+    /// They were not, and were read as Windows-1252 (a superset of the
+    /// printable Latin-1 characters).
+    Windows1252,
+}
+
+/// A tag pair `[Name "value"]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// The name as written (case kept).
+    pub name: String,
+    /// The value with `\"` and `\\` unescaped.
+    pub value: String,
+    /// Where the tag's `[` stands.
+    pub position: Position,
+}
+
+/// A line of play: the main line or a variation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Line {
+    /// Where the line starts: the `(` of a variation; the first item of the
+    /// main line.
+    pub position: Position,
+    /// Comments before the first move.
+    pub comments: Vec<Comment>,
+    /// Set-up commands `/FEN "…"/` before the first move.
+    pub setups: Vec<SetupCommand>,
+    /// The moves in order.
+    pub plies: Vec<Ply>,
+}
+
+/// One move of a line, with what is written after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ply {
+    /// The move number written just before it, if any.
+    pub number: Option<MoveNumber>,
+    /// The token as written (spaces inside kept, as in `1- 7`).
+    pub text: String,
+    /// What the token is.
+    pub token: PlyToken,
+    /// Where the token starts.
+    pub position: Position,
+    /// Numeric glyphs and move-strength marks after the move.
+    pub nags: Vec<Nag>,
+    /// Comments after the move (up to the next move).
+    pub comments: Vec<Comment>,
+    /// Set-up commands after the move.
+    pub setups: Vec<SetupCommand>,
+    /// Variations after the move: each is an alternative to this ply and
+    /// replays from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl Ply {
+    /// The move token, when the text is one.
+    pub fn move_token(&self) -> Option<&MoveToken> {
+        match &self.token {
+            PlyToken::Move(token) => Some(token),
+            _ => None,
+        }
+    }
+}
+
+/// What a ply's text is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyToken {
+    /// A move: squares joined by `-`, `x`, `×` or `:`.
+    Move(MoveToken),
+    /// An unknown move, written `- -` (or `--`).
+    Unknown,
+    /// Text standing where a move should, that is not one.
+    Invalid(TokenError),
+}
+
+/// A move number as written: `12.` or `12...` (also `12. ...`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveNumber {
+    /// The number (zero-padded numbers such as `01.` read as 1).
+    pub number: u32,
+    /// Whether dots mark the move as the second side's (`12...`).
+    pub ellipsis: bool,
+}
+
+/// An annotation of a move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Nag {
+    /// A numeric annotation glyph `$n`.
+    Glyph(u32),
+    /// A move-strength mark as written: `!`, `?!`, `!!`, or one in
+    /// parentheses such as `(!?)`.
+    Mark(String),
+}
+
+/// A comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// The text without its delimiters (CRLF read as LF).
+    pub text: String,
+    /// How it was written.
+    pub kind: CommentKind,
+    /// Where it starts (its `{` or `;`, or the first character of bare text).
+    pub position: Position,
+}
+
+/// How a comment was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// Between braces `{…}`.
+    Brace,
+    /// After `;` to the end of the line.
+    Line,
+    /// Text outside braces that is not a move (glued to a move, or words
+    /// standing between moves), kept with a warning.
+    Bare,
+}
+
+/// A set-up command `/FEN "…"/` in the movetext.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupCommand {
+    /// The text between the slashes, as written.
+    pub text: String,
+    /// The FEN inside, when the command is `FEN "…"`.
+    pub fen: Option<String>,
+    /// Where its first `/` stands.
+    pub position: Position,
+}
+
+/// A result terminator as written: `1-0`, `0-1`, `2-0`, `0-2`, `1-1`, `0-0`,
+/// `1/2-1/2`, `½-½` or `*`. What it means depends on the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The text, as written.
+    pub text: String,
+    /// Where it stands.
+    pub position: Position,
+}
+
+/// What the text of a game tells without replaying it. Choosing the variant
+/// and notation is replay's job; these are its evidence.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// The `GameType` tag, parsed when well formed.
+    pub game_type: Option<GameTypeHint>,
+    /// The `Variant` tag.
+    pub variant: Option<String>,
+    /// The `Notation` tag (pdndb writes `Dama` for the Dama notation).
+    pub notation: Option<String>,
+    /// The set-up: the `FEN` tag, else the first `/FEN "…"/` command.
+    pub fen: Option<FenHint>,
+    /// Whether the main line's moves use numbers, letters or both.
+    pub squares: SquareStyle,
+    /// The board orientation the main line's algebraic squares belong to;
+    /// `None` without algebraic squares or when they mix both boards.
+    pub orientation: Option<Orientation>,
+    /// Whether the algebraic squares mix both orientations (a warning says so).
+    pub mixed_orientation: bool,
+    /// The largest square number in the main line; above 32 points to a
+    /// larger board (International 10×10 has 50).
+    pub max_square: Option<u32>,
+}
+
+/// Where a FEN came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenHint {
+    /// The FEN text as written.
+    pub fen: String,
+    /// Whether it is a tag or a set-up command.
+    pub source: FenSource,
+}
+
+/// Where a FEN was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenSource {
+    /// A `[FEN "…"]` tag.
+    Tag,
+    /// A `/FEN "…"/` command in the movetext.
+    Command,
+}
+
+/// Which kind of squares the moves use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SquareStyle {
+    /// No move was read.
+    #[default]
+    None,
+    /// Numbers only (numeric or Dama notation).
+    Numbers,
+    /// Letters and digits only (algebraic).
+    Letters,
+    /// Both, in different moves.
+    Mixed,
+}
+
+/// A `GameType` tag: parsed, or kept as written when malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameTypeHint {
+    /// Well formed (the type number may still be one pdndb does not know).
+    Parsed(GameType),
+    /// Not of the form `type[,first,width,height,notation+corner[,invert]]`;
+    /// the value as written.
+    Malformed(String),
+}
+
+/// A well-formed `GameType` value: `type[,first,width,height,notation+corner[,invert]]`,
+/// e.g. `21,B,8,8,N1,0` or `20`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameType {
+    /// The value as written.
+    pub raw: String,
+    /// The type number (20 International, 21 English, 25 Russian, 26
+    /// Brazilian, …).
+    pub number: u32,
+    /// The board part, when written.
+    pub board: Option<BoardSpec>,
+}
+
+/// The board part of a `GameType`: `first,width,height,notation+corner[,invert]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardSpec {
+    /// The side that moves first.
+    pub first: Color,
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// The notation letter: `A` algebraic, `N` numeric, `S` short (SAN).
+    pub notation: char,
+    /// The corner digit after the notation letter (0..3).
+    pub corner: u8,
+    /// The invert flag (`1` mirrors the algebraic board), when written.
+    pub invert: Option<bool>,
+}
+
+impl GameType {
+    /// Parses a `GameType` value; spaces around the commas are allowed.
+    /// `None` when it is not of the documented form.
+    pub fn parse(raw: &str) -> Option<GameType> {
+        let mut fields = raw.split(',').map(str::trim);
+        let number = fields.next()?.parse().ok()?;
+        let rest: Vec<&str> = fields.collect();
+        let board = match rest.as_slice() {
+            [] => None,
+            [first, width, height, code] | [first, width, height, code, _] => {
+                let first = match *first {
+                    "W" | "w" => Color::White,
+                    "B" | "b" => Color::Black,
+                    _ => return None,
+                };
+                let mut chars = code.chars();
+                let notation = chars.next()?.to_ascii_uppercase();
+                if !notation.is_ascii_alphabetic() {
+                    return None;
+                }
+                let corner = chars.as_str().parse().ok()?;
+                let invert = match rest.get(4) {
+                    None => None,
+                    Some(&"0") => Some(false),
+                    Some(&"1") => Some(true),
+                    Some(_) => return None,
+                };
+                Some(BoardSpec {
+                    first,
+                    width: width.parse().ok()?,
+                    height: height.parse().ok()?,
+                    notation,
+                    corner,
+                    invert,
+                })
+            }
+            _ => return None,
+        };
+        Some(GameType {
+            raw: raw.to_string(),
+            number,
+            board,
+        })
+    }
+}
+
+impl GameTypeHint {
+    /// Reads a `GameType` value.
+    pub fn from_value(raw: &str) -> GameTypeHint {
+        match GameType::parse(raw) {
+            Some(game_type) => GameTypeHint::Parsed(game_type),
+            None => GameTypeHint::Malformed(raw.to_string()),
+        }
+    }
+}
+
+/// Works out the hints of a game from its tags and main line. Returns them
+/// with the warnings they raise (mixed orientation, malformed GameType).
+pub(crate) fn hints(
+    tags: &[Tag],
+    line: &Line,
+    commands: Option<&SetupCommand>,
+) -> (Hints, Vec<(Position, String)>) {
+    let mut warnings = Vec::new();
+    let tag = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
+    let game_type = tag("GameType").map(|t| {
+        let hint = GameTypeHint::from_value(t.value.trim());
+        if let GameTypeHint::Malformed(raw) = &hint {
+            warnings.push((
+                t.position,
+                format!(
+                    "GameType `{raw}` is not of the form type[,first,width,height,notation[,invert]]; kept as written"
+                ),
+            ));
+        }
+        hint
+    });
+    let fen = match tag("FEN") {
+        Some(t) => Some(FenHint {
+            fen: t.value.clone(),
+            source: FenSource::Tag,
+        }),
+        None => commands.and_then(|c| {
+            c.fen.as_ref().map(|fen| FenHint {
+                fen: fen.clone(),
+                source: FenSource::Command,
+            })
+        }),
+    };
+    let mut numbers = false;
+    let mut letters = false;
+    let mut vismin: Option<Position> = None;
+    let mut luzon: Option<Position> = None;
+    let mut max_square: Option<u32> = None;
+    for ply in &line.plies {
+        let Some(token) = ply.move_token() else {
+            continue;
+        };
+        for square in &token.squares {
+            match square {
+                SquareToken::Number(n) => {
+                    numbers = true;
+                    max_square = Some(max_square.map_or(*n, |m| m.max(*n)));
+                }
+                SquareToken::Algebraic { .. } => {
+                    letters = true;
+                    let views = square.views();
+                    if views.vismin {
+                        vismin.get_or_insert(ply.position);
+                    } else if views.luzon {
+                        luzon.get_or_insert(ply.position);
+                    }
+                }
+            }
+        }
+    }
+    let squares = match (numbers, letters) {
+        (false, false) => SquareStyle::None,
+        (true, false) => SquareStyle::Numbers,
+        (false, true) => SquareStyle::Letters,
+        (true, true) => SquareStyle::Mixed,
+    };
+    let mixed_orientation = vismin.is_some() && luzon.is_some();
+    let orientation = match (vismin, luzon) {
+        (Some(_), None) => Some(Orientation::Vismin),
+        (None, Some(_)) => Some(Orientation::Luzon),
+        _ => None,
+    };
+    if let (Some(v), Some(l)) = (vismin, luzon) {
+        let later = v.max(l);
+        warnings.push((
+            later,
+            "algebraic squares of both boards (Vismin and Luzon) in one game: the orientation is left open"
+                .to_string(),
+        ));
+    }
+    let hints = Hints {
+        game_type,
+        variant: tag("Variant").map(|t| t.value.clone()),
+        notation: tag("Notation").map(|t| t.value.clone()),
+        fen,
+        squares,
+        orientation,
+        mixed_orientation,
+        max_square,
+    };
+    (hints, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_types_in_their_forms() {
+        let t = GameType::parse("21,B,8,8,N1,0").unwrap();
+        assert_eq!(t.number, 21);
+        let b = t.board.unwrap();
+        assert_eq!(
+            (b.first, b.width, b.height, b.notation, b.corner, b.invert),
+            (Color::Black, 8, 8, 'N', 1, Some(false))
+        );
+        let t = GameType::parse("26,W,8,8,A0,1").unwrap();
+        let b = t.board.unwrap();
+        assert_eq!(
+            (b.first, b.notation, b.corner, b.invert),
+            (Color::White, 'A', 0, Some(true))
+        );
+        let t = GameType::parse("20").unwrap();
+        assert_eq!((t.number, t.board), (20, None));
+        let t = GameType::parse("25, W, 8, 8, A0").unwrap();
+        assert_eq!(t.board.unwrap().invert, None);
+        assert_eq!(t.raw, "25, W, 8, 8, A0");
+        for bad in [
+            "",
+            "draughts",
+            "21,B",
+            "21,X,8,8,N1,0",
+            "21,B,8,8,N1,2",
+            "21,B,8,8,1,0",
+            "21,B,8,8,N1,0,9",
+        ] {
+            assert_eq!(GameType::parse(bad), None, "{bad}");
+            assert_eq!(
+                GameTypeHint::from_value(bad),
+                GameTypeHint::Malformed(bad.to_string())
+            );
+        }
+        // An unknown type number is still well formed.
+        assert!(matches!(
+            GameTypeHint::from_value("99"),
+            GameTypeHint::Parsed(GameType { number: 99, .. })
+        ));
+    }
+}

@@ -1,0 +1,1046 @@
+//! The grammar of one game, read from its decoded text.
+//!
+//! Small nom parsers, one per production, each headed by its production;
+//! a driver loop dispatches on the first byte of each element and builds
+//! the lines of play with an explicit stack, so that deeply nested input
+//! costs no recursion. Everything the grammar meets becomes an item or a
+//! diagnostic: nothing is dropped silently except blanks and `%` escape
+//! lines (which PDN asks readers to ignore).
+//!
+//! ```text
+//! game        := (blank | escape | comment | tag)* movetext
+//! tag         := "[" name blank* value blank* "]"
+//! movetext    := (blank | escape | comment | line-comment | number | ellipsis
+//!                 | move | unknown | nag | mark | setup | variation)* result?
+//! variation   := "(" movetext ")"
+//! ```
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_till, take_while, take_while1};
+use nom::character::complete::{char, digit1, space0};
+use nom::combinator::{cut, map_res, opt, recognize};
+use nom::sequence::{delimited, preceded};
+use nom::{IResult, Parser};
+
+use super::decode::{GameText, Locator, decode};
+use super::error::{Diagnostic, Note, Position};
+use super::framing::RawGame;
+use super::game::{
+    Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
+    Tag, hints,
+};
+use super::lex::{is_boundary, is_name_byte, result_len};
+use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
+use crate::notation::MoveToken;
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+// blank := " " | "\t"
+fn blanks(i: &str) -> Res<'_, &str> {
+    space0(i)
+}
+
+// name := [A-Za-z0-9_-]+
+fn tag_name(i: &str) -> Res<'_, &str> {
+    take_while1(|c: char| c.is_ascii() && is_name_byte(c as u8))(i)
+}
+
+// value := '"' (escape | [^"\\\n])* '"'     (an unclosed value ends with the line)
+fn tag_value(i: &str) -> Res<'_, (&str, bool)> {
+    let (rest, _) = char('"')(i)?;
+    let bytes = rest.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' if k + 1 < bytes.len() && bytes[k + 1] != b'\n' => k += 2,
+            b'"' => return Ok((&rest[k + 1..], (&rest[..k], true))),
+            b'\n' => break,
+            _ => k += 1,
+        }
+    }
+    let value = rest[..k].trim_end_matches('\r');
+    Ok((&rest[k..], (value, false)))
+}
+
+/// A tag as written, before unescaping.
+struct RawTag<'a> {
+    name: &'a str,
+    value: &'a str,
+    closed_value: bool,
+    /// Text between the value and `]` (should be none).
+    extra: &'a str,
+    closed: bool,
+}
+
+// tag := "[" blank* name blank* value blank* "]"      (committed after "[")
+fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
+    let (i, (name, (value, closed_value), extra, close)) = preceded(
+        char('['),
+        cut((
+            preceded(blanks, tag_name),
+            preceded(blanks, tag_value),
+            take_till(|c| c == ']' || c == '\n'),
+            opt(char(']')),
+        )),
+    )
+    .parse(i)?;
+    Ok((
+        i,
+        RawTag {
+            name,
+            value,
+            closed_value,
+            extra: extra.trim(),
+            closed: close.is_some(),
+        },
+    ))
+}
+
+/// A tag value with `\"` and `\\` unescaped; other backslashes kept.
+fn unescape(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.clone().next() {
+                Some(next @ ('"' | '\\')) => {
+                    out.push(next);
+                    chars.next();
+                }
+                _ => out.push(c),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+// number := digit+ "." "."*       (two or more dots: the second side's move)
+fn move_number(i: &str) -> Res<'_, MoveNumber> {
+    let (i, (digits, _, dots)) = (digit1, char('.'), take_while(|c| c == '.')).parse(i)?;
+    let number = digits.trim_start_matches('0').parse::<u32>().or_else(|e| {
+        if digits.bytes().all(|b| b == b'0') {
+            Ok(0)
+        } else {
+            Err(e)
+        }
+    });
+    match number {
+        Ok(number) => Ok((
+            i,
+            MoveNumber {
+                number,
+                ellipsis: !dots.is_empty(),
+            },
+        )),
+        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
+            digits,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
+}
+
+// ellipsis := "..."
+fn ellipsis(i: &str) -> Res<'_, &str> {
+    tag("...")(i)
+}
+
+// nag := "$" digit+
+fn nag(i: &str) -> Res<'_, u32> {
+    preceded(char('$'), map_res(digit1, str::parse::<u32>)).parse(i)
+}
+
+// mark := [!?]+
+fn mark(i: &str) -> Res<'_, &str> {
+    take_while1(|c| c == '!' || c == '?')(i)
+}
+
+// paren-mark := "(" blank* [!?]+ blank* ")"
+fn paren_mark(i: &str) -> Res<'_, &str> {
+    recognize((char('('), blanks, mark, blanks, char(')'))).parse(i)
+}
+
+// unknown := "-" blank* "-"
+fn unknown_move(i: &str) -> Res<'_, &str> {
+    recognize((char('-'), blanks, char('-'))).parse(i)
+}
+
+// setup := "/" [^/\n]* "/"
+fn setup(i: &str) -> Res<'_, &str> {
+    delimited(char('/'), take_till(|c| c == '/' || c == '\n'), char('/')).parse(i)
+}
+
+// fen-command := "FEN" blank* '"' [^"]* '"'
+fn fen_command(i: &str) -> Res<'_, &str> {
+    preceded(
+        (tag_no_case("FEN"), blanks),
+        alt((
+            delimited(char('"'), take_till(|c| c == '"'), char('"')),
+            // Unquoted, as some programs write it.
+            take_while1(|c: char| !c.is_whitespace()),
+        )),
+    )
+    .parse(i)
+}
+
+// line-comment := ";" [^\n]*      escape := "%" [^\n]*   (the caller checks column 1)
+fn rest_of_line(i: &str) -> Res<'_, &str> {
+    preceded(alt((char(';'), char('%'))), take_till(|c| c == '\n')).parse(i)
+}
+
+/// How a brace comment ended.
+#[derive(Debug, PartialEq, Eq)]
+enum CommentEnd {
+    /// At its matching `}`.
+    Closed,
+    /// Its braces do not balance: read up to its first `}`.
+    Unbalanced,
+    /// At the end of the game's text.
+    Unterminated,
+}
+
+// comment := "{" (comment | [^{}])* "}"
+//
+// Nested braces are counted. When they never balance, the comment is read
+// flat, up to its first `}`; when there is no `}` at all it runs to the end
+// of the game's text. Returns the inner text and how the comment ended.
+fn brace_comment(i: &str) -> Res<'_, (&str, CommentEnd)> {
+    let (body, _) = char('{')(i)?;
+    let bytes = body.as_bytes();
+    let mut depth = 1u32;
+    let mut first_close = None;
+    for (k, b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                first_close.get_or_insert(k);
+                depth -= 1;
+                if depth == 0 {
+                    return Ok((&body[k + 1..], (&body[..k], CommentEnd::Closed)));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(match first_close {
+        Some(k) => (&body[k + 1..], (&body[..k], CommentEnd::Unbalanced)),
+        None => (&body[body.len()..], (body, CommentEnd::Unterminated)),
+    })
+}
+
+/// Whether `b` ends a move token without being glued text.
+fn ends_move(b: u8) -> bool {
+    b.is_ascii_whitespace()
+        || matches!(
+            b,
+            b'{' | b'}' | b'(' | b')' | b'[' | b';' | b'!' | b'?' | b'$'
+        )
+}
+
+/// Whether `b` ends a word of text outside braces.
+fn ends_word(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b';')
+}
+
+/// Whether a word that is not a move was probably meant as one (so it
+/// stands as a ply, for replay to report): it starts with a letter or digit
+/// and holds a digit.
+fn meant_as_move(word: &str) -> bool {
+    word.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric())
+        && word.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// `text` cut to the text limit on a character boundary.
+fn limited(text: &str) -> &str {
+    if text.len() <= MAX_TEXT_LEN {
+        return text;
+    }
+    let mut cut = MAX_TEXT_LEN;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
+}
+
+/// `text` with CRLF read as LF.
+fn normalise_newlines(text: &str) -> String {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A short quote of `text` for a message.
+fn quote(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A variation being read.
+struct Open {
+    line: Line,
+    /// Offset of its `(`.
+    at: usize,
+}
+
+/// The state of reading one game.
+struct Reading<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    i: usize,
+    loc: Locator<'t>,
+    first_column: u64,
+    notes: Vec<Note>,
+    items: usize,
+    tags: Vec<Tag>,
+    main: Line,
+    open: Vec<Open>,
+    number: Option<MoveNumber>,
+    result: Option<GameResult>,
+    first_fen_command: Option<SetupCommand>,
+}
+
+impl<'t> Reading<'t> {
+    fn note(&mut self, note: Note) {
+        if self.notes.len() < MAX_DIAGNOSTICS {
+            self.notes.push(note);
+        } else if self.notes.len() == MAX_DIAGNOSTICS {
+            let position = note.position;
+            self.notes.push(Note::warning(
+                position,
+                format!(
+                    "more than {MAX_DIAGNOSTICS} diagnostics in this game: the rest are not shown"
+                ),
+            ));
+        }
+    }
+
+    fn warn(&mut self, at: usize, message: impl Into<String>) {
+        let position = self.loc.at(at);
+        self.note(Note::warning(position, message));
+    }
+
+    fn error(&mut self, at: usize, message: impl Into<String>) {
+        let position = self.loc.at(at);
+        self.note(Note::error(position, message));
+    }
+
+    /// Counts an item; false (and a warning, once) past the limit.
+    fn room(&mut self, at: usize) -> bool {
+        self.items += 1;
+        if self.items == MAX_ITEMS + 1 {
+            self.warn(
+                at,
+                format!("more than {MAX_ITEMS} moves, comments and annotations: the rest of the game is kept as text only"),
+            );
+        }
+        self.items <= MAX_ITEMS
+    }
+
+    fn rest(&self) -> &'t str {
+        &self.text[self.i..]
+    }
+
+    /// Moves to where `rest` (a suffix of the text) starts.
+    fn seek(&mut self, rest: &str) {
+        self.i = self.text.len() - rest.len();
+    }
+
+    fn line(&mut self) -> &mut Line {
+        match self.open.last_mut() {
+            Some(open) => &mut open.line,
+            None => &mut self.main,
+        }
+    }
+
+    fn at_column_one(&self, at: usize) -> bool {
+        if at == 0 {
+            self.first_column == 1
+        } else {
+            self.bytes[at - 1] == b'\n'
+        }
+    }
+
+    fn skip_blanks(&mut self) {
+        while self.i < self.bytes.len() && self.bytes[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    /// Adds a comment after the last move of the current line, or before its
+    /// first move.
+    fn add_comment(&mut self, at: usize, text: &str, kind: CommentKind) {
+        if !self.room(at) {
+            return;
+        }
+        let comment = Comment {
+            text: normalise_newlines(limited(text)),
+            kind,
+            position: self.loc.at(at),
+        };
+        let line = self.line();
+        match line.plies.last_mut() {
+            Some(ply) => ply.comments.push(comment),
+            None => line.comments.push(comment),
+        }
+    }
+
+    /// Adds text that stands outside braces as a bare comment, with a warning.
+    fn add_bare(&mut self, at: usize, text: &str, why: &str) {
+        self.warn(at, format!("{why} kept as a comment: `{}`", quote(text)));
+        self.add_comment(at, text, CommentKind::Bare);
+    }
+
+    fn add_ply(&mut self, at: usize, text: &str, token: PlyToken) {
+        if !self.room(at) {
+            self.number = None;
+            return;
+        }
+        let ply = Ply {
+            number: self.number.take(),
+            text: text.to_string(),
+            token,
+            position: self.loc.at(at),
+            nags: Vec::new(),
+            comments: Vec::new(),
+            setups: Vec::new(),
+            variations: Vec::new(),
+        };
+        self.line().plies.push(ply);
+    }
+
+    /// Adds an annotation to the last move; before any move it is kept as
+    /// a comment.
+    fn add_nag(&mut self, at: usize, text: &str, nag: Nag) {
+        if self.line().plies.is_empty() {
+            self.add_bare(at, text, "annotation before any move");
+            return;
+        }
+        if !self.room(at) {
+            return;
+        }
+        if let Some(ply) = self.line().plies.last_mut() {
+            ply.nags.push(nag);
+        }
+    }
+
+    /// The tags and comments before the movetext. Returns the offset where
+    /// the movetext starts.
+    fn header(&mut self) -> usize {
+        let mut movetext = 0;
+        loop {
+            self.skip_blanks();
+            let at = self.i;
+            match self.bytes.get(at) {
+                Some(b'[') => {
+                    self.tag();
+                    movetext = self.i;
+                }
+                Some(b'%') if self.at_column_one(at) => {
+                    if let Ok((rest, _)) = rest_of_line(self.rest()) {
+                        self.seek(rest);
+                    }
+                }
+                Some(b'{') => self.brace(),
+                Some(b';') => self.line_comment(),
+                _ => break,
+            }
+        }
+        while movetext < self.bytes.len() && self.bytes[movetext].is_ascii_whitespace() {
+            movetext += 1;
+        }
+        movetext
+    }
+
+    fn tag(&mut self) {
+        let at = self.i;
+        match tag_pair(self.rest()) {
+            Ok((rest, raw)) => {
+                self.seek(rest);
+                if !raw.closed_value {
+                    self.error(
+                        at,
+                        format!("tag `{}`: its value is not closed by `\"`", raw.name),
+                    );
+                } else if !raw.extra.is_empty() {
+                    self.warn(
+                        at,
+                        format!(
+                            "tag `{}`: text after the value ignored: `{}`",
+                            raw.name,
+                            quote(raw.extra)
+                        ),
+                    );
+                } else if !raw.closed {
+                    self.warn(at, format!("tag `{}` is not closed by `]`", raw.name));
+                }
+                let position = self.loc.at(at);
+                self.tags.push(Tag {
+                    name: raw.name.to_string(),
+                    value: unescape(raw.value),
+                    position,
+                });
+            }
+            Err(_) => {
+                // Not a tag: skip the line.
+                let line_end =
+                    memchr::memchr(b'\n', &self.bytes[at..]).map_or(self.bytes.len(), |n| at + n);
+                let text = self.text[at..line_end].trim_end().to_string();
+                self.i = line_end;
+                self.error(at, format!("malformed tag skipped: `{}`", quote(&text)));
+            }
+        }
+    }
+
+    fn brace(&mut self) {
+        let at = self.i;
+        let Ok((rest, (body, end))) = brace_comment(self.rest()) else {
+            self.i += 1;
+            return;
+        };
+        self.seek(rest);
+        match end {
+            CommentEnd::Closed => {}
+            CommentEnd::Unbalanced => self.warn(
+                at,
+                "the braces of this comment do not balance: it is read up to its first `}`",
+            ),
+            CommentEnd::Unterminated => self.error(at, "unterminated comment started here"),
+        }
+        self.add_comment(at, body, CommentKind::Brace);
+    }
+
+    fn line_comment(&mut self) {
+        let at = self.i;
+        if let Ok((rest, body)) = rest_of_line(self.rest()) {
+            self.seek(rest);
+            self.add_comment(at, body.trim_end_matches('\r'), CommentKind::Line);
+        }
+    }
+
+    /// Reads the movetext up to the result (or the end of the text).
+    fn movetext(&mut self) {
+        while self.i < self.bytes.len() {
+            let at = self.i;
+            let b = self.bytes[at];
+            match b {
+                _ if b.is_ascii_whitespace() => self.i += 1,
+                b'{' => self.brace(),
+                b';' => self.line_comment(),
+                b'%' if self.at_column_one(at) => {
+                    if let Ok((rest, _)) = rest_of_line(self.rest()) {
+                        self.seek(rest);
+                    }
+                }
+                b'(' => match paren_mark(self.rest()) {
+                    Ok((rest, text)) => {
+                        self.seek(rest);
+                        self.add_nag(at, text, Nag::Mark(text.to_string()));
+                    }
+                    Err(_) => self.open_variation(),
+                },
+                b')' => self.close_variation(),
+                b'}' => {
+                    self.i += 1;
+                    self.warn(at, "`}` without a matching `{` ignored");
+                }
+                b'!' | b'?' => {
+                    if let Ok((rest, text)) = mark(self.rest()) {
+                        self.seek(rest);
+                        self.add_nag(at, text, Nag::Mark(text.to_string()));
+                    }
+                }
+                b'$' => match nag(self.rest()) {
+                    Ok((rest, n)) => {
+                        self.seek(rest);
+                        let text = &self.text[at..self.i];
+                        self.add_nag(at, text, Nag::Glyph(n));
+                    }
+                    Err(_) => self.bare_words(at, "text outside braces"),
+                },
+                b'/' => match setup(self.rest()) {
+                    Ok((rest, body)) => {
+                        self.seek(rest);
+                        self.add_setup(at, body);
+                    }
+                    Err(_) => self.bare_words(at, "text outside braces"),
+                },
+                _ => {
+                    if self.result(at) {
+                        if self.open.is_empty() {
+                            self.after_result();
+                            return;
+                        }
+                        continue;
+                    }
+                    self.token(at);
+                }
+            }
+        }
+    }
+
+    /// Reads a result at `at`, if one stands there. Inside a variation it is
+    /// kept as a comment.
+    fn result(&mut self, at: usize) -> bool {
+        let prev = at.checked_sub(1).map(|k| self.bytes[k]);
+        if !is_boundary(prev) {
+            return false;
+        }
+        let Some(n) = result_len(&self.bytes[at..]) else {
+            return false;
+        };
+        self.i = at + n;
+        let text = &self.text[at..at + n];
+        if self.open.is_empty() {
+            self.number = None;
+            self.result = Some(GameResult {
+                text: text.to_string(),
+                position: self.loc.at(at),
+            });
+        } else {
+            self.add_bare(at, text, "result inside a variation");
+        }
+        true
+    }
+
+    /// Anything after the result is kept as one bare comment.
+    fn after_result(&mut self) {
+        let rest = self.rest().trim();
+        if !rest.is_empty() {
+            let at = self.i + (self.rest().len() - self.rest().trim_start().len());
+            self.add_bare(at, rest, "text after the result");
+        }
+        self.i = self.bytes.len();
+    }
+
+    /// A move number, a move, an unknown move, an ellipsis or a word.
+    fn token(&mut self, at: usize) {
+        let b = self.bytes[at];
+        if b.is_ascii_digit()
+            && let Ok((rest, number)) = move_number(self.rest())
+        {
+            self.seek(rest);
+            self.number = Some(number);
+            return;
+        }
+        if b == b'.'
+            && let Ok((rest, _)) = ellipsis(self.rest())
+        {
+            self.seek(rest);
+            match &mut self.number {
+                Some(number) => number.ellipsis = true,
+                None => self.add_bare(at, "...", "an ellipsis without a move number"),
+            }
+            return;
+        }
+        if b == b'-'
+            && let Ok((rest, text)) = unknown_move(self.rest())
+            && rest.as_bytes().first().is_none_or(|b| ends_move(*b))
+        {
+            self.seek(rest);
+            self.add_ply(at, text, PlyToken::Unknown);
+            return;
+        }
+        if b.is_ascii_alphanumeric() {
+            self.move_or_word(at);
+        } else {
+            self.bare_words(at, "text outside braces");
+        }
+    }
+
+    /// A move token (with any text glued to it), or a word that is not one.
+    fn move_or_word(&mut self, at: usize) {
+        let rest = self.rest();
+        match MoveToken::parse_prefix(rest) {
+            Ok((token, used)) => {
+                self.i = at + used;
+                self.add_ply(at, &rest[..used], PlyToken::Move(token));
+                if self.i < self.bytes.len() && !ends_move(self.bytes[self.i]) {
+                    let glued = self.i;
+                    let end = self.word_end(glued);
+                    self.i = end;
+                    let text = &self.text[glued..end];
+                    self.add_bare(
+                        glued,
+                        text,
+                        &format!("text glued to the move `{}`", &rest[..used]),
+                    );
+                }
+            }
+            Err(error) => {
+                let end = self.word_end(at);
+                let word = &self.text[at..end];
+                if word.len() > MAX_TOKEN_LEN {
+                    self.i = end;
+                    let why = format!(
+                        "a token of {} bytes is too long to be a move; it is",
+                        word.len()
+                    );
+                    self.add_bare(at, word, &why);
+                } else if meant_as_move(word) {
+                    self.i = end;
+                    self.warn(at, format!("`{}` is not a move: {error}", quote(word)));
+                    self.add_ply(at, word, PlyToken::Invalid(error));
+                } else {
+                    self.bare_words(at, "text outside braces");
+                }
+            }
+        }
+    }
+
+    /// Where the word starting at `at` ends.
+    fn word_end(&self, at: usize) -> usize {
+        let n = self.bytes[at + 1..]
+            .iter()
+            .position(|b| ends_word(*b))
+            .unwrap_or(self.bytes.len() - at - 1);
+        // Never stop inside a character.
+        let mut end = at + 1 + n;
+        while end < self.bytes.len() && !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        end
+    }
+
+    /// Whether the word at `at` is plain text (not a move, number, result or
+    /// other element).
+    fn is_bare_word(&self, at: usize) -> bool {
+        let b = self.bytes[at];
+        if b.is_ascii_digit()
+            || b"{}()[];%$!?/*-.".contains(&b)
+            || result_len(&self.bytes[at..]).is_some()
+        {
+            return false;
+        }
+        if b.is_ascii_alphabetic() {
+            let word = &self.text[at..self.word_end(at)];
+            return MoveToken::parse_prefix(word).is_err() && !meant_as_move(word);
+        }
+        true
+    }
+
+    /// Text outside braces: this word and the plain words after it on the
+    /// same line, kept as one bare comment.
+    fn bare_words(&mut self, at: usize, why: &str) {
+        let mut end = self.word_end(at);
+        loop {
+            let mut next = end;
+            while next < self.bytes.len() && matches!(self.bytes[next], b' ' | b'\t') {
+                next += 1;
+            }
+            if next == end || next >= self.bytes.len() || !self.is_bare_word(next) {
+                break;
+            }
+            end = self.word_end(next);
+        }
+        self.i = end;
+        let text = &self.text[at..end];
+        self.add_bare(at, text, why);
+    }
+
+    fn add_setup(&mut self, at: usize, body: &str) {
+        if !self.room(at) {
+            return;
+        }
+        let fen = fen_command(body.trim())
+            .ok()
+            .map(|(_, fen)| fen.trim().to_string());
+        let command = SetupCommand {
+            text: body.to_string(),
+            fen,
+            position: self.loc.at(at),
+        };
+        if self.open.is_empty() && self.first_fen_command.is_none() && command.fen.is_some() {
+            self.first_fen_command = Some(command.clone());
+        }
+        let line = self.line();
+        match line.plies.last_mut() {
+            Some(ply) => ply.setups.push(command),
+            None => line.setups.push(command),
+        }
+    }
+
+    fn open_variation(&mut self) {
+        let at = self.i;
+        if self.open.len() >= MAX_VARIATION_DEPTH {
+            self.skip_variation();
+            self.warn(
+                at,
+                format!("variation nested deeper than {MAX_VARIATION_DEPTH} skipped"),
+            );
+            return;
+        }
+        self.i += 1;
+        self.number = None;
+        let position = self.loc.at(at);
+        self.open.push(Open {
+            line: Line {
+                position,
+                ..Line::default()
+            },
+            at,
+        });
+    }
+
+    /// Passes a variation without reading it: to its matching `)` (comments
+    /// respected) or the end of the text.
+    fn skip_variation(&mut self) {
+        let mut depth = 0usize;
+        while self.i < self.bytes.len() {
+            match self.bytes[self.i] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.i += 1;
+                        return;
+                    }
+                }
+                b'{' => {
+                    if let Ok((rest, _)) = brace_comment(self.rest()) {
+                        self.seek(rest);
+                        continue;
+                    }
+                }
+                b';' => {
+                    if let Ok((rest, _)) = rest_of_line(self.rest()) {
+                        self.seek(rest);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+        }
+    }
+
+    fn close_variation(&mut self) {
+        let at = self.i;
+        self.i += 1;
+        match self.open.pop() {
+            Some(open) => self.attach(open, at + 1),
+            None => self.warn(at, "`)` without a matching `(` ignored"),
+        }
+    }
+
+    /// Attaches a finished variation (its text ends before `end`) to the
+    /// last move of the enclosing line.
+    fn attach(&mut self, open: Open, end: usize) {
+        self.number = None;
+        let enclosing = self.line();
+        match enclosing.plies.last_mut() {
+            Some(ply) => ply.variations.push(open.line),
+            None => {
+                // Kept short: the whole text stays in the movetext.
+                let text = &self.text[open.at..end.min(self.bytes.len())];
+                let mut cut = text.len().min(1024);
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                self.add_bare(open.at, &text[..cut], "a variation before any move");
+            }
+        }
+    }
+
+    /// Closes the variations still open at the end of the text.
+    fn close_all(&mut self) {
+        if let Some(outer) = self.open.first() {
+            let (at, count) = (outer.at, self.open.len());
+            let what = if count == 1 {
+                "this variation is never closed".to_string()
+            } else {
+                format!(
+                    "this variation and {} inside it are never closed",
+                    count - 1
+                )
+            };
+            self.warn(at, what);
+        }
+        let end = self.bytes.len();
+        while let Some(open) = self.open.pop() {
+            if self.line().plies.is_empty() {
+                // Nothing to hang it on; its text stays in the movetext.
+                continue;
+            }
+            self.attach(open, end);
+        }
+    }
+}
+
+/// Reads one framed game. Also returns its byte buffer for reuse.
+pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
+    let RawGame {
+        bytes,
+        segments,
+        notes: framing_notes,
+        complete,
+        ..
+    } = raw;
+    let (text, spare): (GameText, _) = decode(bytes, segments);
+    let start = text.segments.first().map_or(Position::START, |s| s.start);
+    let mut r = Reading {
+        text: &text.text,
+        bytes: text.text.as_bytes(),
+        i: 0,
+        loc: Locator::new(&text),
+        first_column: start.column,
+        notes: framing_notes,
+        items: 0,
+        tags: Vec::new(),
+        main: Line::default(),
+        open: Vec::new(),
+        number: None,
+        result: None,
+        first_fen_command: None,
+    };
+    let movetext_at = r.header();
+    // About one move per eight bytes of movetext: one allocation, usually.
+    r.main
+        .plies
+        .reserve(((r.bytes.len() - movetext_at) / 8).min(1024));
+    r.main.position = r.loc.at(movetext_at);
+    let movetext_start = r.main.position;
+    r.movetext();
+    r.close_all();
+    let end = r.text.trim_end().len().max(movetext_at);
+    if r.result.is_none() {
+        let message = if complete {
+            "no result terminator at the end of the game"
+        } else {
+            "no result terminator: the game ends here"
+        };
+        r.warn(end, message);
+    }
+    let (hints, warnings) = hints(&r.tags, &r.main, r.first_fen_command.as_ref());
+    for (position, message) in warnings {
+        r.note(Note::warning(position, message));
+    }
+    let Reading {
+        notes,
+        tags,
+        main,
+        result,
+        ..
+    } = r;
+    let encoding = text.encoding;
+    let movetext = text.text[movetext_at..end].to_string();
+    let buffer = spare.unwrap_or_else(|| text.text.into_bytes());
+    let mut notes = notes;
+    notes.sort_by_key(|n| n.position.byte);
+    let diagnostics: Vec<Diagnostic> = notes
+        .into_iter()
+        .map(|n| n.into_diagnostic(Some(index)))
+        .collect();
+    let game = Game {
+        index,
+        start,
+        tags,
+        line: main,
+        result,
+        movetext,
+        movetext_start,
+        encoding,
+        hints,
+        diagnostics,
+    };
+    (game, buffer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn productions() {
+        assert_eq!(tag_name("Event \"x\"").unwrap().1, "Event");
+        assert_eq!(
+            tag_value("\"a \\\"b\\\"\"]").unwrap(),
+            ("]", ("a \\\"b\\\"", true))
+        );
+        assert_eq!(
+            tag_value("\"open\r\n[x").unwrap(),
+            ("\n[x", ("open", false))
+        );
+        assert_eq!(unescape("a \\\"b\\\" c\\\\d \\e"), "a \"b\" c\\d \\e");
+        assert_eq!(
+            move_number("12... 9-13").unwrap(),
+            (
+                " 9-13",
+                MoveNumber {
+                    number: 12,
+                    ellipsis: true
+                }
+            )
+        );
+        assert_eq!(
+            move_number("01.a3b4").unwrap().1,
+            MoveNumber {
+                number: 1,
+                ellipsis: false
+            }
+        );
+        assert!(move_number("12-16").is_err());
+        assert_eq!(nag("$14 x").unwrap(), (" x", 14));
+        assert!(nag("$x").is_err());
+        assert_eq!(mark("!?!!! x").unwrap().1, "!?!!!");
+        assert_eq!(paren_mark("(!?!!!) 2.").unwrap().1, "(!?!!!)");
+        assert_eq!(paren_mark("( ? )").unwrap().1, "( ? )");
+        assert!(paren_mark("(9-13)").is_err());
+        assert_eq!(unknown_move("- - 2.").unwrap().1, "- -");
+        assert_eq!(unknown_move("--").unwrap().1, "--");
+        assert_eq!(
+            setup("/FEN \"W:W18:B11\"/ 1.").unwrap().1,
+            "FEN \"W:W18:B11\""
+        );
+        assert!(setup("/FEN \n/").is_err());
+        assert_eq!(fen_command("FEN \"W:W18:B11\"").unwrap().1, "W:W18:B11");
+        assert_eq!(
+            rest_of_line("; to the end\r\nnext").unwrap().1,
+            " to the end\r"
+        );
+        assert_eq!(
+            brace_comment("{a {b} c} d").unwrap(),
+            (" d", ("a {b} c", CommentEnd::Closed))
+        );
+        assert_eq!(
+            brace_comment("{a {b c} d").unwrap(),
+            (" d", ("a {b c", CommentEnd::Unbalanced))
+        );
+        assert_eq!(
+            brace_comment("{a b").unwrap(),
+            ("", ("a b", CommentEnd::Unterminated))
+        );
+    }
+
+    #[test]
+    fn tag_pairs() {
+        let (_, t) = tag_pair("[Event \"Open\"]").unwrap();
+        assert_eq!(
+            (t.name, t.value, t.closed_value, t.closed),
+            ("Event", "Open", true, true)
+        );
+        let (_, t) = tag_pair("[ White  \"\" ]").unwrap();
+        assert_eq!((t.name, t.value), ("White", ""));
+        let (_, t) = tag_pair("[Event \"x\"").unwrap();
+        assert!(!t.closed);
+        assert!(matches!(
+            tag_pair("[\"no name\"]"),
+            Err(nom::Err::Failure(_))
+        ));
+        assert!(matches!(tag_pair("[Event x]"), Err(nom::Err::Failure(_))));
+    }
+}

@@ -1,0 +1,72 @@
+//! PDN: a streaming, tolerant reader.
+//!
+//! [`Reader`] takes any [`std::io::Read`] and hands out one [`Game`] at a
+//! time, in memory bounded whatever the input's size. It reads PDN 3.0 and
+//! the deviations found in real files (see the project's design notes):
+//! tags in any case, duplicated or empty; move numbers `1.`, `1...`, `1. ...`
+//! or none; moves in numeric, algebraic or Dama notation joined by `-`, `x`,
+//! `×` or `:`; `- -` for unknown moves; comments `{…}` (nested or not
+//! closed), `;…` and `%` escape lines; nested variations; NAGs and marks;
+//! `/FEN "…"/` set-up commands; every result form; missing terminators; junk
+//! between games; a byte-order mark, CRLF, and Windows-1252 text beside
+//! UTF-8.
+//!
+//! Tolerance policy, in order: never panic and stay linear in time and
+//! bounded in memory on any input; read valid PDN exactly; be fast; be
+//! lenient. What is dubious or cannot be read becomes a [`Diagnostic`] on
+//! its game; one bad game never costs the next.
+//!
+//! Positions ([`Position`]): byte offsets are 0-based; lines, columns and
+//! game indices are 1-based.
+//!
+//! ```
+//! use pdndb::pdn::Reader;
+//!
+//! let text = "[Event \"Club\"]\n1. 11-15 24-20 {a comment} 2. 8-11 *\n";
+//! let mut reader = Reader::new(text.as_bytes());
+//! let game = reader.next_game()?.expect("one game");
+//! assert_eq!(game.tag("event"), Some("Club"));
+//! assert_eq!(game.plies().len(), 3);
+//! assert_eq!(game.plies()[1].comments[0].text, "a comment");
+//! assert_eq!(game.result.as_ref().map(|r| r.text.as_str()), Some("*"));
+//! assert!(reader.next_game()?.is_none());
+//! # Ok::<_, std::io::Error>(())
+//! ```
+
+mod decode;
+mod error;
+mod framing;
+mod game;
+mod grammar;
+mod lex;
+mod reader;
+
+pub use error::{Diagnostic, Position, Severity};
+pub use game::{
+    BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType, GameTypeHint,
+    Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
+};
+pub use reader::Reader;
+
+/// Deepest variation nesting read; deeper variations are skipped with a
+/// warning.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// Longest comment or tag value kept, in bytes; longer ones are cut there
+/// with a warning.
+pub const MAX_TEXT_LEN: usize = 1 << 20;
+
+/// Longest token that can be a move, in bytes; a longer one is kept as
+/// text with a warning.
+pub const MAX_TOKEN_LEN: usize = 256;
+
+/// Longest game text kept, in bytes; the rest of a longer game is skipped
+/// with a warning.
+pub const MAX_GAME_LEN: usize = 8 << 20;
+
+/// Most moves, comments, annotations and set-up commands read in one game;
+/// past it the rest of the game is kept as text only, with a warning.
+pub const MAX_ITEMS: usize = 100_000;
+
+/// Most diagnostics kept for one game; one more says the rest were dropped.
+pub const MAX_DIAGNOSTICS: usize = 1_000;
