@@ -1,4 +1,4 @@
-//! PDN: a streaming, tolerant reader.
+//! PDN: a streaming, tolerant reader and a writer.
 //!
 //! [`Reader`] takes any [`std::io::Read`] and hands out one [`Game`] at a
 //! time, in memory bounded whatever the input's size. It reads PDN 3.0 and
@@ -40,6 +40,7 @@ mod game;
 mod grammar;
 mod lex;
 mod reader;
+pub mod writer;
 
 pub use error::{Diagnostic, Position, Severity};
 pub use game::{
@@ -47,6 +48,7 @@ pub use game::{
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
 pub use reader::Reader;
+pub use writer::{game_to_string, write_game, write_games};
 
 /// Deepest variation nesting read; deeper variations are skipped with a
 /// warning.

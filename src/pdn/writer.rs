@@ -1,0 +1,319 @@
+//! Writing games as PDN 3.0 text.
+//!
+//! A game is written as its tags, one per line (`[Name "value"]`, with `"`
+//! and `\` escaped), a blank line, then the movetext wrapped to lines under
+//! 80 columns, then a blank line. Move numbers are written afresh: `12.`
+//! before the first side's moves, `12...` before a second-side move that
+//! opens a line or follows a comment or variation. Moves are written in
+//! their canonical form (`23x14`, `a3-b4`); unknown moves as `- -`, and text
+//! that was not a move as it was written. Marks are glued to their move,
+//! glyphs written `$n`, comments `{…}`, set-up commands `/…/`, variations
+//! `( … )`. A game without a result gets `*`.
+//!
+//! Comments keep their text, except that a long one may be wrapped at its
+//! spaces (a reader sees the same words), and braces that do not balance
+//! are written as parentheses, since PDN cannot escape them.
+
+use std::io::{self, Write};
+
+use super::game::{Comment, Game, Line, Nag, Ply, PlyToken, SetupCommand};
+
+/// Lines are kept under this many columns.
+const WIDTH: usize = 79;
+
+/// Writes one game, followed by a blank line.
+///
+/// # Errors
+/// The I/O errors of `out`.
+pub fn write_game<W: Write>(out: &mut W, game: &Game) -> io::Result<()> {
+    out.write_all(game_to_string(game).as_bytes())
+}
+
+/// Writes games one after the other.
+///
+/// # Errors
+/// The I/O errors of `out`.
+pub fn write_games<'a, W: Write>(
+    out: &mut W,
+    games: impl IntoIterator<Item = &'a Game>,
+) -> io::Result<()> {
+    for game in games {
+        write_game(out, game)?;
+    }
+    Ok(())
+}
+
+/// One game as PDN text, ending with a blank line.
+pub fn game_to_string(game: &Game) -> String {
+    let mut out = String::new();
+    for tag in &game.tags {
+        out.push('[');
+        out.push_str(&tag.name);
+        out.push_str(" \"");
+        for c in tag.value.chars() {
+            match c {
+                '"' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                // A tag is one line.
+                '\n' | '\r' => out.push(' '),
+                _ => out.push(c),
+            }
+        }
+        out.push_str("\"]\n");
+    }
+    if !game.tags.is_empty() {
+        out.push('\n');
+    }
+    let mut text = Wrap::default();
+    write_line(&mut text, &game.line, Counter::start(&game.line));
+    text.word(game.result.as_ref().map_or("*", |r| r.text.as_str()));
+    out.push_str(&text.out);
+    out.push_str("\n\n");
+    out
+}
+
+/// Move numbering: the number and whether the next move is the second
+/// side's.
+#[derive(Clone, Copy)]
+struct Counter {
+    number: u32,
+    second: bool,
+}
+
+impl Counter {
+    /// Numbering from the first move number written in the line, else 1.
+    fn start(line: &Line) -> Counter {
+        match line.plies.first().and_then(|p| p.number) {
+            Some(n) => Counter {
+                number: n.number,
+                second: n.ellipsis,
+            },
+            None => Counter {
+                number: 1,
+                second: false,
+            },
+        }
+    }
+
+    fn next(self) -> Counter {
+        Counter {
+            number: if self.second {
+                self.number.saturating_add(1)
+            } else {
+                self.number
+            },
+            second: !self.second,
+        }
+    }
+}
+
+/// Text being wrapped into lines.
+#[derive(Default)]
+struct Wrap {
+    out: String,
+    column: usize,
+    /// Nothing written yet on this line of text.
+    fresh: bool,
+}
+
+impl Wrap {
+    /// Writes `word` after a space, or at the start of a new line when it
+    /// would not fit.
+    fn word(&mut self, word: &str) {
+        self.piece(word, true);
+    }
+
+    /// Writes `word` after a space (or a line break when `may_break` and it
+    /// would not fit).
+    fn piece(&mut self, word: &str, may_break: bool) {
+        let len = word.chars().count();
+        if !self.out.is_empty() && !self.fresh {
+            if may_break && self.column + 1 + len > WIDTH {
+                self.out.push('\n');
+                self.column = 0;
+            } else {
+                self.out.push(' ');
+                self.column += 1;
+            }
+        }
+        self.glue(word);
+    }
+
+    /// Writes `text` right after what came before.
+    fn glue(&mut self, text: &str) {
+        self.out.push_str(text);
+        match text.rfind('\n') {
+            Some(k) => self.column = text[k + 1..].chars().count(),
+            None => self.column += text.chars().count(),
+        }
+        self.fresh = false;
+    }
+}
+
+fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
+    for comment in &line.comments {
+        write_comment(w, comment);
+    }
+    for setup in &line.setups {
+        write_setup(w, setup);
+    }
+    let mut counter = start;
+    let mut interrupted = true;
+    for ply in &line.plies {
+        write_ply(w, ply, counter, interrupted);
+        interrupted =
+            !ply.comments.is_empty() || !ply.setups.is_empty() || !ply.variations.is_empty();
+        counter = counter.next();
+    }
+}
+
+fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
+    let number = if !counter.second {
+        Some(format!("{}.", counter.number))
+    } else if interrupted {
+        Some(format!("{}...", counter.number))
+    } else {
+        None
+    };
+    let text = match &ply.token {
+        PlyToken::Move(token) => token.to_string(),
+        PlyToken::Unknown => "- -".to_string(),
+        PlyToken::Invalid(_) => ply.text.clone(),
+    };
+    // Keep the number with its move.
+    let mut word = match number {
+        Some(number) => format!("{number} {text}"),
+        None => text,
+    };
+    let mut nags = ply.nags.iter().peekable();
+    while let Some(Nag::Mark(mark)) = nags.peek() {
+        word.push_str(mark);
+        nags.next();
+    }
+    w.word(&word);
+    for nag in nags {
+        match nag {
+            Nag::Glyph(n) => w.word(&format!("${n}")),
+            Nag::Mark(mark) => w.word(mark),
+        }
+    }
+    for comment in &ply.comments {
+        write_comment(w, comment);
+    }
+    for setup in &ply.setups {
+        write_setup(w, setup);
+    }
+    for variation in &ply.variations {
+        w.word("(");
+        w.fresh = true;
+        write_line(w, variation, counter);
+        w.glue(")");
+    }
+}
+
+fn write_setup(w: &mut Wrap, setup: &SetupCommand) {
+    let text = setup.text.replace(['/', '\n'], " ");
+    w.word(&format!("/{text}/"));
+}
+
+/// Whether the braces of `text` balance (so it can stand between braces).
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i64;
+    for b in text.bytes() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+fn write_comment(w: &mut Wrap, comment: &Comment) {
+    let text = if balanced(&comment.text) {
+        comment.text.clone()
+    } else {
+        comment.text.replace('{', "(").replace('}', ")")
+    };
+    let mut pieces = text.split(' ');
+    let first = pieces.next().unwrap_or_default();
+    w.word(&format!("{{{first}"));
+    for piece in pieces {
+        // A line starting with `[` could read as a tag: never break there.
+        let may_break = !piece.is_empty() && !piece.starts_with('[');
+        w.piece(piece, may_break);
+    }
+    w.glue("}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdn::Reader;
+
+    fn read(text: &str) -> Vec<Game> {
+        Reader::new(text.as_bytes()).map(|g| g.unwrap()).collect()
+    }
+
+    fn rewrite(text: &str) -> String {
+        read(text).iter().map(game_to_string).collect()
+    }
+
+    #[test]
+    fn tags_blank_line_movetext_result() {
+        let out =
+            rewrite("[Event \"a \\\"b\\\" c\\\\d\"]\n[Date \"\"]\n1. 11-15 24-20 2. 8-11 1-0");
+        assert_eq!(
+            out,
+            "[Event \"a \\\"b\\\" c\\\\d\"]\n[Date \"\"]\n\n1. 11-15 24-20 2. 8-11 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn numbers_comments_variations_annotations() {
+        let out = rewrite(
+            "1. 11-15 {good} 24-20 (23-19 $1 {alt}) 2. 8-11!? ( 2... 9-13 ) 28-24 /FEN \"W:W18:B11\"/ *",
+        );
+        assert_eq!(
+            out,
+            "1. 11-15 {good} 1... 24-20 (1... 23-19 $1 {alt}) 2. 8-11!? (2. 9-13) 2... 28-24\n/FEN \"W:W18:B11\"/ *\n\n"
+        );
+    }
+
+    #[test]
+    fn a_line_starting_with_the_second_side() {
+        let out = rewrite("[FEN \"B:W18:B11\"]\n12... 11-15 13. 18x11 *");
+        assert!(out.ends_with("12... 11-15 13. 18x11 *\n\n"), "{out}");
+    }
+
+    #[test]
+    fn lines_stay_under_80_columns() {
+        let moves: Vec<String> = (1..=60)
+            .map(|n| format!("{n}. 11-15 24-20 {{a comment of a few words}}"))
+            .collect();
+        let out = rewrite(&format!("[Event \"x\"]\n{} 1/2-1/2", moves.join(" ")));
+        for line in out.lines() {
+            assert!(line.chars().count() < 80, "{line}");
+        }
+        assert_eq!(read(&out)[0].plies().len(), 120);
+    }
+
+    #[test]
+    fn unknown_invalid_and_missing_result() {
+        let out = rewrite("1. - - 11-15 2. 9-q 24-20");
+        assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+    }
+
+    #[test]
+    fn unbalanced_braces_become_parentheses() {
+        let out = rewrite("1. 11-15 {a {b} 24-20 *");
+        assert!(out.starts_with("1. 11-15 {a (b}"), "{out}");
+    }
+}
