@@ -31,7 +31,7 @@ use super::game::{
 };
 use super::lex::{is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-use crate::notation::MoveToken;
+use crate::notation::{MoveToken, TokenError};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -665,7 +665,31 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        match MoveToken::parse_prefix(rest) {
+        let mut parsed = MoveToken::parse_prefix(rest);
+        if let Ok((_, used)) = parsed
+            && rest.as_bytes().get(used) == Some(&b'.')
+            && let Some(space) = rest[..used].rfind([' ', '\t'])
+        {
+            // `15-19x 4.`: the last "square" was the next move number.
+            let shorter = rest[..space].trim_end();
+            match MoveToken::parse_prefix(shorter) {
+                Ok((token, n)) if n == shorter.len() => parsed = Ok((token, n)),
+                outcome => {
+                    let error = match outcome {
+                        Ok((_, n)) => TokenError::Trailing {
+                            offset: n,
+                            text: shorter[n..].to_string(),
+                        },
+                        Err(error) => error,
+                    };
+                    self.i = at + shorter.len();
+                    self.warn(at, format!("`{}` is not a move: {error}", quote(shorter)));
+                    self.add_ply(at, shorter, PlyToken::Invalid(error));
+                    return;
+                }
+            }
+        }
+        match parsed {
             Ok((token, used)) => {
                 self.i = at + used;
                 self.add_ply(at, &rest[..used], PlyToken::Move(token));

@@ -94,7 +94,11 @@ pub(crate) fn starts_movetext(text: &[u8]) -> bool {
     }
     match first {
         b'{' => true,
-        b'-' => matches!(skip_blanks(&text[1..]).first(), Some(b'-')),
+        b'-' => {
+            // `- -` or `--`, standing alone.
+            let rest = skip_blanks(&text[1..]);
+            rest.first() == Some(&b'-') && rest.get(1).is_none_or(|b| b.is_ascii_whitespace())
+        }
         b'/' => text.len() >= 4 && text[1..4].eq_ignore_ascii_case(b"FEN"),
         b'0'..=b'9' => {
             let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -186,6 +190,7 @@ mod tests {
             "1999 tournament",
             "12 games",
             "=======",
+            "--------",
             "e4 is best",
             "(9-13)",
             "$1",

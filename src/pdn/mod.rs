@@ -72,3 +72,6 @@ pub const MAX_ITEMS: usize = 100_000;
 
 /// Most diagnostics kept for one game; one more says the rest were dropped.
 pub const MAX_DIAGNOSTICS: usize = 1_000;
+
+#[cfg(test)]
+mod tests;

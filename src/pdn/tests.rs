@@ -1,0 +1,723 @@
+//! One test per quirk of real PDN: each reads a small text and asserts the
+//! stream of items read (tags, moves, annotations, comments, variations,
+//! result) and the diagnostics.
+
+use super::*;
+use crate::notation::{Orientation, SquareToken};
+
+/// Reads every game of `input`.
+fn read(input: &[u8]) -> Vec<Game> {
+    Reader::new(input)
+        .map(|g| g.expect("reading from memory"))
+        .collect()
+}
+
+/// Reads `input`, which must hold exactly one game.
+fn one(input: &str) -> Game {
+    let mut games = read(input.as_bytes());
+    assert_eq!(games.len(), 1, "{input:?}");
+    games.remove(0)
+}
+
+/// The items of a game in text order, one short string each.
+fn items(game: &Game) -> Vec<String> {
+    let mut out = Vec::new();
+    for tag in &game.tags {
+        out.push(format!("[{}={}]", tag.name, tag.value));
+    }
+    line_items(&game.line, &mut out);
+    if let Some(result) = &game.result {
+        out.push(format!("result {}", result.text));
+    }
+    out
+}
+
+fn line_items(line: &Line, out: &mut Vec<String>) {
+    for comment in &line.comments {
+        out.push(comment_item(comment));
+    }
+    for setup in &line.setups {
+        out.push(format!("/{}/", setup.text));
+    }
+    for ply in &line.plies {
+        let number = match ply.number {
+            Some(MoveNumber {
+                number,
+                ellipsis: false,
+            }) => format!("{number}. "),
+            Some(MoveNumber {
+                number,
+                ellipsis: true,
+            }) => format!("{number}... "),
+            None => String::new(),
+        };
+        let token = match &ply.token {
+            PlyToken::Move(token) => token.to_string(),
+            PlyToken::Unknown => "unknown".to_string(),
+            PlyToken::Invalid(_) => format!("invalid `{}`", ply.text),
+        };
+        out.push(format!("{number}{token}"));
+        for nag in &ply.nags {
+            out.push(match nag {
+                Nag::Glyph(n) => format!("${n}"),
+                Nag::Mark(mark) => format!("mark {mark}"),
+            });
+        }
+        for comment in &ply.comments {
+            out.push(comment_item(comment));
+        }
+        for setup in &ply.setups {
+            out.push(format!("/{}/", setup.text));
+        }
+        for variation in &ply.variations {
+            out.push("(".to_string());
+            line_items(variation, out);
+            out.push(")".to_string());
+        }
+    }
+}
+
+fn comment_item(comment: &Comment) -> String {
+    match comment.kind {
+        CommentKind::Brace => format!("{{{}}}", comment.text),
+        CommentKind::Line => format!(";{}", comment.text),
+        CommentKind::Bare => format!("bare `{}`", comment.text),
+    }
+}
+
+/// The messages of a game's diagnostics.
+fn messages(game: &Game) -> Vec<String> {
+    game.diagnostics.iter().map(|d| d.message.clone()).collect()
+}
+
+fn position(byte: u64, line: u64, column: u64) -> Position {
+    Position { byte, line, column }
+}
+
+#[test]
+fn tags_in_any_case_duplicated_empty_and_escaped() {
+    let game = one(
+        "[event \"Open\"]\n[EVENT \"Again\"]\n[Date \"\"]\n[White \"Say \\\"hi\\\" \\\\o/\"]\n[Black-Elo \"1800\"]\n1. 11-15 *",
+    );
+    assert_eq!(
+        items(&game),
+        [
+            "[event=Open]",
+            "[EVENT=Again]",
+            "[Date=]",
+            "[White=Say \"hi\" \\o/]",
+            "[Black-Elo=1800]",
+            "1. 11-15",
+            "result *"
+        ]
+    );
+    assert_eq!(game.tag("Event"), Some("Open"));
+    assert_eq!(game.tags_named("event").count(), 2);
+    assert_eq!(game.tag("date"), Some(""));
+    assert_eq!(game.tag("Site"), None);
+    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+}
+
+#[test]
+fn malformed_tags_are_errors_and_the_game_goes_on() {
+    let game = one("[Event \"open\n[\"no name\"]\n[Site \"x\" junk]\n[Round \"1\"\n1. 11-15 *");
+    assert_eq!(
+        items(&game),
+        [
+            "[Event=open]",
+            "[Site=x]",
+            "[Round=1]",
+            "1. 11-15",
+            "result *"
+        ]
+    );
+    assert_eq!(
+        messages(&game),
+        [
+            "tag `Event`: its value is not closed by `\"`",
+            "malformed tag skipped: `[\"no name\"]`",
+            "tag `Site`: text after the value ignored: `junk`",
+            "tag `Round` is not closed by `]`",
+        ]
+    );
+    assert!(game.diagnostics[0].is_error());
+    assert_eq!(game.diagnostics[1].position.line, 2);
+}
+
+#[test]
+fn move_numbers_in_every_form() {
+    let game = one(
+        "1.11-15 1...24-20 2. 8-11 2... 28-24 3. ... 9-13 4 .. 22-18 5.. 5-9 22-17 06. 13x22 *",
+    );
+    assert_eq!(
+        items(&game),
+        [
+            "1. 11-15",
+            "1... 24-20",
+            "2. 8-11",
+            "2... 28-24",
+            "3... 9-13",
+            "invalid `4`",
+            "bare `..`",
+            "22-18",
+            "5... 5-9",
+            "22-17",
+            "6. 13x22",
+            "result *"
+        ]
+    );
+}
+
+#[test]
+fn moves_without_numbers() {
+    let game = one("32-28 19-23 28x19 14x23");
+    assert_eq!(items(&game), ["32-28", "19-23", "28x19", "14x23"]);
+    assert_eq!(
+        messages(&game),
+        ["no result terminator: the game ends here"]
+    );
+}
+
+#[test]
+fn moves_in_the_four_notations_and_every_joiner() {
+    let game = one(
+        "1. 11-15 23x18 2. 26:17 9×18 3. a3-b4 h6xf4 4. d3:e4 c1xe3xc5xa3 5. 15x22x31 a3b4 1-0",
+    );
+    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
+    assert_eq!(
+        tokens,
+        [
+            "11-15",
+            "23x18",
+            "26:17",
+            "9×18",
+            "a3-b4",
+            "h6xf4",
+            "d3:e4",
+            "c1xe3xc5xa3",
+            "15x22x31",
+            "a3b4"
+        ]
+    );
+    let captures: Vec<bool> = game
+        .plies()
+        .iter()
+        .map(|p| p.move_token().unwrap().capture)
+        .collect();
+    assert_eq!(
+        captures,
+        [
+            false, true, true, true, false, true, true, true, true, false
+        ]
+    );
+    assert_eq!(game.plies()[7].move_token().unwrap().squares.len(), 4);
+}
+
+#[test]
+fn zero_padded_and_space_split_squares() {
+    let game = one("1. 01-05 2. 1- 7 3. 47x 9 4.  9- 3 22 - 18 *");
+    let tokens: Vec<(String, String)> = game
+        .plies()
+        .iter()
+        .map(|p| (p.text.clone(), p.move_token().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        tokens,
+        [
+            ("01-05".to_string(), "1-5".to_string()),
+            ("1- 7".to_string(), "1-7".to_string()),
+            ("47x 9".to_string(), "47x9".to_string()),
+            ("9- 3".to_string(), "9-3".to_string()),
+            ("22 - 18".to_string(), "22-18".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn unknown_moves() {
+    let game = one("1. 11-15 - - 2. -- 24-20 *");
+    assert_eq!(
+        items(&game),
+        ["1. 11-15", "unknown", "2. unknown", "24-20", "result *"]
+    );
+    assert_eq!(game.plies()[1].text, "- -");
+    assert_eq!(game.plies()[1].token, PlyToken::Unknown);
+}
+
+#[test]
+fn forfeits_have_a_result_and_no_moves() {
+    let game = one("[Event \"x\"]\n1. 2-0\n");
+    assert_eq!(items(&game), ["[Event=x]", "result 2-0"]);
+    assert!(game.diagnostics.is_empty());
+}
+
+#[test]
+fn comments_braced_nested_line_and_escape() {
+    let game = one(
+        "{before} 1. 11-15 {after {nested} ok} 24-20 ; to the end\n% escape line ignored\n2. 8-11 {two}{comments} *",
+    );
+    assert_eq!(
+        items(&game),
+        [
+            "{before}",
+            "1. 11-15",
+            "{after {nested} ok}",
+            "24-20",
+            "; to the end",
+            "2. 8-11",
+            "{two}",
+            "{comments}",
+            "result *"
+        ]
+    );
+    assert!(game.diagnostics.is_empty());
+}
+
+#[test]
+fn unterminated_comment_is_reported_and_the_next_game_survives() {
+    let games =
+        read(b"[Event \"a\"]\n1. 11-15 {never closed\n24-20 1-0\n\n[Event \"b\"]\n1. 9-13 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "1. 11-15", "{never closed\n24-20 1-0\n\n}"]
+    );
+    let d = &games[0].diagnostics[0];
+    assert_eq!(d.message, "unterminated comment started here");
+    assert!(d.is_error());
+    assert_eq!((d.position.line, d.position.column), (2, 10));
+    assert_eq!(d.game, Some(1));
+    assert_eq!(items(&games[1]), ["[Event=b]", "1. 9-13", "result *"]);
+    assert!(games[1].diagnostics.is_empty());
+}
+
+#[test]
+fn unbalanced_braces_in_a_comment_are_read_flat() {
+    let game = one("1. 11-15 {oops :-{ } 24-20 *");
+    assert_eq!(
+        items(&game),
+        ["1. 11-15", "{oops :-{ }", "24-20", "result *"]
+    );
+    assert_eq!(
+        messages(&game),
+        ["the braces of this comment do not balance: it is read up to its first `}`"]
+    );
+}
+
+#[test]
+fn nested_variations_attach_to_the_move_they_replace() {
+    let game = one("32-28 19-23 (18-23 38-32 (37-32? 23-29! { Black wins }) 12-18) 28x19 14x23");
+    assert_eq!(
+        items(&game),
+        [
+            "32-28",
+            "19-23",
+            "(",
+            "18-23",
+            "38-32",
+            "(",
+            "37-32",
+            "mark ?",
+            "23-29",
+            "mark !",
+            "{ Black wins }",
+            ")",
+            "12-18",
+            ")",
+            "28x19",
+            "14x23"
+        ]
+    );
+    let alternative = &game.plies()[1].variations[0];
+    assert_eq!(alternative.plies[1].variations[0].plies.len(), 2);
+}
+
+#[test]
+fn nags_and_marks_also_in_parentheses() {
+    let game = one("1.32-28!? 19-23(!?!!!) 2.28x19 $14 ?? 14x23 (?) $1 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 32-28",
+            "mark !?",
+            "19-23",
+            "mark (!?!!!)",
+            "2. 28x19",
+            "$14",
+            "mark ??",
+            "14x23",
+            "mark (?)",
+            "$1",
+            "result *"
+        ]
+    );
+}
+
+#[test]
+fn setup_commands_in_the_movetext() {
+    let game = one("/FEN \"W:W31-50:B1-20\"/ 1. 32-28 /FEN \"B:W28,31-50:B1-20\"/ 1... 20-25 *");
+    assert_eq!(
+        items(&game),
+        [
+            "/FEN \"W:W31-50:B1-20\"/",
+            "1. 32-28",
+            "/FEN \"B:W28,31-50:B1-20\"/",
+            "1... 20-25",
+            "result *"
+        ]
+    );
+    assert_eq!(
+        game.hints.fen,
+        Some(FenHint {
+            fen: "W:W31-50:B1-20".into(),
+            source: FenSource::Command
+        })
+    );
+    assert_eq!(
+        game.plies()[0].setups[0].fen.as_deref(),
+        Some("B:W28,31-50:B1-20")
+    );
+}
+
+#[test]
+fn every_result_form() {
+    for result in [
+        "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "1/2-1/2", "½-½", "*",
+    ] {
+        let game = one(&format!("[Result \"{result}\"]\n1. 11-15 24-20 {result}\n"));
+        assert_eq!(
+            game.result.as_ref().map(|r| r.text.as_str()),
+            Some(result),
+            "{result}"
+        );
+        assert_eq!(game.plies().len(), 2, "{result}");
+        assert!(game.diagnostics.is_empty(), "{result}");
+    }
+}
+
+#[test]
+fn a_header_on_the_line_of_the_previous_result() {
+    let games = read(b"[Event \"a\"]\n1. 11-15 24-20 1-0 [Event \"b\"]\n1. 9-13 0-1");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "1. 11-15", "24-20", "result 1-0"]
+    );
+    assert_eq!(items(&games[1]), ["[Event=b]", "1. 9-13", "result 0-1"]);
+    assert_eq!(games[1].start, position(31, 2, 20));
+    assert_eq!(games[1].index, 2);
+}
+
+#[test]
+fn missing_terminators_end_at_the_next_tags() {
+    let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13\n\n[Event \"c\"]\n*");
+    assert_eq!(games.len(), 3);
+    assert_eq!(items(&games[0]), ["[Event=a]", "1. 11-15", "24-20"]);
+    assert_eq!(
+        messages(&games[0]),
+        ["no result terminator: the game ends here"]
+    );
+    assert_eq!(games[0].diagnostics[0].position.line, 2);
+    assert_eq!(items(&games[1]), ["[Event=b]", "1. 9-13"]);
+    assert_eq!(items(&games[2]), ["[Event=c]", "result *"]);
+    assert!(games[2].diagnostics.is_empty());
+}
+
+#[test]
+fn junk_between_games_is_skipped_with_a_warning() {
+    let mut reader = Reader::new(
+        &b"1. 11-15 *\n\nDownloaded from www.example.org\n--------\n[Event \"b\"]\n1. 9-13 *\nThe end.\n"[..],
+    );
+    let first = reader.next_game().unwrap().unwrap();
+    assert!(first.diagnostics.is_empty());
+    let second = reader.next_game().unwrap().unwrap();
+    assert_eq!(items(&second), ["[Event=b]", "1. 9-13", "result *"]);
+    assert_eq!(
+        messages(&second),
+        ["junk between games skipped: `Downloaded from www.example.org` (1 more lines)"]
+    );
+    let d = &second.diagnostics[0];
+    assert_eq!(
+        (d.position.line, d.position.column, d.game),
+        (3, 1, Some(2))
+    );
+    assert!(reader.next_game().unwrap().is_none());
+    let trailing = reader.trailing_diagnostics();
+    assert_eq!(trailing.len(), 1);
+    assert_eq!(
+        trailing[0].to_string(),
+        "7:1: warning: junk between games skipped: `The end.`"
+    );
+}
+
+#[test]
+fn byte_order_mark_and_crlf() {
+    let games = read(b"\xEF\xBB\xBF[Event \"a\"]\r\n[Site \"b\"]\r\n\r\n1. 11-15 {x\r\ny} 24-20 ; c\r\n1-0\r\n\r\n[Event \"c\"]\r\n*\r\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        [
+            "[Event=a]",
+            "[Site=b]",
+            "1. 11-15",
+            "{x\ny}",
+            "24-20",
+            "; c",
+            "result 1-0"
+        ]
+    );
+    assert_eq!(games[0].start, position(3, 1, 1));
+    assert_eq!(games[0].plies()[0].position, position(33, 4, 4));
+    assert_eq!(games[1].start, position(64, 8, 1));
+    assert!(games.iter().all(|g| g.diagnostics.is_empty()));
+}
+
+#[test]
+fn windows_1252_beside_utf8() {
+    let mut input =
+        b"[White \"M\xFCller\"]\n[Result \"\xBD-\xBD\"]\n1. 11-15 {caf\xE9} \xBD-\xBD\n\n".to_vec();
+    input.extend_from_slice("[White \"Müller\"]\n1. 11-15 ½-½\n".as_bytes());
+    let games = read(&input);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.tag("White"), Some("Müller"));
+        assert_eq!(game.result.as_ref().unwrap().text, "½-½");
+    }
+    assert_eq!(games[0].encoding, TextEncoding::Windows1252);
+    assert_eq!(games[0].tag("Result"), Some("½-½"));
+    assert_eq!(games[0].plies()[0].comments[0].text, "café");
+    assert_eq!(games[1].encoding, TextEncoding::Utf8);
+    // Positions count input bytes: one byte per Windows-1252 character.
+    assert_eq!(
+        games[0].result.as_ref().unwrap().position,
+        position(48, 3, 17)
+    );
+    assert_eq!(games[1].start.byte, 53);
+}
+
+#[test]
+fn text_glued_to_a_move_is_kept_as_a_comment() {
+    let game = one("1. 11-15good 24-20!?wow 2. 8-11, 22-18 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 11-15",
+            "bare `good`",
+            "24-20",
+            "mark !?",
+            "bare `wow`",
+            "2. 8-11",
+            "bare `,`",
+            "22-18",
+            "result *"
+        ]
+    );
+    assert_eq!(
+        messages(&game)[0],
+        "text glued to the move `11-15` kept as a comment: `good`"
+    );
+}
+
+#[test]
+fn words_between_moves_are_one_bare_comment_per_run() {
+    let game = one("1. 11-15 White resigns here 24-20 Kc1-e3 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 11-15",
+            "bare `White resigns here`",
+            "24-20",
+            "invalid `Kc1-e3`",
+            "result *"
+        ]
+    );
+    assert_eq!(messages(&game).len(), 2);
+}
+
+#[test]
+fn unparseable_tokens_stand_as_plies() {
+    let game = one("1. 11-15 24-q 2. 8-x 22-18 3. 15-19x 4. 19- 23 *");
+    let texts: Vec<&str> = game.plies().iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts, ["11-15", "24-q", "8-x", "22-18", "15-19x", "19- 23"]);
+    for k in [1, 2, 4] {
+        assert!(matches!(game.plies()[k].token, PlyToken::Invalid(_)), "{k}");
+    }
+    assert_eq!(game.plies()[5].number.unwrap().number, 4);
+    assert_eq!(
+        messages(&game)[0],
+        "`24-q` is not a move: `q` at byte 3 is not a square"
+    );
+}
+
+#[test]
+fn tagless_games_follow_each_other() {
+    let games = read(b"1.a3b4 *\n1. 11-15 1-0 1. 9-13 0-1\n");
+    assert_eq!(games.len(), 3);
+    assert_eq!(items(&games[0]), ["1. a3-b4", "result *"]);
+    assert_eq!(items(&games[2]), ["1. 9-13", "result 0-1"]);
+    assert_eq!(games[2].start, position(22, 2, 14));
+}
+
+#[test]
+fn comments_between_games() {
+    // A comment before a game's tags belongs to that game; one with no
+    // game after it is junk.
+    let mut reader = Reader::new(&b"1. 11-15 *\n{a note}\n[Event \"b\"]\n*\n{the end}\n"[..]);
+    let _ = reader.next_game().unwrap().unwrap();
+    let second = reader.next_game().unwrap().unwrap();
+    assert_eq!(items(&second), ["[Event=b]", "{a note}", "result *"]);
+    assert!(second.diagnostics.is_empty());
+    assert!(reader.next_game().unwrap().is_none());
+    assert_eq!(
+        reader.trailing_diagnostics()[0].message,
+        "junk between games skipped: `{the end}`"
+    );
+}
+
+#[test]
+fn positions_of_games_and_plies() {
+    let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n  2. 8-11 *\n\n[Event \"b\"]\n*");
+    let game = &games[0];
+    assert_eq!(game.start, position(0, 1, 1));
+    assert_eq!(game.tags[0].position, position(0, 1, 1));
+    assert_eq!(game.movetext_start, position(12, 2, 1));
+    let plies: Vec<Position> = game.plies().iter().map(|p| p.position).collect();
+    assert_eq!(
+        plies,
+        [position(15, 2, 4), position(21, 2, 10), position(32, 3, 6)]
+    );
+    assert_eq!(game.result.as_ref().unwrap().position, position(37, 3, 11));
+    assert_eq!(game.movetext, "1. 11-15 24-20\n  2. 8-11 *");
+    assert_eq!(games[1].start, position(40, 5, 1));
+}
+
+#[test]
+fn hints_from_the_tags_and_the_moves() {
+    let game = one(
+        "[GameType \"26,W,8,8,A0,1\"]\n[Variant \"Filipino Dama\"]\n[FEN \"W:W18:B11\"]\n1. d3-e4 e6-f5 *",
+    );
+    let hints = &game.hints;
+    let GameTypeHint::Parsed(game_type) = hints.game_type.as_ref().unwrap() else {
+        panic!("parsed");
+    };
+    assert_eq!(game_type.number, 26);
+    assert_eq!(game_type.board.unwrap().invert, Some(true));
+    assert_eq!(hints.variant.as_deref(), Some("Filipino Dama"));
+    assert_eq!(hints.fen.as_ref().unwrap().source, FenSource::Tag);
+    assert_eq!(hints.squares, SquareStyle::Letters);
+    assert_eq!(hints.orientation, Some(Orientation::Luzon));
+    assert_eq!(hints.max_square, None);
+
+    let game = one("[GameType \"21,B,8,8,N1,0\"]\n1. 11-15 23-18 *");
+    assert_eq!(game.hints.squares, SquareStyle::Numbers);
+    assert_eq!(game.hints.max_square, Some(23));
+    assert_eq!(game.hints.orientation, None);
+
+    let game = one("[GameType \"Dama\"]\n[Notation \"Dama\"]\n1. c3-d4 d3-e4 *");
+    assert_eq!(
+        game.hints.game_type,
+        Some(GameTypeHint::Malformed("Dama".into()))
+    );
+    assert_eq!(game.hints.notation.as_deref(), Some("Dama"));
+    assert!(game.hints.mixed_orientation);
+    assert_eq!(game.hints.orientation, None);
+    assert_eq!(messages(&game).len(), 2, "{:?}", messages(&game));
+}
+
+#[test]
+fn an_international_game_is_kept_whole() {
+    let game = one(
+        "[GameType \"20\"]\n[White \"Sijbrands\"]\n1. 32-28 18-23 2. 38-32 12-18 3. 46-41 1- 7 1-0",
+    );
+    assert_eq!(game.plies().len(), 6);
+    assert_eq!(game.hints.max_square, Some(46));
+    assert_eq!(
+        game.plies()[5].move_token().unwrap().squares,
+        [SquareToken::Number(1), SquareToken::Number(7)]
+    );
+    assert!(game.diagnostics.is_empty());
+}
+
+#[test]
+fn variations_nested_deeper_than_the_limit_are_skipped() {
+    let deep = "(9-13 ".repeat(70) + &")".repeat(70);
+    let game = one(&format!("1. 11-15 {deep} 24-20 *"));
+    assert_eq!(game.plies().len(), 2);
+    let mut depth = 0;
+    let mut line = &game.plies()[0].variations;
+    while let Some(variation) = line.first() {
+        depth += 1;
+        line = &variation.plies[0].variations;
+    }
+    assert_eq!(depth, MAX_VARIATION_DEPTH);
+    assert_eq!(messages(&game), ["variation nested deeper than 64 skipped"]);
+    assert_eq!(game.result.as_ref().unwrap().text, "*");
+}
+
+#[test]
+fn unclosed_and_unmatched_parentheses() {
+    let game = one("1. 11-15 (9-13 24-20 ) ) 2. 8-11 (22-18 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 11-15", "(", "9-13", "24-20", ")", "2. 8-11", "(", "22-18", "bare `*`", ")"
+        ]
+    );
+    assert_eq!(
+        messages(&game),
+        [
+            "`)` without a matching `(` ignored",
+            "this variation is never closed",
+            "result inside a variation kept as a comment: `*`",
+            "no result terminator: the game ends here"
+        ]
+    );
+}
+
+#[test]
+fn long_tokens_are_not_moves() {
+    let long = "1-".repeat(200) + "1";
+    let game = one(&format!("1. 11-15 {long} *"));
+    assert_eq!(game.plies().len(), 1);
+    assert_eq!(game.plies()[0].comments[0].kind, CommentKind::Bare);
+    assert_eq!(
+        messages(&game),
+        [
+            "a token of 401 bytes is too long to be a move; it is kept as a comment: `1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-…`"
+        ]
+    );
+}
+
+#[test]
+fn long_comments_and_tag_values_are_cut() {
+    let big = "x".repeat(MAX_TEXT_LEN + 100);
+    let game = one(&format!(
+        "[Annotator \"{big}\"]\n1. 11-15 {{{big}}} 24-20 *"
+    ));
+    assert_eq!(game.tag("Annotator").unwrap().len(), MAX_TEXT_LEN);
+    assert_eq!(game.plies()[0].comments[0].text.len(), MAX_TEXT_LEN);
+    assert_eq!(game.plies().len(), 2);
+    assert_eq!(
+        messages(&game),
+        [
+            "tag value longer than 1 MiB: cut there",
+            "comment longer than 1 MiB: cut there"
+        ]
+    );
+    // Positions after the cut are still those of the input.
+    let expected = (2 * big.len() + 27) as u64;
+    assert_eq!(
+        game.plies()[1].position,
+        position(expected, 2, 13 + big.len() as u64)
+    );
+}
+
+#[test]
+fn diagnostics_display_with_game_and_position() {
+    let games = read(b"[Event \"a\"]\n1. 11-15 *\n[Event \"b\"]\n1. 9-13 {open\n");
+    let d = &games[1].diagnostics[0];
+    assert_eq!(
+        d.to_string(),
+        "4:9: game 2: error: unterminated comment started here"
+    );
+}
