@@ -64,6 +64,8 @@ pub(crate) struct RawGame {
     pub has_movetext: bool,
     /// Whether the game ended with a result terminator.
     pub complete: bool,
+    /// Whether the game was cut at [`MAX_GAME_LEN`].
+    pub truncated: bool,
 }
 
 /// A buffered window on the input that tracks the position of its first byte.
@@ -221,6 +223,7 @@ pub(crate) fn sample(bytes: &[u8]) -> String {
         .take(SAMPLE_CHARS)
         .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
         .collect();
+    out.truncate(out.trim_end().len());
     if text.trim_end().chars().count() > SAMPLE_CHARS || line.len() > head.len() {
         out.push('…');
     }
@@ -268,6 +271,7 @@ impl GameBuf {
             let cut = char_boundary(data, room);
             self.game.bytes.extend_from_slice(&data[..cut]);
             self.full = true;
+            self.game.truncated = true;
             self.game.notes.push(Note::warning(
                 position_after(at, &data[..cut]),
                 format!(

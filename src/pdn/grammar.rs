@@ -706,7 +706,12 @@ impl<'t> Reading<'t> {
                 }
             }
             Err(error) => {
-                let end = self.word_end(at);
+                let mut end = self.word_end(at);
+                // Marks after a broken move are still marks: `9-q!?`.
+                let unmarked = self.text[at..end].trim_end_matches(['!', '?']).len();
+                if unmarked > 0 && meant_as_move(&self.text[at..at + unmarked]) {
+                    end = at + unmarked;
+                }
                 let word = &self.text[at..end];
                 if word.len() > MAX_TOKEN_LEN {
                     self.i = end;
@@ -911,7 +916,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         bytes,
         segments,
         notes: framing_notes,
-        complete,
+        truncated,
         ..
     } = raw;
     let (text, spare): (GameText, _) = decode(bytes, segments);
@@ -941,13 +946,9 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
     r.movetext();
     r.close_all();
     let end = r.text.trim_end().len().max(movetext_at);
-    if r.result.is_none() {
-        let message = if complete {
-            "no result terminator at the end of the game"
-        } else {
-            "no result terminator: the game ends here"
-        };
-        r.warn(end, message);
+    // A game cut at the length limit has already been reported.
+    if r.result.is_none() && !truncated {
+        r.warn(end, "no result terminator: the game ends here");
     }
     let (hints, warnings) = hints(&r.tags, &r.main, r.first_fen_command.as_ref());
     for (position, message) in warnings {

@@ -114,8 +114,8 @@ impl Counter {
 struct Wrap {
     out: String,
     column: usize,
-    /// Nothing written yet on this line of text.
-    fresh: bool,
+    /// Text to glue before the next word (a variation's `(`).
+    prefix: String,
 }
 
 impl Wrap {
@@ -128,8 +128,15 @@ impl Wrap {
     /// Writes `word` after a space (or a line break when `may_break` and it
     /// would not fit).
     fn piece(&mut self, word: &str, may_break: bool) {
+        let prefixed;
+        let word = if self.prefix.is_empty() {
+            word
+        } else {
+            prefixed = std::mem::take(&mut self.prefix) + word;
+            &prefixed
+        };
         let len = word.chars().count();
-        if !self.out.is_empty() && !self.fresh {
+        if !self.out.is_empty() {
             if may_break && self.column + 1 + len > WIDTH {
                 self.out.push('\n');
                 self.column = 0;
@@ -148,7 +155,23 @@ impl Wrap {
             Some(k) => self.column = text[k + 1..].chars().count(),
             None => self.column += text.chars().count(),
         }
-        self.fresh = false;
+    }
+
+    /// Closes a variation: right after what came before when it fits.
+    fn close(&mut self, c: char) {
+        if !self.prefix.is_empty() {
+            // An empty variation.
+            self.prefix.push(c);
+            let text = std::mem::take(&mut self.prefix);
+            self.word(&text);
+        } else if self.column < WIDTH {
+            self.out.push(c);
+            self.column += 1;
+        } else {
+            self.out.push('\n');
+            self.out.push(c);
+            self.column = 1;
+        }
     }
 }
 
@@ -188,7 +211,8 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         None => text,
     };
     let mut nags = ply.nags.iter().peekable();
-    while let Some(Nag::Mark(mark)) = nags.peek() {
+    // One mark is glued to its move; more marks would read as one.
+    if let Some(Nag::Mark(mark)) = nags.peek() {
         word.push_str(mark);
         nags.next();
     }
@@ -206,10 +230,9 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         write_setup(w, setup);
     }
     for variation in &ply.variations {
-        w.word("(");
-        w.fresh = true;
+        w.prefix.push('(');
         write_line(w, variation, counter);
-        w.glue(")");
+        w.close(')');
     }
 }
 
@@ -242,15 +265,21 @@ fn write_comment(w: &mut Wrap, comment: &Comment) {
     } else {
         comment.text.replace('{', "(").replace('}', ")")
     };
-    let mut pieces = text.split(' ');
-    let first = pieces.next().unwrap_or_default();
-    w.word(&format!("{{{first}"));
-    for piece in pieces {
+    let pieces: Vec<&str> = text.split(' ').collect();
+    let last = pieces.len() - 1;
+    for (k, piece) in pieces.iter().enumerate() {
+        let mut word = String::with_capacity(piece.len() + 2);
+        if k == 0 {
+            word.push('{');
+        }
+        word.push_str(piece);
+        if k == last {
+            word.push('}');
+        }
         // A line starting with `[` could read as a tag: never break there.
-        let may_break = !piece.is_empty() && !piece.starts_with('[');
-        w.piece(piece, may_break);
+        let may_break = !piece.starts_with('[');
+        w.piece(&word, may_break);
     }
-    w.glue("}");
 }
 
 #[cfg(test)]
