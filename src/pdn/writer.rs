@@ -17,6 +17,7 @@
 use std::io::{self, Write};
 
 use super::game::{Comment, Game, Line, Nag, Ply, PlyToken, SetupCommand};
+use super::lex::result_len;
 
 /// Lines are kept under this many columns.
 const WIDTH: usize = 79;
@@ -201,7 +202,15 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         None
     };
     let text = match &ply.token {
-        PlyToken::Move(token) => token.to_string(),
+        PlyToken::Move(token) => {
+            let text = token.to_string();
+            // A move such as `1-0` would read as a result: zero-pad it.
+            if result_len(text.as_bytes()).is_some() {
+                format!("0{text}")
+            } else {
+                text
+            }
+        }
         PlyToken::Unknown => "- -".to_string(),
         PlyToken::Invalid(_) => ply.text.clone(),
     };
@@ -241,6 +250,26 @@ fn write_setup(w: &mut Wrap, setup: &SetupCommand) {
     w.word(&format!("/{text}/"));
 }
 
+/// `text` with a no-break space before the `[` of any line (after the
+/// first) that starts with one, so that no line of a comment reads as a tag.
+fn guard_tag_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in text.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+            let blanks = line.len() - line.trim_start_matches([' ', '\t']).len();
+            if line[blanks..].starts_with('[') {
+                out.push_str(&line[..blanks]);
+                out.push('\u{A0}');
+                out.push_str(&line[blanks..]);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// Whether the braces of `text` balance (so it can stand between braces).
 fn balanced(text: &str) -> bool {
     let mut depth = 0i64;
@@ -260,11 +289,14 @@ fn balanced(text: &str) -> bool {
 }
 
 fn write_comment(w: &mut Wrap, comment: &Comment) {
-    let text = if balanced(&comment.text) {
+    let mut text = if balanced(&comment.text) {
         comment.text.clone()
     } else {
         comment.text.replace('{', "(").replace('}', ")")
     };
+    if text.contains('\n') {
+        text = guard_tag_lines(&text);
+    }
     let pieces: Vec<&str> = text.split(' ').collect();
     let last = pieces.len() - 1;
     for (k, piece) in pieces.iter().enumerate() {
@@ -338,6 +370,33 @@ mod tests {
     fn unknown_invalid_and_missing_result() {
         let out = rewrite("1. - - 11-15 2. 9-q 24-20");
         assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+    }
+
+    /// Found by fuzzing: `1.1-0v` holds the move `1-0` (glued text after it
+    /// keeps it from being a result); written plainly it read as a result.
+    #[test]
+    fn a_move_that_reads_like_a_result_is_written_zero_padded() {
+        let games = read("1.1-0v 0-0, 1-1! *");
+        assert_eq!(games[0].plies().len(), 3);
+        let out = game_to_string(&games[0]);
+        assert_eq!(out, "1. 01-0 {v} 1... 00-0 {,} 2. 01-1! *\n\n");
+        let again = read(&out);
+        assert_eq!(again.len(), 1);
+        let tokens = |g: &Game| -> Vec<_> { g.plies().iter().map(|p| p.token.clone()).collect() };
+        assert_eq!(tokens(&again[0]), tokens(&games[0]));
+    }
+
+    #[test]
+    fn no_line_of_a_comment_reads_as_a_tag() {
+        let mut games = read("1. 11-15 24-20 *");
+        games[0].line.plies[0].comments.push(Comment {
+            text: "see\n [Event \"x\"]".into(),
+            kind: crate::pdn::CommentKind::Brace,
+            position: crate::pdn::Position::START,
+        });
+        let out = game_to_string(&games[0]);
+        assert!(out.contains("{see\n \u{A0}[Event \"x\"]}"), "{out}");
+        assert_eq!(read(&out).len(), 1);
     }
 
     #[test]
