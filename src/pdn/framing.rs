@@ -665,7 +665,7 @@ impl<R: Read> Framer<R> {
                     self.src.advance(k + 1);
                     return Ok(false);
                 }
-                b'{' => depth += 1,
+                b'{' => depth = depth.saturating_add(1),
                 b'}' => depth -= 1,
                 _ => {}
             }
@@ -747,7 +747,7 @@ fn scan_movetext(
             }
         }
         match b {
-            b'(' => depth += 1,
+            b'(' => depth = depth.saturating_add(1),
             b')' => depth = depth.saturating_sub(1),
             _ => {}
         }

@@ -21,11 +21,14 @@ const RESULTS: [&[u8]; 10] = [
 ];
 
 /// Whether a token may start right after `prev` (`None` at the start of a
-/// game): after whitespace, a move number's dot or a closing bracket.
+/// game): after whitespace, a move number's dot, a bracket or a mark
+/// (`23-18!1-0` ends with a result).
 pub(crate) fn is_boundary(prev: Option<u8>) -> bool {
     match prev {
         None => true,
-        Some(b) => b.is_ascii_whitespace() || matches!(b, b'.' | b')' | b'(' | b'}' | b']'),
+        Some(b) => {
+            b.is_ascii_whitespace() || matches!(b, b'.' | b')' | b'(' | b'}' | b']' | b'!' | b'?')
+        }
     }
 }
 
@@ -42,9 +45,11 @@ fn is_result_end(next: Option<u8>) -> bool {
 /// one followed by a delimiter. The caller checks that a token may start
 /// there ([`is_boundary`]). `1-1` is read as a result, never as a move.
 pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
-    let first = *text.first()?;
-    if !matches!(first, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) {
-        return None;
+    // Most tokens starting like a result are moves: reject them by their
+    // first two bytes.
+    match text {
+        [b'0'..=b'2', b'-' | b'/', ..] | [b'*', ..] | [0xC2, 0xBD, ..] | [0xBD, b'-', ..] => {}
+        _ => return None,
     }
     RESULTS.iter().find_map(|r| {
         (text.starts_with(r) && is_result_end(text.get(r.len()).copied())).then_some(r.len())
@@ -155,7 +160,8 @@ mod tests {
         assert!(is_boundary(Some(b' ')));
         assert!(is_boundary(Some(b'.')));
         assert!(!is_boundary(Some(b'8')));
-        assert!(!is_boundary(Some(b'!')));
+        assert!(is_boundary(Some(b'!')));
+        assert!(!is_boundary(Some(b'-')));
     }
 
     #[test]

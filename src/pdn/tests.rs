@@ -721,3 +721,15 @@ fn diagnostics_display_with_game_and_position() {
         "4:9: game 2: error: unterminated comment started here"
     );
 }
+
+/// Found by fuzzing: a result glued to a mark (`32-26!?1/2-1/2`) was read
+/// as a broken move, which the writer then wrote apart, where it read as a
+/// result. It is a result.
+#[test]
+fn a_result_glued_to_a_mark_ends_the_game() {
+    let games = read(b"1.32-26!?1/2-1/2\n1-1!)  *-1!)  \x08\x00*\n");
+    assert_eq!(items(&games[0]), ["1. 32-26", "mark !?", "result 1/2-1/2"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
