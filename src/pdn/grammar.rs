@@ -31,7 +31,7 @@ use super::game::{
 };
 use super::lex::{is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-use crate::notation::{MoveToken, TokenError};
+use crate::notation::{MoveToken, SquareToken, TokenError};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -254,6 +254,48 @@ fn meant_as_move(word: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphanumeric())
         && word.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// The commonest move, two numbers joined by `-`, `x` or `:` (`23-18`,
+/// `15x22`), read without the general parser: it is most of the tokens of
+/// most files. Returns exactly what [`MoveToken::parse_prefix`] would, or
+/// `None` to leave the token to it.
+fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
+    let number = |from: usize| -> Option<(u32, usize)> {
+        let digits = text
+            .get(from..)?
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if !(1..=3).contains(&digits) {
+            return None;
+        }
+        let value = text[from..from + digits]
+            .iter()
+            .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
+        Some((value, from + digits))
+    };
+    let (from, joiner) = number(0)?;
+    let capture = match text.get(joiner)? {
+        b'-' => false,
+        b'x' | b'X' | b':' => true,
+        _ => return None,
+    };
+    let (to, end) = number(joiner + 1)?;
+    // Anything that could continue the move goes to the general parser.
+    match text.get(end) {
+        None => {}
+        Some(b' ' | b'\t') => {
+            let next = text[end..].iter().find(|b| !matches!(b, b' ' | b'\t'));
+            if matches!(next, Some(b'-' | b'x' | b'X' | b':' | 0xC3)) {
+                return None;
+            }
+        }
+        Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
+        Some(_) => {}
+    }
+    let squares = vec![SquareToken::Number(from), SquareToken::Number(to)];
+    Some((MoveToken { squares, capture }, end))
 }
 
 /// `text` cut to the text limit on a character boundary.
@@ -665,7 +707,10 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        let mut parsed = MoveToken::parse_prefix(rest);
+        let mut parsed = match simple_move(rest.as_bytes()) {
+            Some(simple) => Ok(simple),
+            None => MoveToken::parse_prefix(rest),
+        };
         if let Ok((_, used)) = parsed
             && rest.as_bytes().get(used) == Some(&b'.')
             && let Some(space) = rest[..used].rfind([' ', '\t'])
@@ -1049,6 +1094,52 @@ mod tests {
             brace_comment("{a b").unwrap(),
             ("", ("a b", CommentEnd::Unterminated))
         );
+    }
+
+    #[test]
+    fn simple_moves_read_as_the_general_parser_reads_them() {
+        let cases = [
+            "23-18",
+            "23x18 ",
+            "23X18\n",
+            "23:18}",
+            "9-14!",
+            "01-005",
+            "0-0",
+            "999-1",
+            "23-18 x 9",
+            "23-18 - 4",
+            "23-18  24",
+            "23-18x14",
+            "23-18-14",
+            "23-18a",
+            "23-18×14",
+            "23 -18",
+            "1234-5",
+            "23-",
+            "23-1234",
+            "23-18.",
+            "23-18(",
+            "23-18 - -",
+            "5-9\t",
+            "23-18\tx 4",
+        ];
+        for case in cases {
+            if let Some(simple) = simple_move(case.as_bytes()) {
+                assert_eq!(Ok(simple), MoveToken::parse_prefix(case), "{case:?}");
+            }
+        }
+        assert!(simple_move(b"23-18 ").is_some());
+        assert!(simple_move(b"23-18 x 9").is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn simple_moves_agree_with_the_general_parser(text in "[0-9]{1,4}[-xX:][0-9]{1,4}[-x: \t!?{}()a.0-9]{0,4}") {
+            if let Some(simple) = simple_move(text.as_bytes()) {
+                proptest::prop_assert_eq!(Ok(simple), MoveToken::parse_prefix(&text));
+            }
+        }
     }
 
     #[test]
