@@ -615,11 +615,15 @@ impl<'t> Reading<'t> {
                     Err(_) => self.bare_words(at, "text outside braces"),
                 },
                 b'/' => match setup(self.rest()) {
-                    Ok((rest, body)) => {
+                    Ok((rest, body))
+                        if self
+                            .result_within(at, self.text.len() - rest.len())
+                            .is_none() =>
+                    {
                         self.seek(rest);
                         self.add_setup(at, body);
                     }
-                    Err(_) => self.bare_words(at, "text outside braces"),
+                    _ => self.bare_words(at, "text outside braces"),
                 },
                 _ => {
                     if self.result(at) {
@@ -711,12 +715,20 @@ impl<'t> Reading<'t> {
             Some(simple) => Ok(simple),
             None => MoveToken::parse_prefix(rest),
         };
-        if let Ok((_, used)) = parsed
-            && rest.as_bytes().get(used) == Some(&b'.')
-            && let Some(space) = rest[..used].rfind([' ', '\t'])
-        {
-            // `15-19x 4.`: the last "square" was the next move number.
-            let shorter = rest[..space].trim_end();
+        let cut = match parsed {
+            Ok((_, used)) => self
+                .result_within(at, at + used)
+                .map(|k| k - at)
+                .or_else(|| {
+                    // `15-19x 4.`: the last "square" was the next move number.
+                    (rest.as_bytes().get(used) == Some(&b'.'))
+                        .then(|| rest[..used].rfind([' ', '\t']))
+                        .flatten()
+                }),
+            Err(_) => None,
+        };
+        if let Some(cut) = cut {
+            let shorter = rest[..cut].trim_end();
             match MoveToken::parse_prefix(shorter) {
                 Ok((token, n)) if n == shorter.len() => parsed = Ok((token, n)),
                 outcome => {
@@ -776,6 +788,15 @@ impl<'t> Reading<'t> {
         }
     }
 
+    /// The first offset in `from + 1..to` where a result stands at a token
+    /// boundary: the framing ends the game there, so no word or move may
+    /// run over it.
+    fn result_within(&self, from: usize, to: usize) -> Option<usize> {
+        (from + 1..to.min(self.bytes.len())).find(|&k| {
+            is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
+        })
+    }
+
     /// Where the word starting at `at` ends.
     fn word_end(&self, at: usize) -> usize {
         let n = self.bytes[at + 1..]
@@ -787,7 +808,7 @@ impl<'t> Reading<'t> {
         while end < self.bytes.len() && !self.text.is_char_boundary(end) {
             end += 1;
         }
-        end
+        self.result_within(at, end).unwrap_or(end)
     }
 
     /// Whether the word at `at` is plain text (not a move, number, result or

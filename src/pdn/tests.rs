@@ -733,3 +733,22 @@ fn a_result_glued_to_a_mark_ends_the_game() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), games.len());
 }
+
+/// Found by fuzzing: `ab]*` was one word for the grammar, while the framing
+/// ended the game at its `*` (a result after a bracket). No word, move or
+/// set-up command runs over a result the framing sees.
+#[test]
+fn a_result_inside_a_word_ends_the_game_for_the_grammar_too() {
+    let games = read(b"1. 11-15 ab]* 24-20 *\n1. 9-13 23 - 1-0 /FEN x 0-1 / *");
+    assert_eq!(games.len(), 4);
+    assert_eq!(items(&games[0]), ["1. 11-15", "bare `ab]`", "result *"]);
+    assert_eq!(items(&games[1]), ["24-20", "result *"]);
+    assert_eq!(
+        items(&games[2]),
+        ["1. 9-13", "invalid `23 -`", "result 1-0"]
+    );
+    assert_eq!(items(&games[3]), ["bare `/FEN x`", "result 0-1"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
