@@ -241,7 +241,8 @@ fn ends_move(b: u8) -> bool {
         )
 }
 
-/// Whether `b` ends a word of text outside braces.
+/// Whether `b` ends a word of text outside braces. A result followed by
+/// any of these is a result (see `lex`), so no word reads as one.
 fn ends_word(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b';')
 }

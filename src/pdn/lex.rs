@@ -21,23 +21,24 @@ const RESULTS: [&[u8]; 10] = [
 ];
 
 /// Whether a token may start right after `prev` (`None` at the start of a
-/// game): after whitespace, a move number's dot, a bracket or a mark
-/// (`23-18!1-0` ends with a result).
+/// game): after whitespace, a move number's dot, a bracket, a mark
+/// (`23-18!1-0` ends with a result) or a set-up command's closing slash.
 pub(crate) fn is_boundary(prev: Option<u8>) -> bool {
     match prev {
         None => true,
         Some(b) => {
-            b.is_ascii_whitespace() || matches!(b, b'.' | b')' | b'(' | b'}' | b']' | b'!' | b'?')
+            b.is_ascii_whitespace()
+                || matches!(b, b'.' | b')' | b'(' | b'}' | b']' | b'!' | b'?' | b'/')
         }
     }
 }
 
 /// Whether `next` (`None` at the end) may follow a result: the end,
-/// whitespace, or the start of a tag, comment or variation.
+/// whitespace, or any byte that ends a word (a bracket or `;`).
 fn is_result_end(next: Option<u8>) -> bool {
     match next {
         None => true,
-        Some(b) => b.is_ascii_whitespace() || matches!(b, b'[' | b'{' | b';' | b'(' | b')'),
+        Some(b) => b.is_ascii_whitespace() || matches!(b, b'[' | b'{' | b'}' | b';' | b'(' | b')'),
     }
 }
 

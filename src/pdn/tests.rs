@@ -752,3 +752,21 @@ fn a_result_inside_a_word_ends_the_game_for_the_grammar_too() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), games.len());
 }
+
+/// Found by fuzzing: `}1/2-1/2}` was a broken move for both readers, which
+/// the writer wrote apart, where it read as a result. A result may now be
+/// followed by any byte that ends a word, and may follow a set-up command.
+#[test]
+fn a_result_between_braces_or_after_a_set_up_is_a_result() {
+    let games = read(b"3-2\xFF2}1/2-1/2}\n/FEN \"W:W18:B11\"/1/2-1/2");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["3-2", "bare `\u{FF}2`", "result 1/2-1/2"]
+    );
+    assert_eq!(games[1].line.setups[0].fen.as_deref(), Some("W:W18:B11"));
+    assert_eq!(games[1].result.as_ref().unwrap().text, "1/2-1/2");
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
