@@ -169,9 +169,17 @@ fn unknown_move(i: &str) -> Res<'_, &str> {
     recognize((char('-'), blanks, char('-'))).parse(i)
 }
 
-// setup := "/" [^/\n]* "/"
+// setup := "/" letter [^/\n]* "/"        (a command name first, as in `/FEN "…"/`)
 fn setup(i: &str) -> Res<'_, &str> {
-    delimited(char('/'), take_till(|c| c == '/' || c == '\n'), char('/')).parse(i)
+    delimited(
+        char('/'),
+        recognize((
+            nom::character::complete::satisfy(|c| c.is_ascii_alphabetic()),
+            take_till(|c| c == '/' || c == '\n'),
+        )),
+        char('/'),
+    )
+    .parse(i)
 }
 
 // fen-command := "FEN" blank* '"' [^"]* '"'
@@ -1099,6 +1107,8 @@ mod tests {
             "FEN \"W:W18:B11\""
         );
         assert!(setup("/FEN \n/").is_err());
+        assert!(setup("//").is_err());
+        assert!(setup("/ FEN/").is_err());
         assert_eq!(fen_command("FEN \"W:W18:B11\"").unwrap().1, "W:W18:B11");
         assert_eq!(
             rest_of_line("; to the end\r\nnext").unwrap().1,

@@ -105,7 +105,14 @@ pub(crate) fn starts_movetext(text: &[u8]) -> bool {
             let rest = skip_blanks(&text[1..]);
             rest.first() == Some(&b'-') && rest.get(1).is_none_or(|b| b.is_ascii_whitespace())
         }
-        b'/' => text.len() >= 4 && text[1..4].eq_ignore_ascii_case(b"FEN"),
+        // A set-up command: `/`, a command name, its text, `/` on the line.
+        b'/' => {
+            text.get(1).is_some_and(u8::is_ascii_alphabetic)
+                && text[1..]
+                    .iter()
+                    .take_while(|b| **b != b'\n')
+                    .any(|b| *b == b'/')
+        }
         b'0'..=b'9' => {
             let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
             text.get(digits) == Some(&b'.') || is_move(text)
@@ -188,6 +195,7 @@ mod tests {
             "{intro} 1. 11-15",
             "- - 2. 11-15",
             "/FEN \"W:W18:B11\"/",
+            "/Setup 1/",
             "01. 11-15",
         ] {
             assert!(starts_movetext(yes.as_bytes()), "{yes}");
@@ -203,6 +211,8 @@ mod tests {
             "$1",
             "\u{0}\u{1}binary",
             "Game 2",
+            "//",
+            "/FEN without an end",
         ] {
             assert!(!starts_movetext(no.as_bytes()), "{no}");
         }

@@ -770,3 +770,19 @@ fn a_result_between_braces_or_after_a_set_up_is_a_result() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), games.len());
 }
+
+/// Found by fuzzing: `//` was read as an empty set-up command, written
+/// `// *` as a game without tags, which then read as junk. A set-up command
+/// starts with a command name, for the grammar and the framing alike.
+#[test]
+fn an_empty_set_up_command_is_not_one() {
+    let games = read(b"[\n//");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].line.setups.is_empty());
+    assert_eq!(items(&games[0]), ["bare `//`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+    let games = read(b"/Setup x/ 1. 11-15 *");
+    assert_eq!(items(&games[0]), ["/Setup x/", "1. 11-15", "result *"]);
+}
