@@ -723,7 +723,9 @@ fn scan_movetext(
                 i += 1;
                 continue;
             }
-            b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C' => {
+            // The blanks of `u8::is_ascii_whitespace`, as the grammar sees them
+            // (a vertical tab is not one).
+            b' ' | b'\t' | b'\r' | b'\x0C' => {
                 column_one = false;
                 prev = Some(b' ');
                 i += 1;

@@ -786,3 +786,16 @@ fn an_empty_set_up_command_is_not_one() {
     let games = read(b"/Setup x/ 1. 11-15 *");
     assert_eq!(items(&games[0]), ["/Setup x/", "1. 11-15", "result *"]);
 }
+
+/// Found by fuzzing: the framing took a vertical tab for a blank, so that
+/// `3\x0B*` ended the game with `*` while the grammar read one word. Blanks
+/// are the same for both now: a vertical tab is not one.
+#[test]
+fn a_vertical_tab_is_not_a_blank() {
+    let games = read(b"[E \"\"]3\x0B*\r");
+    assert_eq!(games.len(), 1);
+    assert_eq!(items(&games[0]), ["[E=]", "invalid `3\u{b}*`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+}
