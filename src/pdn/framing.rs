@@ -64,6 +64,8 @@ pub(crate) struct RawGame {
     pub has_movetext: bool,
     /// Whether the game ended with a result terminator.
     pub complete: bool,
+    /// Whether the game was cut at [`MAX_GAME_LEN`].
+    pub truncated: bool,
 }
 
 /// A buffered window on the input that tracks the position of its first byte.
@@ -221,6 +223,7 @@ pub(crate) fn sample(bytes: &[u8]) -> String {
         .take(SAMPLE_CHARS)
         .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
         .collect();
+    out.truncate(out.trim_end().len());
     if text.trim_end().chars().count() > SAMPLE_CHARS || line.len() > head.len() {
         out.push('…');
     }
@@ -268,6 +271,7 @@ impl GameBuf {
             let cut = char_boundary(data, room);
             self.game.bytes.extend_from_slice(&data[..cut]);
             self.full = true;
+            self.game.truncated = true;
             self.game.notes.push(Note::warning(
                 position_after(at, &data[..cut]),
                 format!(
@@ -661,7 +665,7 @@ impl<R: Read> Framer<R> {
                     self.src.advance(k + 1);
                     return Ok(false);
                 }
-                b'{' => depth += 1,
+                b'{' => depth = depth.saturating_add(1),
                 b'}' => depth -= 1,
                 _ => {}
             }
@@ -719,7 +723,9 @@ fn scan_movetext(
                 i += 1;
                 continue;
             }
-            b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C' => {
+            // The blanks of `u8::is_ascii_whitespace`, as the grammar sees them
+            // (a vertical tab is not one).
+            b' ' | b'\t' | b'\r' | b'\x0C' => {
                 column_one = false;
                 prev = Some(b' ');
                 i += 1;
@@ -743,7 +749,7 @@ fn scan_movetext(
             }
         }
         match b {
-            b'(' => depth += 1,
+            b'(' => depth = depth.saturating_add(1),
             b')' => depth = depth.saturating_sub(1),
             _ => {}
         }

@@ -31,7 +31,7 @@ use super::game::{
 };
 use super::lex::{is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-use crate::notation::{MoveToken, TokenError};
+use crate::notation::{MoveToken, SquareToken, TokenError};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -169,9 +169,17 @@ fn unknown_move(i: &str) -> Res<'_, &str> {
     recognize((char('-'), blanks, char('-'))).parse(i)
 }
 
-// setup := "/" [^/\n]* "/"
+// setup := "/" letter [^/\n]* "/"        (a command name first, as in `/FEN "…"/`)
 fn setup(i: &str) -> Res<'_, &str> {
-    delimited(char('/'), take_till(|c| c == '/' || c == '\n'), char('/')).parse(i)
+    delimited(
+        char('/'),
+        recognize((
+            nom::character::complete::satisfy(|c| c.is_ascii_alphabetic()),
+            take_till(|c| c == '/' || c == '\n'),
+        )),
+        char('/'),
+    )
+    .parse(i)
 }
 
 // fen-command := "FEN" blank* '"' [^"]* '"'
@@ -241,7 +249,8 @@ fn ends_move(b: u8) -> bool {
         )
 }
 
-/// Whether `b` ends a word of text outside braces.
+/// Whether `b` ends a word of text outside braces. A result followed by
+/// any of these is a result (see `lex`), so no word reads as one.
 fn ends_word(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b';')
 }
@@ -254,6 +263,48 @@ fn meant_as_move(word: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphanumeric())
         && word.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// The commonest move, two numbers joined by `-`, `x` or `:` (`23-18`,
+/// `15x22`), read without the general parser: it is most of the tokens of
+/// most files. Returns exactly what [`MoveToken::parse_prefix`] would, or
+/// `None` to leave the token to it.
+fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
+    let number = |from: usize| -> Option<(u32, usize)> {
+        let digits = text
+            .get(from..)?
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if !(1..=3).contains(&digits) {
+            return None;
+        }
+        let value = text[from..from + digits]
+            .iter()
+            .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
+        Some((value, from + digits))
+    };
+    let (from, joiner) = number(0)?;
+    let capture = match text.get(joiner)? {
+        b'-' => false,
+        b'x' | b'X' | b':' => true,
+        _ => return None,
+    };
+    let (to, end) = number(joiner + 1)?;
+    // Anything that could continue the move goes to the general parser.
+    match text.get(end) {
+        None => {}
+        Some(b' ' | b'\t') => {
+            let next = text[end..].iter().find(|b| !matches!(b, b' ' | b'\t'));
+            if matches!(next, Some(b'-' | b'x' | b'X' | b':' | 0xC3)) {
+                return None;
+            }
+        }
+        Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
+        Some(_) => {}
+    }
+    let squares = vec![SquareToken::Number(from), SquareToken::Number(to)];
+    Some((MoveToken { squares, capture }, end))
 }
 
 /// `text` cut to the text limit on a character boundary.
@@ -573,11 +624,15 @@ impl<'t> Reading<'t> {
                     Err(_) => self.bare_words(at, "text outside braces"),
                 },
                 b'/' => match setup(self.rest()) {
-                    Ok((rest, body)) => {
+                    Ok((rest, body))
+                        if self
+                            .result_within(at, self.text.len() - rest.len())
+                            .is_none() =>
+                    {
                         self.seek(rest);
                         self.add_setup(at, body);
                     }
-                    Err(_) => self.bare_words(at, "text outside braces"),
+                    _ => self.bare_words(at, "text outside braces"),
                 },
                 _ => {
                     if self.result(at) {
@@ -665,13 +720,24 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        let mut parsed = MoveToken::parse_prefix(rest);
-        if let Ok((_, used)) = parsed
-            && rest.as_bytes().get(used) == Some(&b'.')
-            && let Some(space) = rest[..used].rfind([' ', '\t'])
-        {
-            // `15-19x 4.`: the last "square" was the next move number.
-            let shorter = rest[..space].trim_end();
+        let mut parsed = match simple_move(rest.as_bytes()) {
+            Some(simple) => Ok(simple),
+            None => MoveToken::parse_prefix(rest),
+        };
+        let cut = match parsed {
+            Ok((_, used)) => self
+                .result_within(at, at + used)
+                .map(|k| k - at)
+                .or_else(|| {
+                    // `15-19x 4.`: the last "square" was the next move number.
+                    (rest.as_bytes().get(used) == Some(&b'.'))
+                        .then(|| rest[..used].rfind([' ', '\t']))
+                        .flatten()
+                }),
+            Err(_) => None,
+        };
+        if let Some(cut) = cut {
+            let shorter = rest[..cut].trim_end();
             match MoveToken::parse_prefix(shorter) {
                 Ok((token, n)) if n == shorter.len() => parsed = Ok((token, n)),
                 outcome => {
@@ -706,7 +772,12 @@ impl<'t> Reading<'t> {
                 }
             }
             Err(error) => {
-                let end = self.word_end(at);
+                let mut end = self.word_end(at);
+                // Marks after a broken move are still marks: `9-q!?`.
+                let unmarked = self.text[at..end].trim_end_matches(['!', '?']).len();
+                if unmarked > 0 && meant_as_move(&self.text[at..at + unmarked]) {
+                    end = at + unmarked;
+                }
                 let word = &self.text[at..end];
                 if word.len() > MAX_TOKEN_LEN {
                     self.i = end;
@@ -726,6 +797,15 @@ impl<'t> Reading<'t> {
         }
     }
 
+    /// The first offset in `from + 1..to` where a result stands at a token
+    /// boundary: the framing ends the game there, so no word or move may
+    /// run over it.
+    fn result_within(&self, from: usize, to: usize) -> Option<usize> {
+        (from + 1..to.min(self.bytes.len())).find(|&k| {
+            is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
+        })
+    }
+
     /// Where the word starting at `at` ends.
     fn word_end(&self, at: usize) -> usize {
         let n = self.bytes[at + 1..]
@@ -737,7 +817,7 @@ impl<'t> Reading<'t> {
         while end < self.bytes.len() && !self.text.is_char_boundary(end) {
             end += 1;
         }
-        end
+        self.result_within(at, end).unwrap_or(end)
     }
 
     /// Whether the word at `at` is plain text (not a move, number, result or
@@ -911,7 +991,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         bytes,
         segments,
         notes: framing_notes,
-        complete,
+        truncated,
         ..
     } = raw;
     let (text, spare): (GameText, _) = decode(bytes, segments);
@@ -941,13 +1021,9 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
     r.movetext();
     r.close_all();
     let end = r.text.trim_end().len().max(movetext_at);
-    if r.result.is_none() {
-        let message = if complete {
-            "no result terminator at the end of the game"
-        } else {
-            "no result terminator: the game ends here"
-        };
-        r.warn(end, message);
+    // A game cut at the length limit has already been reported.
+    if r.result.is_none() && !truncated {
+        r.warn(end, "no result terminator: the game ends here");
     }
     let (hints, warnings) = hints(&r.tags, &r.main, r.first_fen_command.as_ref());
     for (position, message) in warnings {
@@ -1031,6 +1107,8 @@ mod tests {
             "FEN \"W:W18:B11\""
         );
         assert!(setup("/FEN \n/").is_err());
+        assert!(setup("//").is_err());
+        assert!(setup("/ FEN/").is_err());
         assert_eq!(fen_command("FEN \"W:W18:B11\"").unwrap().1, "W:W18:B11");
         assert_eq!(
             rest_of_line("; to the end\r\nnext").unwrap().1,
@@ -1048,6 +1126,52 @@ mod tests {
             brace_comment("{a b").unwrap(),
             ("", ("a b", CommentEnd::Unterminated))
         );
+    }
+
+    #[test]
+    fn simple_moves_read_as_the_general_parser_reads_them() {
+        let cases = [
+            "23-18",
+            "23x18 ",
+            "23X18\n",
+            "23:18}",
+            "9-14!",
+            "01-005",
+            "0-0",
+            "999-1",
+            "23-18 x 9",
+            "23-18 - 4",
+            "23-18  24",
+            "23-18x14",
+            "23-18-14",
+            "23-18a",
+            "23-18×14",
+            "23 -18",
+            "1234-5",
+            "23-",
+            "23-1234",
+            "23-18.",
+            "23-18(",
+            "23-18 - -",
+            "5-9\t",
+            "23-18\tx 4",
+        ];
+        for case in cases {
+            if let Some(simple) = simple_move(case.as_bytes()) {
+                assert_eq!(Ok(simple), MoveToken::parse_prefix(case), "{case:?}");
+            }
+        }
+        assert!(simple_move(b"23-18 ").is_some());
+        assert!(simple_move(b"23-18 x 9").is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn simple_moves_agree_with_the_general_parser(text in "[0-9]{1,4}[-xX:][0-9]{1,4}[-x: \t!?{}()a.0-9]{0,4}") {
+            if let Some(simple) = simple_move(text.as_bytes()) {
+                proptest::prop_assert_eq!(Ok(simple), MoveToken::parse_prefix(&text));
+            }
+        }
     }
 
     #[test]

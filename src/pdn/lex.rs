@@ -21,20 +21,24 @@ const RESULTS: [&[u8]; 10] = [
 ];
 
 /// Whether a token may start right after `prev` (`None` at the start of a
-/// game): after whitespace, a move number's dot or a closing bracket.
+/// game): after whitespace, a move number's dot, a bracket, a mark
+/// (`23-18!1-0` ends with a result) or a set-up command's closing slash.
 pub(crate) fn is_boundary(prev: Option<u8>) -> bool {
     match prev {
         None => true,
-        Some(b) => b.is_ascii_whitespace() || matches!(b, b'.' | b')' | b'(' | b'}' | b']'),
+        Some(b) => {
+            b.is_ascii_whitespace()
+                || matches!(b, b'.' | b')' | b'(' | b'}' | b']' | b'!' | b'?' | b'/')
+        }
     }
 }
 
 /// Whether `next` (`None` at the end) may follow a result: the end,
-/// whitespace, or the start of a tag, comment or variation.
+/// whitespace, or any byte that ends a word (a bracket or `;`).
 fn is_result_end(next: Option<u8>) -> bool {
     match next {
         None => true,
-        Some(b) => b.is_ascii_whitespace() || matches!(b, b'[' | b'{' | b';' | b'(' | b')'),
+        Some(b) => b.is_ascii_whitespace() || matches!(b, b'[' | b'{' | b'}' | b';' | b'(' | b')'),
     }
 }
 
@@ -42,9 +46,11 @@ fn is_result_end(next: Option<u8>) -> bool {
 /// one followed by a delimiter. The caller checks that a token may start
 /// there ([`is_boundary`]). `1-1` is read as a result, never as a move.
 pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
-    let first = *text.first()?;
-    if !matches!(first, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) {
-        return None;
+    // Most tokens starting like a result are moves: reject them by their
+    // first two bytes.
+    match text {
+        [b'0'..=b'2', b'-' | b'/', ..] | [b'*', ..] | [0xC2, 0xBD, ..] | [0xBD, b'-', ..] => {}
+        _ => return None,
     }
     RESULTS.iter().find_map(|r| {
         (text.starts_with(r) && is_result_end(text.get(r.len()).copied())).then_some(r.len())
@@ -99,7 +105,14 @@ pub(crate) fn starts_movetext(text: &[u8]) -> bool {
             let rest = skip_blanks(&text[1..]);
             rest.first() == Some(&b'-') && rest.get(1).is_none_or(|b| b.is_ascii_whitespace())
         }
-        b'/' => text.len() >= 4 && text[1..4].eq_ignore_ascii_case(b"FEN"),
+        // A set-up command: `/`, a command name, its text, `/` on the line.
+        b'/' => {
+            text.get(1).is_some_and(u8::is_ascii_alphabetic)
+                && text[1..]
+                    .iter()
+                    .take_while(|b| **b != b'\n')
+                    .any(|b| *b == b'/')
+        }
         b'0'..=b'9' => {
             let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
             text.get(digits) == Some(&b'.') || is_move(text)
@@ -155,7 +168,8 @@ mod tests {
         assert!(is_boundary(Some(b' ')));
         assert!(is_boundary(Some(b'.')));
         assert!(!is_boundary(Some(b'8')));
-        assert!(!is_boundary(Some(b'!')));
+        assert!(is_boundary(Some(b'!')));
+        assert!(!is_boundary(Some(b'-')));
     }
 
     #[test]
@@ -181,6 +195,7 @@ mod tests {
             "{intro} 1. 11-15",
             "- - 2. 11-15",
             "/FEN \"W:W18:B11\"/",
+            "/Setup 1/",
             "01. 11-15",
         ] {
             assert!(starts_movetext(yes.as_bytes()), "{yes}");
@@ -196,6 +211,8 @@ mod tests {
             "$1",
             "\u{0}\u{1}binary",
             "Game 2",
+            "//",
+            "/FEN without an end",
         ] {
             assert!(!starts_movetext(no.as_bytes()), "{no}");
         }

@@ -721,3 +721,81 @@ fn diagnostics_display_with_game_and_position() {
         "4:9: game 2: error: unterminated comment started here"
     );
 }
+
+/// Found by fuzzing: a result glued to a mark (`32-26!?1/2-1/2`) was read
+/// as a broken move, which the writer then wrote apart, where it read as a
+/// result. It is a result.
+#[test]
+fn a_result_glued_to_a_mark_ends_the_game() {
+    let games = read(b"1.32-26!?1/2-1/2\n1-1!)  *-1!)  \x08\x00*\n");
+    assert_eq!(items(&games[0]), ["1. 32-26", "mark !?", "result 1/2-1/2"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
+
+/// Found by fuzzing: `ab]*` was one word for the grammar, while the framing
+/// ended the game at its `*` (a result after a bracket). No word, move or
+/// set-up command runs over a result the framing sees.
+#[test]
+fn a_result_inside_a_word_ends_the_game_for_the_grammar_too() {
+    let games = read(b"1. 11-15 ab]* 24-20 *\n1. 9-13 23 - 1-0 /FEN x 0-1 / *");
+    assert_eq!(games.len(), 4);
+    assert_eq!(items(&games[0]), ["1. 11-15", "bare `ab]`", "result *"]);
+    assert_eq!(items(&games[1]), ["24-20", "result *"]);
+    assert_eq!(
+        items(&games[2]),
+        ["1. 9-13", "invalid `23 -`", "result 1-0"]
+    );
+    assert_eq!(items(&games[3]), ["bare `/FEN x`", "result 0-1"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
+
+/// Found by fuzzing: `}1/2-1/2}` was a broken move for both readers, which
+/// the writer wrote apart, where it read as a result. A result may now be
+/// followed by any byte that ends a word, and may follow a set-up command.
+#[test]
+fn a_result_between_braces_or_after_a_set_up_is_a_result() {
+    let games = read(b"3-2\xFF2}1/2-1/2}\n/FEN \"W:W18:B11\"/1/2-1/2");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["3-2", "bare `\u{FF}2`", "result 1/2-1/2"]
+    );
+    assert_eq!(games[1].line.setups[0].fen.as_deref(), Some("W:W18:B11"));
+    assert_eq!(games[1].result.as_ref().unwrap().text, "1/2-1/2");
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+}
+
+/// Found by fuzzing: `//` was read as an empty set-up command, written
+/// `// *` as a game without tags, which then read as junk. A set-up command
+/// starts with a command name, for the grammar and the framing alike.
+#[test]
+fn an_empty_set_up_command_is_not_one() {
+    let games = read(b"[\n//");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].line.setups.is_empty());
+    assert_eq!(items(&games[0]), ["bare `//`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+    let games = read(b"/Setup x/ 1. 11-15 *");
+    assert_eq!(items(&games[0]), ["/Setup x/", "1. 11-15", "result *"]);
+}
+
+/// Found by fuzzing: the framing took a vertical tab for a blank, so that
+/// `3\x0B*` ended the game with `*` while the grammar read one word. Blanks
+/// are the same for both now: a vertical tab is not one.
+#[test]
+fn a_vertical_tab_is_not_a_blank() {
+    let games = read(b"[E \"\"]3\x0B*\r");
+    assert_eq!(games.len(), 1);
+    assert_eq!(items(&games[0]), ["[E=]", "invalid `3\u{b}*`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+}

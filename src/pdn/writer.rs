@@ -17,6 +17,7 @@
 use std::io::{self, Write};
 
 use super::game::{Comment, Game, Line, Nag, Ply, PlyToken, SetupCommand};
+use super::lex::result_len;
 
 /// Lines are kept under this many columns.
 const WIDTH: usize = 79;
@@ -114,8 +115,8 @@ impl Counter {
 struct Wrap {
     out: String,
     column: usize,
-    /// Nothing written yet on this line of text.
-    fresh: bool,
+    /// Text to glue before the next word (a variation's `(`).
+    prefix: String,
 }
 
 impl Wrap {
@@ -128,8 +129,15 @@ impl Wrap {
     /// Writes `word` after a space (or a line break when `may_break` and it
     /// would not fit).
     fn piece(&mut self, word: &str, may_break: bool) {
+        let prefixed;
+        let word = if self.prefix.is_empty() {
+            word
+        } else {
+            prefixed = std::mem::take(&mut self.prefix) + word;
+            &prefixed
+        };
         let len = word.chars().count();
-        if !self.out.is_empty() && !self.fresh {
+        if !self.out.is_empty() {
             if may_break && self.column + 1 + len > WIDTH {
                 self.out.push('\n');
                 self.column = 0;
@@ -148,7 +156,23 @@ impl Wrap {
             Some(k) => self.column = text[k + 1..].chars().count(),
             None => self.column += text.chars().count(),
         }
-        self.fresh = false;
+    }
+
+    /// Closes a variation: right after what came before when it fits.
+    fn close(&mut self, c: char) {
+        if !self.prefix.is_empty() {
+            // An empty variation.
+            self.prefix.push(c);
+            let text = std::mem::take(&mut self.prefix);
+            self.word(&text);
+        } else if self.column < WIDTH {
+            self.out.push(c);
+            self.column += 1;
+        } else {
+            self.out.push('\n');
+            self.out.push(c);
+            self.column = 1;
+        }
     }
 }
 
@@ -178,7 +202,15 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         None
     };
     let text = match &ply.token {
-        PlyToken::Move(token) => token.to_string(),
+        PlyToken::Move(token) => {
+            let text = token.to_string();
+            // A move such as `1-0` would read as a result: zero-pad it.
+            if result_len(text.as_bytes()).is_some() {
+                format!("0{text}")
+            } else {
+                text
+            }
+        }
         PlyToken::Unknown => "- -".to_string(),
         PlyToken::Invalid(_) => ply.text.clone(),
     };
@@ -188,7 +220,8 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         None => text,
     };
     let mut nags = ply.nags.iter().peekable();
-    while let Some(Nag::Mark(mark)) = nags.peek() {
+    // One mark is glued to its move; more marks would read as one.
+    if let Some(Nag::Mark(mark)) = nags.peek() {
         word.push_str(mark);
         nags.next();
     }
@@ -206,16 +239,35 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         write_setup(w, setup);
     }
     for variation in &ply.variations {
-        w.word("(");
-        w.fresh = true;
+        w.prefix.push('(');
         write_line(w, variation, counter);
-        w.glue(")");
+        w.close(')');
     }
 }
 
 fn write_setup(w: &mut Wrap, setup: &SetupCommand) {
     let text = setup.text.replace(['/', '\n'], " ");
     w.word(&format!("/{text}/"));
+}
+
+/// `text` with a no-break space before the `[` of any line (after the
+/// first) that starts with one, so that no line of a comment reads as a tag.
+fn guard_tag_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in text.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+            let blanks = line.len() - line.trim_start_matches([' ', '\t']).len();
+            if line[blanks..].starts_with('[') {
+                out.push_str(&line[..blanks]);
+                out.push('\u{A0}');
+                out.push_str(&line[blanks..]);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// Whether the braces of `text` balance (so it can stand between braces).
@@ -237,20 +289,29 @@ fn balanced(text: &str) -> bool {
 }
 
 fn write_comment(w: &mut Wrap, comment: &Comment) {
-    let text = if balanced(&comment.text) {
+    let mut text = if balanced(&comment.text) {
         comment.text.clone()
     } else {
         comment.text.replace('{', "(").replace('}', ")")
     };
-    let mut pieces = text.split(' ');
-    let first = pieces.next().unwrap_or_default();
-    w.word(&format!("{{{first}"));
-    for piece in pieces {
-        // A line starting with `[` could read as a tag: never break there.
-        let may_break = !piece.is_empty() && !piece.starts_with('[');
-        w.piece(piece, may_break);
+    if text.contains('\n') {
+        text = guard_tag_lines(&text);
     }
-    w.glue("}");
+    let pieces: Vec<&str> = text.split(' ').collect();
+    let last = pieces.len() - 1;
+    for (k, piece) in pieces.iter().enumerate() {
+        let mut word = String::with_capacity(piece.len() + 2);
+        if k == 0 {
+            word.push('{');
+        }
+        word.push_str(piece);
+        if k == last {
+            word.push('}');
+        }
+        // A line starting with `[` could read as a tag: never break there.
+        let may_break = !piece.starts_with('[');
+        w.piece(&word, may_break);
+    }
 }
 
 #[cfg(test)]
@@ -309,6 +370,33 @@ mod tests {
     fn unknown_invalid_and_missing_result() {
         let out = rewrite("1. - - 11-15 2. 9-q 24-20");
         assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+    }
+
+    /// Found by fuzzing: `1.1-0v` holds the move `1-0` (glued text after it
+    /// keeps it from being a result); written plainly it read as a result.
+    #[test]
+    fn a_move_that_reads_like_a_result_is_written_zero_padded() {
+        let games = read("1.1-0v 0-0, 1-1! *");
+        assert_eq!(games[0].plies().len(), 3);
+        let out = game_to_string(&games[0]);
+        assert_eq!(out, "1. 01-0 {v} 1... 00-0 {,} 2. 01-1! *\n\n");
+        let again = read(&out);
+        assert_eq!(again.len(), 1);
+        let tokens = |g: &Game| -> Vec<_> { g.plies().iter().map(|p| p.token.clone()).collect() };
+        assert_eq!(tokens(&again[0]), tokens(&games[0]));
+    }
+
+    #[test]
+    fn no_line_of_a_comment_reads_as_a_tag() {
+        let mut games = read("1. 11-15 24-20 *");
+        games[0].line.plies[0].comments.push(Comment {
+            text: "see\n [Event \"x\"]".into(),
+            kind: crate::pdn::CommentKind::Brace,
+            position: crate::pdn::Position::START,
+        });
+        let out = game_to_string(&games[0]);
+        assert!(out.contains("{see\n \u{A0}[Event \"x\"]}"), "{out}");
+        assert_eq!(read(&out).len(), 1);
     }
 
     #[test]
