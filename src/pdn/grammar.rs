@@ -169,13 +169,14 @@ fn unknown_move(i: &str) -> Res<'_, &str> {
     recognize((char('-'), blanks, char('-'))).parse(i)
 }
 
-// setup := "/" letter [^/\n]* "/"        (a command name first, as in `/FEN "…"/`)
+// setup := "/" letter [^/\n(){}[];]* "/"   (a command name first, as in `/FEN "…"/`;
+//                                          no bracket, which the framing would count)
 fn setup(i: &str) -> Res<'_, &str> {
     delimited(
         char('/'),
         recognize((
             nom::character::complete::satisfy(|c| c.is_ascii_alphabetic()),
-            take_till(|c| c == '/' || c == '\n'),
+            take_till(|c: char| c == '/' || c == '\n' || "(){}[];".contains(c)),
         )),
         char('/'),
     )
@@ -1108,6 +1109,7 @@ mod tests {
         );
         assert!(setup("/FEN \n/").is_err());
         assert!(setup("//").is_err());
+        assert!(setup("/F(/").is_err());
         assert!(setup("/ FEN/").is_err());
         assert_eq!(fen_command("FEN \"W:W18:B11\"").unwrap().1, "W:W18:B11");
         assert_eq!(

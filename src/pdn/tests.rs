@@ -799,3 +799,17 @@ fn a_vertical_tab_is_not_a_blank() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), 1);
 }
+
+/// Found by fuzzing: `/F(/ *` was a set-up command for the grammar, while
+/// the framing counted its `(` as a variation and did not end the game at
+/// `*`. A set-up command holds no bracket.
+#[test]
+fn a_set_up_command_holds_no_bracket() {
+    let games = read(b"/F(/\n[");
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+    let game = &read(b"1. 11-15 /F(/ 9-13) *")[0];
+    assert!(game.line.plies[0].setups.is_empty());
+    assert_eq!(game.result.as_ref().unwrap().text, "*");
+}
