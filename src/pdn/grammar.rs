@@ -518,11 +518,29 @@ impl<'t> Reading<'t> {
         movetext
     }
 
+    /// Where the tag starting at `at` ends, as the framing sees it: after
+    /// its first `]` outside quotes, or at the end of its line.
+    fn tag_end(&self, at: usize) -> usize {
+        let (mut quoted, mut escaped) = (false, false);
+        for k in at + 1..self.bytes.len() {
+            match self.bytes[k] {
+                b'\n' => return k,
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                b']' if !quoted => return k + 1,
+                _ => {}
+            }
+        }
+        self.bytes.len()
+    }
+
     fn tag(&mut self) {
         let at = self.i;
-        match tag_pair(self.rest()) {
-            Ok((rest, raw)) => {
-                self.seek(rest);
+        let end = self.tag_end(at);
+        self.i = end;
+        match tag_pair(&self.text[at..end]) {
+            Ok((_, raw)) => {
                 if !raw.closed_value {
                     self.error(
                         at,
@@ -548,11 +566,7 @@ impl<'t> Reading<'t> {
                 });
             }
             Err(_) => {
-                // Not a tag: skip the line.
-                let line_end =
-                    memchr::memchr(b'\n', &self.bytes[at..]).map_or(self.bytes.len(), |n| at + n);
-                let text = self.text[at..line_end].trim_end().to_string();
-                self.i = line_end;
+                let text = self.text[at..end].trim_end().to_string();
                 self.error(at, format!("malformed tag skipped: `{}`", quote(&text)));
             }
         }

@@ -813,3 +813,15 @@ fn a_set_up_command_holds_no_bracket() {
     assert!(game.line.plies[0].setups.is_empty());
     assert_eq!(game.result.as_ref().unwrap().text, "*");
 }
+
+/// A malformed tag ends where the framing ends it (its `]`), so what follows
+/// on its line is read: here the result.
+#[test]
+fn a_malformed_tag_ends_at_its_bracket() {
+    let games = read(b"[Event x] 1-0\n[Site \"a]\" (] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].result.as_ref().unwrap().text, "1-0");
+    assert_eq!(messages(&games[0])[0], "malformed tag skipped: `[Event x]`");
+    assert_eq!(games[1].tag("Site"), Some("a]"));
+    assert_eq!(games[1].result.as_ref().unwrap().text, "*");
+}
