@@ -169,13 +169,14 @@ fn unknown_move(i: &str) -> Res<'_, &str> {
     recognize((char('-'), blanks, char('-'))).parse(i)
 }
 
-// setup := "/" letter [^/\n]* "/"        (a command name first, as in `/FEN "…"/`)
+// setup := "/" letter [^/\n(){}[];]* "/"   (a command name first, as in `/FEN "…"/`;
+//                                          no bracket, which the framing would count)
 fn setup(i: &str) -> Res<'_, &str> {
     delimited(
         char('/'),
         recognize((
             nom::character::complete::satisfy(|c| c.is_ascii_alphabetic()),
-            take_till(|c| c == '/' || c == '\n'),
+            take_till(|c: char| c == '/' || c == '\n' || "(){}[];".contains(c)),
         )),
         char('/'),
     )
@@ -517,11 +518,29 @@ impl<'t> Reading<'t> {
         movetext
     }
 
+    /// Where the tag starting at `at` ends, as the framing sees it: after
+    /// its first `]` outside quotes, or at the end of its line.
+    fn tag_end(&self, at: usize) -> usize {
+        let (mut quoted, mut escaped) = (false, false);
+        for k in at + 1..self.bytes.len() {
+            match self.bytes[k] {
+                b'\n' => return k,
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                b']' if !quoted => return k + 1,
+                _ => {}
+            }
+        }
+        self.bytes.len()
+    }
+
     fn tag(&mut self) {
         let at = self.i;
-        match tag_pair(self.rest()) {
-            Ok((rest, raw)) => {
-                self.seek(rest);
+        let end = self.tag_end(at);
+        self.i = end;
+        match tag_pair(&self.text[at..end]) {
+            Ok((_, raw)) => {
                 if !raw.closed_value {
                     self.error(
                         at,
@@ -547,11 +566,7 @@ impl<'t> Reading<'t> {
                 });
             }
             Err(_) => {
-                // Not a tag: skip the line.
-                let line_end =
-                    memchr::memchr(b'\n', &self.bytes[at..]).map_or(self.bytes.len(), |n| at + n);
-                let text = self.text[at..line_end].trim_end().to_string();
-                self.i = line_end;
+                let text = self.text[at..end].trim_end().to_string();
                 self.error(at, format!("malformed tag skipped: `{}`", quote(&text)));
             }
         }
@@ -1108,6 +1123,7 @@ mod tests {
         );
         assert!(setup("/FEN \n/").is_err());
         assert!(setup("//").is_err());
+        assert!(setup("/F(/").is_err());
         assert!(setup("/ FEN/").is_err());
         assert_eq!(fen_command("FEN \"W:W18:B11\"").unwrap().1, "W:W18:B11");
         assert_eq!(

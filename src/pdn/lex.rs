@@ -108,10 +108,12 @@ pub(crate) fn starts_movetext(text: &[u8]) -> bool {
         // A set-up command: `/`, a command name, its text, `/` on the line.
         b'/' => {
             text.get(1).is_some_and(u8::is_ascii_alphabetic)
-                && text[1..]
-                    .iter()
-                    .take_while(|b| **b != b'\n')
-                    .any(|b| *b == b'/')
+                && text[1..].iter().find(|b| {
+                    matches!(
+                        b,
+                        b'/' | b'\n' | b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';'
+                    )
+                }) == Some(&b'/')
         }
         b'0'..=b'9' => {
             let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -213,6 +215,7 @@ mod tests {
             "Game 2",
             "//",
             "/FEN without an end",
+            "/F(/",
         ] {
             assert!(!starts_movetext(no.as_bytes()), "{no}");
         }

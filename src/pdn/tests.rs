@@ -799,3 +799,29 @@ fn a_vertical_tab_is_not_a_blank() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), 1);
 }
+
+/// Found by fuzzing: `/F(/ *` was a set-up command for the grammar, while
+/// the framing counted its `(` as a variation and did not end the game at
+/// `*`. A set-up command holds no bracket.
+#[test]
+fn a_set_up_command_holds_no_bracket() {
+    let games = read(b"/F(/\n[");
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), games.len());
+    let game = &read(b"1. 11-15 /F(/ 9-13) *")[0];
+    assert!(game.line.plies[0].setups.is_empty());
+    assert_eq!(game.result.as_ref().unwrap().text, "*");
+}
+
+/// A malformed tag ends where the framing ends it (its `]`), so what follows
+/// on its line is read: here the result.
+#[test]
+fn a_malformed_tag_ends_at_its_bracket() {
+    let games = read(b"[Event x] 1-0\n[Site \"a]\" (] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].result.as_ref().unwrap().text, "1-0");
+    assert_eq!(messages(&games[0])[0], "malformed tag skipped: `[Event x]`");
+    assert_eq!(games[1].tag("Site"), Some("a]"));
+    assert_eq!(games[1].result.as_ref().unwrap().text, "*");
+}
