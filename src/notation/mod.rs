@@ -18,7 +18,9 @@ use std::str::FromStr;
 pub use algebraic::{Orientation, algebraic_name, parse_algebraic};
 pub use dama::{dama_number, dama_squares};
 pub use fen::{FenError, parse_fen, write_fen};
-pub use token::{MoveToken, SquareToken, TokenError, Views, write_move, write_move_among};
+pub use token::{
+    MAX_TOKEN_LEN, MoveToken, SquareToken, TokenError, Views, write_move, write_move_among,
+};
 
 use crate::rules::{Geometry, Square};
 

@@ -261,7 +261,8 @@ impl MoveToken {
                 .to_string(),
         };
         let (first, mut pos) = square_at(bytes).ok_or_else(|| bad(0))?;
-        let mut squares = vec![first];
+        let mut squares = Vec::with_capacity(4);
+        squares.push(first);
         let mut capture = false;
         loop {
             if let Some((is_capture, used)) = joiner_at(&bytes[pos..]) {
