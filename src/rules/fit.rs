@@ -36,12 +36,8 @@ pub fn fitting_moves_into(
     if written.len() < 2 {
         return;
     }
-    position.legal_moves_into(rules, legal);
-    fitting.extend(
-        legal
-            .iter()
-            .filter(|m| first & m.from().bit() != 0 && last & m.to().bit() != 0),
-    );
+    position.legal_moves_from_into(rules, first, legal);
+    fitting.extend(legal.iter().filter(|m| last & m.to().bit() != 0));
     let middle = &written[1..written.len() - 1];
     if middle.is_empty() {
         return;

@@ -307,6 +307,19 @@ impl Position {
         }
     }
 
+    /// The legal moves that start on one of the squares of `from`, into
+    /// `moves` (cleared first). Captures are searched for every piece, since
+    /// whether one exists (and how much it takes) decides what is legal.
+    pub fn legal_moves_from_into(&self, rules: &Rules, from: Bitboard, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.captures_into(rules, moves);
+        if moves.is_empty() {
+            self.quiet_moves_from(rules, from, moves);
+        } else {
+            moves.retain(|m| from & (1u64 << m.from) != 0);
+        }
+    }
+
     /// Every legal move for the side to move.
     pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -358,10 +371,14 @@ impl Position {
     }
 
     fn quiet_moves_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        self.quiet_moves_from(rules, u64::MAX, moves);
+    }
+
+    fn quiet_moves_from(&self, rules: &Rules, origins: Bitboard, moves: &mut Vec<Move>) {
         let g = rules.geometry;
         let empty = g.all() & !self.occupied();
         let crown = g.crowning_row(self.side);
-        for from in squares(self.pieces(self.side)) {
+        for from in squares(self.pieces(self.side) & origins) {
             let f = from.index();
             if self.kings & from.bit() != 0 {
                 for direction in DIRECTIONS {
@@ -648,6 +665,35 @@ mod tests {
         );
         let moves = p.legal_moves(&f);
         assert_eq!(names(&moves), ["29x22x4", "29x22x8"]);
+    }
+
+    #[test]
+    fn moves_from_some_squares_are_the_legal_moves_starting_there() {
+        for preset in Preset::ALL {
+            let rules = preset.rules();
+            let mut p = Position::initial(&rules);
+            let mut seed = 3u64;
+            for _ in 0..150 {
+                let all = p.legal_moves(&rules);
+                if all.is_empty() {
+                    break;
+                }
+                for mask in [0u64, 0xF0F0_F0F0, 1 << 22, u64::MAX] {
+                    let mut some = Vec::new();
+                    p.legal_moves_from_into(&rules, mask, &mut some);
+                    let expected: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| mask & m.from().bit() != 0)
+                        .collect();
+                    assert_eq!(some, expected);
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                p = p.play(&all[(seed >> 33) as usize % all.len()]);
+            }
+        }
     }
 
     #[test]
