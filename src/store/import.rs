@@ -222,7 +222,12 @@ impl<'a> Importer<'a> {
         let overrides = &self.overrides;
         let (sender, receiver) = sync_channel::<Batch>(4);
         let reading = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || read_games(file, &name, overrides, &done, sender));
+            let worker = std::thread::Builder::new()
+                .name("pdndb-reader".to_string())
+                .spawn_scoped(scope, move || {
+                    read_games(file, &name, overrides, &done, sender)
+                })
+                .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             let written = write_batches(
                 self.store,
                 &mut self.move_ids,
@@ -234,7 +239,7 @@ impl<'a> Importer<'a> {
             let read = worker
                 .join()
                 .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string()));
-            written.map(|games| (games, read))
+            Ok::<_, FileError>(written.map(|games| (games, read))?)
         })?;
         let (games, read) = reading;
         match read {

@@ -73,8 +73,12 @@ impl Store {
             source,
         };
         let flags = match mode {
-            Mode::Write => OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
-            Mode::Read => OpenFlags::SQLITE_OPEN_READ_WRITE,
+            Mode::Write => {
+                OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | OpenFlags::SQLITE_OPEN_CREATE
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            }
+            Mode::Read => OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         };
         let mut conn = Connection::open_with_flags(path, flags)
             .or_else(|e| match mode {
