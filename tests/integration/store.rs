@@ -343,3 +343,41 @@ fn oca_archive_imports_and_its_tree_sums_to_every_game() {
     let (_, err, _) = run(&db, &["report", "--twins"]);
     assert!(err.contains("247 groups holding 572 games"), "{err}");
 }
+
+#[test]
+fn queries_answer_while_an_import_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("gen.pdn");
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .args(["generate", "--games", "3000", "--seed", "4", "-o"])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let db = dir.path().join("busy.sqlite");
+    // A first small import so that the database exists.
+    import_json(&db, &[&crate_path("sample-pdn/seed-numeric.pdn")]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pdndb"))
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "--quiet"])
+        .arg(&archive)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut queries = 0;
+    loop {
+        let done = child.try_wait().unwrap().is_some();
+        let (out, err, code) = run(&db, &["stats", "--json"]);
+        assert_eq!(code, 0, "a query during the import failed: {err}");
+        assert!(out.contains("\"games\""));
+        queries += 1;
+        if done {
+            break;
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(queries >= 1);
+    assert_eq!(integrity(&db), "ok");
+}
