@@ -269,6 +269,9 @@ pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
 /// ambiguities from the graph.
 fn analyse(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
     let reached = graph.layers.len() - 2;
+    if graph.positions.len() == reached + 1 && graph.edges.len() == reached {
+        return single_reading(graph, plies, limit);
+    }
     let alive = alive_nodes(graph, reached);
     let interpretations = match limit {
         Some(_) => None,
@@ -340,6 +343,40 @@ fn analyse(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
         certain,
         divergence,
         resolved,
+        reading,
+    }
+}
+
+/// The common case: one position per ply and one move between them, so
+/// every position is certain and there is one reading.
+fn single_reading(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
+    let reached = graph.edges.len();
+    let certain = graph
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(ply, &position)| CertainPosition {
+            ply,
+            position,
+            next: graph.edges.get(ply).map(|e| e.mv),
+        })
+        .collect();
+    let reading = graph
+        .edges
+        .iter()
+        .map(|e| ReadingPly {
+            chosen: e.mv,
+            alternatives: Vec::new(),
+        })
+        .collect();
+    Replay {
+        plies,
+        reached,
+        interpretations: limit.is_none().then_some(1),
+        limit,
+        certain,
+        divergence: None,
+        resolved: Vec::new(),
         reading,
     }
 }
