@@ -79,9 +79,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 );
             }
             if args.json {
-                serde_json::to_writer(&mut *out, &JsonRecord::new(&checked))
-                    .map_err(std::io::Error::from)?;
-                writeln!(out)?;
+                super::write_json_line(out, &JsonRecord::new(&checked))?;
             } else if checked.record.status != Status::Ok {
                 write_problem(out, &checked)?;
             }

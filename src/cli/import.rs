@@ -43,7 +43,7 @@ pub fn cmd_import(
     for error in &found.errors {
         eprintln!("{error}");
     }
-    let mut store = Store::open(db, Mode::Write).map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut store = Store::open(db, Mode::Write)?;
     let total: u64 = found
         .files
         .iter()
@@ -72,13 +72,10 @@ pub fn cmd_import(
         }
         Progress::Problem(message) => bar.suspend(|| eprintln!("{message}")),
     };
-    let (summary, failed) = Importer::new(&mut store, overrides)
-        .run(&found.files, &mut report)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let (summary, failed) = Importer::new(&mut store, overrides).run(&found.files, &mut report)?;
     bar.finish_and_clear();
     if args.json {
-        serde_json::to_writer(&mut *out, &summary).map_err(std::io::Error::from)?;
-        writeln!(out)?;
+        super::write_json_line(out, &summary)?;
     } else {
         write_summary(out, &summary)?;
     }

@@ -136,6 +136,23 @@ pub enum CliError {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// The database cannot be opened, read or written.
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
+}
+
+/// Writes one value as a line of JSON (the `--json` output of every
+/// listing command).
+///
+/// # Errors
+/// A failed write.
+pub fn write_json_line(
+    out: &mut impl Write,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
 }
 
 /// Parses the arguments, runs the command and returns its exit status.

@@ -17,7 +17,7 @@ use crate::store::{Mode, Store};
 /// # Errors
 /// A missing, unreadable or too new database.
 pub fn open_store(db: &Path) -> Result<Store, CliError> {
-    Store::open(db, Mode::Read).map_err(|e| CliError::Usage(e.to_string()))
+    Ok(Store::open(db, Mode::Read)?)
 }
 
 /// The position a query is about.

@@ -38,13 +38,11 @@ pub fn cmd_report(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
-    let db_err = |e: crate::store::StoreError| CliError::Usage(e.to_string());
     if args.twins {
-        let groups = store.twins().map_err(db_err)?;
+        let groups = store.twins()?;
         for group in &groups {
             if args.json {
-                serde_json::to_writer(&mut *out, group).map_err(std::io::Error::from)?;
-                writeln!(out)?;
+                super::write_json_line(out, group)?;
             } else {
                 writeln!(
                     out,
@@ -92,10 +90,10 @@ pub fn cmd_report(
             .map_err(CliError::Usage)?
     };
     let names: Vec<&str> = statuses.iter().map(|s| s.name()).collect();
-    let ids = store.report_ids(&names, args.resolved).map_err(db_err)?;
+    let ids = store.report_ids(&names, args.resolved)?;
     let mut problems = false;
     for id in &ids {
-        let Some(record) = store.record(*id).map_err(db_err)? else {
+        let Some(record) = store.record(*id)? else {
             continue;
         };
         let status = record
@@ -104,8 +102,7 @@ pub fn cmd_report(
             .unwrap_or_default();
         problems |= status != "ok";
         if args.json {
-            serde_json::to_writer(&mut *out, &record).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::write_json_line(out, &record)?;
         } else {
             let get = |k: &str| {
                 record

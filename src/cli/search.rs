@@ -31,13 +31,10 @@ pub fn cmd_search(
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
     let (position, filter) = args.position.resolve(&store)?;
-    let hits = store
-        .search(&position, &filter, args.limit)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let hits = store.search(&position, &filter, args.limit)?;
     for hit in &hits {
         if args.json {
-            serde_json::to_writer(&mut *out, hit).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::write_json_line(out, hit)?;
         } else {
             let tag = |n: &str| {
                 hit.tags

@@ -40,14 +40,11 @@ pub fn cmd_show(
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
     let usage = |m: String| CliError::Usage(m);
-    let db_err = |e: crate::store::StoreError| CliError::Usage(e.to_string());
     let game = store
-        .game(args.game)
-        .map_err(db_err)?
+        .game(args.game)?
         .ok_or_else(|| usage(format!("no game {} in the database", args.game)))?;
     let source = store
-        .source(args.game)
-        .map_err(db_err)?
+        .source(args.game)?
         .ok_or_else(|| usage(format!("game {} has no source", args.game)))?;
     let notation = match &args.notation {
         Some(n) => n.parse::<Notation>().map_err(|e| usage(e.to_string()))?,
@@ -68,10 +65,7 @@ pub fn cmd_show(
     let certain: Vec<usize> = if game.status == "ok" {
         (0..=moves.len()).collect()
     } else {
-        let text = store
-            .original_text(args.game)
-            .map_err(db_err)?
-            .unwrap_or_default();
+        let text = store.original_text(args.game)?.unwrap_or_default();
         let overrides = Overrides {
             rules: Some(rules),
             notation: game.notation.as_deref().and_then(|n| n.parse().ok()),

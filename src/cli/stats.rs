@@ -25,10 +25,9 @@ pub fn cmd_stats(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
-    let stats = store.stats().map_err(|e| CliError::Usage(e.to_string()))?;
+    let stats = store.stats()?;
     if args.json {
-        serde_json::to_writer(&mut *out, &stats).map_err(std::io::Error::from)?;
-        writeln!(out)?;
+        super::write_json_line(out, &stats)?;
         return Ok(Exit::Success);
     }
     writeln!(

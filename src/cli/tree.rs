@@ -36,9 +36,7 @@ pub fn cmd_tree(
         .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
     let (position, filter) = args.position.resolve(&store)?;
-    let moves = store
-        .tree(&position, &filter, notation)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let moves = store.tree(&position, &filter, notation)?;
     if !args.json {
         writeln!(
             out,
@@ -48,8 +46,7 @@ pub fn cmd_tree(
     }
     for m in &moves {
         if args.json {
-            serde_json::to_writer(&mut *out, m).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::write_json_line(out, m)?;
         } else {
             let score = m
                 .score
