@@ -41,6 +41,23 @@ pub fn decode(rules: &Rules, start: &Position, mut data: &[u8]) -> Option<Vec<(P
     Some(out)
 }
 
+/// The position after the first `plies` moves of a move list; `None` when
+/// the list is shorter or does not fit the rules.
+pub fn decode_prefix(
+    rules: &Rules,
+    start: &Position,
+    mut data: &[u8],
+    plies: usize,
+) -> Option<Position> {
+    let mut position = *start;
+    for _ in 0..plies {
+        let index = read_leb128(&mut data)? as usize;
+        let mv = *canonical_moves(&position, rules).get(index)?;
+        position = position.play(&mv);
+    }
+    Some(position)
+}
+
 fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
@@ -95,6 +112,9 @@ mod tests {
                 .map(|(_, m)| m)
                 .collect();
             assert_eq!(back, moves);
+            let end = moves.iter().fold(start, |p, m| p.play(m));
+            assert_eq!(decode_prefix(&rules, &start, &data, moves.len()), Some(end));
+            assert_eq!(decode_prefix(&rules, &start, &data, moves.len() + 1), None);
         }
     }
 

@@ -87,6 +87,10 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 /// played from it (when certain) and the outcome code.
 type GameAt = (i64, i64, Option<i64>, i64);
 
+/// A variant and start FEN met in a query, with its rules and start
+/// position (`None` when they cannot be read).
+type KnownStart = (String, Option<String>, Option<(Rules, Position)>);
+
 /// A game's stored replay.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -129,16 +133,16 @@ impl StoredGame {
         let moves = decode(&rules, &start, self.moves.as_deref().unwrap_or_default())?;
         Some((rules, start, moves))
     }
+}
 
-    /// The position after `ply` plies of the first reading.
-    pub fn position_at(&self, ply: usize) -> Option<Position> {
-        let (_, start, moves) = self.reading()?;
-        if ply == 0 {
-            return Some(start);
-        }
-        let (before, mv) = moves.get(ply - 1)?;
-        Some(before.play(mv))
-    }
+/// The position after the first `plies` moves of an encoded move list.
+fn position_after_plies(
+    rules: &Rules,
+    start: &Position,
+    moves: &[u8],
+    plies: usize,
+) -> Option<Position> {
+    super::moves::decode_prefix(rules, start, moves, plies)
 }
 
 /// Reads a position from a FEN for queries: numeric or algebraic; a `?`
@@ -245,44 +249,51 @@ impl Store {
             Some(v) => stmt.query(params![key, v])?,
         };
         let mut found = Vec::new();
-        let mut starts: HashMap<(String, Option<String>), Option<Position>> = HashMap::new();
+        // Start positions by (variant, start FEN): few distinct ones per query.
+        let mut starts: Vec<KnownStart> = Vec::new();
         while let Some(r) = rows.next()? {
             if limit != 0 && found.len() >= limit {
                 break;
             }
             let (game, ply, next, outcome): (i64, i64, Option<i64>, i64) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
-            let variant: String = r.get(4)?;
-            let start_fen: Option<String> = r.get(5)?;
-            let verified = if ply == 0 {
-                let start = starts
-                    .entry((variant.clone(), start_fen.clone()))
-                    .or_insert_with(|| {
-                        let stored = StoredGame {
-                            id: game,
-                            status: String::new(),
-                            variant: variant.clone(),
-                            notation: None,
-                            start_fen: start_fen.clone(),
-                            moves: None,
-                            result: None,
-                            record: serde_json::Value::Null,
+            let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
+            let start_fen = r
+                .get_ref(5)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?;
+            let known = starts
+                .iter()
+                .position(|(v, f, _)| v == variant && f.as_deref() == start_fen);
+            let index = match known {
+                Some(i) => i,
+                None => {
+                    let rules = Rules::parse(variant).ok();
+                    let start = rules.and_then(|rules| {
+                        let start = match start_fen {
+                            None => Some(Position::initial(&rules)),
+                            Some(fen) => parse_fen(fen)
+                                .ok()
+                                .and_then(|setup| Position::from_setup(&setup, &rules).ok()),
                         };
-                        stored.rules().and_then(|rules| stored.start(&rules))
+                        start.map(|start| (rules, start))
                     });
-                start.as_ref() == Some(position)
-            } else {
-                let stored = StoredGame {
-                    id: game,
-                    status: String::new(),
-                    variant,
-                    notation: None,
-                    start_fen,
-                    moves: r.get(6)?,
-                    result: None,
-                    record: serde_json::Value::Null,
-                };
-                stored.position_at(ply as usize).as_ref() == Some(position)
+                    starts.push((variant.to_string(), start_fen.map(str::to_string), start));
+                    starts.len() - 1
+                }
+            };
+            let verified = match &starts[index].2 {
+                None => false,
+                Some((_, start)) if ply == 0 => start == position,
+                Some((rules, start)) => {
+                    let moves = r
+                        .get_ref(6)?
+                        .as_blob_or_null()
+                        .map_err(rusqlite::Error::from)?
+                        .unwrap_or_default();
+                    position_after_plies(rules, start, moves, ply as usize).as_ref()
+                        == Some(position)
+                }
             };
             if verified {
                 found.push((game, ply, next, outcome));
