@@ -9,8 +9,8 @@
 //!   starts with `[` once the game has movetext (a missing terminator), or
 //!   at the end of the input; `1-1`, which is also a Dama move, is a result
 //!   only where it ends the game: followed (past blanks and comments) by the
-//!   end of the input, a `[` or an empty line, within a bounded look ahead
-//!   (see `lex::draw_ends_game`);
+//!   end of the input, a `[`, an empty line or a line of junk, within a
+//!   bounded look ahead (see `lex::draw_ends_game`);
 //! * between games, blank lines and `%` escape lines are skipped silently;
 //!   a line that starts with `[` or with movetext (a move number, a move, a
 //!   result, `- -`, `/FEN`, a comment) starts the next game; any other line

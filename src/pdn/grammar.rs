@@ -815,11 +815,14 @@ impl<'t> Reading<'t> {
     }
 
     /// The first offset in `from + 1..to` where a result stands at a token
-    /// boundary: the framing ends the game there, so no word or move may
-    /// run over it.
+    /// boundary: the framing may end the game there, so no word or move may
+    /// run over it. `1-1` counts wherever it stands (as a result or as the
+    /// move it then is), so that no word holds one, and the writer writes
+    /// it only as a result (the move zero-padded).
     fn result_within(&self, from: usize, to: usize) -> Option<usize> {
-        (from + 1..to.min(self.bytes.len()))
-            .find(|&k| is_boundary(Some(self.bytes[k - 1])) && self.result_at(k).is_some())
+        (from + 1..to.min(self.bytes.len())).find(|&k| {
+            is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
+        })
     }
 
     /// The length of the result at `k` (the caller checks the boundary
@@ -851,7 +854,10 @@ impl<'t> Reading<'t> {
     /// other element).
     fn is_bare_word(&self, at: usize) -> bool {
         let b = self.bytes[at];
-        if b.is_ascii_digit() || b"{}()[];%$!?/*-.".contains(&b) || self.result_at(at).is_some() {
+        if b.is_ascii_digit()
+            || b"{}()[];%$!?/*-.".contains(&b)
+            || result_len(&self.bytes[at..]).is_some()
+        {
             return false;
         }
         if b.is_ascii_alphabetic() {

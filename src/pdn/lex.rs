@@ -82,16 +82,21 @@ pub(crate) const DRAW_LOOKAHEAD: usize = 256;
 ///   counts as reaching it),
 /// * a `[` (a tag, also on the same line; or a line that looks like a tag
 ///   inside an unterminated comment, where the framing ends that comment),
-/// * or an empty line (only blanks on it), which is how games are set apart.
+/// * an empty line (only blanks on it), which is how games are set apart,
+/// * or a line of junk, as found between games: a new line whose first word
+///   neither starts movetext (a move number, a move, a result, `- -`, a
+///   set-up command) nor follows a move (`(`, `)`, `}`, `$`, `!`, `?`, `.`);
+///   that line is seen whole within the look ahead or not taken for junk.
 ///
-/// Anything else after it (a move number, a move, another result, a
-/// variation, an annotation, a word) makes it a move: the game goes on, and
-/// a result after it ends the game as usual. Only the first
+/// Anything else after it makes it a move: the game goes on, and a result
+/// after it ends the game as usual. That is a move number, a move, a
+/// variation or an annotation, any word on the same line (kept in the game
+/// as text), and another result (a game has one). Only the first
 /// [`DRAW_LOOKAHEAD`] bytes of `after` are looked at: when no decision is
 /// reached within them, `1-1` is a move (the game goes on, so no text is
 /// lost; at worst the game lacks its terminator, which is reported). The
 /// look is bounded, and the bytes it passes lie between the `1-1` and the
-/// next token, so reading stays linear.
+/// next token (or the line after), so reading stays linear.
 pub(crate) fn draw_ends_game(after: &[u8], input_ends: bool) -> bool {
     let (text, ends) = if after.len() > DRAW_LOOKAHEAD {
         (&after[..DRAW_LOOKAHEAD], false)
@@ -127,12 +132,29 @@ pub(crate) fn draw_ends_game(after: &[u8], input_ends: bool) -> bool {
                 CommentEnd::TagLine => return true,
                 CommentEnd::RunsOff => return ends,
             },
+            // The first word of a new line: junk, as between games, ends
+            // the game; so does a line not seen whole.
+            _ if line_blank => {
+                let rest = &text[i..];
+                return (ends || memchr::memchr(b'\n', rest).is_some()) && is_junk_line(rest);
+            }
             _ => return false,
         }
         line_blank = false;
         column_one = false;
     }
     ends
+}
+
+/// Whether a line (from its first non-blank byte, not a tag, comment or
+/// escape) is junk rather than more of a game: it does not start movetext
+/// ([`starts_movetext`]) and does not start with what follows a move (a
+/// variation, an annotation, a mark, an ellipsis, a closing bracket).
+fn is_junk_line(text: &[u8]) -> bool {
+    !matches!(
+        text.first(),
+        Some(b'(' | b')' | b'}' | b'$' | b'!' | b'?' | b'.')
+    ) && !starts_movetext(text)
 }
 
 /// The length of `text` up to (not including) its first `\n`.
@@ -291,6 +313,11 @@ mod tests {
             (" {a {nested} comment}\n\n", false),
             (" {unclosed\n[Event \"b\"]", false),
             (" {unclosed to the end", true),
+            ("\nThe end of the file, junk again.\n", false),
+            ("\nThe end", true),
+            ("\n % not an escape line: junk\n", false),
+            (" ; drawn\n=====\n", false),
+            ("\n  Downloaded from the archive\n1. 9-15 *", false),
         ] {
             assert!(draw_ends_game(after.as_bytes(), input_ends), "{after:?}");
         }
@@ -302,11 +329,18 @@ mod tests {
             (" (9-15)", true),
             (" $1", true),
             (" {a\n\nb} 12-7", true),
-            ("\n % not an escape line\n\n", true),
+            (" % not an escape line\n2. 15-9", true),
             (" ; [Event \"b\"]\n2. 15-9", true),
             ("", false),
             (" {unclosed", false),
             (" )", true),
+            (" White resigns", true),
+            ("\n(2. 15-9)", true),
+            ("\n$1 2. 15-9", true),
+            ("\n... 12-7", true),
+            ("\n12-7 *", true),
+            ("\nc3-d4 *", true),
+            ("\nThe line goes on past the end", false),
         ] {
             assert!(!draw_ends_game(after.as_bytes(), input_ends), "{after:?}");
         }

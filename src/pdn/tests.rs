@@ -941,6 +941,40 @@ fn one_one_before_an_empty_line_ends_a_tagless_game() {
     assert_eq!(game.plies().len(), 3);
 }
 
+/// Junk after a game, as between games: `1-1` before it is the result.
+#[test]
+fn one_one_before_a_junk_line_is_a_result() {
+    let mut reader =
+        Reader::new(&b"1. 9-15 1-1\nDownloaded from the archive\n1. 9-15 12-7 1-1\n=====\n"[..]);
+    let games: Vec<Game> = reader.by_ref().map(|g| g.unwrap()).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(items(&games[0]), ["1. 9-15", "result 1-1"]);
+    assert_eq!(items(&games[1]), ["1. 9-15", "12-7", "result 1-1"]);
+    assert_eq!(
+        messages(&games[1]),
+        ["junk between games skipped: `Downloaded from the archive`"]
+    );
+    assert_eq!(reader.trailing_diagnostics().len(), 1);
+    // Words on its own line stay with the move; a variation or an
+    // annotation on the next line follows the move.
+    let game = one("1. 9-15 1-1 White plays on\n2. 15-9 *");
+    assert_eq!(game.plies().len(), 3);
+    let game = one("1. 9-15 1-1\n(1... 12-7) $1\n2. 15-9 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 9-15",
+            "1-1",
+            "$1",
+            "(",
+            "1... 12-7",
+            ")",
+            "2. 15-9",
+            "result *"
+        ]
+    );
+}
+
 #[test]
 fn one_one_in_a_variation_is_a_move() {
     let game = one("1. 9-15 (1. 1-1) 12-7 (1-1\n\n) 1-1 *");
