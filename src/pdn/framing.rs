@@ -7,7 +7,10 @@
 //!
 //! * a game ends after a result at variation depth 0, or before a line that
 //!   starts with `[` once the game has movetext (a missing terminator), or
-//!   at the end of the input;
+//!   at the end of the input; `1-1`, which is also a Dama move, is a result
+//!   only where it ends the game: followed (past blanks and comments) by the
+//!   end of the input, a `[`, an empty line or a line of junk, within a
+//!   bounded look ahead (see `lex::draw_ends_game`);
 //! * between games, blank lines and `%` escape lines are skipped silently;
 //!   a line that starts with `[` or with movetext (a move number, a move, a
 //!   result, `- -`, `/FEN`, a comment) starts the next game; any other line
@@ -24,7 +27,8 @@ use std::io::{self, Read};
 
 use super::error::{Note, Position};
 use super::lex::{
-    is_boundary, is_name_byte, looks_like_tag, result_len, skip_blanks, starts_movetext,
+    DRAW_LOOKAHEAD, DRAW_OR_MOVE, draw_ends_game, is_boundary, is_name_byte, looks_like_tag,
+    result_len, skip_blanks, starts_movetext,
 };
 use super::{MAX_GAME_LEN, MAX_TEXT_LEN};
 
@@ -34,6 +38,11 @@ const CHUNK: usize = 64 * 1024;
 /// Bytes of lookahead guaranteed (unless the input ends) before deciding
 /// what a line or a token is.
 const LOOKAHEAD: usize = 512;
+
+/// Bytes of window wanted from a possible result on: the longest result,
+/// or a `1-1` and more than the look ahead after it.
+const RESULT_WINDOW: usize = DRAW_OR_MOVE.len() + DRAW_LOOKAHEAD + 1;
+const _: () = assert!(RESULT_WINDOW <= LOOKAHEAD && 8 <= RESULT_WINDOW);
 
 /// Longest sample of junk quoted in a message, in characters.
 const SAMPLE_CHARS: usize = 60;
@@ -740,10 +749,15 @@ fn scan_movetext(
         line_blank = false;
         seen = true;
         if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) && is_boundary(prev) {
-            if i + 8 > w.len() && !eof && i > 0 {
+            // Enough of the window for any result and, after a `1-1`, for
+            // the whole look ahead (so that it sees the same bytes however
+            // the input arrives).
+            if i + RESULT_WINDOW > w.len() && !eof && i > 0 {
                 break Stop::Refill;
             }
-            if let Some(n) = result_len(&w[i..]) {
+            if let Some(n) = result_len(&w[i..])
+                && (&w[i..i + n] != DRAW_OR_MOVE || draw_ends_game(&w[i + n..], eof))
+            {
                 i += n;
                 break Stop::Result;
             }
@@ -928,6 +942,32 @@ mod tests {
                 (None, None) => break,
                 _ => panic!("different game counts"),
             }
+        }
+    }
+
+    /// Whether `1-1` ends a game depends on the bytes after it, never on
+    /// where the input's chunks happen to end.
+    #[test]
+    fn one_one_frames_the_same_wherever_the_window_ends() {
+        let tail: &[u8] = b" 1-1 {a comment} \n\n1-1 12-7 1-1\n[E \"b\"]\n1. 1-1 1-1\n";
+        // The first window ends at `CHUNK + LOOKAHEAD`: put each `1-1` of
+        // the tail a little before and after it.
+        let end = CHUNK + LOOKAHEAD;
+        for pad in (end - RESULT_WINDOW - 40..end + 10).step_by(3) {
+            let mut text = b"[E \"a\"]\n1. 9-15".to_vec();
+            text.resize(pad, b' ');
+            text.extend_from_slice(tail);
+            let whole = frame(&text);
+            let mut framer = Framer::new(Trickle(&text));
+            let mut trickled = Vec::new();
+            while let Some(game) = framer.next_game().unwrap() {
+                trickled.push(String::from_utf8_lossy(&game.bytes).into_owned());
+            }
+            assert_eq!(whole, trickled, "{pad}");
+            assert_eq!(whole.len(), 3, "{pad}");
+            assert!(whole[0].ends_with(" 1-1"), "{pad}");
+            assert_eq!(whole[1], "{a comment} \n\n1-1 12-7 1-1");
+            assert_eq!(whole[2], "[E \"b\"]\n1. 1-1 1-1");
         }
     }
 

@@ -29,7 +29,7 @@ use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
     Tag, hints,
 };
-use super::lex::{is_boundary, is_name_byte, result_len};
+use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
 use crate::notation::{MoveToken, SquareToken, TokenError};
 
@@ -364,6 +364,8 @@ struct Reading<'t> {
     number: Option<MoveNumber>,
     result: Option<GameResult>,
     first_fen_command: Option<SetupCommand>,
+    /// The framing ended the game on a result, which ends its text.
+    ends_on_result: bool,
 }
 
 impl<'t> Reading<'t> {
@@ -670,7 +672,7 @@ impl<'t> Reading<'t> {
         if !is_boundary(prev) {
             return false;
         }
-        let Some(n) = result_len(&self.bytes[at..]) else {
+        let Some(n) = self.result_at(at) else {
             return false;
         };
         self.i = at + n;
@@ -813,12 +815,25 @@ impl<'t> Reading<'t> {
     }
 
     /// The first offset in `from + 1..to` where a result stands at a token
-    /// boundary: the framing ends the game there, so no word or move may
-    /// run over it.
+    /// boundary: the framing may end the game there, so no word or move may
+    /// run over it. `1-1` counts wherever it stands (as a result or as the
+    /// move it then is), so that no word holds one, and the writer writes
+    /// it only as a result (the move zero-padded).
     fn result_within(&self, from: usize, to: usize) -> Option<usize> {
         (from + 1..to.min(self.bytes.len())).find(|&k| {
             is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
         })
+    }
+
+    /// The length of the result at `k` (the caller checks the boundary
+    /// before it). `1-1` is a result only where the framing ended the game
+    /// on it: it then ends the text, since the framing stops right after a
+    /// result (see `lex::draw_ends_game` for its rule). Anywhere else it is
+    /// a move, so the framing and the grammar always agree.
+    fn result_at(&self, k: usize) -> Option<usize> {
+        let n = result_len(&self.bytes[k..])?;
+        let ends_text = k + n == self.bytes.len() && self.ends_on_result;
+        (&self.bytes[k..k + n] != DRAW_OR_MOVE || ends_text).then_some(n)
     }
 
     /// Where the word starting at `at` ends.
@@ -1006,6 +1021,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         bytes,
         segments,
         notes: framing_notes,
+        complete,
         truncated,
         ..
     } = raw;
@@ -1025,6 +1041,8 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         number: None,
         result: None,
         first_fen_command: None,
+        // A game cut at the length limit ends where it was cut.
+        ends_on_result: complete && !truncated,
     };
     let movetext_at = r.header();
     // About one move per eight bytes of movetext: one allocation, usually.

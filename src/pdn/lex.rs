@@ -44,7 +44,11 @@ fn is_result_end(next: Option<u8>) -> bool {
 
 /// The length of the result terminator at the start of `text`, if there is
 /// one followed by a delimiter. The caller checks that a token may start
-/// there ([`is_boundary`]). `1-1` is read as a result, never as a move.
+/// there ([`is_boundary`]).
+///
+/// This says what *may* be a result. Every form but [`DRAW_OR_MOVE`] always
+/// is one; `1-1` is one only where it ends the game ([`draw_ends_game`]),
+/// and a move elsewhere.
 pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
     // Most tokens starting like a result are moves: reject them by their
     // first two bytes.
@@ -55,6 +59,138 @@ pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
     RESULTS.iter().find_map(|r| {
         (text.starts_with(r) && is_result_end(text.get(r.len()).copied())).then_some(r.len())
     })
+}
+
+/// `1-1`: a result (a draw, in some files) and also a Dama move (the king
+/// move between squares 11 and 22, which the Dama notation names 1 and 1).
+/// No other result form is a move: Dama numbers run from 1 to 16, so a
+/// `0` or a `2-0` is never one, and the other forms are not moves at all.
+pub(crate) const DRAW_OR_MOVE: &[u8] = b"1-1";
+
+/// How many bytes after a `1-1` [`draw_ends_game`] looks at, at most.
+pub(crate) const DRAW_LOOKAHEAD: usize = 256;
+
+/// Whether a `1-1` followed by `after` ends the game (is a result) rather
+/// than being a move; `input_ends` says whether `after` runs to the end of
+/// the input.
+///
+/// The rule: `1-1` ends the game when what follows it, passing blanks,
+/// comments `{…}`, `;` line comments and `%` escape lines (at the start of
+/// a line), is
+///
+/// * the end of the input (an unterminated comment that runs to the end
+///   counts as reaching it),
+/// * a `[` (a tag, also on the same line; or a line that looks like a tag
+///   inside an unterminated comment, where the framing ends that comment),
+/// * an empty line (only blanks on it), which is how games are set apart,
+/// * or a line of junk, as found between games: a new line whose first word
+///   neither starts movetext (a move number, a move, a result, `- -`, a
+///   set-up command) nor follows a move (`(`, `)`, `}`, `$`, `!`, `?`, `.`);
+///   that line is seen whole within the look ahead or not taken for junk.
+///
+/// Anything else after it makes it a move: the game goes on, and a result
+/// after it ends the game as usual. That is a move number, a move, a
+/// variation or an annotation, any word on the same line (kept in the game
+/// as text), and another result (a game has one). Only the first
+/// [`DRAW_LOOKAHEAD`] bytes of `after` are looked at: when no decision is
+/// reached within them, `1-1` is a move (the game goes on, so no text is
+/// lost; at worst the game lacks its terminator, which is reported). The
+/// look is bounded, and the bytes it passes lie between the `1-1` and the
+/// next token (or the line after), so reading stays linear.
+pub(crate) fn draw_ends_game(after: &[u8], input_ends: bool) -> bool {
+    let (text, ends) = if after.len() > DRAW_LOOKAHEAD {
+        (&after[..DRAW_LOOKAHEAD], false)
+    } else {
+        (after, input_ends)
+    };
+    // The `1-1` stands on the current line: it is neither blank nor new.
+    let mut line_blank = false;
+    let mut column_one = false;
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'\n' => {
+                if line_blank {
+                    return true;
+                }
+                line_blank = true;
+                column_one = true;
+                i += 1;
+                continue;
+            }
+            // The framing's blanks.
+            b' ' | b'\t' | b'\r' | b'\x0C' => {
+                column_one = false;
+                i += 1;
+                continue;
+            }
+            b'[' => return true,
+            b';' => i += line_len(&text[i..]),
+            b'%' if column_one => i += line_len(&text[i..]),
+            b'{' => match comment_end(&text[i..]) {
+                CommentEnd::Closed(n) => i += n,
+                CommentEnd::TagLine => return true,
+                CommentEnd::RunsOff => return ends,
+            },
+            // The first word of a new line: junk, as between games, ends
+            // the game; so does a line not seen whole.
+            _ if line_blank => {
+                let rest = &text[i..];
+                return (ends || memchr::memchr(b'\n', rest).is_some()) && is_junk_line(rest);
+            }
+            _ => return false,
+        }
+        line_blank = false;
+        column_one = false;
+    }
+    ends
+}
+
+/// Whether a line (from its first non-blank byte, not a tag, comment or
+/// escape) is junk rather than more of a game: it does not start movetext
+/// ([`starts_movetext`]) and does not start with what follows a move (a
+/// variation, an annotation, a mark, an ellipsis, a closing bracket).
+fn is_junk_line(text: &[u8]) -> bool {
+    !matches!(
+        text.first(),
+        Some(b'(' | b')' | b'}' | b'$' | b'!' | b'?' | b'.')
+    ) && !starts_movetext(text)
+}
+
+/// The length of `text` up to (not including) its first `\n`.
+fn line_len(text: &[u8]) -> usize {
+    memchr::memchr(b'\n', text).unwrap_or(text.len())
+}
+
+/// Where a comment seen by [`draw_ends_game`] ends.
+enum CommentEnd {
+    /// At its matching `}`, this many bytes from its `{`.
+    Closed(usize),
+    /// Not closed before a line that looks like a tag, where the framing
+    /// ends it.
+    TagLine,
+    /// Not closed within the text looked at.
+    RunsOff,
+}
+
+/// How the comment at the start of `text` (a `{`) ends: nested braces are
+/// counted, and a line that looks like a tag ends it, as in the framing.
+fn comment_end(text: &[u8]) -> CommentEnd {
+    let mut depth = 0u32;
+    for (k, &b) in text.iter().enumerate() {
+        match b {
+            b'{' => depth = depth.saturating_add(1),
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return CommentEnd::Closed(k + 1);
+                }
+            }
+            b'\n' if looks_like_tag(skip_blanks(&text[k + 1..])) => return CommentEnd::TagLine,
+            _ => {}
+        }
+    }
+    CommentEnd::RunsOff
 }
 
 /// Whether `text` (from a line's first non-blank byte) looks like a tag:
@@ -162,6 +298,57 @@ mod tests {
         assert_eq!(result_len(b"*x"), None);
         assert_eq!(result_len(b"11-15"), None);
         assert_eq!(result_len(b"1-0{end}"), Some(3));
+    }
+
+    #[test]
+    fn when_one_one_ends_the_game() {
+        for (after, input_ends) in [
+            ("", true),
+            ("\n", true),
+            (" {draw} ; agreed\n% escape\n", true),
+            ("\n[Event \"b\"]", false),
+            (" [Event \"b\"]", false),
+            ("\n\n1. 9-15 *", false),
+            ("\r\n \t\r\n2. 9-15", false),
+            (" {a {nested} comment}\n\n", false),
+            (" {unclosed\n[Event \"b\"]", false),
+            (" {unclosed to the end", true),
+            ("\nThe end of the file, junk again.\n", false),
+            ("\nThe end", true),
+            ("\n % not an escape line: junk\n", false),
+            (" ; drawn\n=====\n", false),
+            ("\n  Downloaded from the archive\n1. 9-15 *", false),
+        ] {
+            assert!(draw_ends_game(after.as_bytes(), input_ends), "{after:?}");
+        }
+        for (after, input_ends) in [
+            (" 2. 15-9", true),
+            ("\n2. 15-9", true),
+            (" *", true),
+            (" 1-0", true),
+            (" (9-15)", true),
+            (" $1", true),
+            (" {a\n\nb} 12-7", true),
+            (" % not an escape line\n2. 15-9", true),
+            (" ; [Event \"b\"]\n2. 15-9", true),
+            ("", false),
+            (" {unclosed", false),
+            (" )", true),
+            (" White resigns", true),
+            ("\n(2. 15-9)", true),
+            ("\n$1 2. 15-9", true),
+            ("\n... 12-7", true),
+            ("\n12-7 *", true),
+            ("\nc3-d4 *", true),
+            ("\nThe line goes on past the end", false),
+        ] {
+            assert!(!draw_ends_game(after.as_bytes(), input_ends), "{after:?}");
+        }
+        // Only the look ahead is looked at.
+        let far = format!("{}\n\n", " ".repeat(DRAW_LOOKAHEAD));
+        assert!(!draw_ends_game(far.as_bytes(), true));
+        let near = format!("{}\n\n", " ".repeat(DRAW_LOOKAHEAD - 2));
+        assert!(draw_ends_game(near.as_bytes(), false));
     }
 
     #[test]

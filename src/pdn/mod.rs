@@ -16,6 +16,20 @@
 //! lenient. What is dubious or cannot be read becomes a [`Diagnostic`] on
 //! its game; one bad game never costs the next.
 //!
+//! `1-1` is both a result (a draw, in some files) and a Dama move (the king
+//! move between squares 11 and 22). It is read as the result only where it
+//! ends the game: when what follows it, past blanks, comments `{…}`, `;`
+//! line comments and `%` escape lines, is the end of the input, a `[` (the
+//! next game's tags), an empty line (games are set apart by one) or a new
+//! line of junk (as between games: its first word neither starts movetext
+//! nor follows a move). Anything else after it — a move number, a move, a
+//! variation, an annotation, a word on its line, or another result, since
+//! a game has one — makes it a move. The look past it is bounded (256 bytes): when no decision is
+//! reached within it, `1-1` is a move, so the game goes on and no text is
+//! lost; at worst it then lacks its terminator, which is reported. Every
+//! other result always ends the game. The writer writes the move
+//! zero-padded (`01-1`), so that it reads back as a move anywhere.
+//!
 //! Positions ([`Position`]): byte offsets are 0-based; lines, columns and
 //! game indices are 1-based.
 //!

@@ -825,3 +825,201 @@ fn a_malformed_tag_ends_at_its_bracket() {
     assert_eq!(games[1].tag("Site"), Some("a]"));
     assert_eq!(games[1].result.as_ref().unwrap().text, "*");
 }
+
+/// The result of a game, as written.
+fn result(game: &Game) -> Option<&str> {
+    game.result.as_ref().map(|r| r.text.as_str())
+}
+
+/// `1-1` is also a Dama king move (squares 11 and 22): where the movetext
+/// goes on after it, it is that move.
+#[test]
+fn one_one_followed_by_moves_is_a_move() {
+    let game = one("[Event \"a\"]\n1. 9-15 1-1 2. 15-9 11-16 *\n");
+    assert_eq!(
+        items(&game),
+        [
+            "[Event=a]",
+            "1. 9-15",
+            "1-1",
+            "2. 15-9",
+            "11-16",
+            "result *"
+        ]
+    );
+    assert_eq!(game.plies().len(), 4);
+    assert_eq!(game.plies()[1].text, "1-1");
+    assert!(game.diagnostics.is_empty(), "{:?}", messages(&game));
+}
+
+#[test]
+fn one_one_before_a_blank_line_and_tags_is_a_result() {
+    let games = read(b"[Event \"a\"]\n1. 9-15 12-7 1-1\n\n[Event \"b\"]\n1. 9-15 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].plies().len(), 2);
+    assert_eq!(result(&games[0]), Some("1-1"));
+    assert!(games[0].diagnostics.is_empty());
+    assert_eq!(items(&games[1]), ["[Event=b]", "1. 9-15", "result *"]);
+}
+
+#[test]
+fn one_one_at_the_end_of_the_input_is_a_result() {
+    let game = one("1. 9-15 1-1\n");
+    assert_eq!(items(&game), ["1. 9-15", "result 1-1"]);
+    let game = one("1. 9-15 1-1");
+    assert_eq!(result(&game), Some("1-1"));
+    // Past comments, line comments and escape lines too.
+    let game = one("1. 9-15 1-1 {drawn} ; agreed\n% escape\n  \n");
+    assert_eq!(result(&game), Some("1-1"));
+    assert_eq!(game.plies().len(), 1);
+}
+
+#[test]
+fn one_one_before_a_comment_and_a_tag_is_a_result() {
+    let games = read(b"1. 9-15 1-1 {a comment}\n[Event \"b\"] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(items(&games[0]), ["1. 9-15", "result 1-1"]);
+    // As after any result, the comment between the games goes with the next.
+    assert_eq!(items(&games[1]), ["[Event=b]", "{a comment}", "result *"]);
+    // A tag on the same line, and a tag line that ends an unclosed comment.
+    let games = read(b"1. 9-15 1-1 [Event \"b\"] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(result(&games[0]), Some("1-1"));
+    let games = read(b"1. 9-15 1-1 {never closed\n[Event \"b\"] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(result(&games[0]), Some("1-1"));
+}
+
+#[test]
+fn one_one_before_a_move_number_on_the_next_line_is_a_move() {
+    let game = one("[Event \"a\"]\n1. 9-15 1-1\n2. 15-9 *");
+    assert_eq!(
+        items(&game),
+        ["[Event=a]", "1. 9-15", "1-1", "2. 15-9", "result *"]
+    );
+    // Also past a comment, and as a game's first move.
+    let game = one("1. 9-15 1-1 {king}\n; note\n2. 15-9 *");
+    assert_eq!(game.plies().len(), 3);
+    let game = one("1-1 9-15 *");
+    assert_eq!(items(&game), ["1-1", "9-15", "result *"]);
+}
+
+/// A game has one result: `1-1` followed by another result is the move, and
+/// the other result ends the game.
+#[test]
+fn one_one_before_another_result_is_a_move() {
+    for end in [
+        "*", "1-0", "0-1", "2-0", "0-2", "0-0", "1/2-1/2", "½-½", "1-1",
+    ] {
+        let game = one(&format!("1. 9-15 1-1 {end}\n"));
+        assert_eq!(items(&game), ["1. 9-15", "1-1", &format!("result {end}")]);
+    }
+}
+
+/// Other results end the game wherever they stand.
+#[test]
+fn other_results_always_end_the_game() {
+    for end in ["1-0", "0-1", "2-0", "0-2", "0-0", "1/2-1/2", "½-½", "*"] {
+        let games = read(format!("1. 9-15 {end} 2. 15-9 *").as_bytes());
+        assert_eq!(games.len(), 2, "{end}");
+        assert_eq!(result(&games[0]), Some(end));
+        assert_eq!(items(&games[1]), ["2. 15-9", "result *"]);
+    }
+}
+
+/// Tagless games set apart by empty lines, each ending with `1-1`.
+#[test]
+fn one_one_before_an_empty_line_ends_a_tagless_game() {
+    let games = read(b"1. 9-15 1-1\n\n1. 9-15 12-7 1-1\n \t\n1. 9-15 1-1\n");
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        assert_eq!(result(game), Some("1-1"));
+    }
+    assert_eq!(games[1].plies().len(), 2);
+    // An empty line inside a comment does not count.
+    let game = one("1. 9-15 1-1 {a\n\nb} 2. 15-9 *");
+    assert_eq!(game.plies().len(), 3);
+}
+
+/// Junk after a game, as between games: `1-1` before it is the result.
+#[test]
+fn one_one_before_a_junk_line_is_a_result() {
+    let mut reader =
+        Reader::new(&b"1. 9-15 1-1\nDownloaded from the archive\n1. 9-15 12-7 1-1\n=====\n"[..]);
+    let games: Vec<Game> = reader.by_ref().map(|g| g.unwrap()).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(items(&games[0]), ["1. 9-15", "result 1-1"]);
+    assert_eq!(items(&games[1]), ["1. 9-15", "12-7", "result 1-1"]);
+    assert_eq!(
+        messages(&games[1]),
+        ["junk between games skipped: `Downloaded from the archive`"]
+    );
+    assert_eq!(reader.trailing_diagnostics().len(), 1);
+    // Words on its own line stay with the move; a variation or an
+    // annotation on the next line follows the move.
+    let game = one("1. 9-15 1-1 White plays on\n2. 15-9 *");
+    assert_eq!(game.plies().len(), 3);
+    let game = one("1. 9-15 1-1\n(1... 12-7) $1\n2. 15-9 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 9-15",
+            "1-1",
+            "$1",
+            "(",
+            "1... 12-7",
+            ")",
+            "2. 15-9",
+            "result *"
+        ]
+    );
+}
+
+#[test]
+fn one_one_in_a_variation_is_a_move() {
+    let game = one("1. 9-15 (1. 1-1) 12-7 (1-1\n\n) 1-1 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 9-15", "(", "1. 1-1", ")", "12-7", "(", "1-1", ")", "1-1", "result *"
+        ]
+    );
+}
+
+/// The look past `1-1` is bounded: a comment longer than the look ahead
+/// leaves it a move, and the game ends at the next tags, without a result.
+#[test]
+fn one_one_before_a_long_comment_is_a_move() {
+    let long = "x".repeat(super::lex::DRAW_LOOKAHEAD);
+    let games = read(format!("1. 9-15 1-1 {{{long}}}\n\n[Event \"b\"] *").as_bytes());
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].plies().len(), 2);
+    assert_eq!(result(&games[0]), None);
+    assert_eq!(
+        messages(&games[0]),
+        ["no result terminator: the game ends here"]
+    );
+    let short = "x".repeat(super::lex::DRAW_LOOKAHEAD - 20);
+    let games = read(format!("1. 9-15 1-1 {{{short}}}\n\n[Event \"b\"] *").as_bytes());
+    assert_eq!(result(&games[0]), Some("1-1"));
+}
+
+/// The move `1-1` is written zero-padded, the result as it is: both read
+/// back as they were, also between tagless games.
+#[test]
+fn one_one_moves_and_results_are_written_to_read_back() {
+    let text = "1. 9-15 1-1 2. 15-9 1-1\n\n1-1 12-7 1-1\n\n[Event \"c\"]\n1. 1-1 1-1 1-1";
+    let games = read(text.as_bytes());
+    assert_eq!(games.len(), 3);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    let again = read(&written);
+    assert_eq!(again.len(), 3, "{}", String::from_utf8_lossy(&written));
+    for (a, b) in games.iter().zip(&again) {
+        assert_eq!(result(a), Some("1-1"));
+        assert_eq!(result(b), result(a));
+        let tokens = |g: &Game| -> Vec<_> { g.plies().iter().map(|p| p.token.clone()).collect() };
+        assert_eq!(tokens(b), tokens(a));
+    }
+    assert_eq!(games[2].plies().len(), 2);
+}
