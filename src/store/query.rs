@@ -236,13 +236,11 @@ impl Store {
         position: &Position,
         filter: &VariantFilter,
         limit: usize,
-        later_only: bool,
     ) -> Result<Vec<GameAt>, StoreError> {
         let sql = format!(
             "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
-             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} {} ORDER BY p.game",
-            filter.sql(),
-            if later_only { "AND p.ply > 0" } else { "" }
+             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} ORDER BY p.game",
+            filter.sql()
         );
         let mut stmt = self.conn().prepare_cached(&sql)?;
         let key = position.zobrist() as i64;
@@ -304,42 +302,6 @@ impl Store {
         Ok(found)
     }
 
-    /// For the games whose start position is `position`: (next move, outcome,
-    /// games), grouped in SQL and checked once per variant and start.
-    fn counts_at_start(
-        &self,
-        position: &Position,
-        filter: &VariantFilter,
-    ) -> Result<Vec<(i64, i64, i64)>, StoreError> {
-        let sql = format!(
-            "SELECT g.variant, g.start_fen, p.next, g.outcome, count(*) FROM position p \
-             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND p.ply = 0 AND p.next IS NOT NULL AND {} \
-             GROUP BY g.variant, g.start_fen, p.next, g.outcome",
-            filter.sql()
-        );
-        let mut stmt = self.conn().prepare_cached(&sql)?;
-        let key = position.zobrist() as i64;
-        let mut rows = match &filter.0 {
-            None => stmt.query(params![key])?,
-            Some(v) => stmt.query(params![key, v])?,
-        };
-        let mut counts = Vec::new();
-        while let Some(r) = rows.next()? {
-            let variant: String = r.get(0)?;
-            let start_fen: Option<String> = r.get(1)?;
-            let start = Rules::parse(&variant)
-                .ok()
-                .and_then(|rules| match &start_fen {
-                    None => Some(Position::initial(&rules)),
-                    Some(fen) => Position::from_setup(&parse_fen(fen).ok()?, &rules).ok(),
-                });
-            if start.as_ref() == Some(position) {
-                counts.push((r.get(2)?, r.get(3)?, r.get(4)?));
-            }
-        }
-        Ok(counts)
-    }
-
     /// Every game that reaches `position` (sorted by id, at most `limit`;
     /// 0 for all).
     ///
@@ -352,7 +314,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let mut hits = Vec::new();
-        for (game, ply, _, _) in self.games_at(position, filter, limit, false)? {
+        for (game, ply, _, _) in self.games_at(position, filter, limit)? {
             let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
                 continue;
             };
@@ -381,24 +343,15 @@ impl Store {
         notation: Notation,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
-        let mut add = |next: i64, outcome: i64, games: i64| {
+        for (_, _, next, outcome) in self.games_at(position, filter, 0)? {
+            let Some(next) = next else { continue };
             let counts = by_move.entry(next).or_default();
-            counts[0] += games;
+            counts[0] += 1;
             match outcome {
-                1 => counts[1] += games,
-                3 => counts[2] += games,
-                2 => counts[3] += games,
+                1 => counts[1] += 1,
+                3 => counts[2] += 1,
+                2 => counts[3] += 1,
                 _ => {}
-            }
-        };
-        // Games that are there from their start: counted in SQL, checked
-        // once per start position.
-        for (next, outcome, games) in self.counts_at_start(position, filter)? {
-            add(next, outcome, games);
-        }
-        for (_, _, next, outcome) in self.games_at(position, filter, 0, true)? {
-            if let Some(next) = next {
-                add(next, outcome, 1);
             }
         }
         let mut names = self
