@@ -134,14 +134,7 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         || format!("{}:1", r.line),
         |p| format!("{}:{}", p.line, p.column),
     );
-    let tag = |name: &str| {
-        r.tags
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .and_then(|(_, v)| v.as_str())
-            .unwrap_or("?")
-            .to_string()
-    };
+    let tag = |name: &str| super::tag_text(Some(&r.tags), name);
     writeln!(
         out,
         "{}:{at}: game {} ({} – {}, {}): {} [{}]",

@@ -141,6 +141,15 @@ pub enum CliError {
     Store(#[from] crate::store::StoreError),
 }
 
+/// A tag's value from a JSON tag object, `?` when absent (names compared
+/// without case).
+pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name: &str) -> String {
+    tags.and_then(|t| t.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
+        .and_then(|(_, v)| v.as_str())
+        .unwrap_or("?")
+        .to_string()
+}
+
 /// Writes one value as a line of JSON (the `--json` output of every
 /// listing command).
 ///

@@ -52,13 +52,7 @@ pub fn cmd_report(
                     group.variant
                 )?;
                 for m in &group.members {
-                    let tag = |n: &str| {
-                        m.tags
-                            .get(n)
-                            .and_then(|v| v.as_str())
-                            .unwrap_or("?")
-                            .to_string()
-                    };
+                    let tag = |n: &str| super::tag_text(Some(&m.tags), n);
                     writeln!(
                         out,
                         "    game {} {}:{} {} – {}, {} {}",
@@ -110,14 +104,7 @@ pub fn cmd_report(
                     .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
                     .unwrap_or_default()
             };
-            let tag = |n: &str| {
-                record
-                    .get("tags")
-                    .and_then(|t| t.get(n))
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("?")
-                    .to_string()
-            };
+            let tag = |n: &str| super::tag_text(record.get("tags").and_then(|t| t.as_object()), n);
             let message = record.get("message").and_then(|v| v.as_str()).map_or_else(
                 || {
                     let resolved = record

@@ -36,13 +36,7 @@ pub fn cmd_search(
         if args.json {
             super::write_json_line(out, hit)?;
         } else {
-            let tag = |n: &str| {
-                hit.tags
-                    .get(n)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("?")
-                    .to_string()
-            };
+            let tag = |n: &str| super::tag_text(Some(&hit.tags), n);
             writeln!(
                 out,
                 "game {:<6} {}:{} at ply {:<3} {} – {}, {} {}  {}  {}",

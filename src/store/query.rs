@@ -120,10 +120,7 @@ impl StoredGame {
 
     /// The start position.
     pub fn start(&self, rules: &Rules) -> Option<Position> {
-        match &self.start_fen {
-            None => Some(Position::initial(rules)),
-            Some(fen) => Position::from_setup(&parse_fen(fen).ok()?, rules).ok(),
-        }
+        start_position(rules, self.start_fen.as_deref())
     }
 
     /// The first reading: every move with the position it is played from.
@@ -132,6 +129,15 @@ impl StoredGame {
         let start = self.start(&rules)?;
         let moves = decode(&rules, &start, self.moves.as_deref().unwrap_or_default())?;
         Some((rules, start, moves))
+    }
+}
+
+/// A stored game's start: the initial position, or its start FEN read by
+/// `rules`; `None` when the FEN no longer reads.
+fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
+    match start_fen {
+        None => Some(Position::initial(rules)),
+        Some(fen) => Position::from_setup(&parse_fen(fen).ok()?, rules).ok(),
     }
 }
 
@@ -270,13 +276,7 @@ impl Store {
                 None => {
                     let rules = Rules::parse(variant).ok();
                     let start = rules.and_then(|rules| {
-                        let start = match start_fen {
-                            None => Some(Position::initial(&rules)),
-                            Some(fen) => parse_fen(fen)
-                                .ok()
-                                .and_then(|setup| Position::from_setup(&setup, &rules).ok()),
-                        };
-                        start.map(|start| (rules, start))
+                        start_position(&rules, start_fen).map(|start| (rules, start))
                     });
                     starts.push((variant.to_string(), start_fen.map(str::to_string), start));
                     starts.len() - 1
