@@ -74,3 +74,16 @@ CREATE TABLE position (
     next INTEGER,                          -- move_name id of the move played from there, if certain
     PRIMARY KEY (key, game)
 ) WITHOUT ROWID;
+
+-- step 2: the index is written from memory, in key order, during an import
+-- (no staging table); `index_state` says up to which game the index is
+-- complete, so that an import killed before writing a game's positions
+-- indexes that game when it runs again.
+INSERT OR IGNORE INTO position (key, game, ply, next)
+    SELECT key, game, ply, next FROM position_pending ORDER BY key, game;
+DROP TABLE position_pending;
+CREATE TABLE index_state (
+    id              INTEGER PRIMARY KEY CHECK (id = 1),
+    indexed_through INTEGER NOT NULL       -- every game with id <= this is in `position`
+);
+INSERT INTO index_state (id, indexed_through) SELECT 1, coalesce(max(id), 0) FROM game;

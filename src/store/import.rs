@@ -17,6 +17,7 @@ use flate2::Compression;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
+use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
 use super::{Store, StoreError};
 use crate::notation::write_fen;
@@ -83,6 +84,8 @@ struct Prepared {
     byte_offset: u64,
     line: u64,
     tags: String,
+    /// The original move text; deflated into `text` by [`Prepared::complete`].
+    movetext: String,
     text: Vec<u8>,
     status: Status,
     variant: String,
@@ -96,10 +99,40 @@ struct Prepared {
     outcome: i64,
     plies: Option<i64>,
     start_fen: Option<String>,
+    /// The first reading, to be encoded into `moves` by [`Prepared::complete`].
+    reading: Option<(Rules, Position, Vec<Move>)>,
     moves: Option<Vec<u8>>,
     moves_key: Option<i64>,
     record: Option<String>,
-    positions: Vec<(i64, i64, Option<Move>)>,
+    positions: Vec<(i64, u32, Option<Move>)>,
+}
+
+impl Prepared {
+    /// The costly last steps, done on the writing thread (which has time to
+    /// spare while the reading thread reads and replays): deflate the text,
+    /// encode the moves and hash them.
+    fn complete(&mut self, deflater: &mut Deflater) {
+        self.text = deflater.deflate(&std::mem::take(&mut self.movetext));
+        self.moves = self
+            .reading
+            .take()
+            .and_then(|(rules, start, played)| encode(&rules, &start, &played));
+        self.moves_key = match (&self.moves, self.status) {
+            (Some(m), Status::Ok) => {
+                let mut hasher = blake3::Hasher::new();
+                hasher.update(self.variant.as_bytes());
+                hasher.update(&[0]);
+                hasher.update(self.start_fen.as_deref().unwrap_or("").as_bytes());
+                hasher.update(&[0]);
+                hasher.update(m);
+                let bytes = hasher.finalize();
+                let mut first = [0u8; 8];
+                first.copy_from_slice(&bytes.as_bytes()[..8]);
+                Some(i64::from_le_bytes(first))
+            }
+            _ => None,
+        };
+    }
 }
 
 /// The import of a set of files into a store.
@@ -111,6 +144,8 @@ pub struct Importer<'a> {
     finished: Vec<(i64, usize)>,
     /// Ids of move names, as far as known.
     move_ids: HashMap<Move, i64>,
+    /// Positions of the stored games, not yet in the index.
+    index: IndexBuffer,
 }
 
 impl<'a> Importer<'a> {
@@ -121,6 +156,7 @@ impl<'a> Importer<'a> {
             overrides,
             finished: Vec::new(),
             move_ids: HashMap::new(),
+            index: IndexBuffer::default(),
         }
     }
 
@@ -137,6 +173,7 @@ impl<'a> Importer<'a> {
         let began = Instant::now();
         let mut summary = ImportSummary::default();
         let mut failed = 0;
+        summary.positions += self.index_missing()?;
         for path in files {
             match self.import_file(path, &mut summary, progress) {
                 Ok(()) => {}
@@ -147,21 +184,26 @@ impl<'a> Importer<'a> {
                 Err(FileError::Store(err)) => return Err(err),
             }
         }
-        summary.positions += self.merge_pending()?;
+        summary.positions += self.finish()?;
         summary.seconds = began.elapsed().as_secs_f64();
         Ok((summary, failed))
     }
 
-    /// Moves the positions of this run into the index, in key order, and
-    /// marks the files read in full as complete, in one transaction.
-    fn merge_pending(&mut self) -> Result<usize, StoreError> {
+    /// Indexes the games an interrupted import stored without their
+    /// positions.
+    fn index_missing(&mut self) -> Result<usize, StoreError> {
+        let move_ids = &mut self.move_ids;
         let tx = self.store.conn_mut().transaction()?;
-        let added = tx.execute(
-            "INSERT OR IGNORE INTO position (key, game, ply, next) \
-             SELECT key, game, ply, next FROM position_pending ORDER BY key, game",
-            [],
-        )?;
-        tx.execute("DELETE FROM position_pending", [])?;
+        let added = index_missing(&tx, &mut |tx, mv| move_id(tx, move_ids, mv))?;
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// Writes the positions still in memory to the index and marks the
+    /// files read in full as complete, in one transaction.
+    fn finish(&mut self) -> Result<usize, StoreError> {
+        let tx = self.store.conn_mut().transaction()?;
+        let added = self.index.flush(&tx)?;
         for (file_id, games) in self.finished.drain(..) {
             tx.execute(
                 "UPDATE source_file SET complete = 1, games = ?2 WHERE id = ?1",
@@ -169,10 +211,6 @@ impl<'a> Importer<'a> {
             )?;
         }
         tx.commit()?;
-        // Hand back the staging table's pages (one step frees one page).
-        let mut vacuum = self.store.conn().prepare("PRAGMA incremental_vacuum")?;
-        let mut steps = vacuum.query([])?;
-        while steps.next()?.is_some() {}
         Ok(added)
     }
 
@@ -231,6 +269,7 @@ impl<'a> Importer<'a> {
             let written = write_batches(
                 self.store,
                 &mut self.move_ids,
+                &mut self.index,
                 file_id,
                 receiver,
                 summary,
@@ -308,7 +347,6 @@ fn read_games(
 ) -> Result<(), String> {
     let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
     let mut batch = Vec::with_capacity(BATCH);
-    let mut deflater = Deflater::new();
     loop {
         let game = match reader.next_game() {
             Ok(Some(game)) => game,
@@ -319,7 +357,7 @@ fn read_games(
             continue;
         }
         let checked = check_game(&game, name, overrides);
-        batch.push(prepare(&game, &checked, &mut deflater));
+        batch.push(prepare(&game, &checked));
         if batch.len() >= BATCH {
             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
             if sender
@@ -343,17 +381,25 @@ fn read_games(
 fn write_batches(
     store: &mut Store,
     move_ids: &mut HashMap<Move, i64>,
+    index: &mut IndexBuffer,
     file_id: i64,
     receiver: Receiver<Batch>,
     summary: &mut ImportSummary,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
     let mut games = 0;
-    for batch in receiver {
+    let mut deflater = Deflater::new();
+    for mut batch in receiver {
+        for game in &mut batch.games {
+            game.complete(&mut deflater);
+        }
         let tx = store.conn_mut().transaction()?;
         for game in &batch.games {
-            write_game(&tx, move_ids, file_id, game, summary)?;
+            write_game(&tx, move_ids, index, file_id, game, summary)?;
             games += 1;
+        }
+        if index.is_full() {
+            summary.positions += index.flush(&tx)?;
         }
         tx.commit()?;
         crash_point(games);
@@ -379,6 +425,7 @@ fn crash_point(games: usize) {
 fn write_game(
     tx: &Transaction<'_>,
     move_ids: &mut HashMap<Move, i64>,
+    index: &mut IndexBuffer,
     file_id: i64,
     game: &Prepared,
     summary: &mut ImportSummary,
@@ -433,17 +480,17 @@ fn write_game(
                 Status::Unreadable => summary.unreadable += 1,
                 Status::Unsupported => summary.unsupported += 1,
             }
-            let mut rows = game.positions.chunks_exact(PENDING_ROWS);
-            let mut insert = tx.prepare_cached(&pending_insert(PENDING_ROWS))?;
-            let mut values: Vec<rusqlite::types::Value> = Vec::with_capacity(4 * PENDING_ROWS);
-            for chunk in rows.by_ref() {
-                pending_values(tx, move_ids, id, chunk, &mut values)?;
-                insert.execute(rusqlite::params_from_iter(values.drain(..)))?;
-            }
-            let mut insert_one = tx.prepare_cached(&pending_insert(1))?;
-            for row in rows.remainder() {
-                pending_values(tx, move_ids, id, std::slice::from_ref(row), &mut values)?;
-                insert_one.execute(rusqlite::params_from_iter(values.drain(..)))?;
+            for &(key, ply, next) in &game.positions {
+                let next = match next {
+                    Some(mv) => move_id(tx, move_ids, &mv)? as u32,
+                    None => 0,
+                };
+                index.push(IndexRow {
+                    key,
+                    game: id,
+                    ply,
+                    next,
+                });
             }
             id
         }
@@ -452,41 +499,6 @@ fn write_game(
         "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, tags, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![file_id, game.index as i64, game_id, game.byte_offset as i64, game.line as i64, game.tags, game.text])?;
-    Ok(())
-}
-
-/// Rows of pending positions written per statement.
-const PENDING_ROWS: usize = 64;
-
-/// `INSERT INTO position_pending … VALUES (?,?,?,?), …` for `rows` rows.
-fn pending_insert(rows: usize) -> String {
-    let mut sql = String::from("INSERT INTO position_pending (key, game, ply, next) VALUES ");
-    for i in 0..rows {
-        sql.push_str(if i == 0 { "(?,?,?,?)" } else { ",(?,?,?,?)" });
-    }
-    sql
-}
-
-fn pending_values(
-    tx: &Transaction<'_>,
-    move_ids: &mut HashMap<Move, i64>,
-    game: i64,
-    rows: &[(i64, i64, Option<Move>)],
-    values: &mut Vec<rusqlite::types::Value>,
-) -> Result<(), StoreError> {
-    use rusqlite::types::Value;
-    for (key, ply, next) in rows {
-        let next = match next {
-            Some(mv) => Value::Integer(move_id(tx, move_ids, mv)?),
-            None => Value::Null,
-        };
-        values.extend([
-            Value::Integer(*key),
-            Value::Integer(game),
-            Value::Integer(*ply),
-            next,
-        ]);
-    }
     Ok(())
 }
 
@@ -559,7 +571,7 @@ impl Deflater {
     }
 }
 
-fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
+fn prepare(game: &Game, checked: &CheckedGame) -> Prepared {
     let record = &checked.record;
     let trimmed = |name: &str| {
         game.tag(name)
@@ -587,39 +599,15 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
         (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
         _ => None,
     };
-    let moves = match (rules, start, replay) {
-        (Some(rules), Some(start), Some(replay)) => {
-            let played: Vec<_> = replay.reading.iter().map(|p| p.chosen).collect();
-            encode(rules, start, &played)
-        }
+    let reading = match (rules, start, replay) {
+        (Some(rules), Some(start), Some(replay)) => Some((
+            *rules,
+            *start,
+            replay.reading.iter().map(|p| p.chosen).collect(),
+        )),
         _ => None,
     };
-    let moves_key = match (&moves, record.status) {
-        (Some(m), Status::Ok) => {
-            let mut hasher = blake3::Hasher::new();
-            hasher.update(record.variant.as_bytes());
-            hasher.update(&[0]);
-            hasher.update(start_fen.as_deref().unwrap_or("").as_bytes());
-            hasher.update(&[0]);
-            hasher.update(m);
-            let bytes = hasher.finalize();
-            let mut first = [0u8; 8];
-            first.copy_from_slice(&bytes.as_bytes()[..8]);
-            Some(i64::from_le_bytes(first))
-        }
-        _ => None,
-    };
-    let mut positions: Vec<(i64, i64, Option<Move>)> =
-        Vec::with_capacity(replay.map_or(0, |r| r.certain.len()));
-    let mut seen = HashSet::new();
-    if let Some(replay) = replay {
-        for c in &replay.certain {
-            let key = c.position.zobrist() as i64;
-            if seen.insert(key) {
-                positions.push((key, c.ply as i64, c.next));
-            }
-        }
-    }
+    let positions = certain_positions(&checked.reading);
     let preset = match &checked.reading {
         Reading::Replayed { rules, .. } => rules.preset.name().to_string(),
         _ => record
@@ -645,7 +633,8 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
         byte_offset: game.start.byte,
         line: game.start.line,
         tags: serde_json::Value::Object(tags).to_string(),
-        text: deflater.deflate(&game.movetext),
+        movetext: game.movetext.clone(),
+        text: Vec::new(),
         status: record.status,
         variant: record.variant.clone(),
         preset,
@@ -658,8 +647,9 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
         result,
         plies: record.plies.map(|p| p as i64),
         start_fen,
-        moves,
-        moves_key,
+        reading,
+        moves: None,
+        moves_key: None,
         record: record_json,
         positions,
     }

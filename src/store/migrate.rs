@@ -98,6 +98,27 @@ mod tests {
     }
 
     #[test]
+    fn step_two_moves_staged_positions_into_the_index() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(&steps()[0].sql).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute_batch(
+            "INSERT INTO game (id, status, variant, preset) VALUES (7, 'ok', 'filipino', 'filipino');
+             INSERT INTO position_pending VALUES (5, 7, 0, NULL), (-3, 7, 1, NULL);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let (rows, through): (i64, i64) = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM position), indexed_through FROM index_state",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((rows, through), (2, 7));
+    }
+
+    #[test]
     fn migrating_twice_is_harmless_and_newer_databases_are_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), latest());

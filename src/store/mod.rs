@@ -5,6 +5,7 @@
 //! steps, and refuses a database newer than the binary.
 
 pub mod import;
+pub mod index;
 mod migrate;
 pub mod moves;
 pub mod query;

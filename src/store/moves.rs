@@ -6,10 +6,16 @@
 
 use crate::rules::{Move, Position, Rules};
 
+/// The canonical order of moves: start square, then the landing squares of
+/// the canonical route, by number.
+fn canonical_order(a: &Move, b: &Move) -> std::cmp::Ordering {
+    a.from().cmp(&b.from()).then_with(|| a.path().cmp(b.path()))
+}
+
 /// Legal moves in canonical order.
 pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
     let mut moves = position.legal_moves(rules);
-    moves.sort_by(|a, b| a.from().cmp(&b.from()).then_with(|| a.path().cmp(b.path())));
+    moves.sort_by(canonical_order);
     moves
 }
 
@@ -17,10 +23,20 @@ pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
 /// not legal where it is played.
 pub fn encode(rules: &Rules, start: &Position, moves: &[Move]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(moves.len());
+    let mut legal = Vec::with_capacity(32);
     let mut position = *start;
     for mv in moves {
-        let legal = canonical_moves(&position, rules);
-        let index = legal.iter().position(|m| m == mv)?;
+        legal.clear();
+        position.legal_moves_into(rules, &mut legal);
+        if !legal.contains(mv) {
+            return None;
+        }
+        // Its rank in canonical order (distinct moves never compare equal:
+        // the route's landing squares determine the captured pieces).
+        let index = legal
+            .iter()
+            .filter(|m| canonical_order(m, mv).is_lt())
+            .count();
         write_leb128(&mut out, index as u64);
         position = position.play(mv);
     }

@@ -530,29 +530,7 @@ impl Store {
             )?
             .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        let Some((tags, deflated)) = row else {
-            return Ok(None);
-        };
-        let tags: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&tags).unwrap_or_default();
-        let mut text = String::new();
-        for (name, value) in &tags {
-            let value = value
-                .as_str()
-                .unwrap_or_default()
-                .replace('\\', "\\\\")
-                .replace('"', "\\\"");
-            text.push_str(&format!("[{name} \"{value}\"]\n"));
-        }
-        text.push('\n');
-        let mut movetext = String::new();
-        let _ = std::io::Read::read_to_string(
-            &mut flate2::read::DeflateDecoder::new(&deflated[..]),
-            &mut movetext,
-        );
-        text.push_str(&movetext);
-        text.push('\n');
-        Ok(Some(text))
+        Ok(row.map(|(tags, deflated)| game_text(&tags, &deflated)))
     }
 
     /// Counts of what the database holds.
@@ -594,6 +572,31 @@ impl Store {
 }
 
 /// The record of an ok game without resolved ambiguities, from its columns.
+/// A game's text rebuilt from its stored provenance: the original tags
+/// (JSON object) and the deflated original move text.
+pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
+    let tags: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(tags).unwrap_or_default();
+    let mut text = String::new();
+    for (name, value) in &tags {
+        let value = value
+            .as_str()
+            .unwrap_or_default()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        text.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    text.push('\n');
+    let mut movetext = String::new();
+    let _ = std::io::Read::read_to_string(
+        &mut flate2::read::DeflateDecoder::new(deflated),
+        &mut movetext,
+    );
+    text.push_str(&movetext);
+    text.push('\n');
+    text
+}
+
 fn ok_record(variant: String, notation: Option<String>, plies: Option<i64>) -> serde_json::Value {
     serde_json::json!({
         "variant": variant,
