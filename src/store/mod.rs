@@ -40,8 +40,24 @@ pub enum StoreError {
         source: MigrateError,
     },
     /// A query failed.
-    #[error("database: {0}")]
+    #[error("database: {}", describe(.0))]
     Sqlite(#[from] rusqlite::Error),
+}
+
+/// SQLite's message, with what it means for a user when writing failed.
+fn describe(err: &rusqlite::Error) -> String {
+    /// SQLITE_IOERR_WRITE: a write() to the database or its journal failed.
+    const IOERR_WRITE: std::os::raw::c_int = 778;
+    match err.sqlite_error() {
+        Some(e) if e.code == rusqlite::ErrorCode::DiskFull => format!(
+            "{err}: what was committed before is intact; free some space and run the same command again"
+        ),
+        Some(e) if e.extended_code == IOERR_WRITE => format!(
+            "{err}: writing failed (is the disk full, or the file larger than allowed?); \
+             what was committed before is intact; run the same command again once there is room"
+        ),
+        _ => err.to_string(),
+    }
 }
 
 /// How to open a database.

@@ -291,7 +291,7 @@ fn limits_give_clear_messages_and_the_next_game_still_replays() {
 }
 
 /// Random king moves from `W:WK29,K4,K13:BK1,K32,K20`, written in Dama numbers.
-fn king_shuffle_in_dama(plies: usize) -> String {
+pub(crate) fn king_shuffle_in_dama(plies: usize) -> String {
     use pdndb::notation::{Notation, parse_fen, write_move};
     use pdndb::rules::{Position, Rules};
     let rules = Rules::default();

@@ -7,6 +7,7 @@ mod engine;
 mod parsers;
 mod perft;
 mod reader;
+mod robust;
 mod seed_game;
 mod store;
 mod zobrist;
