@@ -1,0 +1,296 @@
+//! The whole benchmark, run by hand (not in CI):
+//!
+//! ```text
+//! cargo bench --bench suite                    # OCA (if present), 20k, 200k, 1M games
+//! cargo bench --bench suite -- 20000 200000    # only these generated sizes
+//! ```
+//!
+//! For each archive — the Open Checkers Archive when `../shared/corpus` is
+//! beside the project, and `pdndb generate` archives (Filipino, numeric,
+//! seed 1) — it prints one table row:
+//!
+//! * reading alone and reading + replay, in this process on one core, the
+//!   file in memory (best of three passes): MB/s and games/s;
+//! * `pdndb import` into a new database (the real binary): seconds, games/s,
+//!   microseconds per game, positions indexed, database bytes per indexed
+//!   position (all tables and indexes), peak resident memory;
+//! * query latency, as users see it (the whole `pdndb` command, process
+//!   start included), median and 99th percentile: `search --fen` for 100
+//!   rare positions (the last position of random games), `search --moves`
+//!   for 100 common ones (the first 2 to 4 plies of random games), and
+//!   `tree` at 100 positions (the start, and the first 1 to 3 plies of
+//!   random games).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pdndb::notation::write_fen;
+use pdndb::pdn::Reader;
+use pdndb::replay::{Overrides, check_game};
+use pdndb::store::{Mode, Store};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pdndb");
+const QUERIES: usize = 100;
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![20_000, 200_000, 1_000_000]
+    } else {
+        sizes
+    };
+    let work = tempfile::tempdir().expect("a temporary folder");
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    println!(
+        "pdndb benchmark — {}, {} cores, commit {commit}\n",
+        today(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!(
+        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | import peak MiB |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let oca = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/english/OCA_2.0.pdn");
+    if oca.exists() {
+        row("OCA", &oca, "english", work.path());
+    } else {
+        eprintln!("{} is absent: the OCA row is skipped", oca.display());
+    }
+    for n in sizes {
+        let archive = work.path().join(format!("gen-{n}.pdn"));
+        let status = Command::new(BIN)
+            .args(["generate", "--games", &n.to_string(), "--seed", "1"])
+            .args(["--variant", "filipino", "--notation", "numeric", "-o"])
+            .arg(&archive)
+            .status()
+            .expect("pdndb generate runs");
+        assert!(status.success(), "pdndb generate failed");
+        row(&format!("gen-{n}"), &archive, "filipino", work.path());
+        let _ = std::fs::remove_file(&archive);
+    }
+}
+
+/// Measures one archive and prints its row.
+fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
+    let data = std::fs::read(archive).expect("the archive reads");
+    let mb = data.len() as f64 / 1e6;
+    let (read, games) = best_of(3, || {
+        let mut games = 0usize;
+        for game in Reader::new(&data[..]) {
+            std::hint::black_box(game.expect("reading from memory cannot fail"));
+            games += 1;
+        }
+        games
+    });
+    let overrides = Overrides::default();
+    let (checked, _) = best_of(3, || {
+        for game in Reader::new(&data[..]) {
+            let game = game.expect("reading from memory cannot fail");
+            std::hint::black_box(check_game(&game, "bench", &overrides));
+        }
+    });
+    drop(data);
+
+    let db = work.join(format!("{name}.sqlite"));
+    let began = Instant::now();
+    let (summary, peak_mib) = run_measured(
+        Command::new(BIN)
+            .arg("--db")
+            .arg(&db)
+            .args(["import", "--quiet", "--json"])
+            .arg(archive),
+    );
+    let import = began.elapsed().as_secs_f64();
+    let summary: serde_json::Value = serde_json::from_str(&summary).expect("an import summary");
+    let stored = summary["games"].as_u64().unwrap_or(0);
+    let positions = summary["positions"].as_u64().unwrap_or(0);
+    let bytes = database_bytes(&db);
+
+    let queries = Queries::pick(&db, variant);
+    let rare = latency(
+        &queries.rare,
+        |fen| vec!["search".into(), "--fen".into(), fen.clone()],
+        &db,
+    );
+    let common = latency(
+        &queries.common,
+        |moves| {
+            vec![
+                "search".into(),
+                "--variant".into(),
+                variant.into(),
+                "--moves".into(),
+                moves.clone(),
+            ]
+        },
+        &db,
+    );
+    let tree = latency(
+        &queries.tree,
+        |fen| {
+            let mut args = vec!["tree".to_string(), "--variant".into(), variant.into()];
+            if !fen.is_empty() {
+                args.extend(["--fen".into(), fen.clone()]);
+            }
+            args
+        },
+        &db,
+    );
+    println!(
+        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {} | {} | {} | {peak_mib} |",
+        mb / read,
+        games as f64 / read,
+        games as f64 / checked,
+        stored as f64 / import,
+        1e6 * import / stored.max(1) as f64,
+        bytes as f64 / positions.max(1) as f64,
+        rare,
+        common,
+        tree,
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
+/// The fastest of `passes` runs of `work`, in seconds, with its result.
+fn best_of<T>(passes: usize, mut work: impl FnMut() -> T) -> (f64, T) {
+    let mut best = Duration::MAX;
+    let mut result = None;
+    for _ in 0..passes {
+        let began = Instant::now();
+        let value = work();
+        best = best.min(began.elapsed());
+        result = Some(value);
+    }
+    (best.as_secs_f64(), result.expect("at least one pass"))
+}
+
+/// Runs a command to its end: its stdout and its peak resident memory (MiB).
+fn run_measured(command: &mut Command) -> (String, u64) {
+    let out_file = tempfile::NamedTempFile::new().expect("a temporary file");
+    #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
+    let child = command
+        .stdout(out_file.reopen().expect("reopen"))
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the command starts");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet waited for; both pointers
+    // point to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{command:?} failed"
+    );
+    let out = std::fs::read_to_string(out_file.path()).expect("its output");
+    (out, usage.ru_maxrss as u64 / 1024)
+}
+
+/// The database file with its WAL (all tables and indexes).
+fn database_bytes(db: &Path) -> u64 {
+    ["", "-wal"]
+        .iter()
+        .filter_map(|s| std::fs::metadata(format!("{}{s}", db.display())).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Query arguments drawn from the imported games.
+struct Queries {
+    rare: Vec<String>,
+    common: Vec<String>,
+    tree: Vec<String>,
+}
+
+impl Queries {
+    fn pick(db: &Path, variant: &str) -> Queries {
+        let store = Store::open(db, Mode::Read).expect("the database opens");
+        let ids: Vec<i64> = {
+            let mut stmt = store
+                .conn()
+                .prepare("SELECT id FROM game WHERE status = 'ok' AND preset = ?1 AND start_fen IS NULL AND plies >= 8")
+                .expect("query");
+            stmt.query_map([variant], |r| r.get(0))
+                .expect("query")
+                .collect::<Result<_, _>>()
+                .expect("ids")
+        };
+        let mut rng = pdndb::generate::SplitMix64::new(7);
+        let mut queries = Queries {
+            rare: Vec::new(),
+            common: Vec::new(),
+            tree: vec![String::new()],
+        };
+        for i in 0..3 * QUERIES {
+            let id = ids[rng.below(ids.len())];
+            let game = store.game(id).expect("query").expect("the game");
+            let (_, _, moves) = game.reading().expect("its moves");
+            match i % 3 {
+                0 => {
+                    let (last, mv) = moves.last().expect("moves");
+                    queries.rare.push(write_fen(&last.play(mv)));
+                }
+                1 => {
+                    let plies = 2 + rng.below(3);
+                    let words: Vec<String> = moves[..plies]
+                        .iter()
+                        .map(|(_, m)| m.full_numeric())
+                        .collect();
+                    queries.common.push(words.join(" "));
+                }
+                _ if queries.tree.len() < QUERIES => {
+                    let plies = 1 + rng.below(3);
+                    let (at, mv) = moves[plies - 1];
+                    queries.tree.push(write_fen(&at.play(&mv)));
+                }
+                _ => {}
+            }
+        }
+        queries
+    }
+}
+
+/// Median and 99th percentile wall time of running each query, in ms.
+fn latency(queries: &[String], args: impl Fn(&String) -> Vec<String>, db: &Path) -> String {
+    let mut times: Vec<f64> = queries
+        .iter()
+        .map(|q| {
+            let began = Instant::now();
+            let status = Command::new(BIN)
+                .arg("--db")
+                .arg(db)
+                .args(args(q))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("the query runs");
+            assert!(status.success(), "query {q} failed");
+            began.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
+    format!("{:.1} / {:.1}", at(0.5), at(0.99))
+}
+
+/// Today's date (UTC) as YYYY-MM-DD.
+fn today() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
