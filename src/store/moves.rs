@@ -74,6 +74,16 @@ pub fn decode_prefix(
     Some(position)
 }
 
+/// The bytes of the first `plies` moves of an encoded move list; `None`
+/// when the list is shorter.
+pub fn prefix(data: &[u8], plies: usize) -> Option<&[u8]> {
+    let mut rest = data;
+    for _ in 0..plies {
+        read_leb128(&mut rest)?;
+    }
+    Some(&data[..data.len() - rest.len()])
+}
+
 fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
@@ -146,5 +156,8 @@ mod tests {
         let start = Position::initial(&rules);
         assert_eq!(decode(&rules, &start, &[200, 1]), None);
         assert_eq!(decode(&rules, &start, &[0x80]), None);
+        assert_eq!(prefix(&[3, 0x81, 1, 7], 2), Some(&[3, 0x81, 1][..]));
+        assert_eq!(prefix(&[3], 0), Some(&[][..]));
+        assert_eq!(prefix(&[3], 2), None);
     }
 }

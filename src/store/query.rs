@@ -88,8 +88,15 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 type GameAt = (i64, i64, Option<i64>, i64);
 
 /// A variant and start FEN met in a query, with its rules and start
-/// position (`None` when they cannot be read).
-type KnownStart = (String, Option<String>, Option<(Rules, Position)>);
+/// position (`None` when they cannot be read), and which move-list
+/// prefixes were found to lead to the queried position (games that share
+/// their first moves are checked once).
+struct KnownStart {
+    variant: String,
+    start_fen: Option<String>,
+    start: Option<(Rules, Position)>,
+    checked: HashMap<Vec<u8>, bool>,
+}
 
 /// A game's stored replay.
 #[derive(Clone, Debug)]
@@ -270,7 +277,7 @@ impl Store {
                 .map_err(rusqlite::Error::from)?;
             let known = starts
                 .iter()
-                .position(|(v, f, _)| v == variant && f.as_deref() == start_fen);
+                .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
             let index = match known {
                 Some(i) => i,
                 None => {
@@ -278,22 +285,33 @@ impl Store {
                     let start = rules.and_then(|rules| {
                         start_position(&rules, start_fen).map(|start| (rules, start))
                     });
-                    starts.push((variant.to_string(), start_fen.map(str::to_string), start));
+                    starts.push(KnownStart {
+                        variant: variant.to_string(),
+                        start_fen: start_fen.map(str::to_string),
+                        start,
+                        checked: HashMap::new(),
+                    });
                     starts.len() - 1
                 }
             };
-            let verified = match &starts[index].2 {
-                None => false,
-                Some((_, start)) if ply == 0 => start == position,
-                Some((rules, start)) => {
-                    let moves = r
-                        .get_ref(6)?
-                        .as_blob_or_null()
-                        .map_err(rusqlite::Error::from)?
-                        .unwrap_or_default();
-                    position_after_plies(rules, start, moves, ply as usize).as_ref()
-                        == Some(position)
-                }
+            let known = &mut starts[index];
+            let moves = r
+                .get_ref(6)?
+                .as_blob_or_null()
+                .map_err(rusqlite::Error::from)?
+                .unwrap_or_default();
+            let verified = match (&known.start, super::moves::prefix(moves, ply as usize)) {
+                (Some((rules, start)), Some(prefix)) => match known.checked.get(prefix) {
+                    Some(&reached) => reached,
+                    None => {
+                        let reached = position_after_plies(rules, start, prefix, ply as usize)
+                            .as_ref()
+                            == Some(position);
+                        known.checked.insert(prefix.to_vec(), reached);
+                        reached
+                    }
+                },
+                _ => false,
             };
             if verified {
                 found.push((game, ply, next, outcome));
