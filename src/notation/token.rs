@@ -10,6 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use smallvec::SmallVec;
+
 use super::Notation;
 use super::algebraic::{Orientation, locate};
 use super::dama::dama_squares;
@@ -122,12 +124,20 @@ impl fmt::Display for SquareToken {
     }
 }
 
+/// The written squares of a move: held inline up to
+/// [`INLINE_SQUARES`], on the heap beyond.
+pub type Squares = SmallVec<[SquareToken; INLINE_SQUARES]>;
+
+/// Squares of a move token held without allocating: enough for plain moves
+/// and most captures.
+pub const INLINE_SQUARES: usize = 4;
+
 /// A move as written: its squares in order and whether it was marked as a
 /// capture (`x`, `×` or `:`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveToken {
     /// The written squares, start first.
-    pub squares: Vec<SquareToken>,
+    pub squares: Squares,
     /// Whether a capture joiner was used.
     pub capture: bool,
 }
@@ -261,7 +271,7 @@ impl MoveToken {
                 .to_string(),
         };
         let (first, mut pos) = square_at(bytes).ok_or_else(|| bad(0))?;
-        let mut squares = Vec::with_capacity(4);
+        let mut squares = Squares::new();
         squares.push(first);
         let mut capture = false;
         loop {
@@ -459,16 +469,16 @@ mod tests {
         ] {
             let t = token(s);
             assert_eq!(
-                t.squares,
-                vec![SquareToken::Number(23), SquareToken::Number(18)],
+                t.squares[..],
+                [SquareToken::Number(23), SquareToken::Number(18)],
                 "{s}"
             );
         }
         assert!(token("23x14").capture);
         assert!(!token("23-18").capture);
         assert_eq!(
-            token("1- 7").squares,
-            vec![SquareToken::Number(1), SquareToken::Number(7)]
+            token("1- 7").squares[..],
+            [SquareToken::Number(1), SquareToken::Number(7)]
         );
     }
 

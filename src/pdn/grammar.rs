@@ -15,6 +15,7 @@
 //! variation   := "(" movetext ")"
 //! ```
 
+use compact_str::CompactString;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till, take_while, take_while1};
 use nom::character::complete::{char, digit1, space0};
@@ -31,7 +32,7 @@ use super::game::{
 };
 use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-use crate::notation::{MoveToken, SquareToken, TokenError};
+use crate::notation::{MoveToken, SquareToken, Squares, TokenError};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -304,7 +305,7 @@ fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
         Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
         Some(_) => {}
     }
-    let squares = vec![SquareToken::Number(from), SquareToken::Number(to)];
+    let squares = Squares::from_slice(&[SquareToken::Number(from), SquareToken::Number(to)]);
     Some((MoveToken { squares, capture }, end))
 }
 
@@ -466,7 +467,7 @@ impl<'t> Reading<'t> {
         }
         let ply = Ply {
             number: self.number.take(),
-            text: text.to_string(),
+            text: CompactString::from(text),
             token,
             position: self.loc.at(at),
             nags: Vec::new(),
