@@ -691,6 +691,21 @@ impl<R: Read> Framer<R> {
     }
 }
 
+/// Bytes that, inside a word on a line that already holds movetext, change
+/// nothing for [`scan_movetext`] but the last byte seen: neither blanks, nor
+/// what starts a tag, comment or variation, nor a token boundary (after which
+/// a result may start).
+const PLAIN: [bool; 256] = {
+    let mut table = [true; 256];
+    let special = b" \t\n\r\x0C[;{}()].!?/";
+    let mut k = 0;
+    while k < special.len() {
+        table[special[k] as usize] = false;
+        k += 1;
+    }
+    table
+};
+
 /// Why [`scan_movetext`] stopped.
 enum Stop {
     /// The window ends (or lookahead is needed): refill and go on.
@@ -769,6 +784,16 @@ fn scan_movetext(
         }
         prev = Some(b);
         i += 1;
+        // The rest of a word (`1-15` of `11-15`) changes nothing but `prev`:
+        // pass it at once. After a byte that is no token boundary, no byte
+        // of the run may start a result or anything else.
+        if !is_boundary(prev) {
+            let run = w[i..].iter().take_while(|&&c| PLAIN[c as usize]).count();
+            if run > 0 {
+                i += run;
+                prev = Some(w[i - 1]);
+            }
+        }
     };
     s.line_blank = line_blank;
     s.blank_line = blank_line;
