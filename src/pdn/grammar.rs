@@ -738,10 +738,13 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        let mut parsed = match simple_move(rest.as_bytes()) {
-            Some(simple) => Ok(simple),
-            None => MoveToken::parse_prefix(rest),
-        };
+        if let Some((token, used)) = simple_move(rest.as_bytes()) {
+            // Digits round one joiner: no result can start inside it, and
+            // it holds no blank before a move number.
+            self.add_move(at, rest, token, used);
+            return;
+        }
+        let mut parsed = MoveToken::parse_prefix(rest);
         let cut = match parsed {
             Ok((_, used)) => self
                 .result_within(at, at + used)
@@ -774,21 +777,7 @@ impl<'t> Reading<'t> {
             }
         }
         match parsed {
-            Ok((token, used)) => {
-                self.i = at + used;
-                self.add_ply(at, &rest[..used], PlyToken::Move(token));
-                if self.i < self.bytes.len() && !ends_move(self.bytes[self.i]) {
-                    let glued = self.i;
-                    let end = self.word_end(glued);
-                    self.i = end;
-                    let text = &self.text[glued..end];
-                    self.add_bare(
-                        glued,
-                        text,
-                        &format!("text glued to the move `{}`", &rest[..used]),
-                    );
-                }
-            }
+            Ok((token, used)) => self.add_move(at, rest, token, used),
             Err(error) => {
                 let mut end = self.word_end(at);
                 // Marks after a broken move are still marks: `9-q!?`.
@@ -812,6 +801,24 @@ impl<'t> Reading<'t> {
                     self.bare_words(at, "text outside braces");
                 }
             }
+        }
+    }
+
+    /// Adds the move of the first `used` bytes of `rest` (the text from
+    /// `at`), and the text glued to it as a bare comment.
+    fn add_move(&mut self, at: usize, rest: &str, token: MoveToken, used: usize) {
+        self.i = at + used;
+        self.add_ply(at, &rest[..used], PlyToken::Move(token));
+        if self.i < self.bytes.len() && !ends_move(self.bytes[self.i]) {
+            let glued = self.i;
+            let end = self.word_end(glued);
+            self.i = end;
+            let text = &self.text[glued..end];
+            self.add_bare(
+                glued,
+                text,
+                &format!("text glued to the move `{}`", &rest[..used]),
+            );
         }
     }
 
