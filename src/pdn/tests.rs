@@ -183,7 +183,7 @@ fn moves_in_the_four_notations_and_every_joiner() {
     let game = one(
         "1. 11-15 23x18 2. 26:17 9×18 3. a3-b4 h6xf4 4. d3:e4 c1xe3xc5xa3 5. 15x22x31 a3b4 1-0",
     );
-    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
+    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.to_string()).collect();
     assert_eq!(
         tokens,
         [
@@ -219,7 +219,7 @@ fn zero_padded_and_space_split_squares() {
     let tokens: Vec<(String, String)> = game
         .plies()
         .iter()
-        .map(|p| (p.text.clone(), p.move_token().unwrap().to_string()))
+        .map(|p| (p.text.to_string(), p.move_token().unwrap().to_string()))
         .collect();
     assert_eq!(
         tokens,
@@ -632,7 +632,7 @@ fn an_international_game_is_kept_whole() {
     assert_eq!(game.plies().len(), 6);
     assert_eq!(game.hints.max_square, Some(46));
     assert_eq!(
-        game.plies()[5].move_token().unwrap().squares,
+        game.plies()[5].move_token().unwrap().squares[..],
         [SquareToken::Number(1), SquareToken::Number(7)]
     );
     assert!(game.diagnostics.is_empty());
