@@ -321,6 +321,42 @@ impl MoveToken {
         Ok((MoveToken { squares, capture }, pos))
     }
 
+    /// Reads four digits standing alone as two squares of two digits each,
+    /// written without a joiner as PDN 3.0 allows for numeric moves: `3228`
+    /// is 32-28. Only where that is the one sensible reading: exactly four
+    /// digits, both numbers in 1..=50, then the end of the text, a blank or
+    /// a delimiter (`{}()[];!?$`), and no joiner after blanks. Returns the
+    /// move and the bytes used (4).
+    pub fn parse_joinerless(text: &str) -> Option<(MoveToken, usize)> {
+        let bytes = text.as_bytes();
+        let digits = bytes.get(..4)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        match bytes.get(4) {
+            None => {}
+            Some(b) if b.is_ascii_whitespace() || b"{}()[];!?$".contains(b) => {
+                if joiner_at(&bytes[4..]).is_some() {
+                    return None;
+                }
+            }
+            Some(_) => return None,
+        }
+        let number = |k: usize| u32::from(digits[k] - b'0') * 10 + u32::from(digits[k + 1] - b'0');
+        let (from, to) = (number(0), number(2));
+        if !(1..=50).contains(&from) || !(1..=50).contains(&to) {
+            return None;
+        }
+        let squares = Squares::from_slice(&[SquareToken::Number(from), SquareToken::Number(to)]);
+        Some((
+            MoveToken {
+                squares,
+                capture: false,
+            },
+            4,
+        ))
+    }
+
     /// The notations every square of the move can belong to (8×8 board).
     pub fn views(&self) -> Views {
         self.squares.iter().fold(
@@ -528,6 +564,34 @@ mod tests {
         assert_eq!(err.to_string(), "`2` is not a square in vismin notation");
         let luzon = token("d3-e4").square_sets(Notation::Luzon, g).unwrap();
         assert_eq!(luzon, vec![1 << 22, 1 << 17]);
+    }
+
+    #[test]
+    fn four_digits_without_a_joiner() {
+        let read = |s: &str| MoveToken::parse_joinerless(s).map(|(t, n)| (t.to_string(), n));
+        assert_eq!(read("3228"), Some(("32-28".into(), 4)));
+        assert_eq!(read("3228 24-19"), Some(("32-28".into(), 4)));
+        assert_eq!(read("0914!"), Some(("9-14".into(), 4)));
+        assert_eq!(read("5045}"), Some(("50-45".into(), 4)));
+        for no in [
+            "322",
+            "32281",
+            "3228.",
+            "3228-24",
+            "3228 - 24",
+            "3228x",
+            "3228a",
+            "5128",
+            "3251",
+            "0028",
+            "3200",
+            "32-28",
+            "a3b4",
+        ] {
+            assert_eq!(read(no), None, "{no}");
+        }
+        // The general reader is unchanged: a joiner is needed there.
+        assert!(MoveToken::parse_prefix("3228").is_err());
     }
 
     #[test]

@@ -745,6 +745,12 @@ impl<'t> Reading<'t> {
             return;
         }
         let mut parsed = MoveToken::parse_prefix(rest);
+        if parsed.is_err()
+            && let Some(pair) = MoveToken::parse_joinerless(rest)
+        {
+            // `3228`: two squares written without a joiner.
+            parsed = Ok(pair);
+        }
         let cut = match parsed {
             Ok((_, used)) => self
                 .result_within(at, at + used)

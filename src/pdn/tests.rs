@@ -214,6 +214,35 @@ fn moves_in_the_four_notations_and_every_joiner() {
 }
 
 #[test]
+fn four_digits_are_two_squares_without_a_joiner() {
+    let game = one("1. 3228 0914 2. 2824! {x} 3251 5-9 1999 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 32-28",
+            "9-14",
+            "2. 28-24",
+            "mark !",
+            "{x}",
+            "invalid `3251`",
+            "5-9",
+            "invalid `1999`",
+            "result *",
+        ]
+    );
+    assert_eq!(game.plies()[0].text, "3228");
+    assert!(!game.plies()[0].move_token().unwrap().capture);
+    // A line of four digits between games is still junk, not a game.
+    let games = read(b"1. 11-15 *\n2010 Open\n[Event \"b\"]\n*\n");
+    assert_eq!(games.len(), 2);
+    assert!(
+        games[1].diagnostics[0]
+            .message
+            .starts_with("junk between games")
+    );
+}
+
+#[test]
 fn zero_padded_and_space_split_squares() {
     let game = one("1. 01-05 2. 1- 7 3. 47x 9 4.  9- 3 22 - 18 *");
     let tokens: Vec<(String, String)> = game
