@@ -333,14 +333,12 @@ impl MoveToken {
         if !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        match bytes.get(4) {
-            None => {}
-            Some(b) if b.is_ascii_whitespace() || b"{}()[];!?$".contains(b) => {
-                if joiner_at(&bytes[4..]).is_some() {
-                    return None;
-                }
-            }
-            Some(_) => return None,
+        let ends = bytes.get(4).is_none_or(|b| {
+            (b.is_ascii_whitespace() || b"{}()[];!?$".contains(b))
+                && joiner_at(&bytes[4..]).is_none()
+        });
+        if !ends {
+            return None;
         }
         let number = |k: usize| u32::from(digits[k] - b'0') * 10 + u32::from(digits[k + 1] - b'0');
         let (from, to) = (number(0), number(2));
