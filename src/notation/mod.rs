@@ -19,7 +19,8 @@ pub use algebraic::{Orientation, algebraic_name, parse_algebraic};
 pub use dama::{dama_number, dama_squares};
 pub use fen::{FenError, parse_fen, write_fen};
 pub use token::{
-    MAX_TOKEN_LEN, MoveToken, SquareToken, TokenError, Views, write_move, write_move_among,
+    INLINE_SQUARES, MAX_TOKEN_LEN, MoveToken, SquareToken, Squares, TokenError, Views, write_move,
+    write_move_among,
 };
 
 use crate::rules::{Geometry, Square};

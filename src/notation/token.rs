@@ -10,6 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use smallvec::SmallVec;
+
 use super::Notation;
 use super::algebraic::{Orientation, locate};
 use super::dama::dama_squares;
@@ -122,12 +124,20 @@ impl fmt::Display for SquareToken {
     }
 }
 
+/// The written squares of a move: held inline up to
+/// [`INLINE_SQUARES`], on the heap beyond.
+pub type Squares = SmallVec<[SquareToken; INLINE_SQUARES]>;
+
+/// Squares of a move token held without allocating: enough for plain moves
+/// and most captures.
+pub const INLINE_SQUARES: usize = 4;
+
 /// A move as written: its squares in order and whether it was marked as a
 /// capture (`x`, `×` or `:`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveToken {
     /// The written squares, start first.
-    pub squares: Vec<SquareToken>,
+    pub squares: Squares,
     /// Whether a capture joiner was used.
     pub capture: bool,
 }
@@ -261,7 +271,7 @@ impl MoveToken {
                 .to_string(),
         };
         let (first, mut pos) = square_at(bytes).ok_or_else(|| bad(0))?;
-        let mut squares = Vec::with_capacity(4);
+        let mut squares = Squares::new();
         squares.push(first);
         let mut capture = false;
         loop {
@@ -309,6 +319,40 @@ impl MoveToken {
             return Err(TokenError::Mixed(written()));
         }
         Ok((MoveToken { squares, capture }, pos))
+    }
+
+    /// Reads four digits standing alone as two squares of two digits each,
+    /// written without a joiner as PDN 3.0 allows for numeric moves: `3228`
+    /// is 32-28. Only where that is the one sensible reading: exactly four
+    /// digits, both numbers in 1..=50, then the end of the text, a blank or
+    /// a delimiter (`{}()[];!?$`), and no joiner after blanks. Returns the
+    /// move and the bytes used (4).
+    pub fn parse_joinerless(text: &str) -> Option<(MoveToken, usize)> {
+        let bytes = text.as_bytes();
+        let digits = bytes.get(..4)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let ends = bytes.get(4).is_none_or(|b| {
+            (b.is_ascii_whitespace() || b"{}()[];!?$".contains(b))
+                && joiner_at(&bytes[4..]).is_none()
+        });
+        if !ends {
+            return None;
+        }
+        let number = |k: usize| u32::from(digits[k] - b'0') * 10 + u32::from(digits[k + 1] - b'0');
+        let (from, to) = (number(0), number(2));
+        if !(1..=50).contains(&from) || !(1..=50).contains(&to) {
+            return None;
+        }
+        let squares = Squares::from_slice(&[SquareToken::Number(from), SquareToken::Number(to)]);
+        Some((
+            MoveToken {
+                squares,
+                capture: false,
+            },
+            4,
+        ))
     }
 
     /// The notations every square of the move can belong to (8×8 board).
@@ -459,16 +503,16 @@ mod tests {
         ] {
             let t = token(s);
             assert_eq!(
-                t.squares,
-                vec![SquareToken::Number(23), SquareToken::Number(18)],
+                t.squares[..],
+                [SquareToken::Number(23), SquareToken::Number(18)],
                 "{s}"
             );
         }
         assert!(token("23x14").capture);
         assert!(!token("23-18").capture);
         assert_eq!(
-            token("1- 7").squares,
-            vec![SquareToken::Number(1), SquareToken::Number(7)]
+            token("1- 7").squares[..],
+            [SquareToken::Number(1), SquareToken::Number(7)]
         );
     }
 
@@ -518,6 +562,34 @@ mod tests {
         assert_eq!(err.to_string(), "`2` is not a square in vismin notation");
         let luzon = token("d3-e4").square_sets(Notation::Luzon, g).unwrap();
         assert_eq!(luzon, vec![1 << 22, 1 << 17]);
+    }
+
+    #[test]
+    fn four_digits_without_a_joiner() {
+        let read = |s: &str| MoveToken::parse_joinerless(s).map(|(t, n)| (t.to_string(), n));
+        assert_eq!(read("3228"), Some(("32-28".into(), 4)));
+        assert_eq!(read("3228 24-19"), Some(("32-28".into(), 4)));
+        assert_eq!(read("0914!"), Some(("9-14".into(), 4)));
+        assert_eq!(read("5045}"), Some(("50-45".into(), 4)));
+        for no in [
+            "322",
+            "32281",
+            "3228.",
+            "3228-24",
+            "3228 - 24",
+            "3228x",
+            "3228a",
+            "5128",
+            "3251",
+            "0028",
+            "3200",
+            "32-28",
+            "a3b4",
+        ] {
+            assert_eq!(read(no), None, "{no}");
+        }
+        // The general reader is unchanged: a joiner is needed there.
+        assert!(MoveToken::parse_prefix("3228").is_err());
     }
 
     #[test]

@@ -345,9 +345,10 @@ struct Scan {
     depth: u32,
     /// The last byte looked at (for token boundaries).
     prev: Option<u8>,
-    /// Lower-cased names of the tags read (to split tag blocks that lack a
+    /// Lower-cased names of the tags read, each followed by a 0 byte (to
+    /// split tag blocks that lack a
     /// terminator between them).
-    names: Vec<Vec<u8>>,
+    names: Vec<u8>,
 }
 
 /// A run of junk lines between games, reported once.
@@ -376,6 +377,9 @@ pub(crate) struct Framer<R> {
     started: bool,
     /// A buffer to collect the next game in (reused from game to game).
     spare: Vec<u8>,
+    /// The tag names of the game being read (see `Scan::names`; the buffer
+    /// is reused from game to game).
+    names: Vec<u8>,
     junk: Option<Junk>,
     /// Notes about text after the last game.
     pub trailing: Vec<Note>,
@@ -387,6 +391,7 @@ impl<R: Read> Framer<R> {
             src: Source::new(inner),
             started: false,
             spare: Vec::new(),
+            names: Vec::new(),
             junk: None,
             trailing: Vec::new(),
         }
@@ -500,7 +505,7 @@ impl<R: Read> Framer<R> {
             blank_line: false,
             depth: 0,
             prev: None,
-            names: Vec::new(),
+            names: std::mem::take(&mut self.names),
         };
         loop {
             self.src.fill(LOOKAHEAD)?;
@@ -560,6 +565,8 @@ impl<R: Read> Framer<R> {
                 }
             }
         }
+        s.names.clear();
+        self.names = s.names;
         Ok(g.game)
     }
 
@@ -570,7 +577,8 @@ impl<R: Read> Framer<R> {
         g.game.has_tags = true;
         s.blank_line = false;
         s.line_blank = false;
-        s.names.push(tag_name(self.src.window()));
+        s.names.extend(tag_name(self.src.window()));
+        s.names.push(0);
         let mut quoted = false;
         let mut escaped = false;
         let mut value = Limited::new();
@@ -691,6 +699,21 @@ impl<R: Read> Framer<R> {
     }
 }
 
+/// Bytes that, inside a word on a line that already holds movetext, change
+/// nothing for [`scan_movetext`] but the last byte seen: neither blanks, nor
+/// what starts a tag, comment or variation, nor a token boundary (after which
+/// a result may start).
+const PLAIN: [bool; 256] = {
+    let mut table = [true; 256];
+    let special = b" \t\n\r\x0C[;{}()].!?/";
+    let mut k = 0;
+    while k < special.len() {
+        table[special[k] as usize] = false;
+        k += 1;
+    }
+    table
+};
+
 /// Why [`scan_movetext`] stopped.
 enum Stop {
     /// The window ends (or lookahead is needed): refill and go on.
@@ -769,6 +792,16 @@ fn scan_movetext(
         }
         prev = Some(b);
         i += 1;
+        // The rest of a word (`1-15` of `11-15`) changes nothing but `prev`:
+        // pass it at once. After a byte that is no token boundary, no byte
+        // of the run may start a result or anything else.
+        if !is_boundary(prev) {
+            let run = w[i..].iter().take_while(|&&c| PLAIN[c as usize]).count();
+            if run > 0 {
+                i += run;
+                prev = Some(w[i - 1]);
+            }
+        }
     };
     s.line_blank = line_blank;
     s.blank_line = blank_line;
@@ -779,18 +812,17 @@ fn scan_movetext(
 }
 
 /// The lower-cased name of the tag at the start of `w` (a `[`).
-fn tag_name(w: &[u8]) -> Vec<u8> {
+fn tag_name(w: &[u8]) -> impl Iterator<Item = u8> + '_ {
     let rest = skip_blanks(w.get(1..).unwrap_or_default());
     rest.iter()
         .take_while(|b| is_name_byte(**b))
         .map(u8::to_ascii_lowercase)
-        .collect()
 }
 
 /// Whether the tag at the start of `w` repeats one of `names`.
-fn repeats_name(w: &[u8], names: &[Vec<u8>]) -> bool {
-    let name = tag_name(w);
-    !name.is_empty() && names.contains(&name)
+fn repeats_name(w: &[u8], names: &[u8]) -> bool {
+    let name: Vec<u8> = tag_name(w).collect();
+    !name.is_empty() && names.split(|&b| b == 0).any(|n| n == name)
 }
 
 #[cfg(test)]

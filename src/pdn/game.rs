@@ -1,6 +1,8 @@
 //! One game as read: tags, the main line with its variations, comments and
 //! annotations, the result, and the hints the text alone gives.
 
+use compact_str::CompactString;
+
 use crate::notation::{MoveToken, Orientation, SquareToken, TokenError};
 use crate::rules::Color;
 
@@ -105,8 +107,9 @@ pub struct Line {
 pub struct Ply {
     /// The move number written just before it, if any.
     pub number: Option<MoveNumber>,
-    /// The token as written (spaces inside kept, as in `1- 7`).
-    pub text: String,
+    /// The token as written (spaces inside kept, as in `1- 7`); held inline
+    /// when short, as moves are.
+    pub text: CompactString,
     /// What the token is.
     pub token: PlyToken,
     /// Where the token starts.

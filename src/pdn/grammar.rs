@@ -15,6 +15,7 @@
 //! variation   := "(" movetext ")"
 //! ```
 
+use compact_str::CompactString;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till, take_while, take_while1};
 use nom::character::complete::{char, digit1, space0};
@@ -31,7 +32,7 @@ use super::game::{
 };
 use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-use crate::notation::{MoveToken, SquareToken, TokenError};
+use crate::notation::{MoveToken, SquareToken, Squares, TokenError};
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -304,7 +305,7 @@ fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
         Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
         Some(_) => {}
     }
-    let squares = vec![SquareToken::Number(from), SquareToken::Number(to)];
+    let squares = Squares::from_slice(&[SquareToken::Number(from), SquareToken::Number(to)]);
     Some((MoveToken { squares, capture }, end))
 }
 
@@ -466,7 +467,7 @@ impl<'t> Reading<'t> {
         }
         let ply = Ply {
             number: self.number.take(),
-            text: text.to_string(),
+            text: CompactString::from(text),
             token,
             position: self.loc.at(at),
             nags: Vec::new(),
@@ -737,10 +738,19 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        let mut parsed = match simple_move(rest.as_bytes()) {
-            Some(simple) => Ok(simple),
-            None => MoveToken::parse_prefix(rest),
-        };
+        if let Some((token, used)) = simple_move(rest.as_bytes()) {
+            // Digits round one joiner: no result can start inside it, and
+            // it holds no blank before a move number.
+            self.add_move(at, rest, token, used);
+            return;
+        }
+        let mut parsed = MoveToken::parse_prefix(rest);
+        if parsed.is_err()
+            && let Some(pair) = MoveToken::parse_joinerless(rest)
+        {
+            // `3228`: two squares written without a joiner.
+            parsed = Ok(pair);
+        }
         let cut = match parsed {
             Ok((_, used)) => self
                 .result_within(at, at + used)
@@ -773,21 +783,7 @@ impl<'t> Reading<'t> {
             }
         }
         match parsed {
-            Ok((token, used)) => {
-                self.i = at + used;
-                self.add_ply(at, &rest[..used], PlyToken::Move(token));
-                if self.i < self.bytes.len() && !ends_move(self.bytes[self.i]) {
-                    let glued = self.i;
-                    let end = self.word_end(glued);
-                    self.i = end;
-                    let text = &self.text[glued..end];
-                    self.add_bare(
-                        glued,
-                        text,
-                        &format!("text glued to the move `{}`", &rest[..used]),
-                    );
-                }
-            }
+            Ok((token, used)) => self.add_move(at, rest, token, used),
             Err(error) => {
                 let mut end = self.word_end(at);
                 // Marks after a broken move are still marks: `9-q!?`.
@@ -811,6 +807,24 @@ impl<'t> Reading<'t> {
                     self.bare_words(at, "text outside braces");
                 }
             }
+        }
+    }
+
+    /// Adds the move of the first `used` bytes of `rest` (the text from
+    /// `at`), and the text glued to it as a bare comment.
+    fn add_move(&mut self, at: usize, rest: &str, token: MoveToken, used: usize) {
+        self.i = at + used;
+        self.add_ply(at, &rest[..used], PlyToken::Move(token));
+        if self.i < self.bytes.len() && !ends_move(self.bytes[self.i]) {
+            let glued = self.i;
+            let end = self.word_end(glued);
+            self.i = end;
+            let text = &self.text[glued..end];
+            self.add_bare(
+                glued,
+                text,
+                &format!("text glued to the move `{}`", &rest[..used]),
+            );
         }
     }
 

@@ -5,7 +5,8 @@
 //! the deviations found in real files (see the project's design notes):
 //! tags in any case, duplicated or empty; move numbers `1.`, `1...`, `1. ...`
 //! or none; moves in numeric, algebraic or Dama notation joined by `-`, `x`,
-//! `×` or `:`; `- -` for unknown moves; comments `{…}` (nested or not
+//! `×` or `:` (or, for two 2-digit squares, not joined: `3228` is 32-28);
+//! `- -` for unknown moves; comments `{…}` (nested or not
 //! closed), `;…` and `%` escape lines; nested variations; NAGs and marks;
 //! `/FEN "…"/` set-up commands; every result form; missing terminators; junk
 //! between games; a byte-order mark, CRLF, and Windows-1252 text beside

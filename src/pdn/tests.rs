@@ -183,7 +183,7 @@ fn moves_in_the_four_notations_and_every_joiner() {
     let game = one(
         "1. 11-15 23x18 2. 26:17 9×18 3. a3-b4 h6xf4 4. d3:e4 c1xe3xc5xa3 5. 15x22x31 a3b4 1-0",
     );
-    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
+    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.to_string()).collect();
     assert_eq!(
         tokens,
         [
@@ -214,12 +214,41 @@ fn moves_in_the_four_notations_and_every_joiner() {
 }
 
 #[test]
+fn four_digits_are_two_squares_without_a_joiner() {
+    let game = one("1. 3228 0914 2. 2824! {x} 3251 5-9 1999 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 32-28",
+            "9-14",
+            "2. 28-24",
+            "mark !",
+            "{x}",
+            "invalid `3251`",
+            "5-9",
+            "invalid `1999`",
+            "result *",
+        ]
+    );
+    assert_eq!(game.plies()[0].text, "3228");
+    assert!(!game.plies()[0].move_token().unwrap().capture);
+    // A line of four digits between games is still junk, not a game.
+    let games = read(b"1. 11-15 *\n2010 Open\n[Event \"b\"]\n*\n");
+    assert_eq!(games.len(), 2);
+    assert!(
+        games[1].diagnostics[0]
+            .message
+            .starts_with("junk between games")
+    );
+}
+
+#[test]
 fn zero_padded_and_space_split_squares() {
     let game = one("1. 01-05 2. 1- 7 3. 47x 9 4.  9- 3 22 - 18 *");
     let tokens: Vec<(String, String)> = game
         .plies()
         .iter()
-        .map(|p| (p.text.clone(), p.move_token().unwrap().to_string()))
+        .map(|p| (p.text.to_string(), p.move_token().unwrap().to_string()))
         .collect();
     assert_eq!(
         tokens,
@@ -632,7 +661,7 @@ fn an_international_game_is_kept_whole() {
     assert_eq!(game.plies().len(), 6);
     assert_eq!(game.hints.max_square, Some(46));
     assert_eq!(
-        game.plies()[5].move_token().unwrap().squares,
+        game.plies()[5].move_token().unwrap().squares[..],
         [SquareToken::Number(1), SquareToken::Number(7)]
     );
     assert!(game.diagnostics.is_empty());

@@ -212,7 +212,7 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
             }
         }
         PlyToken::Unknown => "- -".to_string(),
-        PlyToken::Invalid(_) => ply.text.clone(),
+        PlyToken::Invalid(_) => ply.text.to_string(),
     };
     // Keep the number with its move.
     let mut word = match number {

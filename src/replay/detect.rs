@@ -285,7 +285,8 @@ pub fn written_moves(
     notation: Option<Notation>,
     rules: &Rules,
 ) -> Written {
-    let mut written = Written::new();
+    // Two written squares per move, mostly.
+    let mut written = Written::with_capacity(moves.len(), 2 * moves.len() + 8);
     for m in moves {
         written.push_with(|out| match (m, notation) {
             (Some(token), Some(n)) => token.square_sets_into(n, rules.geometry, out),

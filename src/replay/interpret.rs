@@ -107,6 +107,15 @@ impl Written {
         Written::default()
     }
 
+    /// An empty list with room for `plies` plies of `squares` square sets
+    /// in all.
+    pub fn with_capacity(plies: usize, squares: usize) -> Written {
+        Written {
+            squares: Vec::with_capacity(squares),
+            plies: Vec::with_capacity(plies),
+        }
+    }
+
     /// Adds a ply: its square sets, or `None` for a move that fits nothing.
     pub fn push(&mut self, squares: Option<&[Bitboard]>) {
         self.plies.push(squares.map(|s| {

@@ -161,6 +161,18 @@ pub struct Geometry {
     neighbors: [[u8; 4]; MAX_SQUARES],
     rows: [u8; MAX_SQUARES],
     cols: [u8; MAX_SQUARES],
+    /// Per direction, the steps of the squares of even and of odd rows, for
+    /// working on whole bitboards at once.
+    steps: [[Step; 2]; 4],
+}
+
+/// One step along a direction, for the squares of one row parity: the
+/// squares (`from`) that have a neighbour that way, and how far along the
+/// square numbering it stands (`delta`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    from: Bitboard,
+    delta: i8,
 }
 
 /// Why a board size cannot be used.
@@ -228,6 +240,7 @@ impl Geometry {
             neighbors: [[NONE; 4]; MAX_SQUARES],
             rows: [0; MAX_SQUARES],
             cols: [0; MAX_SQUARES],
+            steps: [[Step::default(); 2]; 4],
         };
         for index in 0..count {
             let row = index / per_row;
@@ -241,9 +254,30 @@ impl Geometry {
                 geometry.neighbors[index][d] = geometry
                     .at(row + dr, col + dc)
                     .map_or(NONE, |sq| sq.index() as u8);
+                if let Some(next) = geometry.at(row + dr, col + dc) {
+                    // Within one row parity every step has the same delta.
+                    let step = &mut geometry.steps[d][(row % 2) as usize];
+                    step.from |= 1u64 << index;
+                    step.delta = (next.index() as i32 - index as i32) as i8;
+                }
             }
         }
         geometry
+    }
+
+    /// The squares whose neighbour along `direction` is in `targets`.
+    #[inline]
+    pub(crate) fn step_sources(&self, direction: Direction, targets: Bitboard) -> Bitboard {
+        let [even, odd] = self.steps[direction as usize];
+        let back = |step: Step| {
+            let moved = if step.delta >= 0 {
+                targets >> step.delta
+            } else {
+                targets << -step.delta
+            };
+            moved & step.from
+        };
+        back(even) | back(odd)
     }
 
     /// Board width in squares.
@@ -408,6 +442,31 @@ mod tests {
         let (white, black) = g.start_rows(3);
         assert_eq!(black, 0xFFF);
         assert_eq!(white, 0xFFF << 20);
+    }
+
+    #[test]
+    fn whole_board_steps_agree_with_neighbours() {
+        for (width, height) in [(4, 4), (6, 6), (8, 8), (10, 10), (12, 10), (4, 8), (16, 8)] {
+            let g = Geometry::get(width, height).unwrap();
+            for direction in Direction::ALL {
+                for target in 0..g.len() {
+                    let expected = (0..g.len())
+                        .filter(|&s| g.step(s, direction) == Some(target))
+                        .fold(0u64, |b, s| b | 1 << s);
+                    assert_eq!(
+                        g.step_sources(direction, 1 << target),
+                        expected,
+                        "{width}x{height} {direction:?} {target}"
+                    );
+                }
+                assert_eq!(
+                    g.step_sources(direction, g.all()),
+                    (0..g.len())
+                        .filter(|&s| g.step(s, direction).is_some())
+                        .fold(0u64, |b, s| b | 1 << s)
+                );
+            }
+        }
     }
 
     #[test]

@@ -332,13 +332,23 @@ impl Position {
         let them = self.pieces(self.side.opponent());
         let g = rules.geometry;
         let empty = g.all() & !self.occupied();
-        for from in squares(us) {
+        // Pieces that can make a first jump, found for all pieces at once:
+        // most positions have none, and a piece that has none is spared the
+        // route search. Flying kings are searched whatever.
+        let kings = us & self.kings;
+        let flying = if rules.flying_kings { kings } else { 0 };
+        let mut starts = flying;
+        for direction in DIRECTIONS {
+            let victims = them & g.step_sources(direction, empty);
+            let mut movers = us & !flying;
+            if !rules.men_capture_backward && !Direction::forward(self.side).contains(&direction) {
+                movers &= kings;
+            }
+            starts |= movers & g.step_sources(direction, victims);
+        }
+        for from in squares(starts) {
             let from_index = from.index();
             let king = self.kings & from.bit() != 0;
-            let flying = king && rules.flying_kings;
-            if !flying && !can_short_jump(g, rules, self.side, king, from_index, them, empty) {
-                continue;
-            }
             let mut search = CaptureSearch {
                 geometry: g,
                 rules,
@@ -488,30 +498,6 @@ impl Move {
             path,
         }
     }
-}
-
-/// Whether a man (or a short-moving king) on `from` can make a first jump:
-/// a cheap test that spares most pieces the full route search.
-#[inline]
-fn can_short_jump(
-    g: &Geometry,
-    rules: &Rules,
-    color: Color,
-    king: bool,
-    from: usize,
-    them: Bitboard,
-    empty: Bitboard,
-) -> bool {
-    DIRECTIONS.iter().any(|&direction| {
-        if !king && !rules.men_capture_backward && !Direction::forward(color).contains(&direction) {
-            return false;
-        }
-        g.step(from, direction).is_some_and(|victim| {
-            them & (1u64 << victim) != 0
-                && g.step(victim, direction)
-                    .is_some_and(|landing| empty & (1u64 << landing) != 0)
-        })
-    })
 }
 
 /// Builds the move of one route, with the route written canonically.

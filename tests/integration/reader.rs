@@ -204,7 +204,7 @@ fn sample_movetext_quirks() {
     assert_eq!(plies[19].nags, [Nag::Glyph(3)]);
     assert_eq!(plies[19].comments[0].text, " a line comment");
     assert_eq!(
-        plies[8].move_token().unwrap().squares,
+        plies[8].move_token().unwrap().squares[..],
         [SquareToken::Number(1), SquareToken::Number(5)]
     );
     assert_eq!(game.hints.fen.as_ref().unwrap().source, FenSource::Command);
