@@ -9,7 +9,7 @@
 //!   the Dama notation), `SetUp` and `FEN` when the game does not start from
 //!   the initial position, then the other original tags. Dates become
 //!   `YYYY.MM.DD` (unknown parts `??`), results the PDN forms (`2-0` →
-//!   `1-0`, `0-2` → `0-1`, `1-1` and `½-½` → `1/2-1/2`), values trimmed.
+//!   `1-0`, `0-2` → `0-1`, `1-1` and `½-½` → `1/2-1/2`), names trimmed.
 //! * Moves written afresh from the replayed moves, start and end only unless
 //!   two legal moves share them; comments, annotations and variations kept
 //!   where they stood (variations re-written as far as they replay).
@@ -110,22 +110,22 @@ pub fn export_unread(
             .filter(|t| !is_named(&t.name, &ROSTER))
             .cloned(),
     );
-    let moves = as_written(game, None);
-    notes.insert(
-        0,
-        if moves.is_empty() {
-            format!("{}: {message}", status.name())
-        } else {
-            format!(
-                "{}: {message}. The moves as written: {moves}",
-                status.name()
-            )
-        },
-    );
-    let line = Line {
-        comments: notes.into_iter().map(comment).collect(),
-        ..Line::default()
-    };
+    let why = format!("{}: {message}", status.name());
+    let mut line = Line::default();
+    if game.plies().is_empty() {
+        // No moves: the comments and set-ups are kept as they are (a record
+        // exported before already says why).
+        if !game.line.comments.iter().any(|c| c.text.starts_with(&why)) {
+            notes.insert(0, why);
+        }
+        line.comments = notes.into_iter().map(comment).collect();
+        line.comments.extend(game.line.comments.iter().cloned());
+        line.setups = game.line.setups.clone();
+    } else {
+        let moves = as_written(game, None);
+        notes.insert(0, format!("{why}. The moves as written: {moves}"));
+        line.comments = notes.into_iter().map(comment).collect();
+    }
     Some(new_game(game, tags, line, result))
 }
 
@@ -505,7 +505,11 @@ fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
                 None => "????.??.??".to_string(),
                 Some(date) => normalise_date(date).unwrap_or_else(|| date.to_string()),
             },
-            _ => written.unwrap_or("?").to_string(),
+            // Names trimmed, runs of blanks inside made one space.
+            _ => written.map_or_else(
+                || "?".to_string(),
+                |v| v.split_whitespace().collect::<Vec<_>>().join(" "),
+            ),
         };
         tags.push(tag(name, &value));
     }
