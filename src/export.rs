@@ -12,7 +12,8 @@
 //!   `1-0`, `0-2` → `0-1`, `1-1` and `½-½` → `1/2-1/2`), names trimmed.
 //! * Moves written afresh from the replayed moves, start and end only unless
 //!   two legal moves share them; comments, annotations and variations kept
-//!   where they stood (variations re-written as far as they replay).
+//!   where they stood (variations re-written as far as they replay;
+//!   comments without blanks at their ends).
 //! * An ambiguous record: its first reading as the main line, every other
 //!   reading as a variation where it parts, and a comment with the count.
 //! * An illegal record: the moves up to the fault, then the rest of the text
@@ -209,7 +210,7 @@ fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) ->
         }
     }
     let mut comments: Vec<Comment> = notes.into_iter().map(comment).collect();
-    comments.extend(game.line.comments.iter().cloned());
+    comments.extend(game.line.comments.iter().map(trimmed));
     // A set-up command that gave the start position is now the FEN tag.
     let mut setups = game.line.setups.clone();
     if game
@@ -306,7 +307,7 @@ impl MoveWriter<'_> {
                 "this variation can be read {n} ways; the first reading is written"
             )));
         }
-        comments.extend(line.comments.iter().cloned());
+        comments.extend(line.comments.iter().map(trimmed));
         // Alternatives of a variation are not expanded: its first reading only.
         let saved = std::mem::replace(&mut self.alternatives_left, 0);
         let left_out = self.left_out;
@@ -347,7 +348,9 @@ impl MoveWriter<'_> {
             token,
             position: TextPosition::START,
             nags: original.map(|p| p.nags.clone()).unwrap_or_default(),
-            comments: original.map(|p| p.comments.clone()).unwrap_or_default(),
+            comments: original
+                .map(|p| p.comments.iter().map(trimmed).collect())
+                .unwrap_or_default(),
             setups: original.map(|p| p.setups.clone()).unwrap_or_default(),
             variations: Vec::new(),
         }
@@ -574,6 +577,14 @@ fn comment(text: String) -> Comment {
         text,
         kind: CommentKind::Brace,
         position: TextPosition::START,
+    }
+}
+
+/// A comment without blanks at its ends.
+fn trimmed(c: &Comment) -> Comment {
+    Comment {
+        text: c.text.trim().to_string(),
+        ..c.clone()
     }
 }
 
