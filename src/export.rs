@@ -21,13 +21,14 @@
 //!   unsupported one: its tags, and its move text in a comment with the
 //!   reason. With [`ExportOptions::skip_broken`] these are left out instead.
 
+use crate::generate::game_type_tag;
 use crate::notation::{MoveToken, Notation, dama_number, write_fen, write_move, write_move_among};
 use crate::pdn::{
     Comment, CommentKind, FenSource, Game, GameResult, Line, MoveNumber, Ply, PlyToken,
     Position as TextPosition, Tag,
 };
 use crate::replay::{CheckedGame, Reading, Replay, Status, move_number, replay, written_moves};
-use crate::rules::{Color, Move, Position, Preset, Rules};
+use crate::rules::{Move, Position, Preset, Rules};
 
 /// Most variations written for the other readings of one ambiguous record;
 /// past it a comment says that the rest are left out.
@@ -146,7 +147,7 @@ fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) ->
         .or(read.notation)
         .unwrap_or(Notation::Numeric);
     let (mut tags, result, mut notes) = roster(game);
-    tags.push(tag("GameType", &game_type(rules, out)));
+    tags.push(tag("GameType", &game_type_tag(rules, out)));
     if rules.preset == Preset::Filipino {
         tags.push(tag("Variant", "Filipino Dama"));
     }
@@ -367,21 +368,6 @@ pub fn write_among(mv: &Move, legal: &[Move], notation: Notation, rules: &Rules)
     let ends = |m: &Move| (dama_number(m.from()), dama_number(m.to()));
     let shared = legal.iter().any(|o| o != mv && ends(o) == ends(mv));
     write_move(mv, notation, rules.geometry, shared)
-}
-
-/// The `GameType` pdndb writes for `rules` and `notation` (DESIGN §2).
-pub fn game_type(rules: &Rules, notation: Notation) -> String {
-    let first = match rules.first {
-        Color::White => 'W',
-        Color::Black => 'B',
-    };
-    let code = match notation {
-        Notation::Numeric | Notation::Dama if rules.first == Color::White => "N2,0",
-        Notation::Numeric | Notation::Dama => "N1,0",
-        Notation::Vismin => "A0,0",
-        Notation::Luzon => "A0,1",
-    };
-    format!("{},{first},8,8,{code}", rules.preset.game_type())
 }
 
 /// A result in its PDN form: `1-0`, `0-1`, `1/2-1/2`, `0-0` or `*`; `None`
@@ -650,6 +636,7 @@ mod tests {
 
     #[test]
     fn game_types() {
+        let game_type = game_type_tag;
         let f = Preset::Filipino.rules();
         let e = Preset::English.rules();
         assert_eq!(game_type(&f, Notation::Numeric), "26,W,8,8,N2,0");
@@ -735,5 +722,83 @@ mod tests {
             out.contains("The moves as written: 1. 32-28 19-23} 1-0"),
             "{out}"
         );
+    }
+
+    /// Random legal games of every preset, written in every notation, come
+    /// back from an export in every notation with the same moves.
+    #[test]
+    fn random_games_survive_export_in_every_notation() {
+        use crate::generate::{GenerateOptions, generate};
+        use crate::replay::Reading;
+        let first_reading = |game: &Game| -> (Status, Vec<Move>) {
+            let checked = check_game(game, "t.pdn", &Overrides::default());
+            let moves = match &checked.reading {
+                Reading::Replayed { replay, .. } => {
+                    replay.reading.iter().map(|r| r.chosen).collect()
+                }
+                _ => Vec::new(),
+            };
+            (checked.record.status, moves)
+        };
+        let mut checked_games = 0;
+        for preset in Preset::ALL {
+            for written in Notation::ALL {
+                if written == Notation::Dama && preset != Preset::Filipino {
+                    continue; // generate writes Dama without a Notation tag
+                }
+                let options = GenerateOptions {
+                    games: 3,
+                    seed: 11,
+                    rules: preset.rules(),
+                    notation: written,
+                };
+                let mut text = Vec::new();
+                generate(&options, &mut text).unwrap();
+                for game in Reader::new(&text[..]).map(Result::unwrap) {
+                    let (status, moves) = first_reading(&game);
+                    assert_eq!(status, Status::Ok, "{preset:?} {written:?}");
+                    let checked = check_game(&game, "t.pdn", &Overrides::default());
+                    checked_games += 1;
+                    for out in Notation::ALL {
+                        let options = ExportOptions {
+                            notation: Some(out),
+                            ..ExportOptions::default()
+                        };
+                        let exported = export_game(&game, &checked, &options).unwrap();
+                        let text = game_to_string(&exported);
+                        let again = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
+                        let (status_again, moves_again) = first_reading(&again);
+                        if out == Notation::Dama && status_again == Status::Ambiguous {
+                            assert_eq!(moves_again.len(), moves.len());
+                            continue;
+                        }
+                        assert_eq!(status_again, Status::Ok, "{preset:?} {out:?}\n{text}");
+                        assert_eq!(moves_again, moves, "{preset:?} {out:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(checked_games, 16 * 3);
+    }
+
+    proptest::proptest! {
+        /// Any text: exporting never panics, and what is written reads
+        /// back as as many games.
+        #[test]
+        fn any_text_exports_and_reads_back(text in "[0-9x:. {}()\\[\\]\"*/?!$abcdhWBK,;%\n-]{0,160}") {
+            let games: Vec<Game> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
+            let mut written = 0;
+            let mut out = String::new();
+            for game in &games {
+                let checked = check_game(game, "t.pdn", &Overrides::default());
+                for notation in [None, Some(Notation::Dama)] {
+                    let options = ExportOptions { notation, skip_broken: false };
+                    let exported = export_game(game, &checked, &options).unwrap();
+                    out.push_str(&game_to_string(&exported));
+                    written += 1;
+                }
+            }
+            proptest::prop_assert_eq!(Reader::new(out.as_bytes()).count(), written);
+        }
     }
 }
