@@ -65,9 +65,10 @@ fn stored(db: &Path) -> Stored {
 /// Imports `source`, exports it in each notation and imports the export
 /// into a fresh database: every `ok` game comes back `ok` with the same
 /// variant, start and moves (in the Dama notation, whose numbers name two
-/// squares each, it may come back `ambiguous`, never worse); and in
-/// numeric, Vismin and Luzon notation a second export is the same text.
-fn round_trip(source: &Path, notations: &[&str]) {
+/// squares each, it may come back `ambiguous`, never worse); and, with
+/// `twice`, in numeric, Vismin and Luzon notation a second export is the
+/// same text.
+fn round_trip(source: &Path, notations: &[&str], twice: bool) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("a.sqlite");
     import(&db, source);
@@ -99,7 +100,7 @@ fn round_trip(source: &Path, notations: &[&str]) {
             }
             assert_eq!(back, game, "{notation}: game {id}");
         }
-        if *notation != "dama" {
+        if twice && *notation != "dama" {
             let first = std::fs::read_to_string(&file).unwrap();
             let second = export(&again, &["--notation", notation]);
             assert!(first == second, "{notation}: a second export differs");
@@ -112,6 +113,7 @@ fn sample_round_trips_in_every_notation() {
     round_trip(
         &crate_path("sample-pdn"),
         &["numeric", "vismin", "luzon", "dama"],
+        true,
     );
 }
 
@@ -126,7 +128,7 @@ fn oca_archive_round_trips() {
         eprintln!("skipped: {} is not present", oca.display());
         return;
     }
-    round_trip(&oca, &["numeric", "luzon"]);
+    round_trip(&oca, &["numeric", "vismin", "luzon", "dama"], false);
 }
 
 #[test]
