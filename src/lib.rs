@@ -7,6 +7,7 @@
 //! * [`notation`] — the four ways of naming squares (numeric, algebraic on the
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
 //! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
+//! * [`export`] — clean PDN from games as read and replayed;
 //! * [`cli`] — the `pdndb` command line.
 //!
 //! ```
@@ -27,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod export;
 pub mod generate;
 pub mod notation;
 pub mod pdn;

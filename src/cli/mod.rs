@@ -3,6 +3,7 @@
 
 mod board;
 mod check;
+mod export;
 mod files;
 mod generate;
 mod import;
@@ -45,6 +46,8 @@ enum Command {
     Report(report::ReportArgs),
     /// A game's tags, moves and a board.
     Show(show::ShowArgs),
+    /// The games as clean PDN 3.0 (all games unless filtered).
+    Export(export::ExportArgs),
     /// What the database holds.
     Stats(stats::StatsArgs),
     /// Read and replay games without a database; report each that is not ok.
@@ -187,6 +190,7 @@ pub fn run() -> ExitCode {
         Command::Tree(args) => tree::cmd_tree(args, &cli.db, &mut out),
         Command::Report(args) => report::cmd_report(args, &cli.db, &mut out),
         Command::Show(args) => show::cmd_show(args, &cli.db, &mut out),
+        Command::Export(args) => export::cmd_export(args, &cli.db, &mut out),
         Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),

@@ -136,7 +136,8 @@ impl Wrap {
             prefixed = std::mem::take(&mut self.prefix) + word;
             &prefixed
         };
-        let len = word.chars().count();
+        // A word with a line break in it (a comment's) fits by its first line.
+        let len = word.split('\n').next().unwrap_or_default().chars().count();
         if !self.out.is_empty() {
             if may_break && self.column + 1 + len > WIDTH {
                 self.out.push('\n');
@@ -397,6 +398,18 @@ mod tests {
         let out = game_to_string(&games[0]);
         assert!(out.contains("{see\n \u{A0}[Event \"x\"]}"), "{out}");
         assert_eq!(read(&out).len(), 1);
+    }
+
+    #[test]
+    fn a_comment_over_several_lines_is_written_the_same_again() {
+        let once = rewrite(
+            "1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 {a long comment that is wrapped\nonce \
+             already by its author and then again by the writer} 4. 4-8 *",
+        );
+        assert_eq!(rewrite(&once), once);
+        for line in once.lines() {
+            assert!(line.chars().count() < 80, "{line}");
+        }
     }
 
     #[test]

@@ -256,7 +256,11 @@ fn read_in(
     let first = text.moves.first().copied().flatten();
     let rules = match (overrides.rules, notation) {
         (Some(rules), _) => rules,
-        (None, Some(Notation::Dama)) => overrides.adjust(Preset::Filipino.rules()),
+        // The Dama notation is Filipino, unless the tags name other rules
+        // (a game of another variant exported in Dama numbers).
+        (None, Some(Notation::Dama)) => {
+            overrides.adjust(tag_rules.unwrap_or_else(|| Preset::Filipino.rules()))
+        }
         (None, _) => overrides.adjust(tag_rules.unwrap_or_else(|| guess_rules(setup, first))),
     };
     let start = match setup {

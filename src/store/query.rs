@@ -320,6 +320,39 @@ impl Store {
         Ok(found)
     }
 
+    /// The ids of every game that reaches `position`, sorted.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn game_ids_at(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .games_at(position, filter, 0)?
+            .into_iter()
+            .map(|(game, ..)| game)
+            .collect())
+    }
+
+    /// The ids of every game of the variant filter, sorted.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn game_ids(&self, filter: &VariantFilter) -> Result<Vec<i64>, StoreError> {
+        let sql = format!(
+            "SELECT g.id FROM game g WHERE {} ORDER BY g.id",
+            filter.sql().replace("?2", "?1")
+        );
+        let mut stmt = self.conn().prepare(&sql)?;
+        let ids: rusqlite::Result<Vec<i64>> = match &filter.0 {
+            None => stmt.query_map([], |r| r.get(0))?.collect(),
+            Some(v) => stmt.query_map([v], |r| r.get(0))?.collect(),
+        };
+        Ok(ids?)
+    }
+
     /// Every game that reaches `position` (sorted by id, at most `limit`;
     /// 0 for all).
     ///

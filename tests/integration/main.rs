@@ -4,6 +4,7 @@
 mod check;
 mod cli;
 mod engine;
+mod export;
 mod parsers;
 mod perft;
 mod reader;
