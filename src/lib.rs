@@ -7,6 +7,7 @@
 //! * [`notation`] — the four ways of naming squares (numeric, algebraic on the
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
 //! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
+//! * [`render`] — board pictures: Unicode text, SVG and the HTML report;
 //! * [`cli`] — the `pdndb` command line.
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod cli;
 pub mod generate;
 pub mod notation;
 pub mod pdn;
+pub mod render;
 pub mod replay;
 pub mod rules;
 pub mod store;
