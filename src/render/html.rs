@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use super::svg::{self, Defs};
-use super::{Board, arrow_colour, escape};
+use super::{Board, escape};
 
 /// A game's JSON record, as `report --json` prints it.
 pub type Record = Map<String, Value>;
@@ -45,7 +45,6 @@ figure{margin:0}figcaption{font-size:.9rem;color:#555;max-width:452px}
 .movetext .num{color:#888}
 mark.fault{background:#ffcdd2;outline:2px solid #c62828;border-radius:2px;font-weight:700;color:#000}
 mark.resolved{background:#fff3b0;border-radius:2px}
-.candidates li{list-style:none}.swatch{display:inline-block;width:1.6rem;height:.45rem;border-radius:3px;margin-right:.4rem;vertical-align:middle}
 code{background:#efece5;padding:0 .25rem;border-radius:3px}
 .where{color:#444}
 ";
@@ -306,25 +305,7 @@ impl<W: Write> Page<W> {
         if let Some(command) = &game.command {
             write!(self.out, " — <code>{}</code>", escape(command))?;
         }
-        write!(
-            self.out,
-            "</p><p class=\"message\">{}</p>",
-            escape(&message)
-        )?;
-        if let Some(board) = &game.board
-            && !board.arrows.is_empty()
-        {
-            write!(self.out, "<ul class=\"candidates\">")?;
-            for (i, arrow) in board.arrows.iter().enumerate() {
-                let (colour, name) = arrow_colour(i);
-                write!(
-                    self.out,
-                    "<li><span class=\"swatch\" style=\"background:{colour}\"></span>{} ({name})</li>",
-                    escape(&arrow.label)
-                )?;
-            }
-            write!(self.out, "</ul>")?;
-        }
+        write!(self.out, "</p>")?;
         write!(
             self.out,
             "<table class=\"tags\"><tbody><tr><th>variant</th><td>{}</td></tr><tr><th>notation</th><td>{}</td></tr>",

@@ -356,6 +356,14 @@ fn arrow_shapes(points: &[(f64, f64)]) -> String {
     }
     let (ux, uy) = (dx / length, dy / length);
     let base = (tip.0 - ux * HEAD, tip.1 - uy * HEAD);
+    // The line leaves the moving piece at its rim, so the piece stays visible.
+    let mut points = points.to_vec();
+    let (sx, sy) = (points[1].0 - points[0].0, points[1].1 - points[0].1);
+    let first = (sx * sx + sy * sy).sqrt();
+    if first > SQUARE {
+        points[0].0 += sx / first * SQUARE * 0.3;
+        points[0].1 += sy / first * SQUARE * 0.3;
+    }
     let mut line: Vec<String> = points[..points.len() - 1]
         .iter()
         .map(|(x, y)| format!("{},{}", n(*x), n(*y)))
@@ -363,10 +371,8 @@ fn arrow_shapes(points: &[(f64, f64)]) -> String {
     let end = (tip.0 - ux * HEAD * 0.7, tip.1 - uy * HEAD * 0.7);
     line.push(format!("{},{}", n(end.0), n(end.1)));
     format!(
-        r#"<polyline points="{}" fill="none" stroke-width="6" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.9"/><circle cx="{}" cy="{}" r="5" stroke="none"/><polygon points="{},{} {},{} {},{}" stroke="none"/>"#,
+        r#"<polyline points="{}" fill="none" stroke-width="6" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.9"/><polygon points="{},{} {},{} {},{}" stroke="none"/>"#,
         line.join(" "),
-        n(points[0].0),
-        n(points[0].1),
         n(tip.0),
         n(tip.1),
         n(base.0 - uy * HALF),

@@ -6,6 +6,7 @@ mod cli;
 mod engine;
 mod parsers;
 mod perft;
+mod pictures;
 mod reader;
 mod seed_game;
 mod store;
