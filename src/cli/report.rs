@@ -165,33 +165,37 @@ fn write_html(
     }
     // Grouped by file, files in order of their first game.
     let mut files: Vec<String> = Vec::new();
-    for (_, r) in &records {
-        let file = r.get("file").and_then(|f| f.as_str()).unwrap_or_default();
-        if !files.iter().any(|f| f == file) {
-            files.push(file.to_string());
-        }
+    let mut file_index: std::collections::HashMap<String, usize> = Default::default();
+    let mut records: Vec<(usize, i64, Record)> = records
+        .into_iter()
+        .map(|(id, r)| {
+            let file = r.get("file").and_then(|f| f.as_str()).unwrap_or_default();
+            let index = *file_index.entry(file.to_string()).or_insert_with(|| {
+                files.push(file.to_string());
+                files.len() - 1
+            });
+            (index, id, r)
+        })
+        .collect();
+    records.sort_by_key(|(file, id, _)| (*file, *id));
+    let mut per_file = vec![0usize; files.len()];
+    for (file, _, _) in &records {
+        per_file[*file] += 1;
     }
-    let file_of = |r: &Record| {
-        let file = r.get("file").and_then(|f| f.as_str()).unwrap_or_default();
-        files.iter().position(|f| f == file).unwrap_or(0)
-    };
-    records.sort_by_key(|(id, r)| (file_of(r), *id));
     let problems = records
         .iter()
-        .any(|(_, r)| r.get("status").and_then(|s| s.as_str()) != Some("ok"));
-    let plain: Vec<Record> = records.iter().map(|(_, r)| r.clone()).collect();
+        .any(|(_, _, r)| r.get("status").and_then(|s| s.as_str()) != Some("ok"));
+    let plain: Vec<Record> = records.iter().map(|(_, _, r)| r.clone()).collect();
     let summary = Summary::of(&plain);
     drop(plain);
     let subtitle = format!("Database {}.", db.display());
     let write_page = |sink: &mut dyn Write| -> Result<(), CliError> {
         let mut page = Page::begin(sink, "pdndb report", &subtitle, &summary)?;
         let mut current = None;
-        for (id, record) in &records {
-            let file = file_of(record);
-            if current != Some(file) {
-                let count = records.iter().filter(|(_, r)| file_of(r) == file).count();
-                page.file(&files[file], count)?;
-                current = Some(file);
+        for (file, id, record) in &records {
+            if current != Some(*file) {
+                page.file(&files[*file], per_file[*file])?;
+                current = Some(*file);
             }
             page.game(&super::board::problem(store, *id, record.clone())?)?;
         }

@@ -144,7 +144,7 @@ fn labels(notation: Notation, geometry: &'static Geometry) -> String {
         }
     } else {
         out.push_str(
-            r##"<g font-family="sans-serif" font-size="11" fill="#fff4dc" fill-opacity="0.9">"##,
+            r##"<g font-family="sans-serif" font-size="11" fill="#fff4dc" stroke="#6b4528" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke">"##,
         );
         for row in 0..h {
             for col in 0..w {
@@ -249,11 +249,6 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         }
         out.push_str("</g>");
     }
-    let _ = write!(
-        out,
-        r##"<use href="#{}"/>"##,
-        labels_id(board.notation, geometry)
-    );
     for square in crate::rules::squares(board.position.occupied()) {
         let Some(piece) = board.position.piece_at(square) else {
             continue;
@@ -272,6 +267,12 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
             n(y)
         );
     }
+    // Square names over the pieces (outlined, so they read on either colour).
+    let _ = write!(
+        out,
+        r##"<use href="#{}"/>"##,
+        labels_id(board.notation, geometry)
+    );
     let count = board.arrows.len();
     for (i, arrow) in board.arrows.iter().enumerate() {
         let (colour, _) = arrow_colour(i);
@@ -319,14 +320,14 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         y += LEGEND_LINE;
     }
     for (i, arrow) in board.arrows.iter().enumerate() {
-        let (colour, name) = arrow_colour(i);
+        let (colour, _) = arrow_colour(i);
         let _ = write!(
             out,
             r#"<path class="legend" d="M{} {}h24" stroke="{colour}" stroke-width="6" stroke-linecap="round"/>"#,
             n(MARGIN + 2.0),
             n(y)
         );
-        text_at(&mut out, y, &format!("{} ({name})", arrow.label));
+        text_at(&mut out, y, &arrow.label);
         y += LEGEND_LINE;
     }
     out.push_str("</svg>");
