@@ -33,9 +33,9 @@ th{background:#efece5}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .summary{display:flex;gap:2rem;flex-wrap:wrap;align-items:flex-start}
 details.file{margin:.8rem 0;border:1px solid #cfc9bd;border-radius:6px;background:#fff}
 details.file>summary{font-weight:600;padding:.5rem .7rem;cursor:pointer;background:#efece5;border-radius:6px}
-details.game{border-top:1px solid #e3dfd6;padding:.4rem .8rem;content-visibility:auto;contain-intrinsic-size:auto 560px}
+details.game{border-top:1px solid #e3dfd6;padding:.4rem .8rem}
 details.game>summary{cursor:pointer;padding:.2rem 0}
-.game-body{display:flex;gap:1.5rem;flex-wrap:wrap;align-items:flex-start;margin:.5rem 0}
+.game-body{display:flex;gap:1.5rem;flex-wrap:wrap;align-items:flex-start;margin:.5rem 0;content-visibility:auto;contain-intrinsic-size:auto 540px}
 figure{margin:0}figcaption{font-size:.9rem;color:#555;max-width:452px}
 .info{flex:1;min-width:320px}
 .status{display:inline-block;padding:0 .45rem;border-radius:4px;color:#fff;font-size:.85rem;font-weight:600}

@@ -154,7 +154,7 @@ mod tests {
             lines[1].starts_with("    │    1     2     ●     4 │"),
             "{text}"
         );
-        assert!(lines[1].ends_with("│   1  2  3  4"), "{text}");
+        assert!(lines[1].ends_with("│  1  2  3  4"), "{text}");
         // Black kings on 18 and 31, white king on 6, white man on 30.
         assert_eq!(text.matches('◉').count(), 2 + 1, "two kings and the legend");
         assert_eq!(text.matches('◎').count(), 1 + 1);
