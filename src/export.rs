@@ -345,7 +345,7 @@ impl MoveWriter<'_> {
         };
         Ply {
             number: None,
-            text,
+            text: text.into(),
             token,
             position: TextPosition::START,
             nags: original.map(|p| p.nags.clone()).unwrap_or_default(),

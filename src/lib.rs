@@ -8,6 +8,7 @@
 //!   Vismin and Luzon boards, Dama numbers), move tokens and FEN;
 //! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
 //! * [`export`] — clean PDN from games as read and replayed;
+//! * [`render`] — board pictures: Unicode text, SVG and the HTML report;
 //! * [`cli`] — the `pdndb` command line.
 //!
 //! ```
@@ -32,6 +33,7 @@ pub mod export;
 pub mod generate;
 pub mod notation;
 pub mod pdn;
+pub mod render;
 pub mod replay;
 pub mod rules;
 pub mod store;

@@ -71,7 +71,7 @@ pub fn cmd_export(
     };
     let store = open_store(db)?;
     let ids = if args.position.fen.is_some() || args.position.moves.is_some() {
-        let (position, filter) = args.position.resolve(&store)?;
+        let (position, filter, _) = args.position.resolve_with_last_move(&store)?;
         store.game_ids_at(&position, &filter)?
     } else {
         if let Some(v) = &args.position.variant {

@@ -8,7 +8,7 @@ use clap::Args;
 use super::CliError;
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, Status, check_game};
-use crate::rules::{Position, Rules};
+use crate::rules::{Move, Position, Rules};
 use crate::store::query::{VariantFilter, position_from_fen};
 use crate::store::{Mode, Store};
 
@@ -38,12 +38,16 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The position and the filter. Without `--fen` or `--moves`, the start
-    /// position of the variant.
+    /// The position, the filter, and the move that led to the position
+    /// when it was given by `--moves`. Without `--fen` or `--moves`, the
+    /// start position of the variant.
     ///
     /// # Errors
     /// A FEN or move list that cannot be read, naming the bad part.
-    pub fn resolve(&self, store: &Store) -> Result<(Position, VariantFilter), CliError> {
+    pub fn resolve_with_last_move(
+        &self,
+        store: &Store,
+    ) -> Result<(Position, VariantFilter, Option<Move>), CliError> {
         let usage = |m: String| CliError::Usage(m);
         if let Some(fen) = &self.fen {
             if let Some(v) = &self.variant {
@@ -52,6 +56,7 @@ impl PositionArgs {
             return Ok((
                 position_from_fen(fen).map_err(usage)?,
                 VariantFilter(self.variant.clone()),
+                None,
             ));
         }
         let rules = match &self.variant {
@@ -67,17 +72,19 @@ impl PositionArgs {
                 .unwrap_or_else(|| rules.preset.name().to_string()),
         ));
         let Some(moves) = &self.moves else {
-            return Ok((Position::initial(&rules), filter));
+            return Ok((Position::initial(&rules), filter, None));
         };
-        Ok((position_after(moves, rules).map_err(usage)?, filter))
+        let (position, last) = position_after(moves, rules).map_err(usage)?;
+        Ok((position, filter, last))
     }
 }
 
-/// The position after a list of moves played from the start by `rules`.
+/// The position after a list of moves played from the start by `rules`,
+/// with the last of those moves.
 ///
 /// # Errors
 /// Moves that cannot be read, or do not make exactly one legal sequence.
-pub fn position_after(moves: &str, rules: Rules) -> Result<Position, String> {
+pub fn position_after(moves: &str, rules: Rules) -> Result<(Position, Option<Move>), String> {
     let mut reader = Reader::new(moves.as_bytes());
     let game = match reader.next_game() {
         Ok(Some(game)) => game,
@@ -98,8 +105,10 @@ pub fn position_after(moves: &str, rules: Rules) -> Result<Position, String> {
     let Reading::Replayed { start, replay, .. } = checked.reading else {
         return Err("--moves: cannot be read".to_string());
     };
-    Ok(replay
+    let last = replay.reading.last().map(|step| step.chosen);
+    let position = replay
         .reading
         .iter()
-        .fold(start, |p, step| p.play(&step.chosen)))
+        .fold(start, |p, step| p.play(&step.chosen));
+    Ok((position, last))
 }

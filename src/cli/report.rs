@@ -25,6 +25,13 @@ pub struct ReportArgs {
     /// One JSON object per game (per group with --twins).
     #[arg(long)]
     pub json: bool,
+    /// Write the listed games as one self-contained HTML page to FILE
+    /// (`-` for standard output) instead of listing them: a summary per
+    /// status and file, then each game with its tags, source, the board
+    /// at the fault with the candidate moves as arrows, and its move text
+    /// with the faulty token highlighted.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "twins"])]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// Runs `report`: exit status 0 when every listed game is ok, 1 when any
@@ -85,6 +92,9 @@ pub fn cmd_report(
     };
     let names: Vec<&str> = statuses.iter().map(|s| s.name()).collect();
     let ids = store.report_ids(&names, args.resolved)?;
+    if let Some(path) = &args.html {
+        return write_html(&store, &ids, path, db, out);
+    }
     let mut problems = false;
     for id in &ids {
         let Some(record) = store.record(*id)? else {
@@ -131,6 +141,76 @@ pub fn cmd_report(
         }
     }
     eprintln!("{} games listed", ids.len());
+    Ok(if problems {
+        Exit::Problems
+    } else {
+        Exit::Success
+    })
+}
+
+/// Writes the HTML page of the games `ids` to `path` (`-`: `out`).
+fn write_html(
+    store: &crate::store::Store,
+    ids: &[i64],
+    path: &std::path::Path,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    use crate::render::html::{Page, Record, Summary};
+    let mut records: Vec<(i64, Record)> = Vec::new();
+    for id in ids {
+        if let Some(record) = store.record(*id)? {
+            records.push((*id, record));
+        }
+    }
+    // Grouped by file, files in order of their first game.
+    let mut files: Vec<String> = Vec::new();
+    let mut file_index: std::collections::HashMap<String, usize> = Default::default();
+    let mut records: Vec<(usize, i64, Record)> = records
+        .into_iter()
+        .map(|(id, r)| {
+            let file = r.get("file").and_then(|f| f.as_str()).unwrap_or_default();
+            let index = *file_index.entry(file.to_string()).or_insert_with(|| {
+                files.push(file.to_string());
+                files.len() - 1
+            });
+            (index, id, r)
+        })
+        .collect();
+    records.sort_by_key(|(file, id, _)| (*file, *id));
+    let mut per_file = vec![0usize; files.len()];
+    for (file, _, _) in &records {
+        per_file[*file] += 1;
+    }
+    let problems = records
+        .iter()
+        .any(|(_, _, r)| r.get("status").and_then(|s| s.as_str()) != Some("ok"));
+    let plain: Vec<Record> = records.iter().map(|(_, _, r)| r.clone()).collect();
+    let summary = Summary::of(&plain);
+    drop(plain);
+    let subtitle = format!("Database {}.", db.display());
+    let write_page = |sink: &mut dyn Write| -> Result<(), CliError> {
+        let mut page = Page::begin(sink, "pdndb report", &subtitle, &summary)?;
+        let mut current = None;
+        for (file, id, record) in &records {
+            if current != Some(*file) {
+                page.file(&files[*file], per_file[*file])?;
+                current = Some(*file);
+            }
+            page.game(&super::board::problem(store, *id, record.clone())?)?;
+        }
+        page.finish()?;
+        Ok(())
+    };
+    if path == std::path::Path::new("-") {
+        write_page(out)?;
+    } else {
+        let file = std::fs::File::create(path)
+            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
+        let mut sink = std::io::BufWriter::new(file);
+        write_page(&mut sink)?;
+        eprintln!("{} games written to {}", records.len(), path.display());
+    }
     Ok(if problems {
         Exit::Problems
     } else {

@@ -4,8 +4,10 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::board::print_query_board;
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
+use crate::render::Board;
 
 /// Arguments of `search`.
 #[derive(Debug, Args)]
@@ -18,6 +20,11 @@ pub struct SearchArgs {
     /// One JSON object per game.
     #[arg(long)]
     pub json: bool,
+    /// Print the board of the queried position above the results (numeric square numbers;
+    /// the last move of --moves marked). With --json the board goes to
+    /// standard error, so standard output stays JSON lines.
+    #[arg(long)]
+    pub board: bool,
 }
 
 /// Runs `search`.
@@ -30,7 +37,16 @@ pub fn cmd_search(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
-    let (position, filter) = args.position.resolve(&store)?;
+    let (position, filter, last_move) = args.position.resolve_with_last_move(&store)?;
+    if args.board {
+        let mut board = Board::new(
+            position,
+            crate::rules::Geometry::standard(),
+            crate::notation::Notation::Numeric,
+        );
+        board.last_move = last_move;
+        print_query_board(&board, args.json, out)?;
+    }
     let hits = store.search(&position, &filter, args.limit)?;
     for hit in &hits {
         if args.json {

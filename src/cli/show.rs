@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::board::diagram;
+use super::board::{colour_for, reading_board, with_candidates};
 use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::notation::{Notation, write_fen, write_move_among};
@@ -24,6 +24,10 @@ pub struct ShowArgs {
     /// game's own notation, numeric when it has none).
     #[arg(long)]
     pub notation: Option<String>,
+    /// Also write the board as an SVG picture to this file (the same
+    /// board: last move marked, the moves where readings part as arrows).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     /// One JSON object.
     #[arg(long)]
     pub json: bool,
@@ -89,11 +93,11 @@ pub fn cmd_show(
             moves.len()
         )));
     }
-    let position = if ply == 0 {
-        start
-    } else {
-        moves[ply - 1].0.play(&moves[ply - 1].1)
+    let Some(board) = reading_board(&start, &moves, ply, rules.geometry, notation) else {
+        return Err(usage(format!("game {} has no position {ply}", args.game)));
     };
+    let board = with_candidates(board, &game.record, &rules, ply);
+    let position = board.position;
     let is_certain = certain.contains(&ply);
     let written: Vec<String> = moves
         .iter()
@@ -101,6 +105,19 @@ pub fn cmd_show(
             write_move_among(mv, &before.legal_moves(&rules), notation, rules.geometry)
         })
         .collect();
+    if let Some(path) = &args.svg {
+        let title = format!(
+            "game {}, position {ply}, {} to move",
+            args.game,
+            if position.side() == crate::rules::Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        );
+        std::fs::write(path, crate::render::svg::document(&board, &title))
+            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
+    }
     if args.json {
         let value = serde_json::json!({
             "game": args.game,
@@ -156,7 +173,8 @@ pub fn cmd_show(
         " (not certain: readings differ here; the first reading is shown)"
     };
     writeln!(out, "position {ply}{note}:")?;
-    write!(out, "{}", diagram(&position, rules.geometry, notation))?;
+    let colour = colour_for(&std::io::stdout());
+    write!(out, "{}", crate::render::text::render(&board, colour))?;
     writeln!(out, "FEN {}", write_fen(&position))?;
     Ok(Exit::Success)
 }

@@ -4,9 +4,11 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::board::print_query_board;
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
 use crate::notation::Notation;
+use crate::render::Board;
 
 /// Arguments of `tree`.
 #[derive(Debug, Args)]
@@ -19,6 +21,11 @@ pub struct TreeArgs {
     /// One JSON object per move.
     #[arg(long)]
     pub json: bool,
+    /// Print the board of the queried position above the results (squares named in --notation;
+    /// the last move of --moves marked). With --json the board goes to
+    /// standard error, so standard output stays JSON lines.
+    #[arg(long)]
+    pub board: bool,
 }
 
 /// Runs `tree`.
@@ -35,7 +42,12 @@ pub fn cmd_tree(
         .parse()
         .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
-    let (position, filter) = args.position.resolve(&store)?;
+    let (position, filter, last_move) = args.position.resolve_with_last_move(&store)?;
+    if args.board {
+        let mut board = Board::new(position, crate::rules::Geometry::standard(), notation);
+        board.last_move = last_move;
+        print_query_board(&board, args.json, out)?;
+    }
     let moves = store.tree(&position, &filter, notation)?;
     if !args.json {
         writeln!(

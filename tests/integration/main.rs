@@ -7,6 +7,7 @@ mod engine;
 mod export;
 mod parsers;
 mod perft;
+mod pictures;
 mod reader;
 mod robust;
 mod seed_game;

@@ -186,7 +186,7 @@ fn import_sample_then_query() {
     assert!(out.contains("not certain"), "{out}");
     let (out, _, _) = run(&db, &["show", &id, "--notation", "vismin"]);
     assert!(
-        out.contains("a b c d e f g h") && out.contains("1. e3-d4 d6-e5"),
+        out.contains(" a  b  c  d  e  f  g  h") && out.contains("1. e3-d4 d6-e5"),
         "{out}"
     );
 

@@ -1,0 +1,500 @@
+//! The problem report as one self-contained HTML page: no scripts, no
+//! fonts, nothing fetched. Written as it goes (a game at a time), so a
+//! report of thousands of games needs little memory.
+//!
+//! The page is well-formed XML as well as HTML (void elements closed,
+//! every text escaped), so programs can read it with an XML parser. Games
+//! are grouped by source file in collapsible `<details>` sections; the
+//! board definitions (squares, pieces, coordinates) are written once at
+//! the top and every board refers to them.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use super::svg::{self, Defs};
+use super::{Board, escape};
+
+/// A game's JSON record, as `report --json` prints it.
+pub type Record = Map<String, Value>;
+
+/// The statuses in the order the summary lists them.
+const STATUSES: [&str; 5] = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"];
+
+/// How many games a page may hold and still show them all open.
+pub const OPEN_UP_TO: usize = 100;
+
+const STYLE: &str = "
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:1250px;padding:1rem 1.5rem;color:#222;background:#fbfaf7}
+h1{margin:.2rem 0 .5rem}h2{margin:1.2rem 0 .5rem;font-size:1.2rem}
+table{border-collapse:collapse;margin:.3rem 0 .8rem}
+td,th{border:1px solid #d8d4cc;padding:.2rem .55rem;text-align:left;vertical-align:top}
+th{background:#efece5}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.summary{display:flex;gap:2rem;flex-wrap:wrap;align-items:flex-start}
+details.file{margin:.8rem 0;border:1px solid #cfc9bd;border-radius:6px;background:#fff}
+details.file>summary{font-weight:600;padding:.5rem .7rem;cursor:pointer;background:#efece5;border-radius:6px}
+details.game{border-top:1px solid #e3dfd6;padding:.4rem .8rem}
+details.game>summary{cursor:pointer;padding:.2rem 0}
+.game-body{display:flex;gap:1.5rem;flex-wrap:wrap;align-items:flex-start;margin:.5rem 0;content-visibility:auto;contain-intrinsic-size:auto 540px}
+figure{margin:0}figcaption{font-size:.9rem;color:#555;max-width:452px}
+.info{flex:1;min-width:320px}
+.status{display:inline-block;padding:0 .45rem;border-radius:4px;color:#fff;font-size:.85rem;font-weight:600}
+.status.ambiguous{background:#b26b00}.status.illegal{background:#c62828}
+.status.unreadable{background:#6a1b9a}.status.unsupported{background:#546e7a}.status.ok{background:#2e7d32}
+.movetext{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:.9rem;line-height:1.6;max-height:16rem;overflow:auto;background:#f6f4ef;padding:.5rem;border-radius:4px}
+.movetext .num{color:#888}
+mark.fault{background:#ffcdd2;outline:2px solid #c62828;border-radius:2px;font-weight:700;color:#000}
+mark.resolved{background:#fff3b0;border-radius:2px}
+code{background:#efece5;padding:0 .25rem;border-radius:3px}
+.where{color:#444}
+";
+
+/// One token of a game's main line, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveItem {
+    /// The move number written before it (`12.`, `12...`), if any.
+    pub number: Option<String>,
+    /// The token as written.
+    pub text: String,
+    /// How it is highlighted.
+    pub mark: TokenMark,
+}
+
+/// How a token of the move text is highlighted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenMark {
+    /// Not at all.
+    None,
+    /// The faulty token (where readings part, or the first that fits no move).
+    Fault,
+    /// A resolved ambiguity; the text says which moves it fitted.
+    Resolved(String),
+}
+
+/// One problem game on the page.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The game id in the database.
+    pub id: i64,
+    /// Its record (file, index, line, tags, status, message, …).
+    pub record: Record,
+    /// The board at the fault or where readings part, when there is one.
+    pub board: Option<Board>,
+    /// What the board shows, one line.
+    pub caption: String,
+    /// The main line's tokens.
+    pub movetext: Vec<MoveItem>,
+    /// A command that shows the game at that position.
+    pub command: Option<String>,
+}
+
+/// Counts for the top of the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games per status, in [`STATUSES`] order, only statuses present.
+    pub by_status: Vec<(String, usize)>,
+    /// Per file (in the page's order): games per status, in `by_status` order.
+    pub by_file: Vec<(String, Vec<usize>)>,
+    /// Every game listed.
+    pub total: usize,
+}
+
+fn text<'a>(record: &'a Record, key: &str) -> &'a str {
+    record.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+impl Summary {
+    /// The counts of these records, files in order of first appearance.
+    pub fn of(records: &[Record]) -> Summary {
+        let mut statuses: Vec<&str> = STATUSES
+            .iter()
+            .copied()
+            .filter(|s| records.iter().any(|r| text(r, "status") == *s))
+            .collect();
+        for r in records {
+            let s = text(r, "status");
+            if !statuses.contains(&s) {
+                statuses.push(s);
+            }
+        }
+        let column = |s: &str| statuses.iter().position(|x| *x == s).unwrap_or(0);
+        let mut by_status = vec![0; statuses.len()];
+        let mut by_file: Vec<(String, Vec<usize>)> = Vec::new();
+        for r in records {
+            let c = column(text(r, "status"));
+            by_status[c] += 1;
+            let file = text(r, "file");
+            let at = match by_file.iter().position(|(f, _)| f == file) {
+                Some(i) => i,
+                None => {
+                    by_file.push((file.to_string(), vec![0; statuses.len()]));
+                    by_file.len() - 1
+                }
+            };
+            by_file[at].1[c] += 1;
+        }
+        Summary {
+            by_status: statuses
+                .iter()
+                .map(|s| s.to_string())
+                .zip(by_status)
+                .collect(),
+            by_file,
+            total: records.len(),
+        }
+    }
+}
+
+/// The page being written.
+pub struct Page<W: Write> {
+    out: W,
+    open_games: bool,
+    file_open: bool,
+    files: usize,
+}
+
+impl<W: Write> Page<W> {
+    /// Writes the head, the shared definitions and the summary. Games are
+    /// shown open when there are at most [`OPEN_UP_TO`], folded otherwise.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn begin(mut out: W, title: &str, subtitle: &str, summary: &Summary) -> io::Result<Self> {
+        let title = escape(title);
+        write!(
+            out,
+            "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>{title}</title>\
+             <style>{STYLE}</style></head>\n<body>\n"
+        )?;
+        writeln!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\">{}</svg>",
+            svg::shared_defs()
+        )?;
+        writeln!(
+            out,
+            "<header><h1>{title}</h1><p>{}</p></header>",
+            escape(subtitle)
+        )?;
+        write!(
+            out,
+            "<h2>Summary: {} problem game{}</h2><div class=\"summary\"><table class=\"by-status\"><thead><tr><th>status</th><th>games</th></tr></thead><tbody>",
+            summary.total,
+            if summary.total == 1 { "" } else { "s" }
+        )?;
+        for (status, count) in &summary.by_status {
+            write!(
+                out,
+                "<tr><td><span class=\"status {s}\">{s}</span></td><td class=\"n\">{count}</td></tr>",
+                s = escape(status)
+            )?;
+        }
+        write!(
+            out,
+            "</tbody></table><table class=\"by-file\"><thead><tr><th>file</th><th>games</th>"
+        )?;
+        for (status, _) in &summary.by_status {
+            write!(out, "<th>{}</th>", escape(status))?;
+        }
+        write!(out, "</tr></thead><tbody>")?;
+        for (i, (file, counts)) in summary.by_file.iter().enumerate() {
+            write!(
+                out,
+                "<tr><td><a href=\"#file-{}\">{}</a></td><td class=\"n\">{}</td>",
+                i + 1,
+                escape(file),
+                counts.iter().sum::<usize>()
+            )?;
+            for count in counts {
+                write!(out, "<td class=\"n\">{count}</td>")?;
+            }
+            write!(out, "</tr>")?;
+        }
+        writeln!(out, "</tbody></table></div>\n<main>")?;
+        Ok(Page {
+            out,
+            open_games: summary.total <= OPEN_UP_TO,
+            file_open: false,
+            files: 0,
+        })
+    }
+
+    /// Starts the section of a source file holding `games` problem games.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn file(&mut self, file: &str, games: usize) -> io::Result<()> {
+        self.close_file()?;
+        self.files += 1;
+        writeln!(
+            self.out,
+            "<details class=\"file\" id=\"file-{}\" open=\"open\"><summary>{} — {games} game{}</summary>",
+            self.files,
+            escape(file),
+            if games == 1 { "" } else { "s" }
+        )?;
+        self.file_open = true;
+        Ok(())
+    }
+
+    fn close_file(&mut self) -> io::Result<()> {
+        if self.file_open {
+            writeln!(self.out, "</details>")?;
+            self.file_open = false;
+        }
+        Ok(())
+    }
+
+    /// Writes one game.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn game(&mut self, game: &Problem) -> io::Result<()> {
+        let r = &game.record;
+        let status = escape(text(r, "status"));
+        let tags = r.get("tags").and_then(Value::as_object);
+        let tag = |name: &str| {
+            tags.and_then(|t| t.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
+                .and_then(|(_, v)| v.as_str())
+                .unwrap_or("?")
+                .to_string()
+        };
+        let number = |key: &str| r.get(key).and_then(Value::as_i64);
+        let message = r
+            .get("message")
+            .and_then(Value::as_str)
+            .map_or_else(|| "resolved ambiguities".to_string(), str::to_string);
+        let open = if self.open_games {
+            " open=\"open\""
+        } else {
+            ""
+        };
+        write!(
+            self.out,
+            "<details class=\"game\" id=\"game-{id}\"{open}><summary><span class=\"status {status}\">{status}</span> \
+             game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
+            id = game.id,
+            index = number("index").unwrap_or_default(),
+            white = escape(&tag("White")),
+            black = escape(&tag("Black")),
+            event = escape(&tag("Event")),
+            message = escape(&message),
+        )?;
+        match &game.board {
+            Some(board) => write!(
+                self.out,
+                "<figure>{}<figcaption>{}</figcaption></figure>",
+                svg::render(board, Defs::Shared, &game.caption),
+                escape(&game.caption)
+            )?,
+            None => write!(
+                self.out,
+                "<figure class=\"no-board\"><figcaption>{}</figcaption></figure>",
+                escape(&game.caption)
+            )?,
+        }
+        write!(
+            self.out,
+            "<div class=\"info\"><p class=\"where\"><code>{}:{}</code>, game {} in the file, id {}",
+            escape(text(r, "file")),
+            number("line").unwrap_or_default(),
+            number("index").unwrap_or_default(),
+            game.id
+        )?;
+        if let Some(command) = &game.command {
+            write!(self.out, " — <code>{}</code>", escape(command))?;
+        }
+        write!(self.out, "</p>")?;
+        write!(
+            self.out,
+            "<table class=\"tags\"><tbody><tr><th>variant</th><td>{}</td></tr><tr><th>notation</th><td>{}</td></tr>",
+            escape(text(r, "variant")),
+            escape(r.get("notation").and_then(Value::as_str).unwrap_or("—"))
+        )?;
+        if let Some(tags) = tags {
+            for (name, value) in tags {
+                write!(
+                    self.out,
+                    "<tr><th>{}</th><td>{}</td></tr>",
+                    escape(name),
+                    escape(value.as_str().unwrap_or_default())
+                )?;
+            }
+        }
+        write!(self.out, "</tbody></table>")?;
+        if !game.movetext.is_empty() {
+            write!(self.out, "<p class=\"movetext\">")?;
+            for (i, item) in game.movetext.iter().enumerate() {
+                if i > 0 {
+                    write!(self.out, " ")?;
+                }
+                if let Some(number) = &item.number {
+                    write!(self.out, "<span class=\"num\">{}</span> ", escape(number))?;
+                }
+                let token = escape(&item.text);
+                match &item.mark {
+                    TokenMark::None => write!(self.out, "{token}")?,
+                    TokenMark::Fault => write!(
+                        self.out,
+                        "<mark class=\"fault\" title=\"ply {}\">{token}</mark>",
+                        i + 1
+                    )?,
+                    TokenMark::Resolved(why) => write!(
+                        self.out,
+                        "<mark class=\"resolved\" title=\"{}\">{token}</mark>",
+                        escape(why)
+                    )?,
+                }
+            }
+            write!(self.out, "</p>")?;
+        }
+        writeln!(self.out, "</div></div></details>")
+    }
+
+    /// Closes the page and returns the writer.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.close_file()?;
+        writeln!(self.out, "</main>\n</body>\n</html>")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{Notation, parse_fen};
+    use crate::rules::{Position, Rules};
+
+    fn record(file: &str, status: &str, tags: Value) -> Record {
+        let value = serde_json::json!({
+            "game": 1, "file": file, "index": 2, "line": 3, "tags": tags,
+            "status": status, "variant": "filipino", "notation": "dama",
+            "message": "ply 2 <bad> & \"worse\"",
+        });
+        value.as_object().unwrap().clone()
+    }
+
+    fn page(problems: &[Problem]) -> String {
+        let records: Vec<Record> = problems.iter().map(|p| p.record.clone()).collect();
+        let summary = Summary::of(&records);
+        let mut page = Page::begin(Vec::new(), "t <1>", "sub & title", &summary).unwrap();
+        for p in problems {
+            page.file(text(&p.record, "file"), 1).unwrap();
+            page.game(p).unwrap();
+        }
+        String::from_utf8(page.finish().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn page_is_well_formed_and_escapes_every_string() {
+        let rules = Rules::default();
+        let p =
+            Position::from_setup(&parse_fen("B:WK6,30:B3,K18,21,K31").unwrap(), &rules).unwrap();
+        let hostile = serde_json::json!({
+            "Event": "</summary><script>alert(1)</script>",
+            "White": "O'Brien & \"Sons\"\u{1}",
+            "Bl<a>ck": "x"
+        });
+        let problems = vec![
+            Problem {
+                id: 7,
+                record: record("a<b>.pdn", "ambiguous", hostile),
+                board: Some(Board::new(p, rules.geometry, Notation::Dama)),
+                caption: "position 1 <x>".into(),
+                movetext: vec![
+                    MoveItem {
+                        number: Some("1.".into()),
+                        text: "2-15".into(),
+                        mark: TokenMark::None,
+                    },
+                    MoveItem {
+                        number: None,
+                        text: "<15-5>".into(),
+                        mark: TokenMark::Fault,
+                    },
+                    MoveItem {
+                        number: None,
+                        text: "8-12".into(),
+                        mark: TokenMark::Resolved("fits \"3\" moves".into()),
+                    },
+                ],
+                command: Some("pdndb show 7 --ply 1".into()),
+            },
+            Problem {
+                id: 8,
+                record: record("b.pdn", "unsupported", serde_json::json!({})),
+                board: None,
+                caption: "no board".into(),
+                movetext: Vec::new(),
+                command: None,
+            },
+        ];
+        let html = page(&problems);
+        assert!(!html.contains("<script>"));
+        assert!(!html.contains("<a>"));
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let doc = roxmltree::Document::parse_with_options(&html, options).unwrap();
+        let count = |tag: &str, class: &str| {
+            doc.descendants()
+                .filter(|e| e.has_tag_name(tag) && e.attribute("class") == Some(class))
+                .count()
+        };
+        assert_eq!(count("details", "game"), 2);
+        assert_eq!(count("svg", "board"), 1);
+        assert_eq!(count("mark", "fault"), 1);
+        assert_eq!(count("mark", "resolved"), 1);
+        assert_eq!(count("table", "by-file"), 1);
+        assert!(
+            doc.descendants()
+                .any(|e| e.text() == Some("</summary><script>alert(1)</script>"))
+        );
+        // No external resources.
+        for e in doc.descendants().filter(|e| e.is_element()) {
+            for a in e.attributes() {
+                if a.name() == "href" {
+                    assert!(a.value().starts_with('#'), "{}", a.value());
+                }
+                assert_ne!(a.name(), "src");
+            }
+        }
+    }
+
+    #[test]
+    fn summary_counts_per_status_and_file() {
+        let records = vec![
+            record("a.pdn", "illegal", Value::Null),
+            record("b.pdn", "ambiguous", Value::Null),
+            record("a.pdn", "ambiguous", Value::Null),
+        ];
+        let s = Summary::of(&records);
+        assert_eq!(
+            s.by_status,
+            vec![("ambiguous".to_string(), 2), ("illegal".to_string(), 1)]
+        );
+        assert_eq!(
+            s.by_file,
+            vec![
+                ("a.pdn".to_string(), vec![1, 1]),
+                ("b.pdn".to_string(), vec![1, 0])
+            ]
+        );
+        assert_eq!(s.total, 3);
+    }
+
+    #[test]
+    fn many_games_are_folded() {
+        let records: Vec<Record> = (0..=OPEN_UP_TO)
+            .map(|_| record("a.pdn", "illegal", Value::Null))
+            .collect();
+        let page = Page::begin(Vec::new(), "t", "s", &Summary::of(&records)).unwrap();
+        assert!(!page.open_games);
+    }
+}
