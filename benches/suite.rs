@@ -174,29 +174,35 @@ fn best_of<T>(passes: usize, mut work: impl FnMut() -> T) -> (f64, T) {
     (best.as_secs_f64(), result.expect("at least one pass"))
 }
 
-/// Runs a command to its end: its stdout and its peak resident memory (MiB).
+/// Runs a command to its end: its stdout and its peak resident memory
+/// (MiB), sampled from `/proc` every millisecond while it runs (the
+/// kernel's accounting of a child would include this process's own peak).
 fn run_measured(command: &mut Command) -> (String, u64) {
     let out_file = tempfile::NamedTempFile::new().expect("a temporary file");
-    #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
-    let child = command
+    let mut child = command
         .stdout(out_file.reopen().expect("reopen"))
         .stderr(Stdio::inherit())
         .spawn()
         .expect("the command starts");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our own child, not yet waited for; both pointers
-    // point to live locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid);
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{command:?} failed"
-    );
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    assert!(status.success(), "{command:?} failed");
     let out = std::fs::read_to_string(out_file.path()).expect("its output");
-    (out, usage.ru_maxrss as u64 / 1024)
+    (out, peak_kib / 1024)
 }
 
 /// The database file with its WAL (all tables and indexes).
