@@ -84,8 +84,7 @@ struct Prepared {
     byte_offset: u64,
     line: u64,
     tags: String,
-    /// The original move text; deflated into `text` by [`Prepared::complete`].
-    movetext: String,
+    /// The original move text, deflated.
     text: Vec<u8>,
     status: Status,
     variant: String,
@@ -108,11 +107,9 @@ struct Prepared {
 }
 
 impl Prepared {
-    /// The costly last steps, done on the writing thread (which has time to
-    /// spare while the reading thread reads and replays): deflate the text,
-    /// encode the moves and hash them.
-    fn complete(&mut self, deflater: &mut Deflater) {
-        self.text = deflater.deflate(&std::mem::take(&mut self.movetext));
+    /// Encodes the moves and hashes them: done on the writing thread, which
+    /// has time to spare while the reading thread reads and replays.
+    fn complete(&mut self) {
         self.moves = self
             .reading
             .take()
@@ -347,6 +344,7 @@ fn read_games(
 ) -> Result<(), String> {
     let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
     let mut batch = Vec::with_capacity(BATCH);
+    let mut deflater = Deflater::new();
     loop {
         let game = match reader.next_game() {
             Ok(Some(game)) => game,
@@ -357,7 +355,7 @@ fn read_games(
             continue;
         }
         let checked = check_game(&game, name, overrides);
-        batch.push(prepare(&game, &checked));
+        batch.push(prepare(&game, &checked, &mut deflater));
         if batch.len() >= BATCH {
             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
             if sender
@@ -388,10 +386,9 @@ fn write_batches(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
     let mut games = 0;
-    let mut deflater = Deflater::new();
     for mut batch in receiver {
         for game in &mut batch.games {
-            game.complete(&mut deflater);
+            game.complete();
         }
         let tx = store.conn_mut().transaction()?;
         for game in &batch.games {
@@ -571,7 +568,7 @@ impl Deflater {
     }
 }
 
-fn prepare(game: &Game, checked: &CheckedGame) -> Prepared {
+fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
     let trimmed = |name: &str| {
         game.tag(name)
@@ -633,8 +630,7 @@ fn prepare(game: &Game, checked: &CheckedGame) -> Prepared {
         byte_offset: game.start.byte,
         line: game.start.line,
         tags: serde_json::Value::Object(tags).to_string(),
-        movetext: game.movetext.clone(),
-        text: Vec::new(),
+        text: deflater.deflate(&game.movetext),
         status: record.status,
         variant: record.variant.clone(),
         preset,
