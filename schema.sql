@@ -87,3 +87,22 @@ CREATE TABLE index_state (
     indexed_through INTEGER NOT NULL       -- every game with id <= this is in `position`
 );
 INSERT INTO index_state (id, indexed_through) SELECT 1, coalesce(max(id), 0) FROM game;
+
+-- step 3: the games of each start position by first move and outcome, kept
+-- by every import with the games themselves, so that the tree of a start
+-- position (where every game of a collection is) reads a few rows instead of
+-- one row per game. `next` is 0 when the first move is not certain.
+CREATE TABLE start_move (
+    start_key INTEGER NOT NULL,            -- Zobrist key of the start position
+    variant   TEXT    NOT NULL,
+    preset    TEXT    NOT NULL,
+    start_fen TEXT    NOT NULL,            -- '' for the variant's initial position
+    next      INTEGER NOT NULL,            -- move_name id, 0 when not certain
+    outcome   INTEGER NOT NULL,            -- as game.outcome
+    games     INTEGER NOT NULL,
+    PRIMARY KEY (start_key, variant, start_fen, next, outcome)
+) WITHOUT ROWID;
+INSERT INTO start_move
+    SELECT p.key, g.variant, g.preset, coalesce(g.start_fen, ''), coalesce(p.next, 0), g.outcome, count(*)
+    FROM position p JOIN game g ON g.id = p.game WHERE p.ply = 0
+    GROUP BY p.key, g.variant, g.preset, coalesce(g.start_fen, ''), coalesce(p.next, 0), g.outcome;

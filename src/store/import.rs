@@ -482,6 +482,20 @@ fn write_game(
                     Some(mv) => move_id(tx, move_ids, &mv)? as u32,
                     None => 0,
                 };
+                if ply == 0 {
+                    tx.prepare_cached(
+                        "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
+                    )?
+                    .execute(params![
+                        key,
+                        game.variant,
+                        game.preset,
+                        game.start_fen.as_deref().unwrap_or(""),
+                        next,
+                        game.outcome
+                    ])?;
+                }
                 index.push(IndexRow {
                     key,
                     game: id,

@@ -119,6 +119,31 @@ mod tests {
     }
 
     #[test]
+    fn step_three_counts_the_games_at_their_start() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for step in &steps()[..2] {
+            conn.execute_batch(&step.sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO game (id, status, variant, preset, outcome) VALUES
+                 (1, 'ok', 'filipino', 'filipino', 1), (2, 'ok', 'filipino', 'filipino', 1),
+                 (3, 'ok', 'filipino', 'filipino', 2);
+             INSERT INTO position VALUES (5, 1, 0, 4), (5, 2, 0, 4), (5, 3, 0, 4), (6, 1, 1, NULL);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let rows: Vec<(i64, i64, i64, i64)> = conn
+            .prepare("SELECT start_key, next, outcome, games FROM start_move ORDER BY outcome")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(rows, [(5, 4, 1, 2), (5, 4, 2, 1)]);
+    }
+
+    #[test]
     fn migrating_twice_is_harmless_and_newer_databases_are_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), latest());

@@ -87,6 +87,16 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 /// played from it (when certain) and the outcome code.
 type GameAt = (i64, i64, Option<i64>, i64);
 
+/// Which rows of the position index a query reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ply {
+    /// Every row.
+    Any,
+    /// Rows past the start position (the tree counts games at their start
+    /// from `start_move`).
+    AfterStart,
+}
+
 /// A variant and start FEN met in a query, with its rules and start
 /// position (`None` when they cannot be read), and which move-list
 /// prefixes were found to lead to the queried position (games that share
@@ -249,11 +259,16 @@ impl Store {
         position: &Position,
         filter: &VariantFilter,
         limit: usize,
+        from_ply: Ply,
     ) -> Result<Vec<GameAt>, StoreError> {
         let sql = format!(
             "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
-             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} ORDER BY p.game",
-            filter.sql()
+             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} {} ORDER BY p.game",
+            filter.sql(),
+            match from_ply {
+                Ply::Any => "",
+                Ply::AfterStart => "AND p.ply > 0",
+            }
         );
         let mut stmt = self.conn().prepare_cached(&sql)?;
         let key = position.zobrist() as i64;
@@ -320,6 +335,47 @@ impl Store {
         Ok(found)
     }
 
+    /// The games that start at `position`, as `(first move, outcome,
+    /// games)`; first moves that are not certain left out. Each variant
+    /// and start FEN found under the position's key is checked once.
+    fn games_starting_at(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<Vec<(i64, i64, i64)>, StoreError> {
+        let sql = format!(
+            "SELECT g.variant, g.start_fen, g.next, g.outcome, g.games FROM start_move g \
+             WHERE g.start_key = ?1 AND g.next <> 0 AND {}",
+            filter.sql()
+        );
+        let mut stmt = self.conn().prepare_cached(&sql)?;
+        let key = position.zobrist() as i64;
+        let mut rows = match &filter.0 {
+            None => stmt.query(params![key])?,
+            Some(v) => stmt.query(params![key, v])?,
+        };
+        let mut checked: HashMap<(String, String), bool> = HashMap::new();
+        let mut found = Vec::new();
+        while let Some(r) = rows.next()? {
+            let (variant, start_fen): (String, String) = (r.get(0)?, r.get(1)?);
+            let starts_here =
+                *checked
+                    .entry((variant, start_fen))
+                    .or_insert_with_key(|(variant, start_fen)| {
+                        let fen = (!start_fen.is_empty()).then_some(start_fen.as_str());
+                        Rules::parse(variant)
+                            .ok()
+                            .and_then(|rules| start_position(&rules, fen))
+                            .as_ref()
+                            == Some(position)
+                    });
+            if starts_here {
+                found.push((r.get(2)?, r.get(3)?, r.get(4)?));
+            }
+        }
+        Ok(found)
+    }
+
     /// The ids of every game that reaches `position`, sorted.
     ///
     /// # Errors
@@ -330,7 +386,7 @@ impl Store {
         filter: &VariantFilter,
     ) -> Result<Vec<i64>, StoreError> {
         Ok(self
-            .games_at(position, filter, 0)?
+            .games_at(position, filter, 0, Ply::Any)?
             .into_iter()
             .map(|(game, ..)| game)
             .collect())
@@ -365,7 +421,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let mut hits = Vec::new();
-        for (game, ply, _, _) in self.games_at(position, filter, limit)? {
+        for (game, ply, _, _) in self.games_at(position, filter, limit, Ply::Any)? {
             let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
                 continue;
             };
@@ -394,15 +450,24 @@ impl Store {
         notation: Notation,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
-        for (_, _, next, outcome) in self.games_at(position, filter, 0)? {
-            let Some(next) = next else { continue };
+        let mut count = |next: i64, outcome: i64, games: i64| {
             let counts = by_move.entry(next).or_default();
-            counts[0] += 1;
+            counts[0] += games;
             match outcome {
-                1 => counts[1] += 1,
-                3 => counts[2] += 1,
-                2 => counts[3] += 1,
+                1 => counts[1] += games,
+                3 => counts[2] += games,
+                2 => counts[3] += games,
                 _ => {}
+            }
+        };
+        // Games that start here, counted at import by start and first move.
+        for (next, outcome, games) in self.games_starting_at(position, filter)? {
+            count(next, outcome, games);
+        }
+        // Games that come here later, one by one.
+        for (_, _, next, outcome) in self.games_at(position, filter, 0, Ply::AfterStart)? {
+            if let Some(next) = next {
+                count(next, outcome, 1);
             }
         }
         let mut names = self

@@ -405,3 +405,57 @@ fn queries_answer_while_an_import_writes() {
     assert!(queries >= 1);
     assert_eq!(integrity(&db), "ok");
 }
+
+#[test]
+fn tree_counts_games_starting_at_a_position_and_games_passing_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("starts.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"A\"]\n[FEN \"W:W22,23:B9,10\"]\n[Result \"1-0\"]\n1. 22-18 10-14 1-0\n\n\
+         [Event \"B\"]\n[FEN \"W:W22,23:B9,10\"]\n[Result \"0-1\"]\n1. 23-19 10-14 0-1\n\n\
+         [Event \"C\"]\n[FEN \"B:W18,23:B9,10\"]\n[Result \"1/2-1/2\"]\n1... 9-13 1/2-1/2\n",
+    )
+    .unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(
+        &db,
+        &["import", "--variant", "filipino", file.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let tree = |fen: &str| {
+        let (out, err, code) = run(&db, &["tree", "--fen", fen, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        json_lines(&out)
+            .iter()
+            .map(|m| {
+                let n = |f: &str| m[f].as_i64().unwrap();
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    n("games"),
+                    n("white_wins"),
+                    n("draws"),
+                    n("black_wins"),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // Two games start here (counted from their start), none passes through.
+    assert_eq!(
+        tree("W:W22,23:B9,10"),
+        [
+            ("22-18".to_string(), 1, 1, 0, 0),
+            ("23-19".to_string(), 1, 0, 0, 1)
+        ]
+    );
+    // Game C starts here; game A comes here after its first move.
+    assert_eq!(
+        tree("B:W18,23:B9,10"),
+        [
+            ("10-14".to_string(), 1, 1, 0, 0),
+            ("9-13".to_string(), 1, 0, 1, 0)
+        ]
+    );
+    // A position no game reaches, though one differs only by the side to move.
+    assert!(tree("B:W22,23:B9,10").is_empty());
+}
