@@ -28,7 +28,7 @@ use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
-    Tag, hints,
+    SquareSummary, Tag, hints,
 };
 use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
@@ -387,6 +387,8 @@ struct Reading<'t> {
     number: Option<MoveNumber>,
     result: Option<GameResult>,
     first_fen_command: Option<SetupCommand>,
+    /// The squares of the main line's moves so far.
+    squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
     ends_on_result: bool,
 }
@@ -487,11 +489,17 @@ impl<'t> Reading<'t> {
             self.number = None;
             return;
         }
+        let position = self.loc.at(at);
+        if self.open.is_empty()
+            && let PlyToken::Move(token) = &token
+        {
+            self.squares.add(token, position);
+        }
         let ply = Ply {
             number: self.number.take(),
             text: CompactString::from(text),
             token,
-            position: self.loc.at(at),
+            position,
             nags: Vec::new(),
             comments: Vec::new(),
             setups: Vec::new(),
@@ -1077,6 +1085,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         number: None,
         result: None,
         first_fen_command: None,
+        squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
     };
@@ -1094,7 +1103,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
     if r.result.is_none() && !truncated {
         r.warn(end, "no result terminator: the game ends here");
     }
-    let (hints, warnings) = hints(&r.tags, &r.main, r.first_fen_command.as_ref());
+    let (hints, warnings) = hints(&r.tags, &r.squares, r.first_fen_command.as_ref());
     for (position, message) in warnings {
         r.note(Note::warning(position, message));
     }
