@@ -783,6 +783,40 @@ const PLAIN: [bool; 256] = {
     table
 };
 
+/// [`CLASS`] bit: a byte that changes more than the last byte seen, even
+/// inside a line that holds movetext (a newline, what starts a tag, escape
+/// line, comment or variation, the end of a variation).
+const STOP: u8 = 1;
+/// [`CLASS`] bit: a byte that may start a result (after a token boundary).
+const RESULT_START: u8 = 2;
+/// [`CLASS`] bit: a token boundary (see `lex::is_boundary`).
+const BOUNDARY: u8 = 4;
+const _: () = assert!(BOUNDARY >> 1 == RESULT_START);
+
+/// What each byte may change for [`scan_movetext`], as bits.
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let stops = b"\n[%;{()";
+    let mut k = 0;
+    while k < stops.len() {
+        table[stops[k] as usize] |= STOP;
+        k += 1;
+    }
+    let starts = b"012*\xC2\xBD";
+    k = 0;
+    while k < starts.len() {
+        table[starts[k] as usize] |= RESULT_START;
+        k += 1;
+    }
+    let boundaries = b" \t\n\r\x0C.)(}]!?/";
+    k = 0;
+    while k < boundaries.len() {
+        table[boundaries[k] as usize] |= BOUNDARY;
+        k += 1;
+    }
+    table
+};
+
 /// Why [`scan_movetext`] stopped.
 enum Stop {
     /// The window ends (or lookahead is needed): refill and go on.
@@ -812,6 +846,30 @@ fn scan_movetext(
     let mut seen = *movetext;
     let mut i = 0;
     let stop = loop {
+        if !line_blank && !column_one && seen {
+            // Inside a line that holds movetext, blanks and the bytes of
+            // words change nothing but the last byte seen: pass them up to
+            // a byte that may (see `CLASS`).
+            let from = i;
+            let mut last = if is_boundary(prev) { BOUNDARY } else { 0 };
+            while let Some(&b) = w.get(i) {
+                let class = CLASS[b as usize];
+                if class & (STOP | ((last & BOUNDARY) >> 1)) != 0
+                    // A digit starts a result only before `-` or `/` (see
+                    // `lex::result_len`); the byte after it must be seen.
+                    && (class & STOP != 0
+                        || !b.is_ascii_digit()
+                        || w.get(i + 1).is_none_or(|n| matches!(n, b'-' | b'/')))
+                {
+                    break;
+                }
+                last = class;
+                i += 1;
+            }
+            if i > from {
+                prev = Some(w[i - 1]);
+            }
+        }
         let Some(&b) = w.get(i) else {
             break Stop::Refill;
         };
@@ -1090,6 +1148,19 @@ mod tests {
             game.notes[0].message,
             "comment longer than 1 MiB: cut there"
         );
+    }
+
+    #[test]
+    fn byte_classes_agree_with_the_lexical_rules() {
+        for b in 0..=255u8 {
+            let class = CLASS[b as usize];
+            assert_eq!(class & BOUNDARY != 0, is_boundary(Some(b)), "{b}");
+            assert_eq!(
+                class & RESULT_START != 0,
+                matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD),
+                "{b}"
+            );
+        }
     }
 
     #[test]
