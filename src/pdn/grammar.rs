@@ -637,7 +637,7 @@ impl<'t> Reading<'t> {
             let at = self.i;
             let b = self.bytes[at];
             match b {
-                _ if b.is_ascii_whitespace() => self.i += 1,
+                _ if b.is_ascii_whitespace() => self.skip_blanks(),
                 b'{' => self.brace(),
                 b';' => self.line_comment(),
                 b'%' if self.at_column_one(at) => {
