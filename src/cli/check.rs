@@ -12,7 +12,7 @@ use super::files::discover;
 use super::{CliError, Exit, ReadingArgs};
 use crate::notation::{Notation, parse_fen, write_move_among};
 use crate::pdn::Reader;
-use crate::replay::{CheckedGame, Reading, Status, check_game};
+use crate::replay::{CheckedGame, Reading, Status, check_game_with, record_tags};
 use crate::rules::Position;
 
 /// Arguments of `check`.
@@ -69,7 +69,11 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                     break;
                 }
             };
-            let checked = check_game(&game, &name, &overrides);
+            // The tags are printed only in JSON and for games not `ok`.
+            let mut checked = check_game_with(&game, &name, &overrides, args.json);
+            if !args.json && checked.record.status != Status::Ok {
+                checked.record.tags = record_tags(&game);
+            }
             tally.games += 1;
             tally.by_status[checked.record.status as usize] += 1;
             for w in &checked.warnings {

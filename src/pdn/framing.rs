@@ -23,6 +23,7 @@
 //!
 //! Every byte is looked at a bounded number of times, so reading is linear.
 
+use std::cell::Cell;
 use std::io::{self, Read};
 
 use super::error::{Note, Position};
@@ -78,6 +79,10 @@ pub(crate) struct RawGame {
 }
 
 /// A buffered window on the input that tracks the position of its first byte.
+///
+/// Lines and columns are brought up to date only when a position is asked
+/// for (or before passed bytes leave the buffer), over all the bytes passed
+/// since: most bytes are passed without anyone asking where they stand.
 struct Source<R> {
     inner: R,
     buf: Vec<u8>,
@@ -86,12 +91,14 @@ struct Source<R> {
     eof: bool,
     /// Offset in the input of `buf[pos]`.
     byte: u64,
-    line: u64,
+    /// The bytes of `buf` before this index are counted in the line fields.
+    synced: Cell<usize>,
+    line: Cell<u64>,
     /// Offset in the input where the current line starts.
-    line_start: u64,
-    /// UTF-8 continuation bytes between `line_start` and `byte` (not
-    /// characters of their own).
-    continuation: u64,
+    line_start: Cell<u64>,
+    /// UTF-8 continuation bytes between `line_start` and the synced byte
+    /// (not characters of their own).
+    continuation: Cell<u64>,
 }
 
 impl<R: Read> Source<R> {
@@ -103,9 +110,10 @@ impl<R: Read> Source<R> {
             end: 0,
             eof: false,
             byte: 0,
-            line: 1,
-            line_start: 0,
-            continuation: 0,
+            synced: Cell::new(0),
+            line: Cell::new(1),
+            line_start: Cell::new(0),
+            continuation: Cell::new(0),
         }
     }
 
@@ -114,6 +122,8 @@ impl<R: Read> Source<R> {
     fn fill(&mut self, want: usize) -> io::Result<()> {
         while self.end - self.pos < want && !self.eof {
             if self.pos > 0 {
+                self.sync();
+                self.synced.set(0);
                 self.buf.copy_within(self.pos..self.end, 0);
                 self.end -= self.pos;
                 self.pos = 0;
@@ -141,24 +151,52 @@ impl<R: Read> Source<R> {
 
     /// The position of the first available byte.
     fn position(&self) -> Position {
+        self.sync();
         Position {
             byte: self.byte,
-            line: self.line,
-            column: self.byte - self.line_start - self.continuation + 1,
+            line: self.line.get(),
+            column: self.byte - self.line_start.get() - self.continuation.get() + 1,
+        }
+    }
+
+    /// Counts the lines and characters of the bytes passed since the last
+    /// count.
+    fn sync(&self) {
+        let from = self.synced.get();
+        if from == self.pos {
+            return;
+        }
+        let passed = &self.buf[from..self.pos];
+        let passed_at = self.byte - passed.len() as u64;
+        match memchr::memrchr(b'\n', passed) {
+            Some(last) => {
+                let lines = memchr::memchr_iter(b'\n', passed).count() as u64;
+                self.line.set(self.line.get() + lines);
+                self.line_start.set(passed_at + last as u64 + 1);
+                self.continuation
+                    .set(count_continuation(&passed[last + 1..]));
+            }
+            None => self
+                .continuation
+                .set(self.continuation.get() + count_continuation(passed)),
+        }
+        self.synced.set(self.pos);
+    }
+
+    /// Whether the first available byte stands in column 1; looks at the
+    /// byte before it when that settles it.
+    fn at_column_one(&self) -> bool {
+        match self.pos.checked_sub(1).map(|k| self.buf[k]) {
+            Some(b'\n') => true,
+            // A character of the line before this byte.
+            Some(b) if (b as i8) >= -64 => false,
+            _ => self.position().column == 1,
         }
     }
 
     /// Moves past `n` available bytes.
     fn advance(&mut self, n: usize) {
-        let passed = &self.buf[self.pos..self.pos + n];
-        match memchr::memrchr(b'\n', passed) {
-            Some(last) => {
-                self.line += memchr::memchr_iter(b'\n', passed).count() as u64;
-                self.line_start = self.byte + last as u64 + 1;
-                self.continuation = count_continuation(&passed[last + 1..]);
-            }
-            None => self.continuation += count_continuation(passed),
-        }
+        debug_assert!(self.pos + n <= self.end);
         self.pos += n;
         self.byte += n as u64;
     }
@@ -169,8 +207,9 @@ impl<R: Read> Source<R> {
         self.fill(3)?;
         if self.window().starts_with(b"\xEF\xBB\xBF") {
             self.advance(3);
-            self.line_start = 3;
-            self.continuation = 0;
+            self.sync();
+            self.line_start.set(3);
+            self.continuation.set(0);
         }
         Ok(())
     }
@@ -239,6 +278,28 @@ pub(crate) fn sample(bytes: &[u8]) -> String {
     out
 }
 
+/// A position worked out at most once, when first needed.
+struct Lazy<F> {
+    make: Option<F>,
+    value: Position,
+}
+
+impl<F: FnOnce() -> Position> Lazy<F> {
+    fn new(make: F) -> Lazy<F> {
+        Lazy {
+            make: Some(make),
+            value: Position::START,
+        }
+    }
+
+    fn get(&mut self) -> Position {
+        if let Some(make) = self.make.take() {
+            self.value = make();
+        }
+        self.value
+    }
+}
+
 /// The game being collected: its bytes, where they come from, its notes.
 struct GameBuf {
     game: RawGame,
@@ -261,15 +322,17 @@ impl GameBuf {
         }
     }
 
-    /// Keeps `data`, which stands at `at` in the input.
-    fn copy(&mut self, data: &[u8], at: Position) {
+    /// Keeps `data`, which stands at `at()` in the input (asked for only
+    /// when needed).
+    fn copy(&mut self, data: &[u8], at: impl FnOnce() -> Position) {
         if self.full || data.is_empty() {
             return;
         }
+        let mut at = Lazy::new(at);
         if self.gap {
             self.game.segments.push(Segment {
                 at: self.game.bytes.len(),
-                start: at,
+                start: at.get(),
             });
             self.gap = false;
         }
@@ -282,7 +345,7 @@ impl GameBuf {
             self.full = true;
             self.game.truncated = true;
             self.game.notes.push(Note::warning(
-                position_after(at, &data[..cut]),
+                position_after(at.get(), &data[..cut]),
                 format!(
                     "game text longer than {} MiB: the rest of this game is skipped",
                     MAX_GAME_LEN >> 20
@@ -313,7 +376,14 @@ impl Limited {
 
     /// Keeps as much of `data` (standing at `at`) as the limit allows;
     /// reports the cut once, at `start` (the span's first byte).
-    fn take(&mut self, g: &mut GameBuf, data: &[u8], at: Position, start: Position, what: &str) {
+    fn take(
+        &mut self,
+        g: &mut GameBuf,
+        data: &[u8],
+        at: impl FnOnce() -> Position,
+        start: Position,
+        what: &str,
+    ) {
         if self.cut {
             g.skip();
             return;
@@ -486,8 +556,7 @@ impl<R: Read> Framer<R> {
                 None => (w.len(), false),
             };
             if let Some((g, start, what)) = keep.as_mut() {
-                let at = self.src.position();
-                limited.take(g, &w[..n], at, *start, what);
+                limited.take(g, &w[..n], || self.src.position(), *start, what);
             }
             self.src.advance(n);
             if done {
@@ -513,15 +582,14 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 break;
             }
-            let at = self.src.position();
             let (i, stop) = scan_movetext(
                 w,
                 self.src.eof,
-                at.column == 1,
+                self.src.at_column_one(),
                 &mut s,
                 &mut g.game.has_movetext,
             );
-            g.copy(&w[..i], at);
+            g.copy(&w[..i], || self.src.position());
             self.src.advance(i);
             match stop {
                 Stop::Refill => continue,
@@ -537,7 +605,6 @@ impl<R: Read> Framer<R> {
             let Some(&b) = w.first() else {
                 break;
             };
-            let at = self.src.position();
             match b {
                 b'[' => {
                     if s.line_blank
@@ -550,11 +617,13 @@ impl<R: Read> Framer<R> {
                 }
                 b'%' => {
                     s.line_blank = false;
+                    let at = self.src.position();
                     self.skip_line(Some((&mut g, at, "escape line")))?;
                     s.prev = Some(b' ');
                 }
                 b';' => {
                     s.line_blank = false;
+                    let at = self.src.position();
                     self.skip_line(Some((&mut g, at, "comment")))?;
                     s.prev = Some(b' ');
                 }
@@ -588,7 +657,7 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 break;
             }
-            let at = self.src.position();
+            let at = || self.src.position();
             if quoted {
                 // Value bytes up to the closing quote or the end of the line.
                 let mut i = 0;
@@ -612,7 +681,7 @@ impl<R: Read> Framer<R> {
                 value.take(g, &w[..i], at, start, "tag value");
                 match closed {
                     Some(true) => {
-                        g.copy(b"\"", position_after(at, &w[..i]));
+                        g.copy(b"\"", || position_after(at(), &w[..i]));
                         self.src.advance(i + 1);
                         quoted = false;
                     }
@@ -658,7 +727,7 @@ impl<R: Read> Framer<R> {
     /// the start of a line.
     fn read_comment(&mut self, g: &mut GameBuf) -> io::Result<bool> {
         let start = self.src.position();
-        g.copy(b"{", start);
+        g.copy(b"{", || start);
         self.src.advance(1);
         let mut depth = 1u32;
         let mut text = Limited::new();
@@ -668,7 +737,7 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 return Ok(false);
             }
-            let at = self.src.position();
+            let at = || self.src.position();
             let Some(k) = memchr::memchr3(b'{', b'}', b'\n', w) else {
                 text.take(g, w, at, start, "comment");
                 let n = w.len();
@@ -678,7 +747,7 @@ impl<R: Read> Framer<R> {
             match w[k] {
                 b'}' if depth == 1 => {
                     text.take(g, &w[..k], at, start, "comment");
-                    g.copy(b"}", position_after(at, &w[..k]));
+                    g.copy(b"}", || position_after(at(), &w[..k]));
                     self.src.advance(k + 1);
                     return Ok(false);
                 }
@@ -714,6 +783,40 @@ const PLAIN: [bool; 256] = {
     table
 };
 
+/// [`CLASS`] bit: a byte that changes more than the last byte seen, even
+/// inside a line that holds movetext (a newline, what starts a tag, escape
+/// line, comment or variation, the end of a variation).
+const STOP: u8 = 1;
+/// [`CLASS`] bit: a byte that may start a result (after a token boundary).
+const RESULT_START: u8 = 2;
+/// [`CLASS`] bit: a token boundary (see `lex::is_boundary`).
+const BOUNDARY: u8 = 4;
+const _: () = assert!(BOUNDARY >> 1 == RESULT_START);
+
+/// What each byte may change for [`scan_movetext`], as bits.
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let stops = b"\n[%;{()";
+    let mut k = 0;
+    while k < stops.len() {
+        table[stops[k] as usize] |= STOP;
+        k += 1;
+    }
+    let starts = b"012*\xC2\xBD";
+    k = 0;
+    while k < starts.len() {
+        table[starts[k] as usize] |= RESULT_START;
+        k += 1;
+    }
+    let boundaries = b" \t\n\r\x0C.)(}]!?/";
+    k = 0;
+    while k < boundaries.len() {
+        table[boundaries[k] as usize] |= BOUNDARY;
+        k += 1;
+    }
+    table
+};
+
 /// Why [`scan_movetext`] stopped.
 enum Stop {
     /// The window ends (or lookahead is needed): refill and go on.
@@ -743,6 +846,30 @@ fn scan_movetext(
     let mut seen = *movetext;
     let mut i = 0;
     let stop = loop {
+        if !line_blank && !column_one && seen {
+            // Inside a line that holds movetext, blanks and the bytes of
+            // words change nothing but the last byte seen: pass them up to
+            // a byte that may (see `CLASS`).
+            let from = i;
+            let mut last = if is_boundary(prev) { BOUNDARY } else { 0 };
+            while let Some(&b) = w.get(i) {
+                let class = CLASS[b as usize];
+                if class & (STOP | ((last & BOUNDARY) >> 1)) != 0
+                    // A digit starts a result only before `-` or `/` (see
+                    // `lex::result_len`); the byte after it must be seen.
+                    && (class & STOP != 0
+                        || !b.is_ascii_digit()
+                        || w.get(i + 1).is_none_or(|n| matches!(n, b'-' | b'/')))
+                {
+                    break;
+                }
+                last = class;
+                i += 1;
+            }
+            if i > from {
+                prev = Some(w[i - 1]);
+            }
+        }
         let Some(&b) = w.get(i) else {
             break Stop::Refill;
         };
@@ -1021,6 +1148,19 @@ mod tests {
             game.notes[0].message,
             "comment longer than 1 MiB: cut there"
         );
+    }
+
+    #[test]
+    fn byte_classes_agree_with_the_lexical_rules() {
+        for b in 0..=255u8 {
+            let class = CLASS[b as usize];
+            assert_eq!(class & BOUNDARY != 0, is_boundary(Some(b)), "{b}");
+            assert_eq!(
+                class & RESULT_START != 0,
+                matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD),
+                "{b}"
+            );
+        }
     }
 
     #[test]

@@ -361,11 +361,48 @@ impl GameTypeHint {
     }
 }
 
-/// Works out the hints of a game from its tags and main line. Returns them
-/// with the warnings they raise (mixed orientation, malformed GameType).
+/// What the squares of a game's main line say, gathered move by move as
+/// the grammar reads them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SquareSummary {
+    numbers: bool,
+    letters: bool,
+    /// The first move with a square only the Vismin board has.
+    vismin: Option<Position>,
+    /// The first move with a square only the Luzon board has.
+    luzon: Option<Position>,
+    max_square: Option<u32>,
+}
+
+impl SquareSummary {
+    /// Takes in the next move of the main line, standing at `position`.
+    pub(crate) fn add(&mut self, token: &MoveToken, position: Position) {
+        for square in &token.squares {
+            match square {
+                SquareToken::Number(n) => {
+                    self.numbers = true;
+                    self.max_square = Some(self.max_square.map_or(*n, |m| m.max(*n)));
+                }
+                SquareToken::Algebraic { .. } => {
+                    self.letters = true;
+                    let views = square.views();
+                    if views.vismin {
+                        self.vismin.get_or_insert(position);
+                    } else if views.luzon {
+                        self.luzon.get_or_insert(position);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Works out the hints of a game from its tags and the squares of its main
+/// line. Returns them with the warnings they raise (mixed orientation,
+/// malformed GameType).
 pub(crate) fn hints(
     tags: &[Tag],
-    line: &Line,
+    summary: &SquareSummary,
     commands: Option<&SetupCommand>,
 ) -> (Hints, Vec<(Position, String)>) {
     let mut warnings = Vec::new();
@@ -394,33 +431,13 @@ pub(crate) fn hints(
             })
         }),
     };
-    let mut numbers = false;
-    let mut letters = false;
-    let mut vismin: Option<Position> = None;
-    let mut luzon: Option<Position> = None;
-    let mut max_square: Option<u32> = None;
-    for ply in &line.plies {
-        let Some(token) = ply.move_token() else {
-            continue;
-        };
-        for square in &token.squares {
-            match square {
-                SquareToken::Number(n) => {
-                    numbers = true;
-                    max_square = Some(max_square.map_or(*n, |m| m.max(*n)));
-                }
-                SquareToken::Algebraic { .. } => {
-                    letters = true;
-                    let views = square.views();
-                    if views.vismin {
-                        vismin.get_or_insert(ply.position);
-                    } else if views.luzon {
-                        luzon.get_or_insert(ply.position);
-                    }
-                }
-            }
-        }
-    }
+    let SquareSummary {
+        numbers,
+        letters,
+        vismin,
+        luzon,
+        max_square,
+    } = *summary;
     let squares = match (numbers, letters) {
         (false, false) => SquareStyle::None,
         (true, false) => SquareStyle::Numbers,

@@ -17,9 +17,9 @@
 
 use compact_str::CompactString;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_till, take_while, take_while1};
+use nom::bytes::complete::{tag, tag_no_case, take_till, take_while1};
 use nom::character::complete::{char, digit1, space0};
-use nom::combinator::{cut, map_res, opt, recognize};
+use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
@@ -28,7 +28,7 @@ use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
-    Tag, hints,
+    SquareSummary, Tag, hints,
 };
 use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
@@ -75,24 +75,41 @@ struct RawTag<'a> {
 
 // tag := "[" blank* name blank* value blank* "]"      (committed after "[")
 fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
-    let (i, (name, (value, closed_value), extra, close)) = preceded(
-        char('['),
-        cut((
-            preceded(blanks, tag_name),
-            preceded(blanks, tag_value),
-            take_till(|c| c == ']' || c == '\n'),
-            opt(char(']')),
-        )),
-    )
-    .parse(i)?;
+    let error = nom::error::Error::new(i, nom::error::ErrorKind::Char);
+    let bytes = i.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return Err(nom::Err::Error(error));
+    }
+    // Committed after the `[`.
+    let fail = || nom::Err::Failure(error.clone());
+    let blanks = |from: usize| {
+        from + bytes[from..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let name_at = blanks(1);
+    let Ok((_, name)) = tag_name(&i[name_at..]) else {
+        return Err(fail());
+    };
+    let name_len = name.len();
+    let value_at = blanks(name_at + name_len);
+    let Ok((rest, (value, closed_value))) = tag_value(&i[value_at..]) else {
+        return Err(fail());
+    };
+    let extra_len = rest
+        .bytes()
+        .position(|b| b == b']' || b == b'\n')
+        .unwrap_or(rest.len());
+    let closed = rest.as_bytes().get(extra_len) == Some(&b']');
     Ok((
-        i,
+        &rest[extra_len + usize::from(closed)..],
         RawTag {
             name,
             value,
             closed_value,
-            extra: extra.trim(),
-            closed: close.is_some(),
+            extra: rest[..extra_len].trim(),
+            closed,
         },
     ))
 }
@@ -121,28 +138,33 @@ fn unescape(raw: &str) -> String {
 }
 
 // number := digit+ "." "."*       (two or more dots: the second side's move)
+//
+// Read by hand: it is tried at every token that starts with a digit.
 fn move_number(i: &str) -> Res<'_, MoveNumber> {
-    let (i, (digits, _, dots)) = (digit1, char('.'), take_while(|c| c == '.')).parse(i)?;
-    let number = digits.trim_start_matches('0').parse::<u32>().or_else(|e| {
-        if digits.bytes().all(|b| b == b'0') {
-            Ok(0)
-        } else {
-            Err(e)
-        }
-    });
-    match number {
-        Ok(number) => Ok((
+    let bytes = i.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let fail = || {
+        Err(nom::Err::Error(nom::error::Error::new(
             i,
-            MoveNumber {
-                number,
-                ellipsis: !dots.is_empty(),
-            },
-        )),
-        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
-            digits,
             nom::error::ErrorKind::Digit,
-        ))),
+        )))
+    };
+    if digits == 0 || bytes.get(digits) != Some(&b'.') {
+        return fail();
     }
+    let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+    let Some(number) = bytes[..digits].iter().try_fold(0u32, |n, d| {
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+    }) else {
+        return fail();
+    };
+    Ok((
+        &i[digits + dots..],
+        MoveNumber {
+            number,
+            ellipsis: dots > 1,
+        },
+    ))
 }
 
 // ellipsis := "..."
@@ -365,6 +387,8 @@ struct Reading<'t> {
     number: Option<MoveNumber>,
     result: Option<GameResult>,
     first_fen_command: Option<SetupCommand>,
+    /// The squares of the main line's moves so far.
+    squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
     ends_on_result: bool,
 }
@@ -465,11 +489,17 @@ impl<'t> Reading<'t> {
             self.number = None;
             return;
         }
+        let position = self.loc.at(at);
+        if self.open.is_empty()
+            && let PlyToken::Move(token) = &token
+        {
+            self.squares.add(token, position);
+        }
         let ply = Ply {
             number: self.number.take(),
             text: CompactString::from(text),
             token,
-            position: self.loc.at(at),
+            position,
             nags: Vec::new(),
             comments: Vec::new(),
             setups: Vec::new(),
@@ -607,7 +637,7 @@ impl<'t> Reading<'t> {
             let at = self.i;
             let b = self.bytes[at];
             match b {
-                _ if b.is_ascii_whitespace() => self.i += 1,
+                _ if b.is_ascii_whitespace() => self.skip_blanks(),
                 b'{' => self.brace(),
                 b';' => self.line_comment(),
                 b'%' if self.at_column_one(at) => {
@@ -1055,6 +1085,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         number: None,
         result: None,
         first_fen_command: None,
+        squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
     };
@@ -1072,7 +1103,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
     if r.result.is_none() && !truncated {
         r.warn(end, "no result terminator: the game ends here");
     }
-    let (hints, warnings) = hints(&r.tags, &r.main, r.first_fen_command.as_ref());
+    let (hints, warnings) = hints(&r.tags, &r.squares, r.first_fen_command.as_ref());
     for (position, message) in warnings {
         r.note(Note::warning(position, message));
     }

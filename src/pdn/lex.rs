@@ -23,6 +23,7 @@ const RESULTS: [&[u8]; 10] = [
 /// Whether a token may start right after `prev` (`None` at the start of a
 /// game): after whitespace, a move number's dot, a bracket, a mark
 /// (`23-18!1-0` ends with a result) or a set-up command's closing slash.
+#[inline]
 pub(crate) fn is_boundary(prev: Option<u8>) -> bool {
     match prev {
         None => true,
@@ -49,6 +50,7 @@ fn is_result_end(next: Option<u8>) -> bool {
 /// This says what *may* be a result. Every form but [`DRAW_OR_MOVE`] always
 /// is one; `1-1` is one only where it ends the game ([`draw_ends_game`]),
 /// and a move elsewhere.
+#[inline]
 pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
     // Most tokens starting like a result are moves: reject them by their
     // first two bytes.

@@ -36,6 +36,28 @@ pub struct CheckedGame {
 
 /// Checks a game read from `file`.
 pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame {
+    check_game_with(game, file, overrides, true)
+}
+
+/// The tags of a game as the record of `check` holds them: names as
+/// written, the first of duplicates kept.
+pub fn record_tags(game: &Game) -> serde_json::Map<String, serde_json::Value> {
+    let mut tags = serde_json::Map::new();
+    for tag in &game.tags {
+        tags.entry(tag.name.clone())
+            .or_insert_with(|| serde_json::Value::String(tag.value.clone()));
+    }
+    tags
+}
+
+/// [`check_game`], leaving the record's tags empty unless `with_tags`
+/// (see [`record_tags`] to fill them afterwards).
+pub fn check_game_with(
+    game: &Game,
+    file: &str,
+    overrides: &Overrides,
+    with_tags: bool,
+) -> CheckedGame {
     let plies = game.plies();
     let tokens: Vec<&str> = plies.iter().map(|p| p.text.as_str()).collect();
     let text = RecordText {
@@ -45,11 +67,11 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
         fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
         moves: plies.iter().map(Ply::move_token).collect(),
     };
-    let mut tags = serde_json::Map::new();
-    for tag in &game.tags {
-        tags.entry(tag.name.clone())
-            .or_insert_with(|| serde_json::Value::String(tag.value.clone()));
-    }
+    let tags = if with_tags {
+        record_tags(game)
+    } else {
+        serde_json::Map::new()
+    };
     let source = RecordSource {
         file: file.to_string(),
         index: game.index as usize,

@@ -9,7 +9,7 @@ mod record;
 pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, game_type_preset, read_record, written_moves,
 };
-pub use game::{CheckedGame, GameWarning, check_game};
+pub use game::{CheckedGame, GameWarning, check_game, check_game_with, record_tags};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, Written, replay,
