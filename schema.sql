@@ -102,6 +102,14 @@ CREATE TABLE start_move (
     games     INTEGER NOT NULL,
     PRIMARY KEY (start_key, variant, start_fen, next, outcome)
 ) WITHOUT ROWID;
+-- Sorted runs of index rows that a large import sets aside until it merges
+-- them into `position` (each chunk: rows of key, game, ply, next as
+-- little-endian 8, 8, 4 and 4 bytes, sorted by key and game).
+CREATE TABLE position_run (
+    id   INTEGER PRIMARY KEY,
+    run  INTEGER NOT NULL,
+    rows BLOB    NOT NULL
+);
 INSERT INTO start_move
     SELECT p.key, g.variant, g.preset, coalesce(g.start_fen, ''), coalesce(p.next, 0), g.outcome, count(*)
     FROM position p JOIN game g ON g.id = p.game WHERE p.ply = 0

@@ -208,6 +208,10 @@ impl<'a> Importer<'a> {
             )?;
         }
         tx.commit()?;
+        // Hand back the pages of the runs set aside, if any are still free.
+        let mut vacuum = self.store.conn().prepare("PRAGMA incremental_vacuum")?;
+        let mut steps = vacuum.query([])?;
+        while steps.next()?.is_some() {}
         Ok(added)
     }
 
@@ -396,7 +400,7 @@ fn write_batches(
             games += 1;
         }
         if index.is_full() {
-            summary.positions += index.flush(&tx)?;
+            index.spill(&tx)?;
         }
         tx.commit()?;
         crash_point(games);

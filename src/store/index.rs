@@ -6,6 +6,10 @@
 //! the archive's size). Sorted inserts keep the index's pages full and
 //! cost far less than inserts in game order.
 //!
+//! Past [`FLUSH_ROWS`], the sorted rows are set aside as a run (a few large
+//! blobs in `position_run`), and the end of the import merges every run
+//! into the index in one pass, so import time stays linear in the games.
+//!
 //! Crash safety: `index_state.indexed_through` is the last game id whose
 //! positions are in the index, updated in the transaction that writes them.
 //! Games stored after it (an import killed before its positions were
@@ -19,7 +23,8 @@ use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, check_game};
 use crate::rules::{Move, Rules};
 
-/// Rows kept in memory before they are written (24 bytes each).
+/// Rows kept in memory before they are set aside as a sorted run (24 bytes
+/// each).
 pub const FLUSH_ROWS: usize = 4_000_000;
 
 /// Rows written per INSERT statement.
@@ -50,31 +55,87 @@ impl IndexBuffer {
         self.rows.push(row);
     }
 
-    /// Whether enough rows wait that they should be written now.
+    /// Whether enough rows wait that they should be set aside now.
     pub fn is_full(&self) -> bool {
         self.rows.len() >= FLUSH_ROWS
     }
 
-    /// Writes every waiting row in key order and records that every game
-    /// stored so far is indexed. Returns the rows added (a game's position
-    /// already there is not added twice).
+    /// Sets the waiting rows aside as one sorted run in `position_run`
+    /// (written in order, so cheaply) and records that every game stored
+    /// so far is indexed: the runs are merged into the index by
+    /// [`IndexBuffer::flush`].
+    ///
+    /// # Errors
+    /// A database failure (the transaction is then not to be committed).
+    pub fn spill(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.rows.sort_unstable();
+        let run: i64 = tx.query_row(
+            "SELECT coalesce(max(run), 0) + 1 FROM position_run",
+            [],
+            |r| r.get(0),
+        )?;
+        let mut insert =
+            tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
+        let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES);
+        for chunk in self.rows.chunks(RUN_CHUNK) {
+            bytes.clear();
+            for row in chunk {
+                row.write(&mut bytes);
+            }
+            insert.execute(rusqlite::params![run, bytes])?;
+        }
+        self.mark_indexed(tx)
+    }
+
+    /// Writes every waiting row, and every run set aside, into the index
+    /// in key order (one pass over the index, whatever the number of runs),
+    /// and records that every game stored so far is indexed. Returns the
+    /// rows added (a game's position already there is not added twice).
     ///
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
     pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
         self.rows.sort_unstable();
-        let mut added = 0;
-        let mut chunks = self.rows.chunks_exact(ROWS_PER_STATEMENT);
+        let runs: Vec<i64> = {
+            let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
+            let runs = stmt.query_map([], |r| r.get(0))?;
+            runs.collect::<Result<_, _>>()?
+        };
+        let mut sources = vec![Source::Memory(std::mem::take(&mut self.rows).into_iter())];
+        for run in runs {
+            sources.push(Source::Run(RunReader::new(run)));
+        }
+        let mut heap = std::collections::BinaryHeap::new();
+        for (i, source) in sources.iter_mut().enumerate() {
+            if let Some(row) = source.next(tx)? {
+                heap.push(std::cmp::Reverse((row, i)));
+            }
+        }
         let mut many = tx.prepare_cached(&insert_sql(ROWS_PER_STATEMENT))?;
-        for chunk in chunks.by_ref() {
-            bind_rows(&mut many, chunk)?;
-            added += many.raw_execute()?;
+        let mut batch = Vec::with_capacity(ROWS_PER_STATEMENT);
+        let mut added = 0;
+        while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
+            batch.push(row);
+            if batch.len() == ROWS_PER_STATEMENT {
+                bind_rows(&mut many, &batch)?;
+                added += many.raw_execute()?;
+                batch.clear();
+            }
+            if let Some(next) = sources[i].next(tx)? {
+                heap.push(std::cmp::Reverse((next, i)));
+            }
         }
         let mut one = tx.prepare_cached(&insert_sql(1))?;
-        for row in chunks.remainder() {
+        for row in &batch {
             bind_rows(&mut one, std::slice::from_ref(row))?;
             added += one.raw_execute()?;
         }
+        tx.execute("DELETE FROM position_run", [])?;
+        self.mark_indexed(tx)?;
+        Ok(added)
+    }
+
+    fn mark_indexed(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.execute(
             "UPDATE index_state SET indexed_through = (SELECT coalesce(max(id), 0) FROM game)",
             [],
@@ -83,7 +144,90 @@ impl IndexBuffer {
         if self.rows.capacity() > FLUSH_ROWS {
             self.rows.shrink_to(FLUSH_ROWS);
         }
-        Ok(added)
+        Ok(())
+    }
+}
+
+/// Rows per stored chunk of a run (1.5 MB).
+const RUN_CHUNK: usize = 65_536;
+
+/// Bytes of one row in a stored run.
+const ROW_BYTES: usize = 24;
+
+impl IndexRow {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.key.to_le_bytes());
+        out.extend_from_slice(&self.game.to_le_bytes());
+        out.extend_from_slice(&self.ply.to_le_bytes());
+        out.extend_from_slice(&self.next.to_le_bytes());
+    }
+
+    fn read(bytes: &[u8]) -> Option<IndexRow> {
+        let take = |at: usize, n: usize| bytes.get(at..at + n);
+        Some(IndexRow {
+            key: i64::from_le_bytes(take(0, 8)?.try_into().ok()?),
+            game: i64::from_le_bytes(take(8, 8)?.try_into().ok()?),
+            ply: u32::from_le_bytes(take(16, 4)?.try_into().ok()?),
+            next: u32::from_le_bytes(take(20, 4)?.try_into().ok()?),
+        })
+    }
+}
+
+/// One sorted source of rows for the merge.
+enum Source {
+    Memory(std::vec::IntoIter<IndexRow>),
+    Run(RunReader),
+}
+
+impl Source {
+    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
+        match self {
+            Source::Memory(rows) => Ok(rows.next()),
+            Source::Run(run) => run.next(tx),
+        }
+    }
+}
+
+/// A stored run, read one chunk at a time.
+struct RunReader {
+    run: i64,
+    /// Row id of the chunk being read.
+    chunk: i64,
+    bytes: Vec<u8>,
+    at: usize,
+}
+
+impl RunReader {
+    fn new(run: i64) -> RunReader {
+        RunReader {
+            run,
+            chunk: i64::MIN,
+            bytes: Vec::new(),
+            at: 0,
+        }
+    }
+
+    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
+        if self.at + ROW_BYTES > self.bytes.len() {
+            let chunk: Option<(i64, Vec<u8>)> = tx
+                .prepare_cached(
+                    "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
+                )?
+                .query_row(rusqlite::params![self.run, self.chunk], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?;
+            let Some((id, bytes)) = chunk else {
+                return Ok(None);
+            };
+            // Its pages are free at once for the index being written.
+            tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
+                .execute([id])?;
+            (self.chunk, self.bytes, self.at) = (id, bytes, 0);
+        }
+        let row = IndexRow::read(&self.bytes[self.at..]);
+        self.at += ROW_BYTES;
+        Ok(row)
     }
 }
 
@@ -199,6 +343,63 @@ mod tests {
     fn insert_statements_have_four_parameters_per_row() {
         assert_eq!(insert_sql(2).matches('?').count(), 8);
         assert!(insert_sql(1).ends_with("VALUES (?,?,?,?)"));
+    }
+
+    #[test]
+    fn stored_rows_read_back() {
+        let row = IndexRow {
+            key: i64::MIN + 3,
+            game: 1 << 40,
+            ply: 19_999,
+            next: u32::MAX,
+        };
+        let mut bytes = Vec::new();
+        row.write(&mut bytes);
+        assert_eq!(bytes.len(), ROW_BYTES);
+        assert_eq!(IndexRow::read(&bytes), Some(row));
+        assert_eq!(IndexRow::read(&bytes[1..]), None);
+    }
+
+    #[test]
+    fn runs_set_aside_merge_into_one_sorted_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::migrate::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut buffer = IndexBuffer::default();
+        let mut expected = Vec::new();
+        let mut rng = crate::generate::SplitMix64::new(3);
+        for run in 0..3 {
+            for game in 0..200 {
+                let row = IndexRow {
+                    key: rng.next_u64() as i64,
+                    game: run * 1000 + game,
+                    ply: 1,
+                    next: 0,
+                };
+                buffer.push(row);
+                expected.push(row);
+            }
+            if run < 2 {
+                buffer.spill(&tx).unwrap();
+            }
+        }
+        // A row met twice (already indexed) is not added again.
+        buffer.push(expected[0]);
+        assert_eq!(buffer.flush(&tx).unwrap(), 600);
+        let stored: Vec<(i64, i64)> = tx
+            .prepare("SELECT key, game FROM position")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        expected.sort_unstable();
+        let expected: Vec<(i64, i64)> = expected.iter().map(|r| (r.key, r.game)).collect();
+        assert_eq!(stored, expected);
+        let left: i64 = tx
+            .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 0);
     }
 
     #[test]
