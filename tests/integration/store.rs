@@ -396,6 +396,10 @@ fn queries_answer_while_an_import_writes() {
         let (out, err, code) = run(&db, &["stats", "--json"]);
         assert_eq!(code, 0, "a query during the import failed: {err}");
         assert!(out.contains("\"games\""));
+        // The seed game (imported first) is found whatever the import is doing.
+        let (out, err, code) = run(&db, &["search", "--moves", "1. 23-18", "--json"]);
+        assert_eq!(code, 0, "a search during the import failed: {err}");
+        assert!(!json_lines(&out).is_empty(), "{out}");
         queries += 1;
         if done {
             break;
