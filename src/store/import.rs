@@ -5,6 +5,8 @@
 //! games with their provenance `(file, index)` in one transaction; the file
 //! is marked complete at the end. A rerun skips complete files (same content
 //! hash) and, in an incomplete one, the games whose provenance is stored.
+//! Positions go to the index through [`super::index`], which keeps its own
+//! record of how far the index is complete.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;

@@ -108,7 +108,7 @@ impl Store {
             .map_err(open_err)?;
         if mode == Mode::Write {
             // Before anything is written: lets imports hand back the pages
-            // of their staging table (no effect on an existing database).
+            // of the sorted runs they set aside (no effect on an existing database).
             conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
                 .map_err(open_err)?;
             conn.pragma_update(None, "journal_mode", "WAL")
