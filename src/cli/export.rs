@@ -84,33 +84,27 @@ pub fn cmd_export(
         skip_broken: args.skip_broken,
     };
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
-    let (written, skipped) = match &args.output {
-        None => export_games(
-            &store,
-            &ids,
-            args,
-            statuses.as_deref(),
-            &options,
-            limit,
-            out,
-        )?,
+    let mut file;
+    let sink: &mut dyn Write = match &args.output {
+        None => out,
         Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| usage(format!("{}: cannot be written: {e}", path.display())))?;
-            let mut file = BufWriter::new(file);
-            let counts = export_games(
-                &store,
-                &ids,
-                args,
-                statuses.as_deref(),
-                &options,
-                limit,
-                &mut file,
-            )?;
-            file.flush()?;
-            counts
+            file = BufWriter::new(
+                File::create(path)
+                    .map_err(|e| usage(format!("{}: cannot be written: {e}", path.display())))?,
+            );
+            &mut file
         }
     };
+    let (written, skipped) = export_games(
+        &store,
+        &ids,
+        args,
+        statuses.as_deref(),
+        &options,
+        limit,
+        sink,
+    )?;
+    sink.flush()?;
     if skipped > 0 {
         eprintln!("{written} games exported ({skipped} broken games left out)");
     } else {
@@ -128,7 +122,7 @@ fn export_games(
     statuses: Option<&[Status]>,
     options: &ExportOptions,
     limit: usize,
-    out: &mut impl Write,
+    out: &mut dyn Write,
 ) -> Result<(usize, usize), CliError> {
     let (mut written, mut skipped) = (0, 0);
     for &id in ids {

@@ -26,7 +26,7 @@ const WIDTH: usize = 79;
 ///
 /// # Errors
 /// The I/O errors of `out`.
-pub fn write_game<W: Write>(out: &mut W, game: &Game) -> io::Result<()> {
+pub fn write_game<W: Write + ?Sized>(out: &mut W, game: &Game) -> io::Result<()> {
     out.write_all(game_to_string(game).as_bytes())
 }
 

@@ -296,7 +296,7 @@ pub fn index_missing(
     };
     let mut buffer = IndexBuffer::default();
     for (id, variant, notation) in missing {
-        let Some(text) = stored_text(tx, id)? else {
+        let Some(text) = super::query::stored_text(tx, id)? else {
             continue;
         };
         let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
@@ -322,17 +322,6 @@ pub fn index_missing(
         }
     }
     buffer.flush(tx)
-}
-
-/// A stored game's text (tags and moves) as first read.
-fn stored_text(tx: &Transaction<'_>, game: i64) -> Result<Option<String>, StoreError> {
-    let row: Option<(String, Vec<u8>)> = tx
-        .prepare_cached(
-            "SELECT tags, text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
-        )?
-        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(row.map(|(tags, deflated)| super::query::game_text(&tags, &deflated)))
 }
 
 #[cfg(test)]

@@ -639,14 +639,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn original_text(&self, game: i64) -> Result<Option<String>, StoreError> {
-        let row: Option<(String, Vec<u8>)> = self
-            .conn()
-            .prepare_cached(
-                "SELECT tags, text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
-            )?
-            .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        Ok(row.map(|(tags, deflated)| game_text(&tags, &deflated)))
+        stored_text(self.conn(), game)
     }
 
     /// Counts of what the database holds.
@@ -688,9 +681,23 @@ impl Store {
 }
 
 /// The record of an ok game without resolved ambiguities, from its columns.
+/// A game's text (tags and moves) as first read: from its first provenance.
+pub(crate) fn stored_text(
+    conn: &rusqlite::Connection,
+    game: i64,
+) -> Result<Option<String>, StoreError> {
+    let row: Option<(String, Vec<u8>)> = conn
+        .prepare_cached(
+            "SELECT tags, text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
+        )?
+        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(row.map(|(tags, deflated)| game_text(&tags, &deflated)))
+}
+
 /// A game's text rebuilt from its stored provenance: the original tags
 /// (JSON object) and the deflated original move text.
-pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
+fn game_text(tags: &str, deflated: &[u8]) -> String {
     let tags: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(tags).unwrap_or_default();
     let mut text = String::new();

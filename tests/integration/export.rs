@@ -4,26 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use pdndb::pdn::{Game, Reader};
 
-use crate::crate_path;
-
-fn pdndb(db: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("pdndb").unwrap();
-    cmd.arg("--db").arg(db);
-    cmd
-}
-
-/// Runs a command; returns stdout, stderr and the exit code.
-fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
-    let out = pdndb(db).args(args).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+use crate::{crate_path, pdndb, run};
 
 fn import(db: &Path, path: &Path) {
     let out = pdndb(db).arg("import").arg(path).output().unwrap();

@@ -14,9 +14,43 @@ mod seed_game;
 mod store;
 mod zobrist;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
 
 /// A path under the crate root.
 pub fn crate_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// The `pdndb` binary with `--db DB`.
+pub fn pdndb(db: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("pdndb").unwrap();
+    cmd.arg("--db").arg(db);
+    cmd
+}
+
+/// Runs `pdndb --db DB ARGS…`; returns stdout, stderr and the exit code.
+pub fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = pdndb(db).args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// One JSON value per line.
+pub fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// `PRAGMA integrity_check` of a database.
+pub fn integrity(db: &Path) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
 }

@@ -3,25 +3,9 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::crate_path;
-
-fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
-    let out = Command::cargo_bin("pdndb")
-        .unwrap()
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+use crate::{crate_path, run};
 
 /// A database of sample-pdn/ and the id of the Dama copy of the seed game.
 fn sample_db(dir: &Path) -> (std::path::PathBuf, String, Vec<Value>) {

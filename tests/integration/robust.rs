@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::crate_path;
+use crate::{crate_path, integrity, json_lines};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_pdndb")
@@ -90,12 +90,6 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
         .write_all(bytes)
         .unwrap();
     path
-}
-
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 fn event(record: &Value) -> &str {
@@ -242,12 +236,6 @@ fn pathological_inputs_cost_no_neighbour_and_stay_bounded() {
         assert!(peak < 300, "{name}: import peaked at {peak} MiB");
         assert_eq!(integrity(&db), "ok", "{name}");
     }
-}
-
-fn integrity(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap()
 }
 
 /// What a database holds, for comparing two imports of the same files.

@@ -6,29 +6,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::crate_path;
-
-fn pdndb(db: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("pdndb").unwrap();
-    cmd.arg("--db").arg(db);
-    cmd
-}
-
-/// Runs a command; returns stdout, stderr and the exit code.
-fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
-    let out = pdndb(db).args(args).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
+use crate::{crate_path, integrity, json_lines, pdndb, run};
 
 fn import_json(db: &Path, paths: &[&Path]) -> Value {
     let out = pdndb(db)
@@ -44,12 +22,6 @@ fn import_json(db: &Path, paths: &[&Path]) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn integrity(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap()
 }
 
 /// A numeric query result as a float (sums may not be integers).
