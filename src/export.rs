@@ -29,6 +29,7 @@ use crate::pdn::{
 };
 use crate::replay::{CheckedGame, Reading, Replay, Status, move_number, replay, written_moves};
 use crate::rules::{Move, Position, Preset, Rules};
+use thin_vec::ThinVec;
 
 /// Most variations written for the other readings of one ambiguous record;
 /// past it a comment says that the rest are left out.
@@ -353,7 +354,7 @@ impl MoveWriter<'_> {
                 .map(|p| p.comments.iter().map(trimmed).collect())
                 .unwrap_or_default(),
             setups: original.map(|p| p.setups.clone()).unwrap_or_default(),
-            variations: Vec::new(),
+            variations: ThinVec::new(),
         }
     }
 }

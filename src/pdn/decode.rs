@@ -57,69 +57,89 @@ pub(crate) fn decode(bytes: Vec<u8>, segments: Vec<Segment>) -> (GameText, Optio
 }
 
 /// Converts offsets in a game's text into positions in the input. Asking
-/// in increasing order costs time linear in the text overall.
+/// in increasing order costs time linear in the text overall; in ASCII
+/// text, constant time per call but for one search per line.
 pub(crate) struct Locator<'a> {
     bytes: &'a [u8],
     segments: &'a [Segment],
     utf8: bool,
+    /// The whole text is ASCII: a byte is a character.
+    ascii: bool,
+    /// Index of the next segment.
     next: usize,
+    /// The offset whose position is `position`.
     offset: usize,
     position: Position,
+    /// The first newline at or after `offset` (the text's length if none).
+    newline: usize,
 }
 
 impl<'a> Locator<'a> {
     pub fn new(text: &'a GameText) -> Locator<'a> {
-        let first = text.segments.first().map_or(Position::START, |s| s.start);
-        Locator {
-            bytes: text.text.as_bytes(),
+        let bytes = text.text.as_bytes();
+        let mut locator = Locator {
+            bytes,
             segments: &text.segments,
             utf8: text.encoding == TextEncoding::Utf8,
+            ascii: bytes.is_ascii(),
             next: 1,
             offset: 0,
-            position: first,
-        }
+            position: Position::START,
+            newline: 0,
+        };
+        locator.restart();
+        locator
+    }
+
+    /// Back to the start of the text.
+    fn restart(&mut self) {
+        self.next = 1;
+        self.offset = 0;
+        self.position = self.segments.first().map_or(Position::START, |s| s.start);
+        self.newline = self.newline_from(0);
+    }
+
+    fn newline_from(&self, from: usize) -> usize {
+        memchr::memchr(b'\n', &self.bytes[from..]).map_or(self.bytes.len(), |k| from + k)
+    }
+
+    /// Moves to `to`, with no newline before it since `offset`.
+    fn pass(&mut self, to: usize) {
+        let span = &self.bytes[self.offset..to];
+        let chars = if self.ascii {
+            span.len() as u64
+        } else {
+            span.iter().filter(|&&b| (b as i8) >= -64).count() as u64
+        };
+        self.position.column += chars;
+        self.position.byte += if self.utf8 { span.len() as u64 } else { chars };
+        self.offset = to;
     }
 
     /// The position in the input of text offset `target`.
     pub fn at(&mut self, target: usize) -> Position {
         let target = target.min(self.bytes.len());
         if target < self.offset {
-            self.next = 1;
-            self.offset = 0;
-            self.position = self.segments.first().map_or(Position::START, |s| s.start);
+            self.restart();
         }
-        while let Some(segment) = self.segments.get(self.next) {
-            if segment.at > target {
-                break;
+        loop {
+            let segment = self.segments.get(self.next).filter(|s| s.at <= target);
+            let stop = segment.map_or(target, |s| s.at);
+            while self.newline < stop {
+                // Past a newline: the next line starts at column 1.
+                self.pass(self.newline + 1);
+                self.position.line += 1;
+                self.position.column = 1;
+                self.newline = self.newline_from(self.offset);
             }
+            let Some(segment) = segment else { break };
             self.offset = segment.at;
             self.position = segment.start;
             self.next += 1;
+            self.newline = self.newline_from(self.offset);
         }
-        let passed = &self.bytes[self.offset..target];
-        let mut position = self.position;
-        // Usually a few bytes since the last call: a plain loop without
-        // branches is fastest. A newline starts column 1; every byte but a
-        // UTF-8 continuation byte is a character (and, in text decoded from
-        // Windows-1252, one byte of the input).
-        let (mut line, mut column, mut chars) = (position.line, position.column, 0u64);
-        for &b in passed {
-            let newline = b == b'\n';
-            let char = u64::from((b as i8) >= -64);
-            line += u64::from(newline);
-            column = if newline { 1 } else { column + char };
-            chars += char;
-        }
-        position.line = line;
-        position.column = column;
-        position.byte += if self.utf8 {
-            passed.len() as u64
-        } else {
-            chars
-        };
-        self.position = position;
-        self.offset = target;
-        position
+        self.pass(target);
+        self.position
     }
 }
 
@@ -131,6 +151,60 @@ mod tests {
         Segment {
             at,
             start: Position { byte, line, column },
+        }
+    }
+
+    /// The position of `target`, counted from the start byte by byte.
+    fn located_slowly(text: &GameText, target: usize) -> Position {
+        let segment = text.segments.iter().rev().find(|s| s.at <= target).unwrap();
+        let mut position = segment.start;
+        for c in text.text[segment.at..target].chars() {
+            if c == '\n' {
+                position.line += 1;
+                position.column = 1;
+            } else {
+                position.column += 1;
+            }
+            position.byte += match text.encoding {
+                TextEncoding::Utf8 => c.len_utf8() as u64,
+                TextEncoding::Windows1252 => 1,
+            };
+        }
+        position
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn positions_agree_with_counting_from_the_start(
+            text in "[a\n é½]{0,80}",
+            latin in proptest::bool::ANY,
+            cuts in proptest::collection::vec(1usize..80, 0..3),
+            targets in proptest::collection::vec(0usize..200, 1..12),
+        ) {
+            // Segments start at characters, counted in the input's bytes.
+            let bytes: Vec<u8> = if latin {
+                text.chars().map(|c| c as u8).collect()
+            } else {
+                text.clone().into_bytes()
+            };
+            let starts: Vec<usize> = if latin {
+                (0..text.chars().count()).collect()
+            } else {
+                text.char_indices().map(|(k, _)| k).collect()
+            };
+            let mut cuts: Vec<usize> = cuts.into_iter().filter_map(|c| starts.get(c).copied()).filter(|&c| c > 0).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut segments = vec![segment(0, 0, 1, 1)];
+            for (k, at) in cuts.into_iter().enumerate() {
+                segments.push(segment(at, 1000 * (k as u64 + 1), 10 * (k as u64 + 1), 5));
+            }
+            let (text, _) = decode(bytes, segments);
+            let mut loc = Locator::new(&text);
+            for target in targets {
+                let target = (0..=target.min(text.text.len())).rev().find(|&t| text.text.is_char_boundary(t)).unwrap();
+                proptest::prop_assert_eq!(loc.at(target), located_slowly(&text, target));
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! annotations, the result, and the hints the text alone gives.
 
 use compact_str::CompactString;
+use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Orientation, SquareToken, TokenError};
 use crate::rules::Color;
@@ -103,6 +104,9 @@ pub struct Line {
 }
 
 /// One move of a line, with what is written after it.
+///
+/// What follows a move is held in thin vectors (one pointer each, no
+/// allocation while empty): most moves have none, and a game holds many.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
     /// The move number written just before it, if any.
@@ -115,14 +119,14 @@ pub struct Ply {
     /// Where the token starts.
     pub position: Position,
     /// Numeric glyphs and move-strength marks after the move.
-    pub nags: Vec<Nag>,
+    pub nags: ThinVec<Nag>,
     /// Comments after the move (up to the next move).
-    pub comments: Vec<Comment>,
+    pub comments: ThinVec<Comment>,
     /// Set-up commands after the move.
-    pub setups: Vec<SetupCommand>,
+    pub setups: ThinVec<SetupCommand>,
     /// Variations after the move: each is an alternative to this ply and
     /// replays from the position before it.
-    pub variations: Vec<Line>,
+    pub variations: ThinVec<Line>,
 }
 
 impl Ply {

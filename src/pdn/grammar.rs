@@ -22,6 +22,7 @@ use nom::character::complete::{char, digit1, space0};
 use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
+use thin_vec::ThinVec;
 
 use super::decode::{GameText, Locator, decode};
 use super::error::{Diagnostic, Note, Position};
@@ -289,32 +290,43 @@ fn meant_as_move(word: &str) -> bool {
         && word.bytes().any(|b| b.is_ascii_digit())
 }
 
-/// The commonest move, two numbers joined by `-`, `x` or `:` (`23-18`,
-/// `15x22`), read without the general parser: it is most of the tokens of
-/// most files. Returns exactly what [`MoveToken::parse_prefix`] would, or
-/// `None` to leave the token to it.
-fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
+/// The commonest moves, numbers joined by `-`, `x`, `X` or `:` without
+/// blanks (`23-18`, `15x22`, `26x17x10x1`), read without the general
+/// parser: they are most of the tokens of most files. Returns exactly what
+/// [`MoveToken::parse_prefix`] would, or `None` to leave the token to it.
+fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
     let number = |from: usize| -> Option<(u32, usize)> {
-        let digits = text
-            .get(from..)?
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if !(1..=3).contains(&digits) {
+        let mut value = 0u32;
+        let mut end = from;
+        while let Some(&d) = text.get(end).filter(|d| d.is_ascii_digit()) {
+            if end - from == 3 {
+                return None;
+            }
+            value = value * 10 + u32::from(d - b'0');
+            end += 1;
+        }
+        (end > from).then_some((value, end))
+    };
+    let (first, mut end) = number(0)?;
+    let mut squares = Squares::new();
+    squares.push(SquareToken::Number(first));
+    let mut capture = false;
+    while let Some(&joiner) = text.get(end) {
+        capture |= match joiner {
+            b'-' => false,
+            b'x' | b'X' | b':' => true,
+            _ => break,
+        };
+        let (square, next) = number(end + 1)?;
+        squares.push(SquareToken::Number(square));
+        end = next;
+        if end > MAX_TOKEN_LEN {
             return None;
         }
-        let value = text[from..from + digits]
-            .iter()
-            .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
-        Some((value, from + digits))
-    };
-    let (from, joiner) = number(0)?;
-    let capture = match text.get(joiner)? {
-        b'-' => false,
-        b'x' | b'X' | b':' => true,
-        _ => return None,
-    };
-    let (to, end) = number(joiner + 1)?;
+    }
+    if squares.len() < 2 {
+        return None;
+    }
     // Anything that could continue the move goes to the general parser.
     match text.get(end) {
         None => {}
@@ -327,7 +339,6 @@ fn simple_move(text: &[u8]) -> Option<(MoveToken, usize)> {
         Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
         Some(_) => {}
     }
-    let squares = Squares::from_slice(&[SquareToken::Number(from), SquareToken::Number(to)]);
     Some((MoveToken { squares, capture }, end))
 }
 
@@ -500,10 +511,10 @@ impl<'t> Reading<'t> {
             text: CompactString::from(text),
             token,
             position,
-            nags: Vec::new(),
-            comments: Vec::new(),
-            setups: Vec::new(),
-            variations: Vec::new(),
+            nags: ThinVec::new(),
+            comments: ThinVec::new(),
+            setups: ThinVec::new(),
+            variations: ThinVec::new(),
         };
         self.line().plies.push(ply);
     }
@@ -768,9 +779,9 @@ impl<'t> Reading<'t> {
     /// A move token (with any text glued to it), or a word that is not one.
     fn move_or_word(&mut self, at: usize) {
         let rest = self.rest();
-        if let Some((token, used)) = simple_move(rest.as_bytes()) {
-            // Digits round one joiner: no result can start inside it, and
-            // it holds no blank before a move number.
+        if let Some((token, used)) = plain_move(rest.as_bytes()) {
+            // Digits and joiners: no result can start inside it, and it
+            // holds no blank before a move number.
             self.add_move(at, rest, token, used);
             return;
         }
@@ -1208,7 +1219,7 @@ mod tests {
     }
 
     #[test]
-    fn simple_moves_read_as_the_general_parser_reads_them() {
+    fn plain_moves_read_as_the_general_parser_reads_them() {
         let cases = [
             "23-18",
             "23x18 ",
@@ -1234,20 +1245,27 @@ mod tests {
             "23-18 - -",
             "5-9\t",
             "23-18\tx 4",
+            "26x17x10x1",
+            "26x17x10x1 0-1",
+            "26x17-10:1\n",
+            "26x17x10x",
+            "26x17x1000",
+            "26x17x10x1x5x9x14x18x23x27",
+            "26x17x10.",
         ];
         for case in cases {
-            if let Some(simple) = simple_move(case.as_bytes()) {
+            if let Some(simple) = plain_move(case.as_bytes()) {
                 assert_eq!(Ok(simple), MoveToken::parse_prefix(case), "{case:?}");
             }
         }
-        assert!(simple_move(b"23-18 ").is_some());
-        assert!(simple_move(b"23-18 x 9").is_none());
+        assert!(plain_move(b"23-18 ").is_some());
+        assert!(plain_move(b"23-18 x 9").is_none());
     }
 
     proptest::proptest! {
         #[test]
-        fn simple_moves_agree_with_the_general_parser(text in "[0-9]{1,4}[-xX:][0-9]{1,4}[-x: \t!?{}()a.0-9]{0,4}") {
-            if let Some(simple) = simple_move(text.as_bytes()) {
+        fn plain_moves_agree_with_the_general_parser(text in "[0-9]{1,4}([-xX:][0-9]{1,4}){1,12}[-x: \t\r\n!?{}()a.0-9]{0,4}") {
+            if let Some(simple) = plain_move(text.as_bytes()) {
                 proptest::prop_assert_eq!(Ok(simple), MoveToken::parse_prefix(&text));
             }
         }

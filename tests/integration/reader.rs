@@ -401,7 +401,7 @@ fn corpus_syntax_cases_read_as_named() {
     );
 
     let game = one("movestrength.pdn");
-    let marks: Vec<Vec<Nag>> = game.plies().iter().map(|p| p.nags.clone()).collect();
+    let marks: Vec<Vec<Nag>> = game.plies().iter().map(|p| p.nags.to_vec()).collect();
     assert_eq!(
         marks,
         [
