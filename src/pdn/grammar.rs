@@ -694,6 +694,12 @@ impl<'t> Reading<'t> {
                     _ => self.bare_words(at, "text outside braces"),
                 },
                 _ => {
+                    if b.is_ascii_digit() {
+                        self.plain_run();
+                        if self.i > at {
+                            continue;
+                        }
+                    }
                     if self.result(at) {
                         if self.open.is_empty() {
                             self.after_result();
@@ -705,6 +711,54 @@ impl<'t> Reading<'t> {
                 }
             }
         }
+    }
+
+    /// Reads a run of the commonest movetext, move numbers and plain moves
+    /// ([`plain_move`]) set apart by blanks, by a shorter way than the
+    /// general loop that reads them exactly as it would. Stops before the
+    /// first token that may be anything else (a result, a move followed by
+    /// glued text, …), which is left to the general loop.
+    fn plain_run(&mut self) {
+        let bytes = self.bytes;
+        let mut i = self.i;
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let rest = &bytes[i..];
+            if !b.is_ascii_digit() || result_len(rest).is_some() {
+                break;
+            }
+            // A move number: digits then dots (more than one for the second
+            // side's move), as `move_number` reads it.
+            let digits = rest.iter().take_while(|d| d.is_ascii_digit()).count();
+            if rest.get(digits) == Some(&b'.') {
+                if digits > 9 {
+                    break;
+                }
+                let number = rest[..digits]
+                    .iter()
+                    .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+                let dots = rest[digits..].iter().take_while(|&&d| d == b'.').count();
+                self.number = Some(MoveNumber {
+                    number,
+                    ellipsis: dots > 1,
+                });
+                i += digits + dots;
+                continue;
+            }
+            // A plain move that nothing is glued to.
+            let Some((token, used)) = plain_move(rest) else {
+                break;
+            };
+            if rest.get(used).is_some_and(|&b| !ends_move(b)) {
+                break;
+            }
+            self.add_ply(i, &self.text[i..i + used], PlyToken::Move(token));
+            i += used;
+        }
+        self.i = i;
     }
 
     /// Reads a result at `at`, if one stands there. Inside a variation it is
