@@ -60,7 +60,7 @@ pub(crate) struct Segment {
 }
 
 /// The raw text of one game, as framed.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct RawGame {
     /// The bytes kept (tags, movetext, comments; cut where too long).
     pub bytes: Vec<u8>,

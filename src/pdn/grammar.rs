@@ -402,6 +402,9 @@ struct Reading<'t> {
     squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
     ends_on_result: bool,
+    /// Whether runs of plain movetext take the short way ([`Reading::plain_run`]);
+    /// off only to test that both ways read the same.
+    plain_runs: bool,
 }
 
 impl<'t> Reading<'t> {
@@ -694,7 +697,7 @@ impl<'t> Reading<'t> {
                     _ => self.bare_words(at, "text outside braces"),
                 },
                 _ => {
-                    if b.is_ascii_digit() {
+                    if b.is_ascii_digit() && self.plain_runs {
                         self.plain_run();
                         if self.i > at {
                             continue;
@@ -1126,6 +1129,11 @@ impl<'t> Reading<'t> {
 
 /// Reads one framed game. Also returns its byte buffer for reuse.
 pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
+    parse_game_as(raw, index, true)
+}
+
+/// [`parse_game`], with plain runs read the short way or not.
+fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) {
     let RawGame {
         bytes,
         segments,
@@ -1153,6 +1161,7 @@ pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
         squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
+        plain_runs,
     };
     let movetext_at = r.header();
     // About one move per eight bytes of movetext: one allocation, usually.
@@ -1321,6 +1330,101 @@ mod tests {
         fn plain_moves_agree_with_the_general_parser(text in "[0-9]{1,4}([-xX:][0-9]{1,4}){1,12}[-x: \t\r\n!?{}()a.0-9]{0,4}") {
             if let Some(simple) = plain_move(text.as_bytes()) {
                 proptest::prop_assert_eq!(Ok(simple), MoveToken::parse_prefix(&text));
+            }
+        }
+    }
+
+    /// Pieces of movetext, plain and not, that a run may meet.
+    const PIECES: &[&str] = &[
+        "1.",
+        "12.",
+        "3...",
+        "1. ...",
+        "...",
+        "11-15",
+        "23-18",
+        "26x17x10x1",
+        "15x22",
+        "9-14!",
+        "1-1",
+        "1-0",
+        "0-1",
+        "2-0",
+        "0-2",
+        "0-0",
+        "1/2-1/2",
+        "½-½",
+        "*",
+        "{c}",
+        "{a {b} c}",
+        "{open",
+        "}",
+        ";line\n",
+        "\n%esc\n",
+        "(",
+        ")",
+        "(!?)",
+        "$14",
+        "!",
+        "?!",
+        "/FEN \"W:W18\"/",
+        "- -",
+        "--",
+        "3228",
+        "a3-b4",
+        "c3xe5",
+        "23 - 18",
+        "23-18 x 14",
+        "23 -18",
+        "01-1",
+        "1-5",
+        "2-6",
+        "23-18x",
+        "26x17x1000",
+        "foo",
+        "bar9",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\t",
+        " ",
+        "12.11-15",
+        "32-28.",
+        "999-1",
+        "24-20:",
+        "x",
+        "-",
+        ".",
+        "1",
+        "22",
+        "1-",
+        "[Event \"x\"]\n",
+        "1234567890.",
+        "26x17 x 10",
+        "11-15-",
+        "11-15/",
+        "\x0b",
+        "\x0c",
+        "5x14×23",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn plain_runs_read_as_the_general_loop_reads_them(
+            picks in proptest::collection::vec((0..PIECES.len(), 0usize..4), 0..40)
+        ) {
+            let mut text = String::new();
+            for (piece, gap) in picks {
+                text.push_str(PIECES[piece]);
+                text.push_str([" ", "", "\n", "  "][gap]);
+            }
+            let mut framer = super::super::framing::Framer::new(text.as_bytes());
+            let mut index = 0;
+            while let Some(raw) = framer.next_game().unwrap() {
+                index += 1;
+                let (plain, _) = parse_game_as(raw.clone(), index, true);
+                let (general, _) = parse_game_as(raw, index, false);
+                proptest::prop_assert_eq!(plain, general);
             }
         }
     }
