@@ -553,8 +553,8 @@ fn is_named(name: &str, names: &[&str]) -> bool {
 
 fn tag(name: &str, value: &str) -> Tag {
     Tag {
-        name: name.to_string(),
-        value: value.to_string(),
+        name: name.into(),
+        value: value.into(),
         position: TextPosition::START,
     }
 }

@@ -78,13 +78,14 @@ pub enum TextEncoding {
     Windows1252,
 }
 
-/// A tag pair `[Name "value"]`.
+/// A tag pair `[Name "value"]`. Name and value are held inline when
+/// short, as most are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tag {
     /// The name as written (case kept).
-    pub name: String,
+    pub name: CompactString,
     /// The value with `\"` and `\\` unescaped.
-    pub value: String,
+    pub value: CompactString,
     /// Where the tag's `[` stands.
     pub position: Position,
 }
@@ -425,7 +426,7 @@ pub(crate) fn hints(
     });
     let fen = match tag("FEN") {
         Some(t) => Some(FenHint {
-            fen: t.value.clone(),
+            fen: t.value.to_string(),
             source: FenSource::Tag,
         }),
         None => commands.and_then(|c| {
@@ -464,8 +465,8 @@ pub(crate) fn hints(
     }
     let hints = Hints {
         game_type,
-        variant: tag("Variant").map(|t| t.value.clone()),
-        notation: tag("Notation").map(|t| t.value.clone()),
+        variant: tag("Variant").map(|t| t.value.to_string()),
+        notation: tag("Notation").map(|t| t.value.to_string()),
         fen,
         squares,
         orientation,

@@ -45,7 +45,7 @@ pub fn record_tags(game: &Game) -> serde_json::Map<String, serde_json::Value> {
     let mut tags = serde_json::Map::new();
     for tag in &game.tags {
         tags.entry(tag.name.clone())
-            .or_insert_with(|| serde_json::Value::String(tag.value.clone()));
+            .or_insert_with(|| serde_json::Value::String(tag.value.to_string()));
     }
     tags
 }
