@@ -23,14 +23,15 @@ pub const MAX_TOKEN_LEN: usize = 256;
 /// One square as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SquareToken {
-    /// A number (numeric or Dama notation; above 32 on larger boards).
-    Number(u32),
+    /// A number of at most three digits (numeric or Dama notation; above
+    /// 32 on larger boards).
+    Number(u16),
     /// A letter and a rank: `file` 0 for `a`, `rank` 1-based.
     Algebraic {
         /// 0-based file letter.
         file: u8,
-        /// 1-based rank.
-        rank: u32,
+        /// 1-based rank (at most two digits).
+        rank: u8,
     },
 }
 
@@ -98,9 +99,11 @@ impl SquareToken {
     pub fn squares(&self, notation: Notation, geometry: &Geometry) -> Option<Bitboard> {
         let on_board = |s: Square| geometry.contains(s).then(|| s.bit());
         match (*self, notation) {
-            (SquareToken::Number(n), Notation::Numeric) => Square::new(n).and_then(on_board),
+            (SquareToken::Number(n), Notation::Numeric) => {
+                Square::new(u32::from(n)).and_then(on_board)
+            }
             (SquareToken::Number(n), Notation::Dama) if geometry.len() == 32 => {
-                dama_squares(n).map(|[a, b]| a.bit() | b.bit())
+                dama_squares(u32::from(n)).map(|[a, b]| a.bit() | b.bit())
             }
             (SquareToken::Algebraic { file, rank }, Notation::Vismin | Notation::Luzon) => {
                 let row = geometry.height() as i32 - rank as i32;
@@ -198,16 +201,16 @@ fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
             .count();
         (n >= 1 && n <= max).then_some(n)
     };
-    let value = |from: usize, n: usize| -> Option<u32> {
-        std::str::from_utf8(&text[from..from + n])
-            .ok()?
-            .parse()
-            .ok()
+    // At most three digits: the value fits.
+    let value = |from: usize, n: usize| {
+        text[from..from + n]
+            .iter()
+            .fold(0u16, |v, d| v * 10 + u16::from(d - b'0'))
     };
     match text.first()? {
         b'0'..=b'9' => {
             let n = digits(0, 3)?;
-            Some((SquareToken::Number(value(0, n)?), n))
+            Some((SquareToken::Number(value(0, n)), n))
         }
         letter if letter.is_ascii_alphabetic() => {
             let file = letter.to_ascii_lowercase() - b'a';
@@ -219,7 +222,7 @@ fn square_at(text: &[u8]) -> Option<(SquareToken, usize)> {
             Some((
                 SquareToken::Algebraic {
                     file,
-                    rank: value(1, n)?,
+                    rank: value(1, n) as u8,
                 },
                 n + 1,
             ))
@@ -340,7 +343,7 @@ impl MoveToken {
         if !ends {
             return None;
         }
-        let number = |k: usize| u32::from(digits[k] - b'0') * 10 + u32::from(digits[k + 1] - b'0');
+        let number = |k: usize| u16::from(digits[k] - b'0') * 10 + u16::from(digits[k + 1] - b'0');
         let (from, to) = (number(0), number(2));
         if !(1..=50).contains(&from) || !(1..=50).contains(&to) {
             return None;
@@ -379,7 +382,7 @@ impl MoveToken {
         self.squares
             .iter()
             .filter_map(|s| match s {
-                SquareToken::Number(n) => Some(*n),
+                SquareToken::Number(n) => Some(u32::from(*n)),
                 _ => None,
             })
             .max()

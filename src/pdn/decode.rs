@@ -125,21 +125,28 @@ impl<'a> Locator<'a> {
     }
 
     /// The position in the input of text offset `target`.
-    #[inline]
+    #[inline(always)]
     pub fn at(&mut self, target: usize) -> Position {
         if self.ascii && (self.offset..=self.newline).contains(&target) && target < self.segment_end
         {
             // Further on the same line of ASCII text: only the column moves.
+            // (Built whole, then stored: reading back a struct just written
+            // field by field would stall the processor.)
             let passed = (target - self.offset) as u64;
-            self.position.column += passed;
-            self.position.byte += passed;
+            let position = Position {
+                byte: self.position.byte + passed,
+                line: self.position.line,
+                column: self.position.column + passed,
+            };
+            self.position = position;
             self.offset = target;
-            return self.position;
+            return position;
         }
         self.at_any(target)
     }
 
     /// [`Locator::at`], anywhere.
+    #[inline(never)]
     fn at_any(&mut self, target: usize) -> Position {
         let target = target.min(self.bytes.len());
         if target < self.offset {

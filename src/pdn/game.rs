@@ -386,7 +386,8 @@ impl SquareSummary {
             match square {
                 SquareToken::Number(n) => {
                     self.numbers = true;
-                    self.max_square = Some(self.max_square.map_or(*n, |m| m.max(*n)));
+                    let n = u32::from(*n);
+                    self.max_square = Some(self.max_square.map_or(n, |m| m.max(n)));
                 }
                 SquareToken::Algebraic { .. } => {
                     self.letters = true;

@@ -295,30 +295,38 @@ fn meant_as_move(word: &str) -> bool {
 /// general parser: they are most of the tokens of most files. Returns exactly what
 /// [`MoveToken::parse_prefix`] would, or `None` to leave the token to it.
 fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
-    /// A number of one to three digits at `from`, and where it ends.
-    #[inline(always)]
-    fn number(text: &[u8], from: usize) -> Option<(u32, usize)> {
-        let digit = |k: usize| {
-            text.get(k)
-                .filter(|d| d.is_ascii_digit())
-                .map(|d| u32::from(d - b'0'))
-        };
-        let mut value = digit(from)?;
-        let mut end = from + 1;
-        while let Some(d) = digit(end) {
-            if end - from == 3 {
-                return None;
-            }
-            value = value * 10 + d;
-            end += 1;
+    let (first, end) = square_number(text, 0)?;
+    plain_move_after(text, first, end)
+}
+
+/// A number of one to three digits at `from`, and where it ends.
+#[inline(always)]
+fn square_number(text: &[u8], from: usize) -> Option<(u16, usize)> {
+    let digit = |k: usize| {
+        text.get(k)
+            .filter(|d| d.is_ascii_digit())
+            .map(|d| u16::from(d - b'0'))
+    };
+    let mut value = digit(from)?;
+    let mut end = from + 1;
+    while let Some(d) = digit(end) {
+        if end - from == 3 {
+            return None;
         }
-        Some((value, end))
+        value = value * 10 + d;
+        end += 1;
     }
+    Some((value, end))
+}
+
+/// [`plain_move`], its first number (`first`, ending at `end`) read.
+#[inline(always)]
+fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<(MoveToken, usize)> {
     // Held in place up to the squares a token keeps inline; longer chains
     // go to the general parser.
     let mut squares = [SquareToken::Number(0); INLINE_SQUARES];
-    let (first, mut end) = number(text, 0)?;
     squares[0] = SquareToken::Number(first);
+    let mut end = end;
     let mut count = 1;
     let mut capture = false;
     while let Some(&joiner) = text.get(end) {
@@ -327,7 +335,7 @@ fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
             b'x' | b'X' | b':' => true,
             _ => break,
         };
-        let (square, next) = number(text, end + 1)?;
+        let (square, next) = square_number(text, end + 1)?;
         *squares.get_mut(count)? = SquareToken::Number(square);
         count += 1;
         end = next;
@@ -742,26 +750,32 @@ impl<'t> Reading<'t> {
             if !b.is_ascii_digit() || result_len(rest).is_some() {
                 break;
             }
-            // A move number: digits then dots (more than one for the second
-            // side's move), as `move_number` reads it.
-            let digits = rest.iter().take_while(|d| d.is_ascii_digit()).count();
-            if rest.get(digits) == Some(&b'.') {
-                if digits > 9 {
+            // Digits: a move number when dots follow (more than one for the
+            // second side's move), as `move_number` reads it; else the
+            // first square of a move.
+            let mut digits = 0;
+            let mut value = 0u32;
+            while let Some(d) = rest.get(digits).filter(|d| d.is_ascii_digit()) {
+                if digits == 9 {
                     break;
                 }
-                let number = rest[..digits]
-                    .iter()
-                    .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+                value = value * 10 + u32::from(d - b'0');
+                digits += 1;
+            }
+            if rest.get(digits) == Some(&b'.') {
                 let dots = rest[digits..].iter().take_while(|&&d| d == b'.').count();
                 self.number = Some(MoveNumber {
-                    number,
+                    number: value,
                     ellipsis: dots > 1,
                 });
                 i += digits + dots;
                 continue;
             }
             // A plain move that nothing is glued to.
-            let Some((token, used)) = plain_move(rest) else {
+            if digits > 3 {
+                break;
+            }
+            let Some((token, used)) = plain_move_after(rest, value as u16, digits) else {
                 break;
             };
             if rest.get(used).is_some_and(|&b| !ends_move(b)) {

@@ -50,14 +50,20 @@ fn is_result_end(next: Option<u8>) -> bool {
 /// This says what *may* be a result. Every form but [`DRAW_OR_MOVE`] always
 /// is one; `1-1` is one only where it ends the game ([`draw_ends_game`]),
 /// and a move elsewhere.
-#[inline]
+#[inline(always)]
 pub(crate) fn result_len(text: &[u8]) -> Option<usize> {
     // Most tokens starting like a result are moves: reject them by their
     // first two bytes.
     match text {
-        [b'0'..=b'2', b'-' | b'/', ..] | [b'*', ..] | [0xC2, 0xBD, ..] | [0xBD, b'-', ..] => {}
-        _ => return None,
+        [b'0'..=b'2', b'-' | b'/', ..] | [b'*', ..] | [0xC2, 0xBD, ..] | [0xBD, b'-', ..] => {
+            result_form(text)
+        }
+        _ => None,
     }
+}
+
+/// The result form `text` starts with, followed by a delimiter.
+fn result_form(text: &[u8]) -> Option<usize> {
     RESULTS.iter().find_map(|r| {
         (text.starts_with(r) && is_result_end(text.get(r.len()).copied())).then_some(r.len())
     })
