@@ -44,7 +44,15 @@ fn blanks(i: &str) -> Res<'_, &str> {
 
 // name := [A-Za-z0-9_-]+
 fn tag_name(i: &str) -> Res<'_, &str> {
-    take_while1(|c: char| c.is_ascii() && is_name_byte(c as u8))(i)
+    // Name bytes are ASCII: the cut is a character boundary.
+    let n = i.bytes().take_while(|&b| is_name_byte(b)).count();
+    if n == 0 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::TakeWhile1,
+        )));
+    }
+    Ok((&i[n..], &i[..n]))
 }
 
 // value := '"' (escape | [^"\\\n])* '"'     (an unclosed value ends with the line)
