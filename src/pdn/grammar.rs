@@ -523,6 +523,7 @@ impl<'t> Reading<'t> {
         self.add_comment(at, text, CommentKind::Bare);
     }
 
+    #[inline(always)]
     fn add_ply(&mut self, at: usize, text: &str, token: PlyToken) {
         if !self.room(at) {
             self.number = None;
