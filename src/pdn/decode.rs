@@ -150,6 +150,8 @@ impl<'a> Locator<'a> {
     fn at_any(&mut self, target: usize) -> Position {
         let target = target.min(self.bytes.len());
         if target < self.offset {
+            #[cfg(test)]
+            tests::BACKWARD.with(|count| count.set(count.get() + 1));
             self.restart();
         }
         loop {
@@ -175,8 +177,14 @@ impl<'a> Locator<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many times a locator of this thread was asked for an
+        /// offset before the last one (each costs a pass from the start).
+        pub(crate) static BACKWARD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     fn segment(at: usize, byte: u64, line: u64, column: u64) -> Segment {
         Segment {

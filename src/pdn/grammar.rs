@@ -502,13 +502,26 @@ impl<'t> Reading<'t> {
     /// Adds a comment after the last move of the current line, or before its
     /// first move.
     fn add_comment(&mut self, at: usize, text: &str, kind: CommentKind) {
+        self.add_comment_located(at, None, text, kind);
+    }
+
+    /// [`Reading::add_comment`], its position given when already known
+    /// (asking the locator for an earlier offset costs a pass from the
+    /// start of the text).
+    fn add_comment_located(
+        &mut self,
+        at: usize,
+        position: Option<Position>,
+        text: &str,
+        kind: CommentKind,
+    ) {
         if !self.room(at) {
             return;
         }
         let comment = Comment {
             text: normalise_newlines(limited(text)),
             kind,
-            position: self.loc.at(at),
+            position: position.unwrap_or_else(|| self.loc.at(at)),
         };
         let line = self.line();
         match line.plies.last_mut() {
@@ -1129,7 +1142,18 @@ impl<'t> Reading<'t> {
                 while !text.is_char_boundary(cut) {
                     cut -= 1;
                 }
-                self.add_bare(open.at, &text[..cut], "a variation before any move");
+                // Where the variation opened was located then: asking
+                // again, behind the text read since, would cost a pass
+                // from the start for each such variation.
+                let (text, position) = (&text[..cut], open.line.position);
+                self.note(Note::warning(
+                    position,
+                    format!(
+                        "a variation before any move kept as a comment: `{}`",
+                        quote(text)
+                    ),
+                ));
+                self.add_comment_located(open.at, Some(position), text, CommentKind::Bare);
             }
         }
     }
@@ -1455,11 +1479,35 @@ mod tests {
             let mut index = 0;
             while let Some(raw) = framer.next_game().unwrap() {
                 index += 1;
+                let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
                 let (plain, _) = parse_game_as(raw.clone(), index, true);
+                let backward = super::super::decode::tests::BACKWARD.with(|count| count.get()) - before;
+                // Positions are asked for in text order, but for the start
+                // of the movetext (after comments before it) and the one
+                // warning on variations left open: never once an item.
+                proptest::prop_assert!(backward <= 2, "{} passes from the start", backward);
                 let (general, _) = parse_game_as(raw, index, false);
                 proptest::prop_assert_eq!(plain, general);
             }
         }
+    }
+
+    #[test]
+    fn variations_before_any_move_are_located_once() {
+        // Each is kept as a comment where it opened; locating that again,
+        // behind its moves, would cost a pass from the start each time.
+        let text = format!("[Event \"v\"]\n{}1-0\n", "(1. 11-15 24-20) ".repeat(2000));
+        let mut framer = super::super::framing::Framer::new(text.as_bytes());
+        let raw = framer.next_game().unwrap().unwrap();
+        let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
+        let (game, _) = parse_game(raw, 1);
+        let after = super::super::decode::tests::BACKWARD.with(|count| count.get());
+        assert_eq!(game.line.comments.len(), 2000);
+        assert!(
+            after - before <= 2,
+            "{} passes from the start",
+            after - before
+        );
     }
 
     #[test]
