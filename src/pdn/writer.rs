@@ -300,6 +300,7 @@ fn write_comment(w: &mut Wrap, comment: &Comment) {
     }
     let pieces: Vec<&str> = text.split(' ').collect();
     let last = pieces.len() - 1;
+    let mut from = 0;
     for (k, piece) in pieces.iter().enumerate() {
         let mut word = String::with_capacity(piece.len() + 2);
         if k == 0 {
@@ -309,9 +310,13 @@ fn write_comment(w: &mut Wrap, comment: &Comment) {
         if k == last {
             word.push('}');
         }
-        // A line starting with `[` could read as a tag: never break there.
-        let may_break = !piece.starts_with('[');
+        // A line starting with `[` after blanks could read as a tag: never
+        // break where the rest of the comment, past blanks, starts with one.
+        let may_break = !text[from..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('[');
         w.piece(&word, may_break);
+        from += piece.len() + 1;
     }
 }
 
@@ -398,6 +403,28 @@ mod tests {
         let out = game_to_string(&games[0]);
         assert!(out.contains("{see\n \u{A0}[Event \"x\"]}"), "{out}");
         assert_eq!(read(&out).len(), 1);
+    }
+
+    #[test]
+    fn no_line_break_in_a_comment_stands_before_a_tag_after_blanks() {
+        // Blanks before the `[` (a tab after a space, or a run of spaces):
+        // breaking the line in them would start a line that reads as a
+        // tag. The first word's length moves the break over every place.
+        for gap in [" \t", "  ", " \t "] {
+            for len in 1..80 {
+                let comment = format!("{} 22M{gap}[Event \"x\"] 1. 9-13", "w".repeat(len));
+                let text = format!("[Event \"a\"]\n1. 11-15 {{{comment}}} 24-20 *\n");
+                let games = read(&text);
+                let written = rewrite(&text);
+                let again = read(&written);
+                assert_eq!(again.len(), 1, "{written}");
+                let words = |games: &[Game]| -> Vec<String> {
+                    let text = &games[0].plies()[0].comments[0].text;
+                    text.split_whitespace().map(str::to_string).collect()
+                };
+                assert_eq!(words(&again), words(&games), "{written}");
+            }
+        }
     }
 
     #[test]
