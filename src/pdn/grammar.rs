@@ -532,8 +532,15 @@ impl<'t> Reading<'t> {
 
     /// Adds text that stands outside braces as a bare comment, with a warning.
     fn add_bare(&mut self, at: usize, text: &str, why: &str) {
-        self.warn(at, format!("{why} kept as a comment: `{}`", quote(text)));
-        self.add_comment(at, text, CommentKind::Bare);
+        self.add_bare_located(at, None, text, why);
+    }
+
+    /// [`Reading::add_bare`], its position given when already known.
+    fn add_bare_located(&mut self, at: usize, position: Option<Position>, text: &str, why: &str) {
+        let position = position.unwrap_or_else(|| self.loc.at(at));
+        let message = format!("{why} kept as a comment: `{}`", quote(text));
+        self.note(Note::warning(position, message));
+        self.add_comment_located(at, Some(position), text, CommentKind::Bare);
     }
 
     #[inline(always)]
@@ -1145,15 +1152,13 @@ impl<'t> Reading<'t> {
                 // Where the variation opened was located then: asking
                 // again, behind the text read since, would cost a pass
                 // from the start for each such variation.
-                let (text, position) = (&text[..cut], open.line.position);
-                self.note(Note::warning(
+                let position = Some(open.line.position);
+                self.add_bare_located(
+                    open.at,
                     position,
-                    format!(
-                        "a variation before any move kept as a comment: `{}`",
-                        quote(text)
-                    ),
-                ));
-                self.add_comment_located(open.at, Some(position), text, CommentKind::Bare);
+                    &text[..cut],
+                    "a variation before any move",
+                );
             }
         }
     }
