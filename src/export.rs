@@ -21,10 +21,9 @@
 //!   unsupported one: its tags, and its move text in a comment with the
 //!   reason. With [`ExportOptions::skip_broken`] these are left out instead.
 
-use crate::generate::game_type_tag;
 use crate::notation::{MoveToken, Notation, dama_number, write_fen, write_move, write_move_among};
 use crate::pdn::{
-    Comment, CommentKind, FenSource, Game, GameResult, Line, MoveNumber, Ply, PlyToken,
+    Comment, CommentKind, FenSource, Game, GameResult, GameType, Line, MoveNumber, Ply, PlyToken,
     Position as TextPosition, Tag,
 };
 use crate::replay::{CheckedGame, Reading, Replay, Status, move_number, replay, written_moves};
@@ -71,6 +70,7 @@ pub fn export_game(game: &Game, checked: &CheckedGame, options: &ExportOptions) 
             notation,
             start,
             replay,
+            ..
         } => {
             if options.skip_broken && is_broken(checked.record.status) {
                 return None;
@@ -143,12 +143,19 @@ struct ReadGame<'a> {
 
 fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) -> Game {
     let rules = read.rules;
-    let out = options
-        .notation
-        .or(read.notation)
+    let asked = options.notation.or(read.notation);
+    let out = asked
+        .filter(|n| n.names_squares_of(rules.geometry))
         .unwrap_or(Notation::Numeric);
     let (mut tags, result, mut notes) = roster(game);
-    tags.push(tag("GameType", &game_type_tag(rules, out)));
+    if let Some(asked) = asked.filter(|n| *n != out) {
+        notes.push(format!(
+            "written in numbers: the {asked} notation has no names for the squares of the {}x{} board",
+            rules.geometry.width(),
+            rules.geometry.height()
+        ));
+    }
+    tags.push(tag("GameType", &GameType::value_for(rules, out)));
     if rules.preset == Preset::Filipino {
         tags.push(tag("Variant", "Filipino Dama"));
     }
@@ -637,7 +644,7 @@ mod tests {
 
     #[test]
     fn game_types() {
-        let game_type = game_type_tag;
+        let game_type = GameType::value_for;
         let f = Preset::Filipino.rules();
         let e = Preset::English.rules();
         assert_eq!(game_type(&f, Notation::Numeric), "26,W,8,8,N2,0");
@@ -710,13 +717,15 @@ mod tests {
 
     #[test]
     fn an_unsupported_record_keeps_its_tags_and_moves() {
-        let text = "[GameType \"20\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2-0";
+        let text = "[GameType \"40\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2-0";
         let out = export(text, &ExportOptions::default())
             .unwrap()
             .replace('\n', " ");
-        assert!(out.contains("[GameType \"20\"]"), "{out}");
+        assert!(out.contains("[GameType \"40\"]"), "{out}");
         assert!(
-            out.contains("{unsupported: GameType \"20\" is a variant pdndb does not play."),
+            out.contains(
+                "{unsupported: GameType \"40\" is Frisian draughts, a game pdndb does not play."
+            ),
             "{out}"
         );
         assert!(
@@ -779,7 +788,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked_games, 16 * 3);
+        // Three notations per preset, and the Dama notation for Filipino.
+        assert_eq!(checked_games, (Preset::ALL.len() * 3 + 1) * 3);
     }
 
     proptest::proptest! {

@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::notation::{Notation, write_move_among};
-use crate::rules::{Color, Move, Position, Preset, Rules};
+use crate::pdn::GameType;
+use crate::rules::{Move, Position, Preset, Rules};
 
 /// A small deterministic random number generator.
 #[derive(Clone, Debug)]
@@ -83,18 +84,6 @@ pub fn generate(options: &GenerateOptions, out: &mut impl Write) -> io::Result<(
     Ok(())
 }
 
-/// The GameType tag value for a preset written in a notation (DESIGN §2).
-pub fn game_type_tag(rules: &Rules, notation: Notation) -> String {
-    let first = rules.first.fen_char();
-    let code = match notation {
-        Notation::Vismin => "A0,0",
-        Notation::Luzon => "A0,1",
-        Notation::Numeric | Notation::Dama if rules.first == Color::White => "N2,0",
-        Notation::Numeric | Notation::Dama => "N1,0",
-    };
-    format!("{},{first},8,8,{code}", rules.preset.game_type())
-}
-
 fn write_game(rng: &mut SplitMix64, index: usize, options: &GenerateOptions, text: &mut String) {
     let rules = &options.rules;
     let play_out = rng.below(4) == 0;
@@ -145,7 +134,7 @@ fn write_game(rng: &mut SplitMix64, index: usize, options: &GenerateOptions, tex
     let _ = writeln!(
         text,
         "[GameType \"{}\"]",
-        game_type_tag(rules, options.notation)
+        GameType::value_for(rules, options.notation)
     );
     if rules.preset == Preset::Filipino {
         let _ = writeln!(text, "[Variant \"Filipino Dama\"]");
@@ -229,30 +218,6 @@ mod tests {
         assert!(
             text.contains("[GameType \"26,W,8,8,A0,1\"]")
                 && text.contains("[Variant \"Filipino Dama\"]")
-        );
-    }
-
-    #[test]
-    fn game_type_tags_follow_the_table() {
-        assert_eq!(
-            game_type_tag(&Preset::Filipino.rules(), Notation::Numeric),
-            "26,W,8,8,N2,0"
-        );
-        assert_eq!(
-            game_type_tag(&Preset::Filipino.rules(), Notation::Vismin),
-            "26,W,8,8,A0,0"
-        );
-        assert_eq!(
-            game_type_tag(&Preset::Pool.rules(), Notation::Numeric),
-            "23,B,8,8,N1,0"
-        );
-        assert_eq!(
-            game_type_tag(&Preset::Russian.rules(), Notation::Vismin),
-            "25,W,8,8,A0,0"
-        );
-        assert_eq!(
-            game_type_tag(&Preset::Filipino.rules(), Notation::Dama),
-            "26,W,8,8,N2,0"
         );
     }
 }

@@ -11,8 +11,8 @@ use super::board::diagram;
 use super::files::discover;
 use super::{CliError, Exit, ReadingArgs};
 use crate::notation::{Notation, parse_fen, write_move_among};
-use crate::pdn::Reader;
-use crate::replay::{CheckedGame, Reading, Status, check_game_with, record_tags};
+use crate::pdn::{Game, Reader};
+use crate::replay::{CheckedGame, FileChecker, Reading, Status, record_tags};
 use crate::rules::Position;
 
 /// Arguments of `check`.
@@ -59,6 +59,8 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
             }
         };
         let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+        let mut checker = FileChecker::new(name.as_str(), &overrides);
+        let mut done = Vec::new();
         loop {
             let game = match reader.next_game() {
                 Ok(Some(game)) => game,
@@ -70,23 +72,14 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 }
             };
             // The tags are printed only in JSON and for games not `ok`.
-            let mut checked = check_game_with(&game, &name, &overrides, args.json);
-            if !args.json && checked.record.status != Status::Ok {
-                checked.record.tags = record_tags(&game);
+            checker.push(game, true, args.json, &mut done);
+            for (game, checked) in done.drain(..) {
+                report_game(out, &name, &game, checked, args.json, &mut tally)?;
             }
-            tally.games += 1;
-            tally.by_status[checked.record.status as usize] += 1;
-            for w in &checked.warnings {
-                eprintln!(
-                    "{name}:{}:{}: warning: game {}: {}",
-                    w.line, w.column, game.index, w.message
-                );
-            }
-            if args.json {
-                super::write_json_line(out, &JsonRecord::new(&checked))?;
-            } else if checked.record.status != Status::Ok {
-                write_problem(out, &checked)?;
-            }
+        }
+        checker.finish(args.json, &mut done);
+        for (game, checked) in done.drain(..) {
+            report_game(out, &name, &game, checked, args.json, &mut tally)?;
         }
         for d in reader.trailing_diagnostics() {
             eprintln!("{name}:{}: {}: {}", d.position, d.severity, d.message);
@@ -111,6 +104,35 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
     } else {
         Exit::Success
     })
+}
+
+/// Prints one checked game: its warnings, then its record (JSON) or, for
+/// a game that is not `ok`, its report.
+fn report_game(
+    out: &mut impl Write,
+    name: &str,
+    game: &Game,
+    mut checked: CheckedGame,
+    json: bool,
+    tally: &mut Tally,
+) -> Result<(), CliError> {
+    if !json && checked.record.status != Status::Ok {
+        checked.record.tags = record_tags(game);
+    }
+    tally.games += 1;
+    tally.by_status[checked.record.status as usize] += 1;
+    for w in &checked.warnings {
+        eprintln!(
+            "{name}:{}:{}: warning: game {}: {}",
+            w.line, w.column, game.index, w.message
+        );
+    }
+    if json {
+        super::write_json_line(out, &JsonRecord::new(&checked))?;
+    } else if checked.record.status != Status::Ok {
+        write_problem(out, &checked)?;
+    }
+    Ok(())
 }
 
 /// The check record plus its warnings, as printed by `--json`.
@@ -150,6 +172,12 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         r.message.as_deref().unwrap_or(r.status.name()),
         r.status.name()
     )?;
+    let mut rules_line = format!("    read as {} ({})", r.variant, r.variant_from.name());
+    if !r.reads_ok_under.is_empty() {
+        rules_line.push_str("; reads ok under ");
+        rules_line.push_str(&r.reads_ok_under.join(", "));
+    }
+    writeln!(out, "{rules_line}")?;
     if let (
         Some(fen),
         Reading::Replayed {

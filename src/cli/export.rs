@@ -164,6 +164,7 @@ fn export_games(
                 let overrides = Overrides {
                     rules: stored.rules(),
                     notation: stored.notation.as_deref().and_then(|n| n.parse().ok()),
+                    skip_alternatives: true,
                     ..Overrides::default()
                 };
                 let checked = check_game(&original, &file, &overrides);

@@ -109,6 +109,7 @@ impl ReadingArgs {
             rules,
             switches,
             notation,
+            skip_alternatives: false,
         })
     }
 }

@@ -92,6 +92,7 @@ pub fn position_after(moves: &str, rules: Rules) -> Result<(Position, Option<Mov
     };
     let overrides = Overrides {
         rules: Some(rules),
+        skip_alternatives: true,
         ..Overrides::default()
     };
     let checked = check_game(&game, "--moves", &overrides);

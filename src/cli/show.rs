@@ -73,6 +73,7 @@ pub fn cmd_show(
         let overrides = Overrides {
             rules: Some(rules),
             notation: game.notation.as_deref().and_then(|n| n.parse().ok()),
+            skip_alternatives: true,
             ..Overrides::default()
         };
         match Reader::new(text.as_bytes()).next_game() {

@@ -3,12 +3,14 @@
 //!
 //! Read: `W:W18,K27:B11,15` with `W`/`B`/`R` (Red = Black) or `?` for the side
 //! to move, kings marked `K`, ranges (`W31-50`), algebraic squares on either
-//! board, spaces anywhere, a trailing `.`, empty piece lists. Written:
+//! board (8×8 or 10×10, `a1` to `j10`), spaces anywhere, a trailing `.`,
+//! empty piece lists. Written:
 //! `W:W21,22,K30:B1,K5` — side, then White's and Black's squares ascending.
 
 use std::fmt::Write as _;
 
-use super::algebraic::{Orientation, parse_algebraic};
+use super::algebraic::{Orientation, locate};
+use super::token::SquareToken;
 use crate::rules::{Color, Geometry, Piece, Position, Setup, squares};
 
 /// Why a FEN cannot be read; each variant carries the offending text.
@@ -40,93 +42,172 @@ pub enum FenError {
 /// Most squares a range may cover (a 10×10 board has 50).
 const MAX_RANGE: u32 = 64;
 
-/// Reads a FEN into an unvalidated [`Setup`]; numbers are kept as written
-/// (validate with [`Position::from_setup`]). Algebraic squares are read on
-/// the 8×8 board, each telling its own orientation.
+/// A FEN as written: the side to move and each piece with its square as
+/// written, not yet placed on a board. Numbers mean the same on every
+/// board; algebraic squares depend on the board's size, so that
+/// [`Fen::setup`] places them once the board is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fen {
+    /// The side to move; `None` when the FEN said `?`.
+    pub side: Option<Color>,
+    /// Each piece with its square as written, in the order read.
+    pub pieces: Vec<(SquareToken, Piece)>,
+}
+
+impl Fen {
+    /// Reads a FEN without placing it on a board.
+    ///
+    /// # Errors
+    /// The first part that cannot be read, quoted in the error.
+    pub fn parse(text: &str) -> Result<Fen, FenError> {
+        let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let cleaned = cleaned.trim_end_matches('.');
+        if cleaned.is_empty() {
+            return Err(FenError::Empty);
+        }
+        let mut fields = cleaned.split(':');
+        let side_field = fields.next().unwrap_or_default();
+        let side = match side_field {
+            "W" | "w" => Some(Color::White),
+            "B" | "b" | "R" | "r" => Some(Color::Black),
+            "?" => None,
+            other => return Err(FenError::BadSide(other.to_string())),
+        };
+        let mut fen = Fen {
+            side,
+            pieces: Vec::new(),
+        };
+        let mut lists = 0;
+        for field in fields {
+            if field.is_empty() {
+                // `W::` — a list with neither colour letter nor pieces.
+                lists += 1;
+                continue;
+            }
+            let mut chars = field.chars();
+            let color = match chars.next() {
+                Some('W' | 'w') => Color::White,
+                Some('B' | 'b' | 'R' | 'r') => Color::Black,
+                _ => return Err(FenError::BadField(field.to_string())),
+            };
+            lists += 1;
+            let list = chars.as_str();
+            for item in list.split(',').filter(|s| !s.is_empty()) {
+                fen.read_piece(item, color)?;
+            }
+        }
+        if lists == 0 {
+            return Err(FenError::NoPieces(text.trim().to_string()));
+        }
+        Ok(fen)
+    }
+
+    /// Reads one item of a piece list: `[K]square` or `[K]n-m`.
+    fn read_piece(&mut self, item: &str, color: Color) -> Result<(), FenError> {
+        let (king, square) = match item.strip_prefix(['K', 'k']) {
+            Some(rest) => (true, rest),
+            None => (false, item),
+        };
+        let piece = Piece { color, king };
+        if let Some((low, high)) = square.split_once('-') {
+            let bad = || FenError::BadRange(item.to_string());
+            let low: u16 = low.parse().map_err(|_| bad())?;
+            let high: u16 = high.parse().map_err(|_| bad())?;
+            if low == 0 || high < low || u32::from(high - low) >= MAX_RANGE {
+                return Err(bad());
+            }
+            self.pieces
+                .extend((low..=high).map(|s| (SquareToken::Number(s), piece)));
+            return Ok(());
+        }
+        if square.bytes().all(|b| b.is_ascii_digit()) && !square.is_empty() && square.len() <= 3 {
+            let label = square
+                .parse()
+                .map_err(|_| FenError::BadSquare(item.to_string()))?;
+            self.pieces.push((SquareToken::Number(label), piece));
+            return Ok(());
+        }
+        let bytes = square.as_bytes();
+        let algebraic = match bytes.split_first() {
+            Some((&letter, digits))
+                if letter.is_ascii_alphabetic()
+                    && (1..=2).contains(&digits.len())
+                    && digits.iter().all(u8::is_ascii_digit) =>
+            {
+                let rank = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+                (rank > 0).then(|| SquareToken::Algebraic {
+                    file: letter.to_ascii_lowercase() - b'a',
+                    rank,
+                })
+            }
+            _ => None,
+        };
+        let token = algebraic.ok_or_else(|| FenError::BadSquare(item.to_string()))?;
+        self.pieces.push((token, piece));
+        Ok(())
+    }
+
+    /// The largest number written, and the farthest file (0-based) and
+    /// rank of the algebraic squares: what tells the board's size.
+    pub fn extent(&self) -> (u32, u8, u8) {
+        self.pieces
+            .iter()
+            .fold((0, 0, 0), |(n, f, r), (square, _)| match *square {
+                SquareToken::Number(label) => (n.max(u32::from(label)), f, r),
+                SquareToken::Algebraic { file, rank } => (n, f.max(file), r.max(rank)),
+            })
+    }
+
+    /// The set-up on a board: numbers are kept as written (validate with
+    /// [`Position::from_setup`]); algebraic squares are placed on
+    /// `geometry`, each telling its own orientation.
+    ///
+    /// # Errors
+    /// An algebraic square that is not a playing square of the board, or
+    /// squares from both orientations.
+    pub fn setup(&self, geometry: &Geometry) -> Result<Setup, FenError> {
+        let mut setup = Setup {
+            side: self.side,
+            pieces: Vec::with_capacity(self.pieces.len()),
+        };
+        let mut orientation: Option<Orientation> = None;
+        for &(square, piece) in &self.pieces {
+            let label = match square {
+                SquareToken::Number(label) => u32::from(label),
+                SquareToken::Algebraic { file, rank } => {
+                    let (found, side) = locate(geometry, i32::from(file), i32::from(rank))
+                        .ok_or_else(|| FenError::BadSquare(square.to_string()))?;
+                    match orientation {
+                        Some(o) if o != side => {
+                            return Err(FenError::MixedOrientation(square.to_string()));
+                        }
+                        _ => orientation = Some(side),
+                    }
+                    found.label()
+                }
+            };
+            setup.pieces.push((label, piece));
+        }
+        Ok(setup)
+    }
+}
+
+/// Reads a FEN into an unvalidated [`Setup`] on the 8×8 board; numbers are
+/// kept as written (validate with [`Position::from_setup`]). See [`Fen`]
+/// for other boards.
 ///
 /// # Errors
 /// The first part that cannot be read, quoted in the error.
 pub fn parse_fen(text: &str) -> Result<Setup, FenError> {
-    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let cleaned = cleaned.trim_end_matches('.');
-    if cleaned.is_empty() {
-        return Err(FenError::Empty);
-    }
-    let mut fields = cleaned.split(':');
-    let side_field = fields.next().unwrap_or_default();
-    let side = match side_field {
-        "W" | "w" => Some(Color::White),
-        "B" | "b" | "R" | "r" => Some(Color::Black),
-        "?" => None,
-        other => return Err(FenError::BadSide(other.to_string())),
-    };
-    let mut setup = Setup {
-        side,
-        pieces: Vec::new(),
-    };
-    let mut orientation: Option<Orientation> = None;
-    let mut lists = 0;
-    for field in fields {
-        if field.is_empty() {
-            // `W::` — a list with neither colour letter nor pieces.
-            lists += 1;
-            continue;
-        }
-        let mut chars = field.chars();
-        let color = match chars.next() {
-            Some('W' | 'w') => Color::White,
-            Some('B' | 'b' | 'R' | 'r') => Color::Black,
-            _ => return Err(FenError::BadField(field.to_string())),
-        };
-        lists += 1;
-        let list = chars.as_str();
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            read_piece(item, color, &mut orientation, &mut setup)?;
-        }
-    }
-    if lists == 0 {
-        return Err(FenError::NoPieces(text.trim().to_string()));
-    }
-    Ok(setup)
+    parse_fen_on(text, Geometry::standard())
 }
 
-/// Reads one item of a piece list: `[K]square` or `[K]n-m`.
-fn read_piece(
-    item: &str,
-    color: Color,
-    orientation: &mut Option<Orientation>,
-    setup: &mut Setup,
-) -> Result<(), FenError> {
-    let (king, square) = match item.strip_prefix(['K', 'k']) {
-        Some(rest) => (true, rest),
-        None => (false, item),
-    };
-    let piece = Piece { color, king };
-    if let Some((low, high)) = square.split_once('-') {
-        let bad = || FenError::BadRange(item.to_string());
-        let low: u32 = low.parse().map_err(|_| bad())?;
-        let high: u32 = high.parse().map_err(|_| bad())?;
-        if low == 0 || high < low || high - low >= MAX_RANGE {
-            return Err(bad());
-        }
-        setup.pieces.extend((low..=high).map(|s| (s, piece)));
-        return Ok(());
-    }
-    if square.bytes().all(|b| b.is_ascii_digit()) && !square.is_empty() && square.len() <= 3 {
-        let label = square
-            .parse()
-            .map_err(|_| FenError::BadSquare(item.to_string()))?;
-        setup.pieces.push((label, piece));
-        return Ok(());
-    }
-    let (found, side) = parse_algebraic(Geometry::standard(), square)
-        .ok_or_else(|| FenError::BadSquare(item.to_string()))?;
-    match orientation {
-        Some(o) if *o != side => return Err(FenError::MixedOrientation(item.to_string())),
-        _ => *orientation = Some(side),
-    }
-    setup.pieces.push((found.label(), piece));
-    Ok(())
+/// Reads a FEN into an unvalidated [`Setup`] on `geometry`.
+///
+/// # Errors
+/// The first part that cannot be read, quoted in the error.
+pub fn parse_fen_on(text: &str, geometry: &Geometry) -> Result<Setup, FenError> {
+    Fen::parse(text)?.setup(geometry)
 }
 
 /// The canonical numeric FEN of a position: `W:W21,22,K30:B1,K5`.
@@ -228,5 +309,25 @@ mod tests {
             err.to_string().contains("square 33 is not on the board"),
             "{err}"
         );
+        assert_eq!(parse_fen("W:Wi1:B2"), Err(FenError::BadSquare("i1".into())));
+    }
+
+    #[test]
+    fn ten_by_ten_set_ups_in_numbers_and_letters() {
+        let rules = crate::rules::Preset::International.rules();
+        let fen = Fen::parse("W:W31-50:B1-20").unwrap();
+        assert_eq!(fen.extent(), (50, 0, 0));
+        let setup = fen.setup(rules.geometry).unwrap();
+        assert_eq!(
+            Position::from_setup(&setup, &rules).unwrap(),
+            Position::initial(&rules)
+        );
+        // a1 is square 46 and j10 square 5 on the International board.
+        let fen = Fen::parse("W:Wa1,Kc1:Bj10").unwrap();
+        assert_eq!(fen.extent(), (0, 9, 10));
+        let position = Position::from_setup(&fen.setup(rules.geometry).unwrap(), &rules).unwrap();
+        assert_eq!(write_fen(&position), "W:W46,K47:B5");
+        // The same text is no 8×8 set-up.
+        assert!(fen.setup(Geometry::standard()).is_err());
     }
 }

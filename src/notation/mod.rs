@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 pub use algebraic::{Orientation, algebraic_name, parse_algebraic};
 pub use dama::{dama_number, dama_squares};
-pub use fen::{FenError, parse_fen, write_fen};
+pub use fen::{Fen, FenError, parse_fen, parse_fen_on, write_fen};
 pub use token::{
     INLINE_SQUARES, MAX_TOKEN_LEN, MoveToken, SquareToken, Squares, TokenError, Views, write_move,
     write_move_among,
@@ -66,15 +66,21 @@ impl Notation {
         }
     }
 
+    /// Whether this notation names the squares of a board: the Dama
+    /// numbers belong to the 8×8 board of Dama only.
+    pub fn names_squares_of(self, geometry: &Geometry) -> bool {
+        self != Notation::Dama || geometry == Geometry::standard()
+    }
+
     /// How a square is written in this notation.
     pub fn square_name(self, geometry: &Geometry, square: Square) -> String {
         match self {
             Notation::Numeric => square.label().to_string(),
             Notation::Vismin => algebraic_name(geometry, square, Orientation::Vismin),
             Notation::Luzon => algebraic_name(geometry, square, Orientation::Luzon),
-            Notation::Dama => {
-                dama_number(square).map_or_else(|| square.label().to_string(), |n| n.to_string())
-            }
+            Notation::Dama => dama_number(square)
+                .filter(|_| geometry == Geometry::standard())
+                .map_or_else(|| square.label().to_string(), |n| n.to_string()),
         }
     }
 }

@@ -102,7 +102,7 @@ impl SquareToken {
             (SquareToken::Number(n), Notation::Numeric) => {
                 Square::new(u32::from(n)).and_then(on_board)
             }
-            (SquareToken::Number(n), Notation::Dama) if geometry.len() == 32 => {
+            (SquareToken::Number(n), Notation::Dama) if geometry == Geometry::standard() => {
                 dama_squares(u32::from(n)).map(|[a, b]| a.bit() | b.bit())
             }
             (SquareToken::Algebraic { file, rank }, Notation::Vismin | Notation::Luzon) => {
@@ -374,6 +374,18 @@ impl MoveToken {
     /// Whether the move is written with letters.
     pub fn is_algebraic(&self) -> bool {
         matches!(self.squares.first(), Some(SquareToken::Algebraic { .. }))
+    }
+
+    /// The largest number written, and the farthest file (0-based) and rank
+    /// of the algebraic squares: what tells the board's size (a number
+    /// above 32, a file past `h` or a rank past 8 point to a larger board).
+    pub fn extent(&self) -> (u32, u8, u8) {
+        self.squares
+            .iter()
+            .fold((0, 0, 0), |(n, f, r), square| match *square {
+                SquareToken::Number(label) => (n.max(u32::from(label)), f, r),
+                SquareToken::Algebraic { file, rank } => (n, f.max(file), r.max(rank)),
+            })
     }
 
     /// The largest number written, if the move is numeric (a number above 32

@@ -4,8 +4,8 @@
 use compact_str::CompactString;
 use thin_vec::ThinVec;
 
-use crate::notation::{MoveToken, Orientation, SquareToken, TokenError};
-use crate::rules::Color;
+use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
+use crate::rules::{Color, Rules};
 
 use super::error::{Diagnostic, Position};
 
@@ -356,6 +356,31 @@ impl GameType {
     }
 }
 
+impl GameType {
+    /// The `GameType` value pdndb writes for rules and a notation:
+    /// `T,F,W,H,A0,0` for algebraic squares lettered from `a1` (`A0,1` from
+    /// the mirrored corner, the Luzon board), `T,F,W,H,N2,0` for numbers
+    /// when White moves first and `T,F,W,H,N1,0` when Black does (the Dama
+    /// notation has no code of its own: its records also carry
+    /// `[Notation "Dama"]`). T is the preset's type number, F its first
+    /// side, W and H the board's size.
+    pub fn value_for(rules: &Rules, notation: Notation) -> String {
+        let first = rules.first.fen_char();
+        let code = match notation {
+            Notation::Vismin => "A0,0",
+            Notation::Luzon => "A0,1",
+            Notation::Numeric | Notation::Dama if rules.first == Color::White => "N2,0",
+            Notation::Numeric | Notation::Dama => "N1,0",
+        };
+        format!(
+            "{},{first},{},{},{code}",
+            rules.preset.game_type(),
+            rules.geometry.width(),
+            rules.geometry.height()
+        )
+    }
+}
+
 impl GameTypeHint {
     /// Reads a `GameType` value.
     pub fn from_value(raw: &str) -> GameTypeHint {
@@ -480,6 +505,32 @@ pub(crate) fn hints(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_types_written_follow_the_table() {
+        use crate::rules::Preset;
+        let value = |preset: Preset, notation| GameType::value_for(&preset.rules(), notation);
+        assert_eq!(value(Preset::Filipino, Notation::Numeric), "26,W,8,8,N2,0");
+        assert_eq!(value(Preset::Filipino, Notation::Vismin), "26,W,8,8,A0,0");
+        assert_eq!(value(Preset::Filipino, Notation::Luzon), "26,W,8,8,A0,1");
+        assert_eq!(value(Preset::Filipino, Notation::Dama), "26,W,8,8,N2,0");
+        assert_eq!(value(Preset::Pool, Notation::Numeric), "23,B,8,8,N1,0");
+        assert_eq!(value(Preset::Russian, Notation::Vismin), "25,W,8,8,A0,0");
+        assert_eq!(value(Preset::English, Notation::Numeric), "21,B,8,8,N1,0");
+        assert_eq!(
+            value(Preset::International, Notation::Numeric),
+            "20,W,10,10,N2,0"
+        );
+        assert_eq!(value(Preset::Czech, Notation::Numeric), "29,W,8,8,N2,0");
+        assert_eq!(value(Preset::Italian, Notation::Numeric), "22,W,8,8,N2,0");
+        assert_eq!(value(Preset::Spanish, Notation::Numeric), "24,W,8,8,N2,0");
+        // What is written reads back as the same preset.
+        for preset in Preset::ALL {
+            let written = GameType::parse(&value(preset, Notation::Numeric)).unwrap();
+            let variant = (preset == Preset::Filipino).then_some("Filipino Dama");
+            assert_eq!(Preset::of_game_type(written.number, variant), Some(preset));
+        }
+    }
 
     #[test]
     fn game_types_in_their_forms() {

@@ -1,14 +1,83 @@
-//! Choosing the variant, notation and start position of a record, then
-//! replaying it (DESIGN order: command line, tags, letters, numbers).
+//! Choosing the rules, notation and start position of a record, then
+//! replaying it.
+//!
+//! In this order: rules given on the command line apply to every game
+//! ([`VariantFrom::Forced`]); else the `GameType` tag (with `Variant`), a
+//! `Variant` tag naming a preset, or a `Notation "Dama"` tag name them
+//! ([`VariantFrom::Tag`]); else they are inferred from the record
+//! ([`VariantFrom::Inferred`]): the board's size from the squares written
+//! in the moves and the set-up, the notation from letters or numbers, and
+//! every preset of a possible size that suits the notation is a candidate.
+//! Replay decides: the first candidate under which the record reads `ok`
+//! wins; when none does, the one whose reading reaches furthest (then the
+//! one with fewer readings). The candidates are tried in this order: the
+//! preset most earlier games of the same file were inferred as, then
+//! [`Preset::INFERENCE_ORDER`]; for a set-up without moves (a problem
+//! position), which replay cannot decide, English checkers comes first,
+//! since that is what numbered problem collections without a `GameType`
+//! are. A record with neither moves nor set-up gets Filipino Dama
+//! ([`VariantFrom::Default`]).
+//!
+//! Since the first clean reading ends the search, a file whose games read
+//! cleanly under the rules of its first games costs one replay per game.
+//!
+//! For a record that does not read cleanly, the other presets and switch
+//! settings under which it would are listed ([`Reading`]'s
+//! `reads_ok_under`), so that a Filipino record played without the
+//! majority rule, or a Russian game read as Filipino, is found.
 
-use crate::notation::{MoveToken, Notation, parse_fen};
+use serde::Serialize;
+
+use crate::notation::{Fen, MoveToken, Notation, SquareToken};
 use crate::pdn::GameType;
-use crate::rules::{Color, Position, Preset, Rules, Setup};
+use crate::rules::{
+    Color, Corner, Geometry, KingFirst, MaxCapture, Position, Preset, Promotion, Rules,
+    game_type_name,
+};
 
 use super::interpret::{Replay, Written, replay};
 
 /// Longest main line replayed, in plies.
 pub const MAX_PLIES: usize = 20_000;
+
+/// Where a game's rules came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantFrom {
+    /// `--variant` (or `--rules`) on the command line.
+    Forced,
+    /// The game's tags.
+    Tag,
+    /// Inferred from the record by replaying it.
+    Inferred,
+    /// Nothing to decide by: the default preset.
+    Default,
+}
+
+impl VariantFrom {
+    /// Every source, in the order of the documentation.
+    pub const ALL: [VariantFrom; 4] = [
+        VariantFrom::Forced,
+        VariantFrom::Tag,
+        VariantFrom::Inferred,
+        VariantFrom::Default,
+    ];
+
+    /// The name stored and printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantFrom::Forced => "forced",
+            VariantFrom::Tag => "tag",
+            VariantFrom::Inferred => "inferred",
+            VariantFrom::Default => "default",
+        }
+    }
+
+    /// The source of a stored name; `None` for an unknown one.
+    pub fn from_name(name: &str) -> Option<VariantFrom> {
+        VariantFrom::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
 
 /// Choices given on the command line; they apply to every game.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +89,9 @@ pub struct Overrides {
     pub switches: Option<String>,
     /// `--notation`.
     pub notation: Option<Notation>,
+    /// Leave out the search for other rules under which a game that does
+    /// not read cleanly would (for callers that only replay).
+    pub skip_alternatives: bool,
 }
 
 impl Overrides {
@@ -49,22 +121,37 @@ pub struct RecordText<'a> {
     pub moves: Vec<Option<&'a MoveToken>>,
 }
 
-/// The preset of a known GameType number (26 is `filipino` with a Variant
-/// tag naming Filipino Dama, `brazilian` without).
+/// The preset of a known GameType (26 is `filipino` with a Variant tag
+/// naming Filipino Dama, `brazilian` without).
 pub fn game_type_preset(game_type: &GameType, variant_tag: Option<&str>) -> Option<Preset> {
-    match game_type.number {
-        21 => Some(Preset::English),
-        23 => Some(Preset::Pool),
-        25 => Some(Preset::Russian),
-        26 if variant_tag.is_some_and(names_filipino) => Some(Preset::Filipino),
-        26 => Some(Preset::Brazilian),
-        _ => None,
-    }
+    Preset::of_game_type(game_type.number, variant_tag)
 }
 
-fn names_filipino(tag: &str) -> bool {
-    let lower = tag.to_ascii_lowercase();
-    lower.contains("filipino") || lower.contains("dama")
+/// The preset a `Variant` tag names by itself (without a `GameType`), if
+/// it names one: the more specific names are looked for first, so that
+/// `Dama italiana` is Italian and `Dama` alone Filipino.
+fn variant_tag_preset(tag: &str) -> Option<Preset> {
+    const NAMES: [(&str, Preset); 14] = [
+        ("italian", Preset::Italian),
+        ("spanish", Preset::Spanish),
+        ("españo", Preset::Spanish),
+        ("czech", Preset::Czech),
+        ("russian", Preset::Russian),
+        ("shashki", Preset::Russian),
+        ("brazil", Preset::Brazilian),
+        ("pool", Preset::Pool),
+        ("international", Preset::International),
+        ("10x10", Preset::International),
+        ("english", Preset::English),
+        ("checkers", Preset::English),
+        ("filipino", Preset::Filipino),
+        ("dama", Preset::Filipino),
+    ];
+    let lower = tag.to_lowercase();
+    NAMES
+        .iter()
+        .find(|(name, _)| lower.contains(name))
+        .map(|&(_, preset)| preset)
 }
 
 /// How a record was read.
@@ -80,13 +167,20 @@ pub enum Reading {
         start: Position,
         /// What replay found.
         replay: Replay,
+        /// Where the rules came from.
+        from: VariantFrom,
+        /// For a record that does not read cleanly: the other presets, and
+        /// switch settings of its own, under which it does.
+        reads_ok_under: Vec<Rules>,
     },
     /// A variant the engine does not play.
     Unsupported {
-        /// `international` or `unknown`.
+        /// `unknown` (kept as a name for the records).
         variant: &'static str,
         /// Why.
         message: String,
+        /// Where the verdict came from.
+        from: VariantFrom,
     },
     /// Text or set-up that cannot be used.
     Unreadable {
@@ -94,193 +188,562 @@ pub enum Reading {
         rules: Option<Rules>,
         /// Why.
         message: String,
+        /// Where those rules came from.
+        from: VariantFrom,
     },
+}
+
+impl Reading {
+    /// Where the rules came from.
+    pub fn variant_from(&self) -> VariantFrom {
+        match self {
+            Reading::Replayed { from, .. }
+            | Reading::Unsupported { from, .. }
+            | Reading::Unreadable { from, .. } => *from,
+        }
+    }
+
+    /// The rules the record was read (or would have been read) by.
+    pub fn rules(&self) -> Option<&Rules> {
+        match self {
+            Reading::Replayed { rules, .. } => Some(rules),
+            Reading::Unreadable { rules, .. } => rules.as_ref(),
+            Reading::Unsupported { .. } => None,
+        }
+    }
+
+    /// Whether every move was read, one way only.
+    pub fn is_clean(&self) -> bool {
+        matches!(self, Reading::Replayed { replay, .. } if reads_cleanly(replay))
+    }
+}
+
+fn reads_cleanly(replay: &Replay) -> bool {
+    replay.reached == replay.plies && replay.interpretations == Some(1) && replay.limit.is_none()
 }
 
 /// Decides variant, notation and start position, and replays the record.
 pub fn read_record(text: &RecordText<'_>, overrides: &Overrides) -> Reading {
-    let game_type = text
-        .game_type
-        .filter(|t| !t.trim().is_empty())
-        .map(|t| (t, GameType::parse(t)));
-    let tag_preset = match &game_type {
-        Some((raw, parsed)) => match parsed
-            .as_ref()
-            .and_then(|g| game_type_preset(g, text.variant))
-        {
-            Some(preset) => Some(preset),
-            None if overrides.rules.is_some() => None,
-            None => {
-                let number = parsed.as_ref().map(|g| g.number);
-                return Reading::Unsupported {
-                    variant: if number == Some(20) {
-                        "international"
-                    } else {
-                        "unknown"
-                    },
-                    message: format!("GameType \"{raw}\" is a variant pdndb does not play"),
-                };
-            }
-        },
+    read_record_in(text, overrides, None)
+}
+
+/// [`read_record`] for a game of a file whose earlier games were mostly
+/// inferred as `majority`: when rules are inferred, that preset is tried
+/// first.
+pub fn read_record_in(
+    text: &RecordText<'_>,
+    overrides: &Overrides,
+    majority: Option<Preset>,
+) -> Reading {
+    let fen = match text.fen.map(Fen::parse) {
         None => None,
-    };
-    let setup = match text.fen.map(parse_fen) {
-        None => None,
-        Some(Ok(setup)) => Some(setup),
+        Some(Ok(fen)) => Some(fen),
         Some(Err(err)) => {
             return Reading::Unreadable {
                 rules: overrides.rules,
                 message: format!("FEN: {err}"),
+                from: if overrides.rules.is_some() {
+                    VariantFrom::Forced
+                } else {
+                    VariantFrom::Default
+                },
             };
         }
     };
-    if game_type.is_none()
-        && overrides.rules.is_none()
-        && let Some(square) = square_above_32(setup.as_ref(), &text.moves)
-    {
-        return Reading::Unsupported {
-            variant: if square <= 50 {
-                "international"
-            } else {
-                "unknown"
-            },
-            message: format!(
-                "square {square} is above 32: not an 8x8 game (a 10x10 variant is not played yet)"
-            ),
-        };
-    }
+    let record = Record::new(text, fen.as_ref());
+    let plan = match plan(text, &record, overrides, majority) {
+        Ok(plan) => plan,
+        Err(Unplayable { message, from }) => {
+            return Reading::Unsupported {
+                variant: "unknown",
+                message,
+                from,
+            };
+        }
+    };
     if text.moves.len() > MAX_PLIES {
         return Reading::Unreadable {
-            rules: overrides.rules.or(tag_preset.map(Preset::rules)),
+            rules: plan.candidates(&record, overrides).next().map(|c| c.rules),
             message: format!(
                 "{} plies: over the limit of {MAX_PLIES} plies per game",
                 text.moves.len()
             ),
+            from: plan.from,
         };
     }
-    let tag_rules = overrides.rules.or(tag_preset.map(Preset::rules));
-    let candidates = notation_candidates(
-        text,
-        overrides,
-        game_type.as_ref().and_then(|(_, g)| g.as_ref()),
-    );
+    let mut tried: Vec<(Candidate, bool)> = Vec::new();
     let mut best: Option<Reading> = None;
-    for notation in candidates {
-        let reading = match read_in(text, setup.as_ref(), notation, tag_rules, overrides) {
-            Ok(reading) => reading,
-            Err(message) => Reading::Unreadable {
-                rules: tag_rules,
-                message,
-            },
-        };
+    for candidate in plan.candidates(&record, overrides) {
+        let reading = record.read(&candidate, plan.from);
+        let clean = reading.is_clean();
+        tried.push((candidate, clean));
         best = Some(match best {
             None => reading,
             Some(current) => better(current, reading),
         });
-        if let Some(Reading::Replayed { replay, .. }) = &best
-            && replay.reached == replay.plies
-            && replay.interpretations == Some(1)
-        {
-            break; // no later notation can do better
+        if clean {
+            break;
         }
     }
-    best.unwrap_or_else(|| Reading::Unreadable {
-        rules: tag_rules,
-        message: "nothing to read".to_string(),
-    })
-}
-
-/// The notations worth trying, most likely first.
-fn notation_candidates(
-    text: &RecordText<'_>,
-    overrides: &Overrides,
-    game_type: Option<&GameType>,
-) -> Vec<Option<Notation>> {
-    if let Some(n) = overrides.notation {
-        return vec![Some(n)];
-    }
-    if text
-        .notation
-        .is_some_and(|n| n.trim().eq_ignore_ascii_case("dama"))
-    {
-        return vec![Some(Notation::Dama)];
-    }
-    let tokens: Vec<&MoveToken> = text.moves.iter().flatten().copied().collect();
-    if tokens.is_empty() {
-        return vec![None];
-    }
-    let by_tag = game_type
-        .and_then(|g| g.board)
-        .and_then(|b| match (b.notation, b.invert) {
-            ('A', Some(true)) => Some(vec![Some(Notation::Luzon)]),
-            ('A', _) => Some(vec![Some(Notation::Vismin)]),
-            ('N', _) => Some(vec![Some(Notation::Numeric), Some(Notation::Dama)]),
-            _ => None,
-        });
-    if let Some(list) = by_tag {
-        return list;
-    }
-    let letters = tokens.iter().filter(|t| t.is_algebraic()).count();
-    if letters * 2 > tokens.len() {
-        let vismin = tokens.iter().filter(|t| t.views().vismin).count();
-        let luzon = tokens.iter().filter(|t| t.views().luzon).count();
-        return if luzon > vismin {
-            vec![Some(Notation::Luzon)]
-        } else {
-            vec![Some(Notation::Vismin)]
+    let Some(mut reading) = best else {
+        return Reading::Unreadable {
+            rules: None,
+            message: "no rules fit the record's squares".to_string(),
+            from: plan.from,
         };
+    };
+    if !overrides.skip_alternatives
+        && let Reading::Replayed {
+            rules,
+            notation,
+            replay,
+            reads_ok_under,
+            ..
+        } = &mut reading
+        && !reads_cleanly(replay)
+        && replay.plies > 0
+    {
+        let chosen = Candidate {
+            rules: *rules,
+            notation: *notation,
+        };
+        *reads_ok_under = record.alternatives(&chosen, &tried);
     }
-    vec![Some(Notation::Numeric), Some(Notation::Dama)]
+    reading
 }
 
-/// The first square above 32 named by a set-up or a numeric move.
-fn square_above_32(setup: Option<&Setup>, moves: &[Option<&MoveToken>]) -> Option<u32> {
-    let in_setup = setup.and_then(|s| s.pieces.iter().map(|&(label, _)| label).find(|&l| l > 32));
-    in_setup.or_else(|| {
-        moves
-            .iter()
-            .flatten()
-            .filter_map(|t| t.max_number())
-            .find(|&n| n > 32)
-    })
-}
-
-/// Replays the record in one notation.
-fn read_in(
+/// The presets under which a record whose rules would be inferred reads
+/// cleanly; `None` when its rules are not inferred (forced, named by its
+/// tags, or the default) or it has no moves to decide by.
+pub fn presets_reading_cleanly(
     text: &RecordText<'_>,
-    setup: Option<&Setup>,
-    notation: Option<Notation>,
-    tag_rules: Option<Rules>,
     overrides: &Overrides,
-) -> Result<Reading, String> {
-    let first = text.moves.first().copied().flatten();
-    let rules = match (overrides.rules, notation) {
-        (Some(rules), _) => rules,
-        // The Dama notation is Filipino, unless the tags name other rules
-        // (a game of another variant exported in Dama numbers).
-        (None, Some(Notation::Dama)) => {
-            overrides.adjust(tag_rules.unwrap_or_else(|| Preset::Filipino.rules()))
-        }
-        (None, _) => overrides.adjust(tag_rules.unwrap_or_else(|| guess_rules(setup, first))),
+) -> Option<Vec<Preset>> {
+    if overrides.rules.is_some() || text.moves.is_empty() || text.moves.len() > MAX_PLIES {
+        return None;
+    }
+    let fen = match text.fen.map(Fen::parse) {
+        Some(Err(_)) => return None,
+        other => other.and_then(Result::ok),
     };
-    let start = match setup {
-        None => Position::initial(&rules),
-        Some(setup) => {
-            let mut setup = setup.clone();
-            if setup.side.is_none() {
-                setup.side = Some(side_of_first_move(&setup, first, notation, &rules));
+    let record = Record::new(text, fen.as_ref());
+    let plan = plan(text, &record, overrides, None).ok()?;
+    if plan.from != VariantFrom::Inferred {
+        return None;
+    }
+    let mut clean: Vec<Preset> = Vec::new();
+    for candidate in plan.candidates(&record, overrides) {
+        let preset = candidate.rules.preset;
+        if !clean.contains(&preset) && record.read(&candidate, plan.from).is_clean() {
+            clean.push(preset);
+        }
+    }
+    Some(clean)
+}
+
+/// A way to read a record: rules and notation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate {
+    rules: Rules,
+    notation: Option<Notation>,
+}
+
+/// The candidates to replay, in order, and where their rules come from:
+/// fixed ones, or, where rules are inferred, the presets to try in order
+/// (their candidates are made as they are needed, since the first clean
+/// reading ends the search).
+struct Plan {
+    fixed: Vec<Candidate>,
+    order: Vec<Preset>,
+    dama_tag: bool,
+    from: VariantFrom,
+}
+
+impl Plan {
+    /// A plan of fixed candidates.
+    fn fixed(candidates: Vec<Candidate>, dama_tag: bool, from: VariantFrom) -> Plan {
+        Plan {
+            fixed: candidates,
+            order: Vec::new(),
+            dama_tag,
+            from,
+        }
+    }
+
+    /// The candidates in order.
+    fn candidates<'p>(
+        &'p self,
+        record: &'p Record<'_, '_>,
+        overrides: &'p Overrides,
+    ) -> impl Iterator<Item = Candidate> + 'p {
+        self.fixed
+            .iter()
+            .copied()
+            .chain(self.order.iter().flat_map(move |&preset| {
+                let rules = overrides.adjust(preset.rules());
+                record.notations(&rules, overrides, None, self.dama_tag, true)
+            }))
+    }
+}
+
+/// A record of a game the engine does not play: why, and what said so.
+struct Unplayable {
+    message: String,
+    from: VariantFrom,
+}
+
+/// Works out where the rules come from and the candidates to try; a
+/// record the engine cannot play is answered at once.
+fn plan(
+    text: &RecordText<'_>,
+    record: &Record<'_, '_>,
+    overrides: &Overrides,
+    majority: Option<Preset>,
+) -> Result<Plan, Unplayable> {
+    let game_type = text
+        .game_type
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .and_then(|raw| GameType::parse(raw).map(|parsed| (raw, parsed)));
+    let dama_tag = text
+        .notation
+        .is_some_and(|n| n.trim().eq_ignore_ascii_case("dama"));
+    if let Some(rules) = overrides.rules {
+        let candidates = record.notations(&rules, overrides, game_type.as_ref(), dama_tag, false);
+        return Ok(Plan::fixed(candidates, dama_tag, VariantFrom::Forced));
+    }
+    let tagged = match &game_type {
+        Some((raw, parsed)) => match game_type_preset(parsed, text.variant) {
+            Some(preset) => Some(preset),
+            None => {
+                let message = match game_type_name(parsed.number) {
+                    Some(name) => {
+                        format!("GameType \"{raw}\" is {name}, a game pdndb does not play")
+                    }
+                    None => format!("GameType \"{raw}\" names no game pdndb knows"),
+                };
+                return Err(Unplayable {
+                    message,
+                    from: VariantFrom::Tag,
+                });
             }
-            Position::from_setup(&setup, &rules).map_err(|e| format!("FEN: {e}"))?
-        }
+        },
+        None => text
+            .variant
+            .and_then(variant_tag_preset)
+            .or(dama_tag.then_some(Preset::Filipino)),
     };
-    let written = written_moves(&text.moves, notation, &rules);
-    let replay = replay(&rules, start, &written);
-    Ok(Reading::Replayed {
-        rules,
-        notation,
-        start,
-        replay,
+    if let Some(preset) = tagged {
+        let rules = overrides.adjust(preset.rules());
+        let candidates = record.notations(&rules, overrides, game_type.as_ref(), dama_tag, false);
+        return Ok(Plan::fixed(candidates, dama_tag, VariantFrom::Tag));
+    }
+    if record.tokens == 0 && record.fen.is_none() {
+        let candidate = Candidate {
+            rules: overrides.adjust(Preset::Filipino.rules()),
+            notation: overrides.notation,
+        };
+        return Ok(Plan::fixed(vec![candidate], dama_tag, VariantFrom::Default));
+    }
+    if !record.fits(Geometry::standard()) && !record.fits(Geometry::international()) {
+        return Err(Unplayable {
+            message: format!(
+                "square {} lies beyond every board pdndb plays (8x8 and 10x10)",
+                record.farthest_square()
+            ),
+            from: VariantFrom::Inferred,
+        });
+    }
+    // A set-up without moves gives replay nothing to decide by.
+    let problem = record.tokens == 0;
+    let mut order: Vec<Preset> = Vec::with_capacity(Preset::ALL.len());
+    let wanted = majority
+        .into_iter()
+        .chain(problem.then_some(Preset::English))
+        .chain(Preset::INFERENCE_ORDER);
+    for preset in wanted {
+        let geometry = preset.rules().geometry;
+        // Without moves, a set-up that fits the 8×8 board is an 8×8 one.
+        let too_big = problem && geometry.len() > 32 && record.fits(Geometry::standard());
+        if !order.contains(&preset) && record.fits(geometry) && !too_big {
+            order.push(preset);
+        }
+    }
+    Ok(Plan {
+        fixed: Vec::new(),
+        order,
+        dama_tag,
+        from: VariantFrom::Inferred,
     })
+}
+
+/// A record with what its squares tell.
+struct Record<'t, 'a> {
+    text: &'t RecordText<'a>,
+    fen: Option<&'t Fen>,
+    /// Moves read as moves.
+    tokens: usize,
+    /// Moves written with letters.
+    letters: usize,
+    /// Algebraic moves whose squares are playing squares of the 8×8 board
+    /// lettered from a1, and from h1.
+    vismin: usize,
+    luzon: usize,
+    /// The largest number, farthest file (0-based) and rank written in the
+    /// moves and the set-up.
+    largest: u32,
+    file: u8,
+    rank: u8,
+}
+
+impl<'t, 'a> Record<'t, 'a> {
+    fn new(text: &'t RecordText<'a>, fen: Option<&'t Fen>) -> Record<'t, 'a> {
+        let mut record = Record {
+            text,
+            fen,
+            tokens: 0,
+            letters: 0,
+            vismin: 0,
+            luzon: 0,
+            largest: 0,
+            file: 0,
+            rank: 0,
+        };
+        if let Some(fen) = fen {
+            (record.largest, record.file, record.rank) = fen.extent();
+        }
+        for token in text.moves.iter().flatten() {
+            record.tokens += 1;
+            for square in &token.squares {
+                match *square {
+                    SquareToken::Number(n) => record.largest = record.largest.max(u32::from(n)),
+                    SquareToken::Algebraic { file, rank } => {
+                        record.file = record.file.max(file);
+                        record.rank = record.rank.max(rank);
+                    }
+                }
+            }
+            if token.is_algebraic() {
+                record.letters += 1;
+                let views = token.views();
+                record.vismin += usize::from(views.vismin);
+                record.luzon += usize::from(views.luzon);
+            }
+        }
+        record
+    }
+
+    /// Whether every square written can lie on the board.
+    fn fits(&self, geometry: &Geometry) -> bool {
+        self.largest as usize <= geometry.len()
+            && u32::from(self.file) < geometry.width()
+            && u32::from(self.rank) <= geometry.height()
+    }
+
+    /// The square written that lies farthest out, for messages.
+    fn farthest_square(&self) -> String {
+        if self.largest > 50 || self.letters == 0 {
+            self.largest.to_string()
+        } else {
+            SquareToken::Algebraic {
+                file: self.file,
+                rank: self.rank,
+            }
+            .to_string()
+        }
+    }
+
+    /// The candidates of one set of rules: the notations worth trying,
+    /// most likely first. `inferred` keeps the Dama notation to Filipino.
+    fn notations(
+        &self,
+        rules: &Rules,
+        overrides: &Overrides,
+        game_type: Option<&(&str, GameType)>,
+        dama_tag: bool,
+        inferred: bool,
+    ) -> Vec<Candidate> {
+        let with = |notation| Candidate {
+            rules: *rules,
+            notation,
+        };
+        let dama_board = rules.geometry == Geometry::standard();
+        if let Some(n) = overrides.notation {
+            if inferred && n == Notation::Dama && rules.preset != Preset::Filipino {
+                return Vec::new();
+            }
+            return vec![with(Some(n))];
+        }
+        if dama_tag {
+            return vec![with(Some(Notation::Dama))];
+        }
+        if self.tokens == 0 {
+            return vec![with(None)];
+        }
+        if let Some(board) = game_type.and_then(|(_, g)| g.board) {
+            match (board.notation, board.invert) {
+                ('A', Some(true)) => return vec![with(Some(Notation::Luzon))],
+                ('A', _) => return vec![with(Some(Notation::Vismin))],
+                ('N', _) if dama_board => {
+                    return vec![with(Some(Notation::Numeric)), with(Some(Notation::Dama))];
+                }
+                ('N', _) => return vec![with(Some(Notation::Numeric))],
+                _ => {}
+            }
+        }
+        if self.letters * 2 > self.tokens {
+            // Letters on the mirrored boards are not a notation of theirs.
+            if inferred && rules.geometry.corner() == Corner::Right {
+                return Vec::new();
+            }
+            let luzon = rules.geometry == Geometry::standard() && self.luzon > self.vismin;
+            return vec![with(Some(if luzon {
+                Notation::Luzon
+            } else {
+                Notation::Vismin
+            }))];
+        }
+        if dama_board && (!inferred || rules.preset == Preset::Filipino) {
+            vec![with(Some(Notation::Numeric)), with(Some(Notation::Dama))]
+        } else {
+            vec![with(Some(Notation::Numeric))]
+        }
+    }
+
+    /// Replays the record under one candidate.
+    fn read(&self, candidate: &Candidate, from: VariantFrom) -> Reading {
+        let Candidate { rules, notation } = *candidate;
+        let unreadable = |message| Reading::Unreadable {
+            rules: Some(rules),
+            message,
+            from,
+        };
+        let first = self.text.moves.first().copied().flatten();
+        let start = match self.fen {
+            None => Position::initial(&rules),
+            Some(fen) => {
+                let mut setup = match fen.setup(rules.geometry) {
+                    Ok(setup) => setup,
+                    Err(err) => return unreadable(format!("FEN: {err}")),
+                };
+                if setup.side.is_none() {
+                    setup.side = Some(side_of_first_move(&setup, first, notation, &rules));
+                }
+                match Position::from_setup(&setup, &rules) {
+                    Ok(position) => position,
+                    Err(err) => return unreadable(format!("FEN: {err}")),
+                }
+            }
+        };
+        let written = written_moves(&self.text.moves, notation, &rules);
+        Reading::Replayed {
+            rules,
+            notation,
+            start,
+            replay: replay(&rules, start, &written),
+            from,
+            reads_ok_under: Vec::new(),
+        }
+    }
+
+    /// Whether the record reads cleanly under a candidate, using what was
+    /// already tried.
+    fn reads_cleanly_under(&self, candidate: &Candidate, tried: &[(Candidate, bool)]) -> bool {
+        match tried.iter().find(|(c, _)| c == candidate) {
+            Some(&(_, clean)) => clean,
+            None => self.read(candidate, VariantFrom::Forced).is_clean(),
+        }
+    }
+
+    /// The other presets, and the switch settings of the chosen rules,
+    /// under which the record reads cleanly.
+    fn alternatives(&self, chosen: &Candidate, tried: &[(Candidate, bool)]) -> Vec<Rules> {
+        let mut found: Vec<Rules> = Vec::new();
+        let plain = Overrides::default();
+        for preset in Preset::INFERENCE_ORDER {
+            let rules = preset.rules();
+            if preset == chosen.rules.preset || !self.fits(rules.geometry) {
+                continue;
+            }
+            let candidates = match chosen.notation {
+                // A Dama record stays in Dama numbers.
+                Some(Notation::Dama) if rules.geometry == Geometry::standard() => {
+                    vec![Candidate {
+                        rules,
+                        notation: chosen.notation,
+                    }]
+                }
+                Some(Notation::Dama) => Vec::new(),
+                _ => self.notations(&rules, &plain, None, false, true),
+            };
+            if candidates
+                .iter()
+                .any(|c| self.reads_cleanly_under(c, tried))
+            {
+                found.push(rules);
+            }
+        }
+        let mut switched: Vec<Rules> = Vec::new();
+        let changes = |rules: &Rules| changed_switches(&chosen.rules, rules);
+        for rules in switch_settings(&chosen.rules) {
+            // A setting that adds changes to one already found says nothing new.
+            let implied = switched
+                .iter()
+                .any(|s| changes(s) & changes(&rules) == changes(s));
+            // Nor one that is another preset's rules under another name.
+            let named = found.iter().any(|f| {
+                Rules {
+                    preset: rules.preset,
+                    ..*f
+                } == rules
+            });
+            if implied || named {
+                continue;
+            }
+            let candidate = Candidate {
+                rules,
+                notation: chosen.notation,
+            };
+            if self.reads_cleanly_under(&candidate, tried) {
+                switched.push(rules);
+            }
+        }
+        found.extend(switched);
+        found
+    }
+}
+
+/// Every other setting of the switches of `rules`, fewest changes first.
+fn switch_settings(rules: &Rules) -> Vec<Rules> {
+    let mut all = Vec::new();
+    for max_capture in [MaxCapture::On, MaxCapture::Off] {
+        for king_first in [KingFirst::Off, KingFirst::On] {
+            for promotion in [
+                Promotion::ContinueMan,
+                Promotion::Stop,
+                Promotion::ContinueKing,
+            ] {
+                let other = Rules {
+                    max_capture,
+                    king_first,
+                    promotion,
+                    ..*rules
+                };
+                if other != *rules {
+                    all.push(other);
+                }
+            }
+        }
+    }
+    all.sort_by_key(|r| changed_switches(rules, r).count_ones());
+    all
+}
+
+/// Which switches differ: one bit per switch, in table order.
+fn changed_switches(base: &Rules, other: &Rules) -> u8 {
+    u8::from(base.max_capture != other.max_capture)
+        | u8::from(base.king_first != other.king_first) << 1
+        | u8::from(base.promotion != other.promotion) << 2
 }
 
 /// The square sets of written moves in one notation.
@@ -300,33 +763,10 @@ pub fn written_moves(
     written
 }
 
-/// Without tags: a numeric record from the standard start whose first move is
-/// made by the side on 1..12 is English checkers; anything else Filipino.
-fn guess_rules(setup: Option<&Setup>, first: Option<&MoveToken>) -> Rules {
-    let filipino = Preset::Filipino.rules();
-    let standard_start = match setup {
-        None => true,
-        Some(s) => {
-            let mut s = s.clone();
-            s.side = Some(Color::White);
-            Position::from_setup(&s, &filipino).is_ok_and(|p| {
-                p.to_setup().pieces == Position::initial(&filipino).to_setup().pieces
-            })
-        }
-    };
-    let first_from = first
-        .and_then(|t| t.squares.first())
-        .and_then(|s| s.squares(Notation::Numeric, filipino.geometry));
-    match first_from {
-        Some(from) if standard_start && from & 0xFFF != 0 => Preset::English.rules(),
-        _ => filipino,
-    }
-}
-
 /// For a FEN with `?` to move: the side whose piece stands on the first
 /// move's start square (White when there is no move or no telling).
 fn side_of_first_move(
-    setup: &Setup,
+    setup: &crate::rules::Setup,
     first: Option<&MoveToken>,
     notation: Option<Notation>,
     rules: &Rules,
@@ -397,7 +837,7 @@ mod tests {
                 replay.reached,
                 replay.interpretations,
             ),
-            Reading::Unsupported { variant, .. } => (variant.to_string(), None, 0, None),
+            Reading::Unsupported { message, .. } => (message.clone(), None, 0, None),
             Reading::Unreadable { message, .. } => (message.clone(), None, 0, None),
         }
     }
@@ -410,12 +850,20 @@ mod tests {
             Some(Preset::Filipino)
         );
         assert_eq!(game_type_preset(&g, None), Some(Preset::Brazilian));
+        for (number, preset) in [
+            (20, Preset::International),
+            (21, Preset::English),
+            (22, Preset::Italian),
+            (23, Preset::Pool),
+            (24, Preset::Spanish),
+            (25, Preset::Russian),
+            (29, Preset::Czech),
+        ] {
+            let g = GameType::parse(&number.to_string()).unwrap();
+            assert_eq!(game_type_preset(&g, None), Some(preset));
+        }
         assert_eq!(
-            game_type_preset(&GameType::parse("21").unwrap(), None),
-            Some(Preset::English)
-        );
-        assert_eq!(
-            game_type_preset(&GameType::parse("20").unwrap(), None),
+            game_type_preset(&GameType::parse("40").unwrap(), None),
             None
         );
     }
@@ -423,10 +871,12 @@ mod tests {
     #[test]
     fn numbers_from_black_side_mean_english() {
         let moves = tokens("11-15 23-19 8-11 22-17");
+        let r = read(&moves, |_| {});
         assert_eq!(
-            summary(&read(&moves, |_| {})),
+            summary(&r),
             ("english".into(), Some(Notation::Numeric), 4, Some(1))
         );
+        assert_eq!(r.variant_from(), VariantFrom::Inferred);
         let moves = tokens("23-18 10-15");
         assert_eq!(
             summary(&read(&moves, |_| {})),
@@ -453,18 +903,93 @@ mod tests {
         let moves = tokens("11-15 23-19");
         let r = read(&moves, |t| t.game_type = Some("21,B,8,8,N1,0"));
         assert_eq!(summary(&r).0, "english");
+        assert_eq!(r.variant_from(), VariantFrom::Tag);
         let r = read(&moves, |t| t.game_type = Some("20"));
         assert_eq!(summary(&r).0, "international");
-        let r = read(&moves, |t| t.game_type = Some("30"));
-        assert_eq!(summary(&r).0, "unknown");
+        let r = read(&moves, |t| t.game_type = Some("40"));
+        assert!(
+            summary(&r)
+                .0
+                .contains("Frisian draughts, a game pdndb does not play"),
+            "{r:?}"
+        );
+        let r = read(&moves, |t| t.game_type = Some("99"));
+        assert!(summary(&r).0.contains("names no game"), "{r:?}");
+        let r = read(&tokens("32-28 18-23"), |t| {
+            t.variant = Some("Russian draughts")
+        });
+        assert_eq!(summary(&r).0, "russian");
+        assert_eq!(r.variant_from(), VariantFrom::Tag);
     }
 
     #[test]
-    fn squares_above_32_without_game_type_are_unsupported() {
-        let moves = tokens("32-28 19-23 33-29");
+    fn squares_above_32_mean_the_ten_by_ten_board() {
+        let moves = tokens("32-28 19-23 28x19 14x23");
+        let r = read(&moves, |_| {});
+        assert_eq!(
+            summary(&r),
+            ("international".into(), Some(Notation::Numeric), 4, Some(1))
+        );
+        // Squares up to 32 that only the 10×10 board reads cleanly.
+        let moves = tokens("32-28 19-23");
         assert_eq!(summary(&read(&moves, |_| {})).0, "international");
         let r = read(&[], |t| t.fen = Some("W:W31-50:B1-20"));
         assert_eq!(summary(&r).0, "international");
+        let r = read(&tokens("60-55"), |_| {});
+        assert!(summary(&r).0.contains("beyond every board"), "{r:?}");
+    }
+
+    #[test]
+    fn set_ups_without_moves_are_english_problems() {
+        let r = read(&[], |t| t.fen = Some("W:W13,11,10,6:BK14,3,1."));
+        assert_eq!(summary(&r).0, "english");
+        assert_eq!(r.variant_from(), VariantFrom::Inferred);
+        let r = read(&[], |_| {});
+        assert_eq!(summary(&r).0, "filipino");
+        assert_eq!(r.variant_from(), VariantFrom::Default);
+    }
+
+    #[test]
+    fn the_file_majority_breaks_ties() {
+        // Reads cleanly under Filipino and Russian alike.
+        let moves = tokens("c3-d4 f6-e5");
+        let text = RecordText {
+            moves: moves.iter().map(Some).collect(),
+            ..RecordText::default()
+        };
+        let r = read_record_in(&text, &Overrides::default(), Some(Preset::Russian));
+        assert_eq!(summary(&r).0, "russian");
+        let r = read_record_in(&text, &Overrides::default(), None);
+        assert_eq!(summary(&r).0, "filipino");
+    }
+
+    #[test]
+    fn problem_games_say_what_reads_them_cleanly() {
+        // White's 27 can take two (27x18x11), 26 one (26x17): the majority
+        // rule forbids what the record plays.
+        let fen = "W:W26,27:B1,15,22,23";
+        let moves = tokens("26x17");
+        let r = read(&moves, |t| {
+            t.fen = Some(fen);
+            t.game_type = Some("26,W,8,8,N2,0");
+            t.variant = Some("Filipino Dama");
+        });
+        let Reading::Replayed { reads_ok_under, .. } = &r else {
+            panic!("{r:?}")
+        };
+        let names: Vec<String> = reads_ok_under.iter().map(Rules::name).collect();
+        assert!(names.contains(&"russian".to_string()), "{names:?}");
+        assert!(
+            names.contains(&"filipino+max-capture=off".to_string()),
+            "{names:?}"
+        );
+        // Only the smallest change is named.
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.starts_with("filipino+max-capture=off+")),
+            "{names:?}"
+        );
     }
 
     #[test]

@@ -3,9 +3,12 @@
 
 use crate::notation::Notation;
 use crate::pdn::{Game, Line, Ply, Position as TextPosition, Severity};
-use crate::rules::{Position, Rules};
+use crate::rules::{Position, Preset, Rules};
 
-use super::detect::{Overrides, Reading, RecordText, read_record, written_moves};
+use super::detect::{
+    Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record_in,
+    written_moves,
+};
 use super::interpret::replay;
 use super::record::{CheckRecord, RecordSource, ply_label};
 
@@ -34,9 +37,137 @@ pub struct CheckedGame {
     pub warnings: Vec<GameWarning>,
 }
 
-/// Checks a game read from `file`.
+/// Checks a game read from `file`, by itself (see [`FileChecker`] for the
+/// games of a whole file).
 pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame {
-    check_game_with(game, file, overrides, true)
+    check_in(game, file, overrides, None, true)
+}
+
+/// Games of a file held to choose the file's preset, at most.
+pub const CALIBRATION_GAMES: usize = 64;
+
+/// Bytes of movetext held to choose the file's preset, at most.
+const CALIBRATION_BYTES: usize = 16 << 20;
+
+/// Checks the games of one file in order.
+///
+/// Where rules are inferred, the file's own preset is tried first, so that
+/// it takes the games every preset reads alike (most Russian games read as
+/// Filipino Dama until a capture tells them apart): the preset under which
+/// most of the file's first [`CALIBRATION_GAMES`] games (those whose rules
+/// are inferred from moves) read
+/// cleanly (ties go to [`Preset::INFERENCE_ORDER`]). The first games are held
+/// until the preset is known, so results come out in file order but may
+/// lag behind the games put in; [`FileChecker::finish`] hands out the rest.
+#[derive(Debug)]
+pub struct FileChecker<'a> {
+    file: String,
+    overrides: &'a Overrides,
+    /// Games held while the file's preset is chosen, with whether the
+    /// caller wants them checked.
+    held: Vec<(Game, bool)>,
+    held_bytes: usize,
+    /// Per preset (in [`Preset::ALL`] order), held games reading cleanly.
+    clean: [u32; Preset::ALL.len()],
+    /// `None` while games are held.
+    preset: Option<Option<Preset>>,
+}
+
+impl<'a> FileChecker<'a> {
+    /// A checker for the games of `file`, with the command line's choices.
+    pub fn new(file: impl Into<String>, overrides: &'a Overrides) -> FileChecker<'a> {
+        FileChecker {
+            file: file.into(),
+            overrides,
+            held: Vec::new(),
+            held_bytes: 0,
+            clean: [0; Preset::ALL.len()],
+            preset: if overrides.rules.is_some() {
+                Some(None)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// The file's preset, once chosen: the one tried first where rules are
+    /// inferred.
+    pub fn preset(&self) -> Option<Preset> {
+        self.preset.flatten()
+    }
+
+    /// Takes the next game of the file; appends to `out` every game whose
+    /// check is complete, in file order. A game not `wanted` (already
+    /// stored, say) still counts towards the file's preset but is not
+    /// checked or handed out. The records' tags are left empty unless
+    /// `with_tags` (see [`record_tags`]).
+    pub fn push(
+        &mut self,
+        game: Game,
+        wanted: bool,
+        with_tags: bool,
+        out: &mut Vec<(Game, CheckedGame)>,
+    ) {
+        if self.preset.is_some() {
+            if wanted {
+                let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
+                out.push((game, checked));
+            }
+            return;
+        }
+        let evidence = if game.has_errors() {
+            None
+        } else {
+            presets_reading_cleanly(&record_text(&game), self.overrides)
+        };
+        if let Some(presets) = evidence {
+            for preset in presets {
+                self.clean[preset as usize] += 1;
+            }
+        }
+        self.held_bytes += game.movetext.len();
+        self.held.push((game, wanted));
+        if self.held.len() >= CALIBRATION_GAMES || self.held_bytes >= CALIBRATION_BYTES {
+            self.release(with_tags, out);
+        }
+    }
+
+    /// Hands out the games still held, at the end of the file.
+    pub fn finish(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+        if self.preset.is_none() {
+            self.release(with_tags, out);
+        }
+    }
+
+    /// Chooses the file's preset and checks the held games with it.
+    fn release(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+        let mut best: Option<(Preset, u32)> = None;
+        for preset in Preset::INFERENCE_ORDER {
+            let count = self.clean[preset as usize];
+            if count > 0 && best.is_none_or(|(_, most)| count > most) {
+                best = Some((preset, count));
+            }
+        }
+        self.preset = Some(best.map(|(preset, _)| preset));
+        for (game, wanted) in std::mem::take(&mut self.held) {
+            if wanted {
+                let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
+                out.push((game, checked));
+            }
+        }
+        self.held_bytes = 0;
+    }
+}
+
+/// What detection reads of a game.
+fn record_text(game: &Game) -> RecordText<'_> {
+    RecordText {
+        game_type: game.tag("GameType"),
+        variant: game.hints.variant.as_deref(),
+        notation: game.hints.notation.as_deref(),
+        fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
+        moves: game.plies().iter().map(Ply::move_token).collect(),
+    }
 }
 
 /// The tags of a game as the record of `check` holds them: names as
@@ -50,23 +181,17 @@ pub fn record_tags(game: &Game) -> serde_json::Map<String, serde_json::Value> {
     tags
 }
 
-/// [`check_game`], leaving the record's tags empty unless `with_tags`
-/// (see [`record_tags`] to fill them afterwards).
-pub fn check_game_with(
+/// Checks one game, trying `majority` first where rules are inferred.
+fn check_in(
     game: &Game,
     file: &str,
     overrides: &Overrides,
+    majority: Option<Preset>,
     with_tags: bool,
 ) -> CheckedGame {
     let plies = game.plies();
     let tokens: Vec<&str> = plies.iter().map(|p| p.text.as_str()).collect();
-    let text = RecordText {
-        game_type: game.tag("GameType"),
-        variant: game.hints.variant.as_deref(),
-        notation: game.hints.notation.as_deref(),
-        fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
-        moves: plies.iter().map(Ply::move_token).collect(),
-    };
+    let text = record_text(game);
     let tags = if with_tags {
         record_tags(game)
     } else {
@@ -94,8 +219,13 @@ pub fn check_game_with(
         Some(message) => Reading::Unreadable {
             rules: overrides.rules,
             message: format!("the text cannot be read: {message}"),
+            from: if overrides.rules.is_some() {
+                VariantFrom::Forced
+            } else {
+                VariantFrom::Default
+            },
         },
-        None => read_record(&text, overrides),
+        None => read_record_in(&text, overrides, majority),
     };
     let record = CheckRecord::build(source, &text, &tokens, &reading);
     let fault_at = record
@@ -108,6 +238,7 @@ pub fn check_game_with(
         notation: Some(notation),
         start,
         replay: r,
+        ..
     } = &reading
         && has_variations
     {

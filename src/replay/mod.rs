@@ -7,9 +7,10 @@ mod interpret;
 mod record;
 
 pub use detect::{
-    MAX_PLIES, Overrides, Reading, RecordText, game_type_preset, read_record, written_moves,
+    MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, game_type_preset,
+    presets_reading_cleanly, read_record, read_record_in, written_moves,
 };
-pub use game::{CheckedGame, GameWarning, check_game, check_game_with, record_tags};
+pub use game::{CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, record_tags};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, Written, replay,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::detect::{Reading, RecordText};
+use super::detect::{Reading, RecordText, VariantFrom};
 use super::interpret::Limit;
 use crate::notation::{Notation, write_fen};
 use crate::rules::{Color, Move, Rules};
@@ -120,6 +120,11 @@ pub struct CheckRecord {
     pub resolved: Vec<ResolvedRecord>,
     /// A line for people; `None` when ok.
     pub message: Option<String>,
+    /// Where the rules came from: `forced`, `tag`, `inferred`, `default`.
+    pub variant_from: VariantFrom,
+    /// For a game that is not `ok`: the presets and switch settings under
+    /// which it reads `ok`.
+    pub reads_ok_under: Vec<String>,
 }
 
 impl CheckRecord {
@@ -150,15 +155,19 @@ impl CheckRecord {
             candidates: Vec::new(),
             resolved: Vec::new(),
             message: None,
+            variant_from: reading.variant_from(),
+            reads_ok_under: Vec::new(),
         };
         let (rules, notation, start, replay) = match reading {
-            Reading::Unsupported { variant, message } => {
+            Reading::Unsupported {
+                variant, message, ..
+            } => {
                 record.variant = variant.to_string();
                 record.status = Status::Unsupported;
                 record.message = Some(message.clone());
                 return record;
             }
-            Reading::Unreadable { rules, message } => {
+            Reading::Unreadable { rules, message, .. } => {
                 record.variant = rules.map_or_else(|| "unknown".to_string(), |r| r.name());
                 record.status = Status::Unreadable;
                 record.plies = None;
@@ -170,7 +179,12 @@ impl CheckRecord {
                 notation,
                 start,
                 replay,
-            } => (rules, notation, start, replay),
+                reads_ok_under,
+                ..
+            } => {
+                record.reads_ok_under = reads_ok_under.iter().map(Rules::name).collect();
+                (rules, notation, start, replay)
+            }
         };
         record.variant = rules.name();
         record.notation = notation.map(Notation::name);

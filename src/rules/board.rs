@@ -149,14 +149,28 @@ impl Direction {
 
 const NONE: u8 = u8::MAX;
 
+/// Which bottom corner of the board, as White sees it, is a playing square.
+/// Squares are numbered row by row from the top, left to right, either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Corner {
+    /// The bottom-left corner (`a1`): English, Russian, Brazilian, Filipino
+    /// (Vismin board), Czech, pool and International draughts.
+    Left,
+    /// The bottom-right corner: the Italian and Spanish boards.
+    Right,
+}
+
 /// The shape of a board: its size, which squares exist and which square lies
-/// next to which along each diagonal. Dark squares are those whose row and
-/// column (both counted from 0 at the top left) add up to an odd number, so
-/// square 1 is the second square of the top row, as on 8×8 and 10×10 boards.
+/// next to which along each diagonal. With [`Corner::Left`] (the usual
+/// board) the playing squares are those whose row and column (both counted
+/// from 0 at the top left) add up to an odd number, so square 1 is the second
+/// square of the top row, as on the English 8×8 and the 10×10 boards; with
+/// [`Corner::Right`] they are the others, so square 1 is the top-left corner.
 #[derive(Debug)]
 pub struct Geometry {
     width: u8,
     height: u8,
+    corner: Corner,
     count: u8,
     neighbors: [[u8; 4]; MAX_SQUARES],
     rows: [u8; MAX_SQUARES],
@@ -189,18 +203,32 @@ pub struct GeometryError {
 
 impl PartialEq for Geometry {
     fn eq(&self, other: &Geometry) -> bool {
-        self.width == other.width && self.height == other.height
+        self.width == other.width && self.height == other.height && self.corner == other.corner
     }
 }
 
 impl Eq for Geometry {}
 
 impl Geometry {
-    /// The geometry of a `width` × `height` board, built once and shared.
+    /// The geometry of a `width` × `height` board whose bottom-left corner is
+    /// a playing square, built once and shared.
     ///
     /// # Errors
     /// When the size is odd, smaller than 4 or has more than 64 playing squares.
     pub fn get(width: u32, height: u32) -> Result<&'static Geometry, GeometryError> {
+        Geometry::get_with(width, height, Corner::Left)
+    }
+
+    /// The geometry of a `width` × `height` board with playing squares in the
+    /// given corner, built once and shared.
+    ///
+    /// # Errors
+    /// When the size is odd, smaller than 4 or has more than 64 playing squares.
+    pub fn get_with(
+        width: u32,
+        height: u32,
+        corner: Corner,
+    ) -> Result<&'static Geometry, GeometryError> {
         static CACHE: OnceLock<Mutex<Vec<&'static Geometry>>> = OnceLock::new();
         let valid = width.is_multiple_of(2)
             && height.is_multiple_of(2)
@@ -214,12 +242,12 @@ impl Geometry {
         let mut cache = cache.lock().unwrap_or_else(|poison| poison.into_inner());
         if let Some(found) = cache
             .iter()
-            .find(|g| g.width as u32 == width && g.height as u32 == height)
+            .find(|g| g.width as u32 == width && g.height as u32 == height && g.corner == corner)
         {
             return Ok(found);
         }
         let built: &'static Geometry =
-            Box::leak(Box::new(Geometry::build(width as u8, height as u8)));
+            Box::leak(Box::new(Geometry::build(width as u8, height as u8, corner)));
         cache.push(built);
         Ok(built)
     }
@@ -230,12 +258,26 @@ impl Geometry {
         STANDARD.get_or_init(|| Geometry::get(8, 8).expect("8x8 is a valid board"))
     }
 
-    fn build(width: u8, height: u8) -> Geometry {
+    /// The 10×10 board of International draughts.
+    pub fn international() -> &'static Geometry {
+        static BOARD: OnceLock<&'static Geometry> = OnceLock::new();
+        BOARD.get_or_init(|| Geometry::get(10, 10).expect("10x10 is a valid board"))
+    }
+
+    /// The 8×8 board with its bottom-right corner a playing square (Italian
+    /// and Spanish draughts).
+    pub fn mirrored() -> &'static Geometry {
+        static BOARD: OnceLock<&'static Geometry> = OnceLock::new();
+        BOARD.get_or_init(|| Geometry::get_with(8, 8, Corner::Right).expect("8x8 is a valid board"))
+    }
+
+    fn build(width: u8, height: u8, corner: Corner) -> Geometry {
         let per_row = width / 2;
         let count = per_row * height;
         let mut geometry = Geometry {
             width,
             height,
+            corner,
             count,
             neighbors: [[NONE; 4]; MAX_SQUARES],
             rows: [0; MAX_SQUARES],
@@ -244,7 +286,7 @@ impl Geometry {
         };
         for index in 0..count {
             let row = index / per_row;
-            let col = 2 * (index % per_row) + if row.is_multiple_of(2) { 1 } else { 0 };
+            let col = 2 * (index % per_row) + geometry.first_col(row);
             geometry.rows[index as usize] = row;
             geometry.cols[index as usize] = col;
         }
@@ -290,6 +332,20 @@ impl Geometry {
         self.height as u32
     }
 
+    /// Which bottom corner is a playing square.
+    pub fn corner(&self) -> Corner {
+        self.corner
+    }
+
+    /// The column (0 or 1) of the first playing square of a row.
+    fn first_col(&self, row: u8) -> u8 {
+        // The bottom row starts with a playing square exactly when the
+        // bottom-left corner is one; rows alternate from there.
+        let bottom_starts = self.corner == Corner::Left;
+        let starts = bottom_starts == (self.height - 1 - row).is_multiple_of(2);
+        if starts { 0 } else { 1 }
+    }
+
     /// Number of playing squares.
     pub fn len(&self) -> usize {
         self.count as usize
@@ -320,7 +376,7 @@ impl Geometry {
         if row < 0 || col < 0 || row >= self.height as i32 || col >= self.width as i32 {
             return None;
         }
-        if (row + col) % 2 == 0 {
+        if col % 2 != self.first_col(row as u8) as i32 {
             return None;
         }
         let per_row = (self.width / 2) as i32;

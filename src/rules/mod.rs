@@ -10,10 +10,11 @@ mod variant;
 pub mod zobrist;
 
 pub use board::{
-    Bitboard, Color, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square, squares,
+    Bitboard, Color, Corner, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square,
+    squares,
 };
 pub use fit::{fitting_moves, fitting_moves_into};
 pub use movegen::{Jump, MAX_PATH, Move, Route};
 pub use perft::{divide, perft};
 pub use position::{Position, PositionError, Setup, SetupProblem};
-pub use variant::{KingFirst, MaxCapture, Preset, Promotion, Rules, RulesError};
+pub use variant::{KingFirst, MaxCapture, Preset, Promotion, Rules, RulesError, game_type_name};

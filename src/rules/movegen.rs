@@ -32,9 +32,15 @@ pub struct Move {
     len: u8,
     king: bool,
     promotes: bool,
+    /// The earliest jump (0-based) that takes a king, over the move's
+    /// routes; [`NO_KING`] when it takes none.
+    first_king: u8,
     captured: Bitboard,
     path: [u8; MAX_PATH],
 }
+
+/// [`Move::first_king`] of a move that takes no king.
+const NO_KING: u8 = u8::MAX;
 
 impl PartialEq for Move {
     fn eq(&self, other: &Move) -> bool {
@@ -151,6 +157,8 @@ struct CaptureSearch<'a, F: FnMut(&[RawJump], bool)> {
     rules: &'a Rules,
     color: Color,
     them: Bitboard,
+    /// The opponent's kings.
+    their_kings: Bitboard,
     occupied: Bitboard,
     jumps: [RawJump; MAX_PATH],
     depth: usize,
@@ -202,6 +210,9 @@ impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
         };
         let victim_bit = 1u64 << victim;
         if self.them & victim_bit == 0 || captured & victim_bit != 0 {
+            return false;
+        }
+        if !king && !self.rules.men_capture_kings && self.their_kings & victim_bit != 0 {
             return false;
         }
         let Some(landing) = g.step(victim, direction) else {
@@ -337,6 +348,8 @@ impl Position {
         // route search. Flying kings are searched whatever.
         let kings = us & self.kings;
         let flying = if rules.flying_kings { kings } else { 0 };
+        // (Men that may not take kings are let through: the route search
+        // knows.)
         let mut starts = flying;
         for direction in DIRECTIONS {
             let victims = them & g.step_sources(direction, empty);
@@ -349,16 +362,18 @@ impl Position {
         for from in squares(starts) {
             let from_index = from.index();
             let king = self.kings & from.bit() != 0;
+            let their_kings = them & self.kings;
             let mut search = CaptureSearch {
                 geometry: g,
                 rules,
                 color: self.side,
                 them,
+                their_kings,
                 occupied: self.occupied() & !from.bit(),
                 jumps: [RawJump::default(); MAX_PATH],
                 depth: 0,
                 sink: |jumps: &[RawJump], ends_king: bool| {
-                    let mv = route_to_move(g, from_index, king, jumps, ends_king);
+                    let mv = route_to_move(g, from_index, king, jumps, ends_king, their_kings);
                     add_unique(moves, mv);
                 },
             };
@@ -377,6 +392,15 @@ impl Position {
         }
         if rules.king_first == KingFirst::On && moves.iter().any(|m| m.king) {
             moves.retain(|m| m.king);
+        }
+        if rules.most_kings {
+            let kings_taken = |m: &Move| (m.captured & self.kings).count_ones();
+            let most = moves.iter().map(kings_taken).max().unwrap_or(0);
+            moves.retain(|m| kings_taken(m) == most);
+        }
+        if rules.king_met_first {
+            let earliest = moves.iter().map(|m| m.first_king).min().unwrap_or(NO_KING);
+            moves.retain(|m| m.first_king == earliest);
         }
     }
 
@@ -422,11 +446,13 @@ impl Position {
         let Some(piece) = self.piece_at(from).filter(|p| p.color == self.side) else {
             return routes;
         };
+        let them = self.pieces(self.side.opponent());
         let mut search = CaptureSearch {
             geometry: rules.geometry,
             rules,
             color: self.side,
-            them: self.pieces(self.side.opponent()),
+            them,
+            their_kings: them & self.kings,
             occupied: self.occupied() & !from.bit(),
             jumps: [RawJump::default(); MAX_PATH],
             depth: 0,
@@ -494,6 +520,7 @@ impl Move {
             len: 1,
             king,
             promotes,
+            first_king: NO_KING,
             captured: 0,
             path,
         }
@@ -507,11 +534,16 @@ fn route_to_move(
     king: bool,
     jumps: &[RawJump],
     ends_king: bool,
+    their_kings: Bitboard,
 ) -> Move {
     let mut path = [0u8; MAX_PATH];
     let mut captured = 0u64;
+    let mut first_king = NO_KING;
     for (i, jump) in jumps.iter().enumerate() {
         captured |= 1u64 << jump.captured;
+        if first_king == NO_KING && their_kings & (1u64 << jump.captured) != 0 {
+            first_king = i as u8;
+        }
         let straight_on = jumps
             .get(i + 1)
             .is_some_and(|next| next.direction == jump.direction);
@@ -529,18 +561,22 @@ fn route_to_move(
         len: jumps.len() as u8,
         king,
         promotes: !king && ends_king,
+        first_king,
         captured,
         path,
     }
 }
 
 /// Adds a move unless an equal one is there; of two routes of one move the
-/// one whose path sorts first is kept.
+/// one whose path sorts first is kept, and the earlier of their first kings
+/// taken.
 fn add_unique(moves: &mut Vec<Move>, mv: Move) {
     if let Some(existing) = moves.iter_mut().find(|m| **m == mv) {
+        let first_king = existing.first_king.min(mv.first_king);
         if mv.path[..mv.len as usize] < existing.path[..existing.len as usize] {
             *existing = mv;
         }
+        existing.first_king = first_king;
     } else {
         moves.push(mv);
     }

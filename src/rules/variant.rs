@@ -1,9 +1,36 @@
-//! Rules as data: the five presets and the switches for contested points.
+//! Rules as data: the presets and the switches for contested points.
 //!
 //! A [`Rules`] value is everything the move generator needs to know about a
 //! variant. Presets fill it in; `--rules key=value,…` switches change single
 //! fields on top of a preset. [`Rules::name`] gives the recorded form
 //! (`filipino`, `filipino+max-capture=off+promotion=stop`).
+//!
+//! The presets and the decisive rules of each:
+//!
+//! | preset | board | first | men capture backward | kings | capture choice | a man reaching the last row in a capture |
+//! |---|---|---|---|---|---|---|
+//! | `filipino` | 8×8 | White | yes | flying | most pieces | goes on as a man; crowned if the move ends there |
+//! | `brazilian` | 8×8 | White | yes | flying | most pieces | as filipino |
+//! | `pool` | 8×8 | Black | yes | flying | free | as filipino |
+//! | `russian` | 8×8 | White | yes | flying | free | crowned at once, goes on as a king |
+//! | `english` | 8×8 | Black | no | one square | free | crowned, the move ends |
+//! | `international` | 10×10 | White | yes | flying | most pieces | as filipino |
+//! | `czech` | 8×8 | White | no | flying | free, but a king must capture when a king can | crowned, the move ends |
+//! | `italian` | 8×8, mirrored | White | no; a man may not capture a king | one square | most pieces, then with a king, then most kings, then a king first | crowned, the move ends |
+//! | `spanish` | 8×8, mirrored | White | no | flying | most pieces, then most kings | crowned, the move ends |
+//!
+//! Common to all: capturing is compulsory and goes on while it can; captured
+//! pieces leave the board when the move ends and none is jumped twice; a
+//! flying king lands on a square from which it can go on capturing when
+//! there is one. "Mirrored" boards have their bottom-right corner as a
+//! playing square ([`Corner::Right`](crate::rules::Corner::Right)); their squares are numbered row by row
+//! from the top left like the others.
+//!
+//! Sources: FMJD, *Official rules of international draughts* (fmjd.org);
+//! the rules of Czech draughts of the Česká federace dámy; the *Regolamento
+//! tecnico* of the Federazione Italiana Dama; the *Reglamento* of the
+//! Federación Española de Damas; for the board layouts and for published
+//! perft counts, rhalbersma/dctl (`test/src/ai/traversal/initial/`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +38,7 @@ use std::str::FromStr;
 use super::board::{Color, Geometry};
 
 /// A named set of rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Preset {
     /// Filipino Dama (the default): Brazilian rules.
     Filipino,
@@ -23,16 +50,42 @@ pub enum Preset {
     Russian,
     /// English draughts / American checkers.
     English,
+    /// International draughts on the 10×10 board (FMJD rules).
+    International,
+    /// Czech draughts.
+    Czech,
+    /// Italian draughts (on the mirrored 8×8 board).
+    Italian,
+    /// Spanish draughts (on the mirrored 8×8 board).
+    Spanish,
 }
 
 impl Preset {
     /// Every preset, in the order of the rules table.
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 9] = [
         Preset::Filipino,
         Preset::Brazilian,
         Preset::Pool,
         Preset::Russian,
         Preset::English,
+        Preset::International,
+        Preset::Czech,
+        Preset::Italian,
+        Preset::Spanish,
+    ];
+
+    /// Every preset in the order that breaks ties when the rules of a record
+    /// are inferred: Filipino first, International last.
+    pub const INFERENCE_ORDER: [Preset; 9] = [
+        Preset::Filipino,
+        Preset::English,
+        Preset::Russian,
+        Preset::Brazilian,
+        Preset::Pool,
+        Preset::Czech,
+        Preset::Italian,
+        Preset::Spanish,
+        Preset::International,
     ];
 
     /// The preset's name as written on the command line and stored.
@@ -43,6 +96,10 @@ impl Preset {
             Preset::Pool => "pool",
             Preset::Russian => "russian",
             Preset::English => "english",
+            Preset::International => "international",
+            Preset::Czech => "czech",
+            Preset::Italian => "italian",
+            Preset::Spanish => "spanish",
         }
     }
 
@@ -53,6 +110,10 @@ impl Preset {
             Preset::Pool => 23,
             Preset::Russian => 25,
             Preset::English => 21,
+            Preset::International => 20,
+            Preset::Czech => 29,
+            Preset::Italian => 22,
+            Preset::Spanish => 24,
         }
     }
 
@@ -63,10 +124,19 @@ impl Preset {
             geometry: Geometry::standard(),
             first: Color::White,
             men_capture_backward: true,
+            men_capture_kings: true,
             flying_kings: true,
             max_capture: MaxCapture::On,
             king_first: KingFirst::Off,
+            most_kings: false,
+            king_met_first: false,
             promotion: Promotion::ContinueMan,
+        };
+        // The rules of the games where men capture forward only.
+        let forward_only = Rules {
+            men_capture_backward: false,
+            promotion: Promotion::Stop,
+            ..base
         };
         match self {
             Preset::Filipino | Preset::Brazilian => base,
@@ -82,14 +152,81 @@ impl Preset {
             },
             Preset::English => Rules {
                 first: Color::Black,
-                men_capture_backward: false,
                 flying_kings: false,
                 max_capture: MaxCapture::Off,
-                promotion: Promotion::Stop,
+                ..forward_only
+            },
+            Preset::International => Rules {
+                geometry: Geometry::international(),
                 ..base
+            },
+            Preset::Czech => Rules {
+                max_capture: MaxCapture::Off,
+                king_first: KingFirst::On,
+                ..forward_only
+            },
+            Preset::Italian => Rules {
+                geometry: Geometry::mirrored(),
+                men_capture_kings: false,
+                flying_kings: false,
+                king_first: KingFirst::On,
+                most_kings: true,
+                king_met_first: true,
+                ..forward_only
+            },
+            Preset::Spanish => Rules {
+                geometry: Geometry::mirrored(),
+                most_kings: true,
+                ..forward_only
             },
         }
     }
+
+    /// The preset of a PDN GameType number, where one plays it: 26 is
+    /// `filipino` when the `Variant` tag names Filipino Dama, `brazilian`
+    /// otherwise.
+    pub fn of_game_type(number: u32, variant_tag: Option<&str>) -> Option<Preset> {
+        match number {
+            26 if variant_tag.is_some_and(names_filipino) => Some(Preset::Filipino),
+            _ => Preset::ALL
+                .into_iter()
+                .filter(|p| *p != Preset::Filipino)
+                .find(|p| p.game_type() == number),
+        }
+    }
+}
+
+/// Whether a `Variant` tag names Filipino Dama.
+fn names_filipino(tag: &str) -> bool {
+    let lower = tag.to_ascii_lowercase();
+    lower.contains("filipino") || lower.contains("dama")
+}
+
+/// The games of the PDN GameType table that no preset plays, by number.
+const OTHER_GAMES: [(u32, &str); 10] = [
+    (0, "chess"),
+    (1, "Chinese chess"),
+    (27, "Canadian draughts (12x12)"),
+    (28, "Portuguese draughts"),
+    (30, "Turkish draughts"),
+    (31, "Thai draughts"),
+    (32, "Thai draughts"),
+    (40, "Frisian draughts"),
+    (41, "Spantsiretti"),
+    (42, "Gothic draughts"),
+];
+
+/// The name of the game a PDN GameType number stands for, for messages:
+/// the preset's name when one plays it.
+pub fn game_type_name(number: u32) -> Option<&'static str> {
+    Preset::of_game_type(number, None)
+        .map(Preset::name)
+        .or_else(|| {
+            OTHER_GAMES
+                .iter()
+                .find(|(n, _)| *n == number)
+                .map(|(_, name)| *name)
+        })
 }
 
 impl fmt::Display for Preset {
@@ -142,6 +279,12 @@ pub enum Promotion {
 }
 
 /// The full set of rules the engine plays by.
+///
+/// Among the captures a position allows, the rules keep, in this order: the
+/// ones taking the most pieces ([`Rules::max_capture`]); those made by a
+/// king ([`Rules::king_first`]); those taking the most kings
+/// ([`Rules::most_kings`]); those meeting a king earliest
+/// ([`Rules::king_met_first`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// The preset these rules started from.
@@ -152,12 +295,19 @@ pub struct Rules {
     pub first: Color,
     /// Men may capture backwards.
     pub men_capture_backward: bool,
+    /// Men may capture kings (not in Italian draughts).
+    pub men_capture_kings: bool,
     /// Kings move and capture along whole diagonals.
     pub flying_kings: bool,
     /// The majority-capture rule.
     pub max_capture: MaxCapture,
     /// The king-first rule.
     pub king_first: KingFirst,
+    /// Of the captures left, only those taking the most kings are legal.
+    pub most_kings: bool,
+    /// Of the captures left, only those that take a king earliest in their
+    /// sequence of jumps are legal.
+    pub king_met_first: bool,
     /// Mid-capture promotion.
     pub promotion: Promotion,
 }
@@ -172,7 +322,9 @@ impl Default for Rules {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// Not one of the preset names.
-    #[error("unknown variant `{0}` (expected filipino, brazilian, pool, russian or english)")]
+    #[error(
+        "unknown variant `{0}` (expected filipino, brazilian, pool, russian, english, international, czech, italian or spanish)"
+    )]
     UnknownPreset(String),
     /// Not one of the switch names.
     #[error("unknown rules switch `{0}` (expected max-capture, king-first or promotion)")]

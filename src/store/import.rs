@@ -24,7 +24,7 @@ use super::moves::encode;
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Game, Reader};
-use crate::replay::{CheckedGame, Overrides, Reading, Status, check_game};
+use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
 /// Games written per transaction.
@@ -351,17 +351,20 @@ fn read_games(
     let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
     let mut batch = Vec::with_capacity(BATCH);
     let mut deflater = Deflater::new();
+    let mut checker = FileChecker::new(name, overrides);
+    let mut checked = Vec::new();
     loop {
         let game = match reader.next_game() {
             Ok(Some(game)) => game,
             Ok(None) => break,
             Err(err) => return Err(format!("{name}:{}: {err}", reader.position())),
         };
-        if done.contains(&(game.index as i64)) {
-            continue;
+        // Games already stored still tell the file's preset.
+        let wanted = !done.contains(&(game.index as i64));
+        checker.push(game, wanted, true, &mut checked);
+        for (game, result) in checked.drain(..) {
+            batch.push(prepare(&game, &result, &mut deflater));
         }
-        let checked = check_game(&game, name, overrides);
-        batch.push(prepare(&game, &checked, &mut deflater));
         if batch.len() >= BATCH {
             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
             if sender
@@ -374,6 +377,10 @@ fn read_games(
                 return Ok(());
             }
         }
+    }
+    checker.finish(true, &mut checked);
+    for (game, result) in checked.drain(..) {
+        batch.push(prepare(&game, &result, &mut deflater));
     }
     let _ = sender.send(Batch {
         games: batch,

@@ -306,6 +306,7 @@ pub fn index_missing(
             rules: Rules::parse(&variant).ok(),
             switches: None,
             notation: notation.and_then(|n| n.parse().ok()),
+            skip_alternatives: true,
         };
         let checked = check_game(&game, "", &overrides);
         for (key, ply, next) in certain_positions(&checked.reading) {

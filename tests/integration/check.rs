@@ -103,7 +103,7 @@ fn one_file_per_status() {
     let unsupported = write(
         d,
         "unsupported.pdn",
-        "[Event \"10x10\"]\n[GameType \"20\"]\n1. 32-28 19-23 *\n",
+        "[Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 19-23 *\n",
     );
     let forfeit = write(
         d,
@@ -144,8 +144,12 @@ fn one_file_per_status() {
     let (records, ..) = check_json(&[&unknown], &[]);
     assert_eq!(records[0]["message"], "ply 2 (1. …) - - is an unknown move");
     let (records, ..) = check_json(&[&unsupported], &[]);
-    assert_eq!(records[0]["variant"], "international");
+    assert_eq!(records[0]["variant"], "unknown");
     assert_eq!(records[0]["plies"], 2);
+    assert_eq!(
+        records[0]["message"],
+        "GameType \"40\" is Frisian draughts, a game pdndb does not play"
+    );
 }
 
 #[test]
@@ -278,8 +282,15 @@ fn limits_give_clear_messages_and_the_next_game_still_replays() {
         "{}",
         records[1]
     );
-    // Without a GameType, squares above 32 mean a larger board.
-    assert_eq!(records[2]["status"], "unsupported");
+    // Without a GameType, squares above 32 mean the 10×10 board, where
+    // 40 white pieces are too many as well.
+    assert_eq!(records[2]["status"], "unreadable");
+    assert_eq!(records[2]["variant"], "international");
+    let message = records[2]["message"].as_str().unwrap();
+    assert!(
+        message.contains("40 white pieces (at most 20)"),
+        "{message}"
+    );
     assert_eq!(records[3]["status"], "unreadable");
     let message = records[3]["message"].as_str().unwrap();
     assert!(
@@ -350,10 +361,40 @@ fn oca_archive_is_all_ok_as_english() {
         .collect();
     assert!(not_ok.is_empty(), "{not_ok:?}");
     assert_eq!(code, 0);
-    // Detection alone (no --variant) reads them as English too.
+    assert!(records.iter().all(|r| r["variant_from"] == "forced"));
+    // Inference alone (no --variant) reads them as English too.
     let (records, code, _) = check_json(&[&oca], &[]);
     assert_eq!(code, 0);
-    assert!(records.iter().all(|r| r["variant"] == "english"));
+    assert!(
+        records
+            .iter()
+            .all(|r| r["variant"] == "english" && r["variant_from"] == "inferred")
+    );
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "corpus runs in release builds (cargo test --release)"
+)]
+fn international_tournament_files_replay_under_fmjd_rules() {
+    let Some(folder) = corpus("international") else {
+        return;
+    };
+    let (records, code, stderr) = check_json(&[&folder], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    // 7 + 37 + 59 + 51 + 4 + 7 + 7 + 7 + 34 + 1 games in ten files.
+    assert_eq!(records.len(), 214, "{stderr}");
+    for r in &records {
+        assert_eq!(
+            (r["status"].as_str(), r["variant"].as_str()),
+            (Some("ok"), Some("international")),
+            "{r}"
+        );
+        let tagged = r["tags"].get("GameType").is_some();
+        let from = if tagged { "tag" } else { "inferred" };
+        assert_eq!(r["variant_from"], from, "{r}");
+    }
 }
 
 #[test]
@@ -373,6 +414,15 @@ fn pdn3_suite_reads_as_its_readme_says() {
             .filter(|r| r["file"].as_str().unwrap().ends_with(file))
             .collect()
     };
+    let summary = |r: &Value| {
+        format!(
+            "{} {} {}",
+            r["status"].as_str().unwrap(),
+            r["variant"].as_str().unwrap(),
+            r["variant_from"].as_str().unwrap()
+        )
+    };
+    // International games with their GameType replay under FMJD rules.
     for ten_by_ten in [
         "DUTCH96H.pdn",
         "PROF2.pdn",
@@ -382,13 +432,12 @@ fn pdn3_suite_reads_as_its_readme_says() {
     ] {
         let games = of(ten_by_ten);
         assert!(!games.is_empty(), "{ten_by_ten}");
-        assert!(
-            games
-                .iter()
-                .all(|r| r["status"] == "unsupported" && r["variant"] == "international"),
-            "{ten_by_ten}"
-        );
+        for game in games {
+            assert_eq!(summary(game), "ok international tag", "{game}");
+        }
     }
+    // 10×10 opening moves without a GameType (every square up to 32):
+    // illegal on 8×8, so inferred as International.
     for syntax in [
         "gameterminator.pdn",
         "string.pdn",
@@ -399,21 +448,50 @@ fn pdn3_suite_reads_as_its_readme_says() {
     ] {
         let games = of(syntax);
         assert_eq!(games.len(), 1, "{syntax}");
-        assert_eq!(games[0]["status"], "illegal", "{syntax}");
-        assert_eq!(games[0]["ply"], 1, "{syntax}");
+        assert_eq!(summary(games[0]), "ok international inferred", "{syntax}");
     }
     let fen = of("fen.pdn");
     assert_eq!(
-        fen.iter()
-            .map(|r| r["status"].as_str().unwrap())
-            .collect::<Vec<_>>(),
-        ["ok", "ok", "unsupported"]
+        fen.iter().map(|r| summary(r)).collect::<Vec<_>>(),
+        [
+            "ok english inferred",
+            "ok english inferred",
+            "ok international inferred"
+        ]
     );
     let alpha = of("alphanumeric.pdn");
     assert_eq!(
         (alpha[0]["status"].as_str(), alpha[0]["plies"].as_u64()),
         (Some("ok"), Some(1))
     );
+    // Russian games without tags: inferred as Russian, all 153.
+    let ussr = of("ussr1947.pdn");
+    assert_eq!(ussr.len(), 153);
+    for game in ussr {
+        assert_eq!(summary(game), "ok russian inferred", "{game}");
+    }
+    // The English problem collections (set-ups without moves, or with
+    // moves): English. The records that are not ok have a man on its own
+    // crowning row in their FEN.
+    for problems in [
+        "bridges.pdn",
+        "goulds.pdn",
+        "lpc.pdn",
+        "gem.pdn",
+        "beginner.pdn",
+        "borderclassics.pdn",
+        "Principles of Strategy.pdn",
+    ] {
+        for game in of(problems) {
+            let ok = summary(game) == "ok english inferred";
+            let defective = game["status"] == "unreadable"
+                && game["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("its own crowning row");
+            assert!(ok || defective, "{problems}: {game}");
+        }
+    }
     let (russian, code, _) = check_json(&[&suite.join("ussr1947.pdn")], &["--variant", "russian"]);
     assert_eq!(russian.len(), 153);
     assert!(russian.iter().all(|r| r["status"] == "ok"));

@@ -52,6 +52,52 @@ fn perft_10_filipino() {
     );
 }
 
+/// The published counts of the presets beyond the 8×8 games of Dama:
+/// International from Aart Bik's BikDam figures, the others from the perft
+/// tests of rhalbersma/dctl (`test/src/ai/traversal/initial/`).
+const PUBLISHED: [(&str, [u64; 10]); 4] = [
+    (
+        "international",
+        [
+            9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763,
+        ],
+    ),
+    (
+        "czech",
+        [
+            7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671, 18368918,
+        ],
+    ),
+    (
+        "italian",
+        [
+            7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384,
+        ],
+    ),
+    (
+        "spanish",
+        [
+            7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464,
+        ],
+    ),
+];
+
+#[test]
+fn perft_of_the_new_presets_through_the_binary() {
+    // Depths 1..6 in debug builds, 1..10 in release builds.
+    let deepest = if cfg!(debug_assertions) { 6 } else { 10 };
+    for (variant, counts) in PUBLISHED {
+        for (depth, expected) in counts.iter().enumerate().take(deepest) {
+            let depth = (depth + 1).to_string();
+            assert_eq!(
+                last_line(&stdout_of(&["perft", "--variant", variant, &depth])),
+                expected.to_string(),
+                "{variant} depth {depth}"
+            );
+        }
+    }
+}
+
 #[test]
 fn divide_lists_each_first_move_and_sums() {
     let out = stdout_of(&["perft", "--divide", "3"]);

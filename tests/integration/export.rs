@@ -301,25 +301,21 @@ fn problem_games_are_exported_honestly_or_skipped() {
         last,
         "ply 6 (3. …) - - is an unknown move. The record goes on as written: - - 4. 21-17"
     );
-    // The International game: its tags, its moves in a comment with the reason.
+    // The International game: replayed, written afresh for the 10×10 board.
     let international = games
         .iter()
         .find(|g| g.tag("Event") == Some("International 10x10"))
         .unwrap();
-    assert_eq!(international.tag("GameType"), Some("20"));
-    assert!(international.plies().is_empty());
-    let note = international.line.comments[0].text.replace('\n', " ");
-    assert!(
-        note.starts_with("unsupported: GameType \"20\" is a variant pdndb does not play. The moves as written: 1. 32-28"),
-        "{note}"
-    );
+    assert_eq!(international.tag("GameType"), Some("20,W,10,10,N2,0"));
+    assert_eq!(international.plies().len(), 6);
+    assert_eq!(international.plies()[4].text, "43-38");
 
     let (out, err, code) = run(&db, &["export", "--skip-broken"]);
     assert_eq!(code, 0);
     let kept = read_games(&out);
-    assert_eq!(kept.len(), 2, "{out}");
+    assert_eq!(kept.len(), 3, "{out}");
     assert!(
-        err.contains("2 games exported (4 broken games left out)"),
+        err.contains("3 games exported (3 broken games left out)"),
         "{err}"
     );
     // What is left reads ok.

@@ -240,7 +240,7 @@ fn sample_notations() {
     );
     assert!(russian.hints.fen.as_ref().unwrap().fen.ends_with("12."));
     let international = &games[3];
-    assert_eq!(international.hints.max_square, Some(46));
+    assert_eq!(international.hints.max_square, Some(43));
     assert_eq!(international.plies().len(), 6);
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
