@@ -71,8 +71,8 @@ pub fn cmd_export(
     };
     let store = open_store(db)?;
     let ids = if args.position.fen.is_some() || args.position.moves.is_some() {
-        let (position, filter, _) = args.position.resolve_with_last_move(&store)?;
-        store.game_ids_at(&position, &filter)?
+        let query = args.position.resolve(&store)?;
+        store.game_ids_at(&query.position, &query.filter)?
     } else {
         if let Some(v) = &args.position.variant {
             Rules::parse(v).map_err(|e| usage(format!("--variant: {e}")))?;

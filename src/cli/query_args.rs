@@ -6,10 +6,7 @@ use std::path::Path;
 use clap::Args;
 
 use super::CliError;
-use crate::pdn::Reader;
-use crate::replay::{Overrides, Reading, Status, check_game};
-use crate::rules::{Move, Position, Rules};
-use crate::store::query::{VariantFilter, position_from_fen};
+use crate::store::query::{PositionQuery, QueryError};
 use crate::store::{Mode, Store};
 
 /// Opens the database for queries.
@@ -38,78 +35,22 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The position, the filter, and the move that led to the position
-    /// when it was given by `--moves`. Without `--fen` or `--moves`, the
-    /// start position of the variant.
+    /// The position asked about (without `--fen` or `--moves`, the start
+    /// position of the variant), its board, the games to look at and the
+    /// move that led there when it was given by `--moves`.
     ///
     /// # Errors
-    /// A FEN or move list that cannot be read, naming the bad part.
-    pub fn resolve_with_last_move(
-        &self,
-        store: &Store,
-    ) -> Result<(Position, VariantFilter, Option<Move>), CliError> {
-        let usage = |m: String| CliError::Usage(m);
-        if let Some(fen) = &self.fen {
-            if let Some(v) = &self.variant {
-                Rules::parse(v).map_err(|e| usage(e.to_string()))?;
-            }
-            return Ok((
-                position_from_fen(fen).map_err(usage)?,
-                VariantFilter(self.variant.clone()),
-                None,
-            ));
-        }
-        let rules = match &self.variant {
-            Some(v) => Rules::parse(v).map_err(|e| usage(format!("--variant: {e}")))?,
-            None => store
-                .main_preset()
-                .map_err(|e| usage(e.to_string()))?
-                .rules(),
-        };
-        let filter = VariantFilter(Some(
-            self.variant
-                .clone()
-                .unwrap_or_else(|| rules.preset.name().to_string()),
-        ));
-        let Some(moves) = &self.moves else {
-            return Ok((Position::initial(&rules), filter, None));
-        };
-        let (position, last) = position_after(moves, rules).map_err(usage)?;
-        Ok((position, filter, last))
+    /// A variant, FEN or move list that cannot be read, naming the bad part.
+    pub fn resolve(&self, store: &Store) -> Result<PositionQuery, CliError> {
+        store
+            .position_query(
+                self.fen.as_deref(),
+                self.moves.as_deref(),
+                self.variant.as_deref(),
+            )
+            .map_err(|e| match e {
+                QueryError::Store(e) => CliError::Store(e),
+                other => CliError::Usage(other.to_string()),
+            })
     }
-}
-
-/// The position after a list of moves played from the start by `rules`,
-/// with the last of those moves.
-///
-/// # Errors
-/// Moves that cannot be read, or do not make exactly one legal sequence.
-pub fn position_after(moves: &str, rules: Rules) -> Result<(Position, Option<Move>), String> {
-    let mut reader = Reader::new(moves.as_bytes());
-    let game = match reader.next_game() {
-        Ok(Some(game)) => game,
-        _ => return Err("--moves: no moves given".to_string()),
-    };
-    let overrides = Overrides {
-        rules: Some(rules),
-        skip_alternatives: true,
-        ..Overrides::default()
-    };
-    let checked = check_game(&game, "--moves", &overrides);
-    if checked.record.status != Status::Ok {
-        let why = checked
-            .record
-            .message
-            .unwrap_or_else(|| checked.record.status.name().to_string());
-        return Err(format!("--moves: {why}"));
-    }
-    let Reading::Replayed { start, replay, .. } = checked.reading else {
-        return Err("--moves: cannot be read".to_string());
-    };
-    let last = replay.reading.last().map(|step| step.chosen);
-    let position = replay
-        .reading
-        .iter()
-        .fold(start, |p, step| p.play(&step.chosen));
-    Ok((position, last))
 }

@@ -37,17 +37,17 @@ pub fn cmd_search(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
-    let (position, filter, last_move) = args.position.resolve_with_last_move(&store)?;
+    let query = args.position.resolve(&store)?;
     if args.board {
         let mut board = Board::new(
-            position,
-            crate::rules::Geometry::standard(),
+            query.position,
+            query.rules.geometry,
             crate::notation::Notation::Numeric,
         );
-        board.last_move = last_move;
+        board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let hits = store.search(&position, &filter, args.limit)?;
+    let hits = store.search(&query.position, &query.filter, args.limit)?;
     for hit in &hits {
         if args.json {
             super::write_json_line(out, hit)?;

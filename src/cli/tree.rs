@@ -42,13 +42,18 @@ pub fn cmd_tree(
         .parse()
         .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
-    let (position, filter, last_move) = args.position.resolve_with_last_move(&store)?;
+    let query = args.position.resolve(&store)?;
     if args.board {
-        let mut board = Board::new(position, crate::rules::Geometry::standard(), notation);
-        board.last_move = last_move;
+        let mut board = Board::new(query.position, query.rules.geometry, notation);
+        board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let moves = store.tree(&position, &filter, notation)?;
+    let moves = store.tree(
+        &query.position,
+        &query.filter,
+        notation,
+        query.rules.geometry,
+    )?;
     if !args.json {
         writeln!(
             out,

@@ -170,6 +170,43 @@ fn record_text(game: &Game) -> RecordText<'_> {
     }
 }
 
+/// The position after moves written as PDN movetext (`1. 23-18 10-15`, any
+/// notation) played from the start under `rules`, with the last of them.
+///
+/// # Errors
+/// Moves that cannot be read, or that do not make exactly one legal
+/// sequence (the message says where).
+pub fn position_after_moves(
+    moves: &str,
+    rules: Rules,
+) -> Result<(Position, Option<crate::rules::Move>), String> {
+    let game = match crate::pdn::Reader::new(moves.as_bytes()).next_game() {
+        Ok(Some(game)) => game,
+        _ => return Err("no moves given".to_string()),
+    };
+    let overrides = Overrides {
+        rules: Some(rules),
+        skip_alternatives: true,
+        ..Overrides::default()
+    };
+    let checked = check_game(&game, "", &overrides);
+    if checked.record.status != super::record::Status::Ok {
+        return Err(checked
+            .record
+            .message
+            .unwrap_or_else(|| checked.record.status.name().to_string()));
+    }
+    let Reading::Replayed { start, replay, .. } = checked.reading else {
+        return Err("the moves cannot be read".to_string());
+    };
+    let last = replay.reading.last().map(|step| step.chosen);
+    let position = replay
+        .reading
+        .iter()
+        .fold(start, |p, step| p.play(&step.chosen));
+    Ok((position, last))
+}
+
 /// The tags of a game as the record of `check` holds them: names as
 /// written, the first of duplicates kept.
 pub fn record_tags(game: &Game) -> serde_json::Map<String, serde_json::Value> {

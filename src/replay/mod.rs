@@ -10,7 +10,10 @@ pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, game_type_preset,
     presets_reading_cleanly, read_record, read_record_in, written_moves,
 };
-pub use game::{CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, record_tags};
+pub use game::{
+    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, position_after_moves,
+    record_tags,
+};
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, Written, replay,

@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use super::moves::decode;
 use super::{Store, StoreError};
-use crate::notation::{Notation, parse_fen};
-use crate::rules::{Color, Position, Preset, Rules};
+use crate::notation::{Fen, Notation, parse_fen};
+use crate::replay::position_after_moves;
+use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
 /// Which games a query looks at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -168,18 +169,108 @@ fn position_after_plies(
     super::moves::decode_prefix(rules, start, moves, plies)
 }
 
+/// A position asked about: on which board, among which games, and the
+/// move that led to it when it was given by moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionQuery {
+    /// The position.
+    pub position: Position,
+    /// Rules with the position's board: the variant asked for, else those
+    /// of a preset on the board the position needs.
+    pub rules: Rules,
+    /// The games looked at.
+    pub filter: VariantFilter,
+    /// The last of the moves that led to the position, if given by moves.
+    pub last_move: Option<Move>,
+}
+
+/// Why a position asked about cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// The variant named is not one.
+    #[error("--variant: {0}")]
+    Variant(#[from] crate::rules::RulesError),
+    /// The FEN cannot be read, or is not a legal set-up.
+    #[error("--fen: {0}")]
+    Fen(String),
+    /// The moves cannot be read, or do not make one legal sequence.
+    #[error("--moves: {0}")]
+    Moves(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Reads a position from a FEN for queries: numeric or algebraic; a `?`
-/// side means White.
+/// side means White. The board is the variant's when one is given, else the
+/// smallest board every square of the FEN lies on (8×8, else 10×10).
 ///
 /// # Errors
-/// A FEN that cannot be read or is not a legal 8×8 set-up.
-pub fn position_from_fen(fen: &str) -> Result<Position, String> {
-    let mut setup = parse_fen(fen).map_err(|e| format!("--fen: {e}"))?;
+/// A FEN that cannot be read or is not a legal set-up on that board.
+pub fn position_from_fen(fen: &str, variant: Option<&Rules>) -> Result<(Position, Rules), String> {
+    let fen = Fen::parse(fen).map_err(|e| e.to_string())?;
+    let rules = match variant {
+        Some(rules) => *rules,
+        None => {
+            let (largest, file, rank) = fen.extent();
+            if largest <= 32 && file < 8 && rank <= 8 {
+                Rules::default()
+            } else {
+                Preset::International.rules()
+            }
+        }
+    };
+    let mut setup = fen.setup(rules.geometry).map_err(|e| e.to_string())?;
     setup.side.get_or_insert(Color::White);
-    Position::from_setup(&setup, &Rules::default()).map_err(|e| format!("--fen: {e}"))
+    let position = Position::from_setup(&setup, &rules).map_err(|e| e.to_string())?;
+    Ok((position, rules))
 }
 
 impl Store {
+    /// The position a query is about: given by `fen`, or by `moves` played
+    /// from the start, or the start position itself; `variant` filters the
+    /// games and, for moves and the start, chooses the rules (default: the
+    /// preset with most games).
+    ///
+    /// # Errors
+    /// A variant, FEN or moves that cannot be read, naming the bad part; a
+    /// database failure.
+    pub fn position_query(
+        &self,
+        fen: Option<&str>,
+        moves: Option<&str>,
+        variant: Option<&str>,
+    ) -> Result<PositionQuery, QueryError> {
+        let asked = variant.map(Rules::parse).transpose()?;
+        if let Some(fen) = fen {
+            let (position, rules) =
+                position_from_fen(fen, asked.as_ref()).map_err(QueryError::Fen)?;
+            return Ok(PositionQuery {
+                position,
+                rules,
+                filter: VariantFilter(variant.map(str::to_string)),
+                last_move: None,
+            });
+        }
+        let rules = match asked {
+            Some(rules) => rules,
+            None => self.main_preset()?.rules(),
+        };
+        let filter = VariantFilter(Some(
+            variant.map_or_else(|| rules.preset.name().to_string(), str::to_string),
+        ));
+        let (position, last_move) = match moves {
+            Some(moves) => position_after_moves(moves, rules).map_err(QueryError::Moves)?,
+            None => (Position::initial(&rules), None),
+        };
+        Ok(PositionQuery {
+            position,
+            rules,
+            filter,
+            last_move,
+        })
+    }
+
     /// The preset with the most games (unsupported ones aside); `filipino`
     /// in an empty database.
     ///
@@ -448,6 +539,7 @@ impl Store {
         position: &Position,
         filter: &VariantFilter,
         notation: Notation,
+        geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
         let mut count = |next: i64, outcome: i64, games: i64| {
@@ -485,7 +577,7 @@ impl Store {
                 (1000.0 * (wins as f64 + draws as f64 / 2.0) / decided as f64).round() / 10.0
             });
             moves.push(TreeMove {
-                mv: rename_move(&name, notation),
+                mv: rename_move(&name, notation, geometry),
                 games,
                 white_wins: white,
                 draws,
@@ -739,12 +831,12 @@ fn ok_record(variant: String, notation: Option<String>, plies: Option<i64>) -> s
     })
 }
 
-/// A canonical numeric move (`30x23x14x21`) written in another notation.
-pub fn rename_move(numeric: &str, notation: Notation) -> String {
-    if notation == Notation::Numeric {
+/// A canonical numeric move (`30x23x14x21`) written in another notation
+/// on `geometry` (numbers where the notation has no names for its squares).
+pub fn rename_move(numeric: &str, notation: Notation, geometry: &Geometry) -> String {
+    if notation == Notation::Numeric || !notation.names_squares_of(geometry) {
         return numeric.to_string();
     }
-    let geometry = crate::rules::Geometry::standard();
     let joiner = if numeric.contains('x') { 'x' } else { '-' };
     numeric
         .split(['x', '-'])
@@ -765,9 +857,16 @@ mod tests {
 
     #[test]
     fn moves_are_renamed_square_by_square() {
-        assert_eq!(rename_move("30x23x14x21", Notation::Vismin), "c1xe3xc5xa3");
-        assert_eq!(rename_move("23-18", Notation::Luzon), "d3-e4");
-        assert_eq!(rename_move("23-18", Notation::Dama), "2-15");
-        assert_eq!(rename_move("23-18", Notation::Numeric), "23-18");
+        let g = Geometry::standard();
+        assert_eq!(
+            rename_move("30x23x14x21", Notation::Vismin, g),
+            "c1xe3xc5xa3"
+        );
+        assert_eq!(rename_move("23-18", Notation::Luzon, g), "d3-e4");
+        assert_eq!(rename_move("23-18", Notation::Dama, g), "2-15");
+        assert_eq!(rename_move("23-18", Notation::Numeric, g), "23-18");
+        let ten = Geometry::international();
+        assert_eq!(rename_move("32-28", Notation::Vismin, ten), "d4-e5");
+        assert_eq!(rename_move("32-28", Notation::Dama, ten), "32-28");
     }
 }
