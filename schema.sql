@@ -114,3 +114,13 @@ INSERT INTO start_move
     SELECT p.key, g.variant, g.preset, coalesce(g.start_fen, ''), coalesce(p.next, 0), g.outcome, count(*)
     FROM position p JOIN game g ON g.id = p.game WHERE p.ply = 0
     GROUP BY p.key, g.variant, g.preset, coalesce(g.start_fen, ''), coalesce(p.next, 0), g.outcome;
+
+-- step 4: where each game's rules came from (`forced`, `tag`, `inferred`,
+-- `default`; NULL for games stored before rules were inferred from the
+-- record), and per file the options it was imported with (JSON object:
+-- `variant`, `rules`, `notation`; NULL when unknown) and the version of the
+-- rules and their inference that read it: a file read by an older version
+-- is read again by the next import of it, or by `pdndb recheck`.
+ALTER TABLE game ADD COLUMN variant_from TEXT;
+ALTER TABLE source_file ADD COLUMN options TEXT;
+ALTER TABLE source_file ADD COLUMN reading INTEGER NOT NULL DEFAULT 1;

@@ -5,7 +5,7 @@ use compact_str::CompactString;
 use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
-use crate::rules::{Color, Rules};
+use crate::rules::{Color, Corner, Rules, Square};
 
 use super::error::{Diagnostic, Position};
 
@@ -357,26 +357,48 @@ impl GameType {
 }
 
 impl GameType {
-    /// The `GameType` value pdndb writes for rules and a notation:
-    /// `T,F,W,H,A0,0` for algebraic squares lettered from `a1` (`A0,1` from
-    /// the mirrored corner, the Luzon board), `T,F,W,H,N2,0` for numbers
-    /// when White moves first and `T,F,W,H,N1,0` when Black does (the Dama
-    /// notation has no code of its own: its records also carry
-    /// `[Notation "Dama"]`). T is the preset's type number, F its first
-    /// side, W and H the board's size.
+    /// The `GameType` value pdndb writes for rules and a notation, as PDN
+    /// 3.0 defines its fields: `T,F,W,H,` then `N` and the corner where
+    /// square 1 lies as the first side sees the board (`0` bottom left, `1`
+    /// bottom right, `2` top left, `3` top right), or `A0` for algebraic
+    /// squares lettered from `a1`; then the invert flag, `1` when the
+    /// bottom-left corner (the square called `a1`) is not a playing square.
+    /// T is the preset's type number, F its first side, W and H the board's
+    /// size. So `26,W,8,8,N2,0` for numeric Filipino Dama, `21,B,8,8,N1,0`
+    /// for English, `22,W,8,8,N2,1` Italian, `24,W,8,8,N1,1` Spanish,
+    /// `A0,1` for the Luzon board. The Dama notation has no code of its own
+    /// (numeric is written): its records also carry `[Notation "Dama"]`.
     pub fn value_for(rules: &Rules, notation: Notation) -> String {
+        let g = rules.geometry;
         let first = rules.first.fen_char();
+        let left_playing = g.corner() == Corner::Left;
         let code = match notation {
-            Notation::Vismin => "A0,0",
-            Notation::Luzon => "A0,1",
-            Notation::Numeric | Notation::Dama if rules.first == Color::White => "N2,0",
-            Notation::Numeric | Notation::Dama => "N1,0",
+            Notation::Vismin => format!("A0,{}", u8::from(!left_playing)),
+            Notation::Luzon => format!("A0,{}", u8::from(left_playing)),
+            Notation::Numeric | Notation::Dama => {
+                let one = Square::new(1).filter(|s| g.contains(*s));
+                let (top, left) = one.map_or((true, true), |s| {
+                    (g.row(s) < g.height() / 2, g.col(s) < g.width() / 2)
+                });
+                // As the first side sees the board: Black sees it turned round.
+                let (top, left) = match rules.first {
+                    Color::White => (top, left),
+                    Color::Black => (!top, !left),
+                };
+                let corner = match (top, left) {
+                    (false, true) => 0,
+                    (false, false) => 1,
+                    (true, true) => 2,
+                    (true, false) => 3,
+                };
+                format!("N{corner},{}", u8::from(!left_playing))
+            }
         };
         format!(
             "{},{first},{},{},{code}",
             rules.preset.game_type(),
-            rules.geometry.width(),
-            rules.geometry.height()
+            g.width(),
+            g.height()
         )
     }
 }
@@ -521,9 +543,10 @@ mod tests {
             value(Preset::International, Notation::Numeric),
             "20,W,10,10,N2,0"
         );
-        assert_eq!(value(Preset::Czech, Notation::Numeric), "29,W,8,8,N2,0");
-        assert_eq!(value(Preset::Italian, Notation::Numeric), "22,W,8,8,N2,0");
-        assert_eq!(value(Preset::Spanish, Notation::Numeric), "24,W,8,8,N2,0");
+        // The PDN 3.0 table's own values for these games.
+        assert_eq!(value(Preset::Czech, Notation::Vismin), "29,W,8,8,A0,0");
+        assert_eq!(value(Preset::Italian, Notation::Numeric), "22,W,8,8,N2,1");
+        assert_eq!(value(Preset::Spanish, Notation::Numeric), "24,W,8,8,N1,1");
         // What is written reads back as the same preset.
         for preset in Preset::ALL {
             let written = GameType::parse(&value(preset, Notation::Numeric)).unwrap();

@@ -581,13 +581,17 @@ impl<'t, 'a> Record<'t, 'a> {
             return vec![with(None)];
         }
         if let Some(board) = game_type.and_then(|(_, g)| g.board) {
-            match (board.notation, board.invert) {
-                ('A', Some(true)) => return vec![with(Some(Notation::Luzon))],
-                ('A', _) => return vec![with(Some(Notation::Vismin))],
-                ('N', _) if dama_board => {
+            // The invert flag says whether the square called a1 is a
+            // playing square; the board says which lettering that is.
+            let a1_playing = board.invert != Some(true);
+            let direct = a1_playing == (rules.geometry.corner() == Corner::Left);
+            match board.notation {
+                'A' if direct => return vec![with(Some(Notation::Vismin))],
+                'A' => return vec![with(Some(Notation::Luzon))],
+                'N' if dama_board => {
                     return vec![with(Some(Notation::Numeric)), with(Some(Notation::Dama))];
                 }
-                ('N', _) => return vec![with(Some(Notation::Numeric))],
+                'N' => return vec![with(Some(Notation::Numeric))],
                 _ => {}
             }
         }

@@ -150,7 +150,6 @@ impl Direction {
 const NONE: u8 = u8::MAX;
 
 /// Which bottom corner of the board, as White sees it, is a playing square.
-/// Squares are numbered row by row from the top, left to right, either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Corner {
     /// The bottom-left corner (`a1`): English, Russian, Brazilian, Filipino
@@ -160,17 +159,31 @@ pub enum Corner {
     Right,
 }
 
+/// Where square 1 is and which way the numbers run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Numbering {
+    /// Row by row from the top (Black's side), left to right as White sees
+    /// the board: English, International, Italian and most others.
+    FromTop,
+    /// Row by row from the bottom (White's side), right to left: the Spanish
+    /// numbering, the same squares as [`Numbering::FromTop`] counted from
+    /// the other end (square `s` here is square `count + 1 - s` there).
+    FromBottom,
+}
+
 /// The shape of a board: its size, which squares exist and which square lies
 /// next to which along each diagonal. With [`Corner::Left`] (the usual
 /// board) the playing squares are those whose row and column (both counted
 /// from 0 at the top left) add up to an odd number, so square 1 is the second
 /// square of the top row, as on the English 8×8 and the 10×10 boards; with
 /// [`Corner::Right`] they are the others, so square 1 is the top-left corner.
+/// The [`Numbering`] says where the count starts.
 #[derive(Debug)]
 pub struct Geometry {
     width: u8,
     height: u8,
     corner: Corner,
+    numbering: Numbering,
     count: u8,
     neighbors: [[u8; 4]; MAX_SQUARES],
     rows: [u8; MAX_SQUARES],
@@ -203,7 +216,10 @@ pub struct GeometryError {
 
 impl PartialEq for Geometry {
     fn eq(&self, other: &Geometry) -> bool {
-        self.width == other.width && self.height == other.height && self.corner == other.corner
+        self.width == other.width
+            && self.height == other.height
+            && self.corner == other.corner
+            && self.numbering == other.numbering
     }
 }
 
@@ -216,11 +232,11 @@ impl Geometry {
     /// # Errors
     /// When the size is odd, smaller than 4 or has more than 64 playing squares.
     pub fn get(width: u32, height: u32) -> Result<&'static Geometry, GeometryError> {
-        Geometry::get_with(width, height, Corner::Left)
+        Geometry::get_with(width, height, Corner::Left, Numbering::FromTop)
     }
 
     /// The geometry of a `width` × `height` board with playing squares in the
-    /// given corner, built once and shared.
+    /// given corner, numbered as given, built once and shared.
     ///
     /// # Errors
     /// When the size is odd, smaller than 4 or has more than 64 playing squares.
@@ -228,6 +244,7 @@ impl Geometry {
         width: u32,
         height: u32,
         corner: Corner,
+        numbering: Numbering,
     ) -> Result<&'static Geometry, GeometryError> {
         static CACHE: OnceLock<Mutex<Vec<&'static Geometry>>> = OnceLock::new();
         let valid = width.is_multiple_of(2)
@@ -240,14 +257,20 @@ impl Geometry {
         }
         let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
         let mut cache = cache.lock().unwrap_or_else(|poison| poison.into_inner());
-        if let Some(found) = cache
-            .iter()
-            .find(|g| g.width as u32 == width && g.height as u32 == height && g.corner == corner)
-        {
+        if let Some(found) = cache.iter().find(|g| {
+            g.width as u32 == width
+                && g.height as u32 == height
+                && g.corner == corner
+                && g.numbering == numbering
+        }) {
             return Ok(found);
         }
-        let built: &'static Geometry =
-            Box::leak(Box::new(Geometry::build(width as u8, height as u8, corner)));
+        let built: &'static Geometry = Box::leak(Box::new(Geometry::build(
+            width as u8,
+            height as u8,
+            corner,
+            numbering,
+        )));
         cache.push(built);
         Ok(built)
     }
@@ -264,20 +287,34 @@ impl Geometry {
         BOARD.get_or_init(|| Geometry::get(10, 10).expect("10x10 is a valid board"))
     }
 
-    /// The 8×8 board with its bottom-right corner a playing square (Italian
-    /// and Spanish draughts).
-    pub fn mirrored() -> &'static Geometry {
+    /// The Italian board: 8×8 with its bottom-right corner a playing
+    /// square, numbered from the top-left corner.
+    pub fn italian() -> &'static Geometry {
         static BOARD: OnceLock<&'static Geometry> = OnceLock::new();
-        BOARD.get_or_init(|| Geometry::get_with(8, 8, Corner::Right).expect("8x8 is a valid board"))
+        BOARD.get_or_init(|| {
+            Geometry::get_with(8, 8, Corner::Right, Numbering::FromTop)
+                .expect("8x8 is a valid board")
+        })
     }
 
-    fn build(width: u8, height: u8, corner: Corner) -> Geometry {
+    /// The Spanish board: the Italian board numbered from White's
+    /// bottom-right corner.
+    pub fn spanish() -> &'static Geometry {
+        static BOARD: OnceLock<&'static Geometry> = OnceLock::new();
+        BOARD.get_or_init(|| {
+            Geometry::get_with(8, 8, Corner::Right, Numbering::FromBottom)
+                .expect("8x8 is a valid board")
+        })
+    }
+
+    fn build(width: u8, height: u8, corner: Corner, numbering: Numbering) -> Geometry {
         let per_row = width / 2;
         let count = per_row * height;
         let mut geometry = Geometry {
             width,
             height,
             corner,
+            numbering,
             count,
             neighbors: [[NONE; 4]; MAX_SQUARES],
             rows: [0; MAX_SQUARES],
@@ -285,8 +322,13 @@ impl Geometry {
             steps: [[Step::default(); 2]; 4],
         };
         for index in 0..count {
-            let row = index / per_row;
-            let col = 2 * (index % per_row) + geometry.first_col(row);
+            // The place of the square counted from the top left.
+            let from_top = match numbering {
+                Numbering::FromTop => index,
+                Numbering::FromBottom => count - 1 - index,
+            };
+            let row = from_top / per_row;
+            let col = 2 * (from_top % per_row) + geometry.first_col(row);
             geometry.rows[index as usize] = row;
             geometry.cols[index as usize] = col;
         }
@@ -337,6 +379,11 @@ impl Geometry {
         self.corner
     }
 
+    /// Where square 1 is.
+    pub fn numbering(&self) -> Numbering {
+        self.numbering
+    }
+
     /// The column (0 or 1) of the first playing square of a row.
     fn first_col(&self, row: u8) -> u8 {
         // The bottom row starts with a playing square exactly when the
@@ -380,7 +427,12 @@ impl Geometry {
             return None;
         }
         let per_row = (self.width / 2) as i32;
-        Square::new((row * per_row + col / 2 + 1) as u32)
+        let from_top = row * per_row + col / 2;
+        let index = match self.numbering {
+            Numbering::FromTop => from_top,
+            Numbering::FromBottom => self.count as i32 - 1 - from_top,
+        };
+        Square::new((index + 1) as u32)
     }
 
     /// Row of a square, 0 at the top.
@@ -409,22 +461,26 @@ impl Geometry {
     /// The row where men of `color` are crowned: the top row for White,
     /// the bottom row for Black.
     pub fn crowning_row(&self, color: Color) -> Bitboard {
-        let per_row = self.width as u32 / 2;
-        let row_mask = (1u64 << per_row) - 1;
         match color {
-            Color::White => row_mask,
-            Color::Black => row_mask << (self.count as u32 - per_row),
+            Color::White => self.rows_where(|row| row == 0),
+            Color::Black => self.rows_where(|row| row == self.height - 1),
         }
     }
 
     /// The squares each side starts on: the top `rows` rows for Black and the
     /// bottom `rows` rows for White.
     pub fn start_rows(&self, rows: u32) -> (Bitboard, Bitboard) {
-        let per_row = self.width as u32 / 2;
-        let n = per_row * rows;
-        let black = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let white = black << (self.count as u32 - n);
+        let rows = rows.min(self.height as u32) as u8;
+        let white = self.rows_where(|row| row >= self.height - rows);
+        let black = self.rows_where(|row| row < rows);
         (white, black)
+    }
+
+    /// The squares of the rows that pass `keep`.
+    fn rows_where(&self, keep: impl Fn(u8) -> bool) -> Bitboard {
+        (0..self.count as usize)
+            .filter(|&i| keep(self.rows[i]))
+            .fold(0, |set, i| set | 1u64 << i)
     }
 }
 
@@ -502,8 +558,12 @@ mod tests {
 
     #[test]
     fn whole_board_steps_agree_with_neighbours() {
-        for (width, height) in [(4, 4), (6, 6), (8, 8), (10, 10), (12, 10), (4, 8), (16, 8)] {
-            let g = Geometry::get(width, height).unwrap();
+        let boards = [(4, 4), (6, 6), (8, 8), (10, 10), (12, 10), (4, 8), (16, 8)]
+            .into_iter()
+            .map(|(w, h)| Geometry::get(w, h).unwrap())
+            .chain([Geometry::italian(), Geometry::spanish()]);
+        for g in boards {
+            let (width, height) = (g.width(), g.height());
             for direction in Direction::ALL {
                 for target in 0..g.len() {
                     let expected = (0..g.len())
@@ -523,6 +583,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn italian_and_spanish_boards_are_mirrored_and_numbered_their_ways() {
+        // Italian: square 1 is the top-left corner, 32 the bottom-right.
+        let g = Geometry::italian();
+        assert_eq!(g.at(0, 0), Some(sq(1)));
+        assert_eq!(g.at(0, 1), None);
+        assert_eq!(g.at(7, 7), Some(sq(32)));
+        assert_eq!(g.at(7, 1), Some(sq(29)));
+        // 12-15 and 21-17 are moves there (the first moves of Italian files).
+        assert_eq!(g.neighbor(sq(12), Direction::DownLeft), Some(sq(15)));
+        assert_eq!(g.neighbor(sq(21), Direction::UpLeft), Some(sq(17)));
+        // Spanish: the same squares counted from White's bottom-right.
+        let s = Geometry::spanish();
+        for label in 1..=32 {
+            let (row, col) = (g.row(sq(label)), g.col(sq(label)));
+            assert_eq!(s.at(row as i32, col as i32), Some(sq(33 - label)));
+        }
+        assert_eq!(s.at(7, 7), Some(sq(1)));
+        assert_eq!(s.at(0, 0), Some(sq(32)));
+        let (white, black) = s.start_rows(3);
+        assert_eq!((white, black), (0xFFF, 0xFFF << 20));
+        assert_eq!(s.crowning_row(Color::White), 0b1111 << 28);
+        // 10-14 then 23-19: a Spanish opening.
+        assert_eq!(s.neighbor(sq(10), Direction::UpLeft), Some(sq(14)));
+        assert_eq!(s.neighbor(sq(23), Direction::DownRight), Some(sq(19)));
     }
 
     #[test]

@@ -10,8 +10,8 @@ mod variant;
 pub mod zobrist;
 
 pub use board::{
-    Bitboard, Color, Corner, Direction, Geometry, GeometryError, MAX_SQUARES, Piece, Square,
-    squares,
+    Bitboard, Color, Corner, Direction, Geometry, GeometryError, MAX_SQUARES, Numbering, Piece,
+    Square, squares,
 };
 pub use fit::{fitting_moves, fitting_moves_into};
 pub use movegen::{Jump, MAX_PATH, Move, Route};

@@ -32,15 +32,13 @@ pub struct Move {
     len: u8,
     king: bool,
     promotes: bool,
-    /// The earliest jump (0-based) that takes a king, over the move's
-    /// routes; [`NO_KING`] when it takes none.
-    first_king: u8,
+    /// Which jumps take a king, in order: bit `15 - i` for jump `i` (so a
+    /// larger value meets a king earlier); the largest over the move's
+    /// routes.
+    kings_met: u16,
     captured: Bitboard,
     path: [u8; MAX_PATH],
 }
-
-/// [`Move::first_king`] of a move that takes no king.
-const NO_KING: u8 = u8::MAX;
 
 impl PartialEq for Move {
     fn eq(&self, other: &Move) -> bool {
@@ -399,8 +397,8 @@ impl Position {
             moves.retain(|m| kings_taken(m) == most);
         }
         if rules.king_met_first {
-            let earliest = moves.iter().map(|m| m.first_king).min().unwrap_or(NO_KING);
-            moves.retain(|m| m.first_king == earliest);
+            let earliest = moves.iter().map(|m| m.kings_met).max().unwrap_or(0);
+            moves.retain(|m| m.kings_met == earliest);
         }
     }
 
@@ -520,7 +518,7 @@ impl Move {
             len: 1,
             king,
             promotes,
-            first_king: NO_KING,
+            kings_met: 0,
             captured: 0,
             path,
         }
@@ -538,11 +536,11 @@ fn route_to_move(
 ) -> Move {
     let mut path = [0u8; MAX_PATH];
     let mut captured = 0u64;
-    let mut first_king = NO_KING;
+    let mut kings_met = 0u16;
     for (i, jump) in jumps.iter().enumerate() {
         captured |= 1u64 << jump.captured;
-        if first_king == NO_KING && their_kings & (1u64 << jump.captured) != 0 {
-            first_king = i as u8;
+        if i < 16 && their_kings & (1u64 << jump.captured) != 0 {
+            kings_met |= 1 << (15 - i);
         }
         let straight_on = jumps
             .get(i + 1)
@@ -561,22 +559,21 @@ fn route_to_move(
         len: jumps.len() as u8,
         king,
         promotes: !king && ends_king,
-        first_king,
+        kings_met,
         captured,
         path,
     }
 }
 
 /// Adds a move unless an equal one is there; of two routes of one move the
-/// one whose path sorts first is kept, and the earlier of their first kings
-/// taken.
+/// one whose path sorts first is kept, with the kings met earliest by any.
 fn add_unique(moves: &mut Vec<Move>, mv: Move) {
     if let Some(existing) = moves.iter_mut().find(|m| **m == mv) {
-        let first_king = existing.first_king.min(mv.first_king);
+        let kings_met = existing.kings_met.max(mv.kings_met);
         if mv.path[..mv.len as usize] < existing.path[..existing.len as usize] {
             *existing = mv;
         }
-        existing.first_king = first_king;
+        existing.kings_met = kings_met;
     } else {
         moves.push(mv);
     }

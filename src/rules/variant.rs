@@ -166,7 +166,7 @@ impl Preset {
                 ..forward_only
             },
             Preset::Italian => Rules {
-                geometry: Geometry::mirrored(),
+                geometry: Geometry::italian(),
                 men_capture_kings: false,
                 flying_kings: false,
                 king_first: KingFirst::On,
@@ -175,7 +175,7 @@ impl Preset {
                 ..forward_only
             },
             Preset::Spanish => Rules {
-                geometry: Geometry::mirrored(),
+                geometry: Geometry::spanish(),
                 most_kings: true,
                 ..forward_only
             },

@@ -81,37 +81,38 @@ pub enum Progress {
 }
 
 /// One game ready to be written.
-struct Prepared {
-    index: u64,
-    byte_offset: u64,
-    line: u64,
-    tags: String,
+pub(super) struct Prepared {
+    pub(super) index: u64,
+    pub(super) byte_offset: u64,
+    pub(super) line: u64,
+    pub(super) tags: String,
     /// The original move text, deflated.
-    text: Vec<u8>,
-    status: Status,
-    variant: String,
-    preset: String,
-    notation: Option<&'static str>,
-    white: String,
-    black: String,
-    event: String,
-    date: String,
-    result: Option<String>,
-    outcome: i64,
-    plies: Option<i64>,
-    start_fen: Option<String>,
+    pub(super) text: Vec<u8>,
+    pub(super) status: Status,
+    pub(super) variant: String,
+    pub(super) preset: String,
+    pub(super) notation: Option<&'static str>,
+    pub(super) white: String,
+    pub(super) black: String,
+    pub(super) event: String,
+    pub(super) date: String,
+    pub(super) result: Option<String>,
+    pub(super) outcome: i64,
+    pub(super) plies: Option<i64>,
+    pub(super) start_fen: Option<String>,
     /// The first reading, to be encoded into `moves` by [`Prepared::complete`].
-    reading: Option<(Rules, Position, Vec<Move>)>,
-    moves: Option<Vec<u8>>,
-    moves_key: Option<i64>,
-    record: Option<String>,
-    positions: Vec<(i64, u32, Option<Move>)>,
+    pub(super) reading: Option<(Rules, Position, Vec<Move>)>,
+    pub(super) moves: Option<Vec<u8>>,
+    pub(super) moves_key: Option<i64>,
+    pub(super) record: Option<String>,
+    pub(super) variant_from: &'static str,
+    pub(super) positions: Vec<(i64, u32, Option<Move>)>,
 }
 
 impl Prepared {
     /// Encodes the moves and hashes them: done on the writing thread, which
     /// has time to spare while the reading thread reads and replays.
-    fn complete(&mut self) {
+    pub(super) fn complete(&mut self) {
         self.moves = self
             .reading
             .take()
@@ -461,8 +462,8 @@ fn write_game(
         None => {
             tx.prepare_cached(
                 "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, moves_key, record) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                 plies, start_fen, moves, moves_key, record, variant_from) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )?
             .execute(params![
                 game.status.name(),
@@ -480,6 +481,7 @@ fn write_game(
                 game.moves,
                 game.moves_key,
                 game.record,
+                game.variant_from,
             ])?;
             let id = tx.last_insert_rowid();
             summary.games += 1;
@@ -539,7 +541,7 @@ fn move_id(
     Ok(id)
 }
 
-fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreError> {
+pub(super) fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreError> {
     if let Some(id) = tx
         .prepare_cached("SELECT id FROM move_name WHERE name = ?1")?
         .query_row([name], |r| r.get(0))
@@ -570,10 +572,10 @@ pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
 
 /// Raw deflate with one compressor reused for every game (setting one up
 /// costs more than compressing a game).
-struct Deflater(flate2::Compress);
+pub(super) struct Deflater(flate2::Compress);
 
 impl Deflater {
-    fn new() -> Deflater {
+    pub(super) fn new() -> Deflater {
         Deflater(flate2::Compress::new(Compression::fast(), false))
     }
 
@@ -595,7 +597,7 @@ impl Deflater {
     }
 }
 
-fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
+pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
     let trimmed = |name: &str| {
         game.tag(name)
@@ -674,6 +676,7 @@ fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepa
         moves: None,
         moves_key: None,
         record: record_json,
+        variant_from: record.variant_from.name(),
         positions,
     }
 }

@@ -9,6 +9,7 @@ pub mod index;
 mod migrate;
 pub mod moves;
 pub mod query;
+pub mod recheck;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -789,7 +789,7 @@ pub(crate) fn stored_text(
 
 /// A game's text rebuilt from its stored provenance: the original tags
 /// (JSON object) and the deflated original move text.
-fn game_text(tags: &str, deflated: &[u8]) -> String {
+pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
     let tags: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(tags).unwrap_or_default();
     let mut text = String::new();

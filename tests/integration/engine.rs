@@ -157,3 +157,34 @@ fn english_kings_move_one_square_and_men_are_crowned_ending_the_move() {
     let after = p.play(&moves[0]);
     assert_eq!(write_fen(&after), "B:WK1:B5,28");
 }
+
+/// The capture rules of the presets beyond Dama's, position by position,
+/// from `tests/data/rules.tsv`.
+#[test]
+fn capture_rules_of_every_preset_from_data_file() {
+    let text = std::fs::read_to_string(crate::crate_path("tests/data/rules.tsv")).unwrap();
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [preset, fen, moves, rule] = fields[..] else {
+            panic!("four fields: {line}");
+        };
+        let rules = preset.parse::<Preset>().unwrap().rules();
+        let setup = pdndb::notation::parse_fen_on(fen, rules.geometry).unwrap();
+        let p = Position::from_setup(&setup, &rules).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut got: Vec<String> = p
+            .legal_moves(&rules)
+            .iter()
+            .map(|m| m.short_numeric())
+            .collect();
+        got.sort();
+        let mut expected: Vec<&str> = moves.split_whitespace().collect();
+        expected.sort();
+        assert_eq!(got, expected, "{preset} {fen}: {rule}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} positions");
+}

@@ -1,0 +1,585 @@
+//! Reading stored games again with the current rules and their inference:
+//! `pdndb recheck`, and the next import of a file read by an older version.
+//!
+//! Each file's games are read again from their stored text, in file order
+//! (so that the file's preset is chosen as an import would choose it),
+//! with the options the file was imported with. A game whose status,
+//! variant, notation, record or columns change is updated in place: its
+//! old positions leave the index, its new ones enter it, and the counts of
+//! the opening tree follow; a game that becomes equal to another stored
+//! game is merged into it, as an import would have done. Each file is
+//! rechecked in one transaction, so an interrupted recheck leaves every
+//! file either as it was or read again, and running it again completes it.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use super::import::{Deflater, Prepared, prepare};
+use super::index::certain_positions;
+use super::{Store, StoreError};
+use crate::notation::Notation;
+use crate::pdn::{GameType, Reader};
+use crate::replay::{
+    CheckedGame, FileChecker, Overrides, RecordText, Status, check_game, record_tags,
+};
+use crate::rules::{Move, Preset, Rules};
+
+/// The version of the rules and their inference that reads games: a file
+/// read by an older one is read again. Version 1 read every record under
+/// the five 8×8 presets, guessing Filipino or English without tags.
+pub const READING_VERSION: i64 = 2;
+
+/// The options a file was imported with, as stored with it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileOptions {
+    /// `--variant` (with `--rules` applied), as a recorded variant string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// `--rules` without `--variant`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// `--notation`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+}
+
+impl FileOptions {
+    /// The options of an import.
+    pub fn of(overrides: &Overrides) -> FileOptions {
+        FileOptions {
+            variant: overrides.rules.map(|r| r.name()),
+            rules: overrides.switches.clone(),
+            notation: overrides.notation.map(|n| n.name().to_string()),
+        }
+    }
+
+    /// The choices to read the file's games with again.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            rules: self.variant.as_deref().and_then(|v| Rules::parse(v).ok()),
+            switches: self
+                .rules
+                .clone()
+                .filter(|s| Rules::default().apply_switches(s).is_ok()),
+            notation: self.notation.as_deref().and_then(|n| n.parse().ok()),
+            skip_alternatives: false,
+        }
+    }
+
+    /// The stored form: a JSON object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
+    }
+}
+
+/// What a recheck changed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RecheckSummary {
+    /// Files whose games were read again.
+    pub files: usize,
+    /// Games read again.
+    pub games: usize,
+    /// Games whose status, variant, notation, record or columns changed.
+    pub changed: usize,
+    /// Games that became equal to another stored game and were merged into it.
+    pub merged: usize,
+    /// Index rows added and removed.
+    pub positions_added: usize,
+    /// Index rows removed.
+    pub positions_removed: usize,
+    /// Changed games by old and new status and variant, e.g.
+    /// `"unsupported international → ok international": 12`.
+    pub changes: BTreeMap<String, usize>,
+    /// Wall-clock time.
+    pub seconds: f64,
+}
+
+/// A stored game's row, as far as a recheck compares it.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    status: String,
+    variant: String,
+    preset: String,
+    notation: Option<String>,
+    white: String,
+    black: String,
+    event: String,
+    date: String,
+    result: Option<String>,
+    outcome: i64,
+    plies: Option<i64>,
+    start_fen: Option<String>,
+    moves: Option<Vec<u8>>,
+    record: Option<String>,
+    variant_from: Option<String>,
+}
+
+impl Row {
+    fn of(game: &Prepared) -> Row {
+        Row {
+            status: game.status.name().to_string(),
+            variant: game.variant.clone(),
+            preset: game.preset.clone(),
+            notation: game.notation.map(str::to_string),
+            white: game.white.clone(),
+            black: game.black.clone(),
+            event: game.event.clone(),
+            date: game.date.clone(),
+            result: game.result.clone(),
+            outcome: game.outcome,
+            plies: game.plies,
+            start_fen: game.start_fen.clone(),
+            moves: game.moves.clone(),
+            record: game.record.clone(),
+            variant_from: Some(game.variant_from.to_string()),
+        }
+    }
+}
+
+impl Store {
+    /// Reads every stored game again (or those of the files given by id),
+    /// with the current rules and inference; see the module documentation.
+    /// `progress` hears of each file as it is done.
+    ///
+    /// # Errors
+    /// A database failure (the files already rechecked stay rechecked).
+    pub fn recheck(
+        &mut self,
+        files: Option<&[i64]>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<RecheckSummary, StoreError> {
+        let began = std::time::Instant::now();
+        let all: Vec<i64> = {
+            let mut stmt = self
+                .conn()
+                .prepare("SELECT id FROM source_file ORDER BY id")?;
+            stmt.query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?
+        };
+        let mut summary = RecheckSummary::default();
+        let mut done: HashSet<i64> = HashSet::new();
+        for file in all
+            .into_iter()
+            .filter(|f| files.is_none_or(|only| only.contains(f)))
+        {
+            let tx = self.conn_mut().transaction()?;
+            let name = recheck_file(&tx, file, &mut done, &mut summary)?;
+            tx.commit()?;
+            summary.files += 1;
+            progress(&name);
+        }
+        summary.seconds = began.elapsed().as_secs_f64();
+        Ok(summary)
+    }
+}
+
+/// One stored copy of a game: its place in its file and its text.
+struct Copy {
+    game: i64,
+    index: u64,
+    text: String,
+}
+
+/// Reads the games of one file again; returns the file's path.
+fn recheck_file(
+    tx: &Transaction<'_>,
+    file: i64,
+    done: &mut HashSet<i64>,
+    summary: &mut RecheckSummary,
+) -> Result<String, StoreError> {
+    let (path, options, reading): (String, Option<String>, i64) = tx.query_row(
+        "SELECT path, options, reading FROM source_file WHERE id = ?1",
+        [file],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let copies: Vec<Copy> = {
+        let mut stmt = tx
+            .prepare("SELECT game, idx, tags, text FROM provenance WHERE file = ?1 ORDER BY idx")?;
+        let rows = stmt.query_map([file], |r| {
+            let tags: String = r.get(2)?;
+            let text: Vec<u8> = r.get(3)?;
+            Ok(Copy {
+                game: r.get(0)?,
+                index: r.get::<_, i64>(1)?.max(0) as u64,
+                text: super::query::game_text(&tags, &text),
+            })
+        })?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let games: Vec<(i64, crate::pdn::Game)> = copies
+        .into_iter()
+        .filter_map(|c| {
+            let mut game = Reader::new(c.text.as_bytes()).next_game().ok().flatten()?;
+            game.index = c.index;
+            Some((c.game, game))
+        })
+        .collect();
+    let overrides = match options.as_deref() {
+        Some(json) => serde_json::from_str::<FileOptions>(json)
+            .unwrap_or_default()
+            .overrides(),
+        None => legacy_overrides(tx, &games)?,
+    };
+    let per_game_forced =
+        reading < READING_VERSION && options.is_none() && overrides.rules.is_none();
+    let mut checker = FileChecker::new(path.as_str(), &overrides);
+    let mut checked: Vec<(crate::pdn::Game, CheckedGame)> = Vec::new();
+    let mut ids: Vec<i64> = Vec::new();
+    let mut deflater = Deflater::new();
+    for (id, game) in games {
+        let wanted = !done.contains(&id);
+        if wanted {
+            ids.push(id);
+            done.insert(id);
+        }
+        if wanted
+            && per_game_forced
+            && let Some(rules) = legacy_forced(tx, id, &game)?
+        {
+            // A game an older import read with rules given on its command
+            // line keeps them.
+            let forced = Overrides {
+                rules: Some(rules),
+                ..overrides.clone()
+            };
+            let mut result = check_game(&game, &path, &forced);
+            result.record.tags = record_tags(&game);
+            checked.push((game, result));
+            continue;
+        }
+        checker.push(game, wanted, true, &mut checked);
+    }
+    checker.finish(true, &mut checked);
+    // The results come in file order, as the ids were taken.
+    checked.sort_by_key(|(game, _)| game.index);
+    for ((game, result), id) in checked.iter().zip(ids) {
+        summary.games += 1;
+        let mut prepared = prepare(game, result, &mut deflater);
+        prepared.complete();
+        update_game(tx, id, &prepared, summary)?;
+    }
+    tx.execute(
+        "UPDATE source_file SET reading = ?2 WHERE id = ?1",
+        params![file, READING_VERSION],
+    )?;
+    Ok(path)
+}
+
+/// The stored row of a game.
+fn stored_row(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
+             plies, start_fen, moves, record, variant_from FROM game WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok(Row {
+                status: r.get(0)?,
+                variant: r.get(1)?,
+                preset: r.get(2)?,
+                notation: r.get(3)?,
+                white: r.get(4)?,
+                black: r.get(5)?,
+                event: r.get(6)?,
+                date: r.get(7)?,
+                result: r.get(8)?,
+                outcome: r.get(9)?,
+                plies: r.get(10)?,
+                start_fen: r.get(11)?,
+                moves: r.get(12)?,
+                record: r.get(13)?,
+                variant_from: r.get(14)?,
+            })
+        })
+        .optional()?)
+}
+
+/// The certain positions a game has in the index now: its stored text read
+/// again with its stored variant and notation.
+fn indexed_positions(
+    tx: &Transaction<'_>,
+    id: i64,
+    row: &Row,
+) -> Result<Vec<(i64, u32, Option<Move>)>, StoreError> {
+    if !matches!(row.status.as_str(), "ok" | "ambiguous" | "illegal") {
+        return Ok(Vec::new());
+    }
+    let Some(text) = super::query::stored_text(tx, id)? else {
+        return Ok(Vec::new());
+    };
+    let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
+        return Ok(Vec::new());
+    };
+    let overrides = Overrides {
+        rules: Rules::parse(&row.variant).ok(),
+        notation: row.notation.as_deref().and_then(|n| n.parse().ok()),
+        skip_alternatives: true,
+        ..Overrides::default()
+    };
+    Ok(certain_positions(
+        &check_game(&game, "", &overrides).reading,
+    ))
+}
+
+/// Brings a stored game up to what reading it again found.
+fn update_game(
+    tx: &Transaction<'_>,
+    id: i64,
+    new: &Prepared,
+    summary: &mut RecheckSummary,
+) -> Result<(), StoreError> {
+    let Some(old) = stored_row(tx, id)? else {
+        return Ok(());
+    };
+    let now = Row::of(new);
+    if old == now {
+        return Ok(());
+    }
+    summary.changed += 1;
+    *summary
+        .changes
+        .entry(format!(
+            "{} {} → {} {}",
+            old.status, old.variant, now.status, now.variant
+        ))
+        .or_default() += 1;
+    let old_positions = indexed_positions(tx, id, &old)?;
+    let mut move_ids: HashMap<Move, i64> = HashMap::new();
+    for &(key, ply, next) in &old_positions {
+        summary.positions_removed += tx
+            .prepare_cached("DELETE FROM position WHERE key = ?1 AND game = ?2")?
+            .execute(params![key, id])?;
+        if ply == 0 {
+            let next = match next {
+                Some(mv) => move_id(tx, &mut move_ids, &mv)?,
+                None => 0,
+            };
+            tx.prepare_cached(
+                "UPDATE start_move SET games = games - 1 WHERE start_key = ?1 AND variant = ?2 \
+                 AND start_fen = ?3 AND next = ?4 AND outcome = ?5",
+            )?
+            .execute(params![
+                key,
+                old.variant,
+                old.start_fen.as_deref().unwrap_or(""),
+                next,
+                old.outcome
+            ])?;
+            tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
+        }
+    }
+    if let Some(other) = duplicate_of(tx, id, new)? {
+        tx.prepare_cached("UPDATE provenance SET game = ?1 WHERE game = ?2")?
+            .execute(params![other, id])?;
+        tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
+            .execute([id])?;
+        summary.merged += 1;
+        return Ok(());
+    }
+    tx.prepare_cached(
+        "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
+         event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
+         moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        now.status,
+        now.variant,
+        now.preset,
+        now.notation,
+        now.white,
+        now.black,
+        now.event,
+        now.date,
+        now.result,
+        now.outcome,
+        now.plies,
+        now.start_fen,
+        now.moves,
+        new.moves_key,
+        now.record,
+        now.variant_from,
+    ])?;
+    for &(key, ply, next) in &new.positions {
+        let next = match next {
+            Some(mv) => move_id(tx, &mut move_ids, &mv)?,
+            None => 0,
+        };
+        summary.positions_added += tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO position (key, game, ply, next) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![key, id, ply, next])?;
+        if ply == 0 {
+            tx.prepare_cached(
+                "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
+            )?
+            .execute(params![
+                key,
+                now.variant,
+                now.preset,
+                now.start_fen.as_deref().unwrap_or(""),
+                next,
+                now.outcome
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// Another stored game the game now equals, as an import would find it.
+fn duplicate_of(tx: &Transaction<'_>, id: i64, game: &Prepared) -> Result<Option<i64>, StoreError> {
+    let Some(key) = game.moves_key else {
+        return Ok(None);
+    };
+    Ok(tx
+        .prepare_cached(
+            "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
+             AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 \
+             AND date = ?8 AND id <> ?9 ORDER BY id LIMIT 1",
+        )?
+        .query_row(
+            params![
+                key,
+                game.variant,
+                game.start_fen,
+                game.moves,
+                game.white,
+                game.black,
+                game.event,
+                game.date,
+                id
+            ],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// The id of a move's name, added when new.
+fn move_id(
+    tx: &Transaction<'_>,
+    cache: &mut HashMap<Move, i64>,
+    mv: &Move,
+) -> Result<i64, StoreError> {
+    if let Some(&id) = cache.get(mv) {
+        return Ok(id);
+    }
+    let id = super::import::lookup_or_add_move(tx, &mv.full_numeric())?;
+    cache.insert(*mv, id);
+    Ok(id)
+}
+
+/// The options an import before version 2 used for a file, as far as its
+/// games tell: when every game whose variant is not what that version chose
+/// by itself has the same variant, `--variant` named it; otherwise none was
+/// given (games that still differ are kept as they were, one by one).
+fn legacy_overrides(
+    tx: &Transaction<'_>,
+    games: &[(i64, crate::pdn::Game)],
+) -> Result<Overrides, StoreError> {
+    let mut given: Option<String> = None;
+    for (id, game) in games {
+        let Some(variant) = legacy_deviation(tx, *id, game)? else {
+            continue;
+        };
+        match &given {
+            None => given = Some(variant),
+            Some(v) if *v == variant => {}
+            Some(_) => return Ok(Overrides::default()),
+        }
+    }
+    Ok(Overrides {
+        rules: given.as_deref().and_then(|v| Rules::parse(v).ok()),
+        ..Overrides::default()
+    })
+}
+
+/// The stored rules of a game that an import before version 2 did not
+/// choose by itself (so they were given on its command line).
+fn legacy_forced(
+    tx: &Transaction<'_>,
+    id: i64,
+    game: &crate::pdn::Game,
+) -> Result<Option<Rules>, StoreError> {
+    Ok(legacy_deviation(tx, id, game)?.and_then(|v| Rules::parse(&v).ok()))
+}
+
+/// A game's stored variant when it is not the one an import before version
+/// 2 would have chosen without options.
+fn legacy_deviation(
+    tx: &Transaction<'_>,
+    id: i64,
+    game: &crate::pdn::Game,
+) -> Result<Option<String>, StoreError> {
+    let stored: Option<(String, String)> = tx
+        .prepare_cached("SELECT variant, status FROM game WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((variant, status)) = stored else {
+        return Ok(None);
+    };
+    if status == Status::Unsupported.name() || Rules::parse(&variant).is_err() {
+        return Ok(None);
+    }
+    let text = RecordText {
+        game_type: game.tag("GameType"),
+        variant: game.hints.variant.as_deref(),
+        notation: game.hints.notation.as_deref(),
+        fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
+        moves: game
+            .plies()
+            .iter()
+            .map(crate::pdn::Ply::move_token)
+            .collect(),
+    };
+    let chosen = legacy_preset(&text);
+    Ok((chosen.map(Preset::name) != Some(variant.as_str())).then_some(variant))
+}
+
+/// The preset pdndb chose before version 2 for a record read without
+/// options: the tags' (GameType 21, 23, 25, 26), Filipino for the Dama
+/// notation, English for numbers whose first move starts on 1..12 from the
+/// start position, Filipino otherwise; `None` where it did not play the game.
+fn legacy_preset(text: &RecordText<'_>) -> Option<Preset> {
+    if let Some(raw) = text.game_type.map(str::trim).filter(|t| !t.is_empty()) {
+        let number = GameType::parse(raw)?.number;
+        return match number {
+            21 => Some(Preset::English),
+            23 => Some(Preset::Pool),
+            25 => Some(Preset::Russian),
+            26 => Preset::of_game_type(26, text.variant),
+            _ => None,
+        };
+    }
+    if text
+        .notation
+        .is_some_and(|n| n.trim().eq_ignore_ascii_case("dama"))
+    {
+        return Some(Preset::Filipino);
+    }
+    let start = Preset::Filipino.rules();
+    let standard_start = match text.fen.map(crate::notation::parse_fen) {
+        None => true,
+        Some(Ok(mut setup)) => {
+            setup.side = Some(crate::rules::Color::White);
+            crate::rules::Position::from_setup(&setup, &start).is_ok_and(|p| {
+                p.to_setup().pieces == crate::rules::Position::initial(&start).to_setup().pieces
+            })
+        }
+        Some(Err(_)) => false,
+    };
+    let first_from = text
+        .moves
+        .first()
+        .copied()
+        .flatten()
+        .and_then(|t| t.squares.first())
+        .and_then(|s| s.squares(Notation::Numeric, start.geometry));
+    Some(match first_from {
+        Some(from) if standard_start && from & 0xFFF != 0 => Preset::English,
+        _ => Preset::Filipino,
+    })
+}
