@@ -12,11 +12,12 @@
 //! wins; when none does, the one whose reading reaches furthest (then the
 //! one with fewer readings). The candidates are tried in this order: the
 //! preset most earlier games of the same file were inferred as, then
-//! [`Preset::INFERENCE_ORDER`]; for a set-up without moves (a problem
-//! position), which replay cannot decide, English checkers comes first,
-//! since that is what numbered problem collections without a `GameType`
-//! are. A record with neither moves nor set-up gets Filipino Dama
-//! ([`VariantFrom::Default`]).
+//! [`Preset::INFERENCE_ORDER`]. A set-up without moves (a problem position)
+//! gives replay nothing to decide by: it is read under the file's preset,
+//! else as English checkers, since that is what numbered problem
+//! collections without a `GameType` are (International when its squares
+//! need the 10×10 board). A record with neither moves nor set-up gets
+//! Filipino Dama ([`VariantFrom::Default`]).
 //!
 //! Since the first clean reading ends the search, a file whose games read
 //! cleanly under the rules of its first games costs one replay per game.
@@ -454,19 +455,24 @@ fn plan(
             from: VariantFrom::Inferred,
         });
     }
-    // A set-up without moves gives replay nothing to decide by.
-    let problem = record.tokens == 0;
     let mut order: Vec<Preset> = Vec::with_capacity(Preset::ALL.len());
-    let wanted = majority
-        .into_iter()
-        .chain(problem.then_some(Preset::English))
-        .chain(Preset::INFERENCE_ORDER);
-    for preset in wanted {
-        let geometry = preset.rules().geometry;
-        // Without moves, a set-up that fits the 8×8 board is an 8×8 one.
-        let too_big = problem && geometry.len() > 32 && record.fits(Geometry::standard());
-        if !order.contains(&preset) && record.fits(geometry) && !too_big {
-            order.push(preset);
+    if record.tokens == 0 {
+        // A set-up without moves gives replay nothing to decide by: it is
+        // read as the file's other games are, else as an English problem
+        // (or an International one, when it needs the larger board).
+        let preset = majority
+            .filter(|p| record.fits(p.rules().geometry))
+            .unwrap_or(if record.fits(Geometry::standard()) {
+                Preset::English
+            } else {
+                Preset::International
+            });
+        order.push(preset);
+    } else {
+        for preset in majority.into_iter().chain(Preset::INFERENCE_ORDER) {
+            if !order.contains(&preset) && record.fits(preset.rules().geometry) {
+                order.push(preset);
+            }
         }
     }
     Ok(Plan {
