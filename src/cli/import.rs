@@ -70,6 +70,12 @@ pub fn cmd_import(
                 bar.set_position(done_before);
             }
         }
+        Progress::ReadAgain(path, changed) => bar.suspend(|| {
+            eprintln!(
+                "{}: already imported, read again with the current rules: {changed} games changed",
+                path.display()
+            )
+        }),
         Progress::Problem(message) => bar.suspend(|| eprintln!("{message}")),
     };
     let (summary, failed) = Importer::new(&mut store, overrides).run(&found.files, &mut report)?;
@@ -101,5 +107,13 @@ fn write_summary(out: &mut impl Write, s: &ImportSummary) -> std::io::Result<()>
         s.duplicates,
         s.positions,
         s.seconds
-    )
+    )?;
+    if s.files_read_again > 0 {
+        writeln!(
+            out,
+            "{} files imported before were read again with the current rules: {} games changed",
+            s.files_read_again, s.games_changed
+        )?;
+    }
+    Ok(())
 }

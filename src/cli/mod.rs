@@ -10,6 +10,7 @@ mod import;
 mod perft;
 mod progress;
 mod query_args;
+mod recheck;
 mod report;
 mod search;
 mod show;
@@ -56,6 +57,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Write random legal games as PDN (deterministic for a seed).
     Generate(generate::GenerateArgs),
+    /// Read the stored games again with the current rules and inference.
+    Recheck(recheck::RecheckArgs),
 }
 
 /// How to read games, for every command that reads PDN: these override
@@ -195,6 +198,7 @@ pub fn run() -> ExitCode {
         Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
+        Command::Recheck(args) => recheck::cmd_recheck(args, &cli.db, &mut out),
     };
     let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
     match result {

@@ -17,3 +17,16 @@ pub fn bytes_bar(total: u64, quiet: bool) -> ProgressBar {
     bar.set_style(style);
     bar
 }
+
+/// A bar counting `total` items (files), or a hidden one.
+pub fn count_bar(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style =
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -138,6 +138,20 @@ pub fn cmd_report(
                 message,
                 status
             )?;
+            let mut rules = format!("    read as {}", get("variant"));
+            if let Some(from) = record.get("variant_from").and_then(|v| v.as_str()) {
+                rules.push_str(&format!(" ({from})"));
+            }
+            let alternatives: Vec<&str> = record
+                .get("reads_ok_under")
+                .and_then(|v| v.as_array())
+                .map(|list| list.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            if !alternatives.is_empty() {
+                rules.push_str("; reads ok under ");
+                rules.push_str(&alternatives.join(", "));
+            }
+            writeln!(out, "{rules}")?;
         }
     }
     eprintln!("{} games listed", ids.len());

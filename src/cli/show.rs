@@ -126,6 +126,7 @@ pub fn cmd_show(
             "index": source.index,
             "tags": source.tags,
             "variant": game.variant,
+            "variant_from": game.variant_from,
             "status": game.status,
             "notation": notation.name(),
             "moves": written,
@@ -138,8 +139,15 @@ pub fn cmd_show(
     }
     writeln!(
         out,
-        "game {}: {}, game {} in the file ({}, {})",
-        args.game, source.file, source.index, game.variant, game.status
+        "game {}: {}, game {} in the file ({}, {}; rules {})",
+        args.game,
+        source.file,
+        source.index,
+        game.variant,
+        game.status,
+        game.variant_from
+            .as_deref()
+            .unwrap_or("unrecorded: run `pdndb recheck`")
     )?;
     for (name, value) in &source.tags {
         writeln!(out, "[{name} \"{}\"]", value.as_str().unwrap_or_default())?;

@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
+use super::recheck::{FileOptions, READING_VERSION};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Game, Reader};
@@ -53,6 +54,11 @@ pub struct ImportSummary {
     pub duplicates: usize,
     /// Certain (game, position) pairs added.
     pub positions: usize,
+    /// Files already imported, unchanged, but read by an older version of
+    /// the rules and their inference: their games were read again.
+    pub files_read_again: usize,
+    /// Stored games whose reading changed when read again.
+    pub games_changed: usize,
     /// Wall-clock time.
     pub seconds: f64,
 }
@@ -76,6 +82,9 @@ pub enum Progress {
     },
     /// A file was skipped: already imported.
     Skipped(PathBuf),
+    /// A file already imported was read again with the current rules; the
+    /// number of its games whose reading changed.
+    ReadAgain(PathBuf, usize),
     /// A problem with one file; the import goes on.
     Problem(String),
 }
@@ -228,24 +237,38 @@ impl<'a> Importer<'a> {
         let io_err = |e: io::Error| FileError::Io(format!("{name}: {e}"));
         let (hash, size) = hash_file(path).map_err(io_err)?;
         let conn = self.store.conn_mut();
-        let existing: Option<(i64, bool)> = conn
+        let existing: Option<(i64, bool, i64)> = conn
             .query_row(
-                "SELECT id, complete FROM source_file WHERE hash = ?1",
+                "SELECT id, complete, reading FROM source_file WHERE hash = ?1",
                 [&hash],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
         let file_id = match existing {
-            Some((_, true)) => {
+            Some((id, true, reading)) if reading < READING_VERSION => {
+                let changed = self.store.recheck(Some(&[id]), &mut |_| {})?;
+                summary.files_read_again += 1;
+                summary.games_changed += changed.changed;
+                progress(Progress::ReadAgain(path.to_path_buf(), changed.changed));
+                return Ok(());
+            }
+            Some((_, true, _)) => {
                 summary.files_skipped += 1;
                 progress(Progress::Skipped(path.to_path_buf()));
                 return Ok(());
             }
-            Some((id, false)) => id,
+            Some((id, false, _)) => id,
             None => {
                 conn.execute(
-                    "INSERT INTO source_file (path, size, hash, imported_at) VALUES (?1, ?2, ?3, datetime('now'))",
-                    params![name, size as i64, hash],
+                    "INSERT INTO source_file (path, size, hash, imported_at, options, reading) \
+                     VALUES (?1, ?2, ?3, datetime('now'), ?4, ?5)",
+                    params![
+                        name,
+                        size as i64,
+                        hash,
+                        FileOptions::of(&self.overrides).to_json(),
+                        READING_VERSION
+                    ],
                 )?;
                 conn.last_insert_rowid()
             }

@@ -128,6 +128,9 @@ pub struct StoredGame {
     pub result: Option<String>,
     /// The check record (without file, index, line, tags).
     pub record: serde_json::Value,
+    /// Where the rules came from (`None` for games stored before rules
+    /// were inferred, until `recheck`).
+    pub variant_from: Option<String>,
 }
 
 impl StoredGame {
@@ -298,14 +301,22 @@ impl Store {
         Ok(self
             .conn()
             .prepare_cached(
-                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies FROM game WHERE id = ?1",
+                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
+                 FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 let record: Option<String> = r.get(7)?;
-                let record = match record {
+                let mut record = match record {
                     Some(text) => serde_json::from_str(&text).unwrap_or_default(),
                     None => ok_record(r.get(2)?, r.get(3)?, r.get(8)?),
                 };
+                // Records stored before rules were inferred lack these.
+                let variant_from: Option<String> = r.get(9)?;
+                if let serde_json::Value::Object(map) = &mut record {
+                    map.insert("variant_from".into(), variant_from.clone().into());
+                    map.entry("reads_ok_under")
+                        .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+                }
                 Ok(StoredGame {
                     id: r.get(0)?,
                     status: r.get(1)?,
@@ -315,6 +326,7 @@ impl Store {
                     moves: r.get(5)?,
                     result: r.get(6)?,
                     record,
+                    variant_from,
                 })
             })
             .optional()?)

@@ -22,7 +22,7 @@ use super::{Store, StoreError};
 use crate::notation::Notation;
 use crate::pdn::{GameType, Reader};
 use crate::replay::{
-    CheckedGame, FileChecker, Overrides, RecordText, Status, check_game, record_tags,
+    CheckedGame, FileChecker, Overrides, RecordText, Status, VariantFrom, check_game, record_tags,
 };
 use crate::rules::{Move, Preset, Rules};
 
@@ -81,8 +81,11 @@ pub struct RecheckSummary {
     pub files: usize,
     /// Games read again.
     pub games: usize,
-    /// Games whose status, variant, notation, record or columns changed.
+    /// Games whose status, variant or notation changed.
     pub changed: usize,
+    /// Games whose stored row changed in any way (the changed ones, and
+    /// those whose record, tags read or rules' source are written afresh).
+    pub updated: usize,
     /// Games that became equal to another stored game and were merged into it.
     pub merged: usize,
     /// Index rows added and removed.
@@ -139,6 +142,45 @@ impl Row {
 }
 
 impl Store {
+    /// The ids of the imported files with these paths (as given to
+    /// `import`), and the paths that name none.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn file_ids(&self, paths: &[String]) -> Result<(Vec<i64>, Vec<String>), StoreError> {
+        let mut ids = Vec::new();
+        let mut unknown = Vec::new();
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT id FROM source_file WHERE path = ?1")?;
+        for path in paths {
+            let found: Vec<i64> = stmt
+                .query_map([path], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            if found.is_empty() {
+                unknown.push(path.clone());
+            }
+            ids.extend(found);
+        }
+        Ok((ids, unknown))
+    }
+
+    /// How many imported files there are (of `files`, when given).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn file_count(&self, files: Option<&[i64]>) -> Result<u64, StoreError> {
+        Ok(match files {
+            Some(ids) => ids.len() as u64,
+            None => self
+                .conn()
+                .query_row("SELECT count(*) FROM source_file", [], |r| {
+                    r.get::<_, i64>(0)
+                })?
+                .max(0) as u64,
+        })
+    }
+
     /// Reads every stored game again (or those of the files given by id),
     /// with the current rules and inference; see the module documentation.
     /// `progress` hears of each file as it is done.
@@ -222,8 +264,8 @@ fn recheck_file(
             .overrides(),
         None => legacy_overrides(tx, &games)?,
     };
-    let per_game_forced =
-        reading < READING_VERSION && options.is_none() && overrides.rules.is_none();
+    let legacy = reading < READING_VERSION && options.is_none();
+    let per_game_forced = overrides.rules.is_none();
     let mut checker = FileChecker::new(path.as_str(), &overrides);
     let mut checked: Vec<(crate::pdn::Game, CheckedGame)> = Vec::new();
     let mut ids: Vec<i64> = Vec::new();
@@ -234,10 +276,14 @@ fn recheck_file(
             ids.push(id);
             done.insert(id);
         }
-        if wanted
-            && per_game_forced
-            && let Some(rules) = legacy_forced(tx, id, &game)?
-        {
+        let kept = if !wanted || !per_game_forced {
+            None
+        } else if legacy {
+            legacy_forced(tx, id, &game)?
+        } else {
+            stored_forced(tx, id)?
+        };
+        if let Some(rules) = kept {
             // A game an older import read with rules given on its command
             // line keeps them.
             let forced = Overrides {
@@ -260,9 +306,11 @@ fn recheck_file(
         prepared.complete();
         update_game(tx, id, &prepared, summary)?;
     }
+    // The options worked out for a file of an older version are kept, so
+    // that the next recheck reads it the same way.
     tx.execute(
-        "UPDATE source_file SET reading = ?2 WHERE id = ?1",
-        params![file, READING_VERSION],
+        "UPDATE source_file SET reading = ?2, options = coalesce(options, ?3) WHERE id = ?1",
+        params![file, READING_VERSION, FileOptions::of(&overrides).to_json()],
     )?;
     Ok(path)
 }
@@ -337,14 +385,24 @@ fn update_game(
     if old == now {
         return Ok(());
     }
-    summary.changed += 1;
-    *summary
-        .changes
-        .entry(format!(
-            "{} {} → {} {}",
-            old.status, old.variant, now.status, now.variant
-        ))
-        .or_default() += 1;
+    summary.updated += 1;
+    let read_alike =
+        (&old.status, &old.variant, &old.notation) == (&now.status, &now.variant, &now.notation);
+    if !read_alike {
+        summary.changed += 1;
+        *summary
+            .changes
+            .entry(format!(
+                "{} {} → {} {}",
+                old.status, old.variant, now.status, now.variant
+            ))
+            .or_default() += 1;
+    }
+    let same_index = read_alike
+        && (&old.moves, &old.start_fen, old.outcome) == (&now.moves, &now.start_fen, now.outcome);
+    if same_index {
+        return set_columns(tx, id, &now, new.moves_key);
+    }
     let old_positions = indexed_positions(tx, id, &old)?;
     let mut move_ids: HashMap<Move, i64> = HashMap::new();
     for &(key, ply, next) in &old_positions {
@@ -378,30 +436,7 @@ fn update_game(
         summary.merged += 1;
         return Ok(());
     }
-    tx.prepare_cached(
-        "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
-         event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-         moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
-    )?
-    .execute(params![
-        id,
-        now.status,
-        now.variant,
-        now.preset,
-        now.notation,
-        now.white,
-        now.black,
-        now.event,
-        now.date,
-        now.result,
-        now.outcome,
-        now.plies,
-        now.start_fen,
-        now.moves,
-        new.moves_key,
-        now.record,
-        now.variant_from,
-    ])?;
+    set_columns(tx, id, &now, new.moves_key)?;
     for &(key, ply, next) in &new.positions {
         let next = match next {
             Some(mv) => move_id(tx, &mut move_ids, &mv)?,
@@ -427,6 +462,40 @@ fn update_game(
             ])?;
         }
     }
+    Ok(())
+}
+
+/// Writes a game's columns.
+fn set_columns(
+    tx: &Transaction<'_>,
+    id: i64,
+    now: &Row,
+    moves_key: Option<i64>,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
+         event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
+         moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        now.status,
+        now.variant,
+        now.preset,
+        now.notation,
+        now.white,
+        now.black,
+        now.event,
+        now.date,
+        now.result,
+        now.outcome,
+        now.plies,
+        now.start_fen,
+        now.moves,
+        moves_key,
+        now.record,
+        now.variant_from,
+    ])?;
     Ok(())
 }
 
@@ -495,6 +564,18 @@ fn legacy_overrides(
         rules: given.as_deref().and_then(|v| Rules::parse(v).ok()),
         ..Overrides::default()
     })
+}
+
+/// The stored rules of a game read with rules given on the command line
+/// (`variant_from` is `forced`).
+fn stored_forced(tx: &Transaction<'_>, id: i64) -> Result<Option<Rules>, StoreError> {
+    let stored: Option<(String, Option<String>)> = tx
+        .prepare_cached("SELECT variant, variant_from FROM game WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(stored
+        .filter(|(_, from)| from.as_deref() == Some(VariantFrom::Forced.name()))
+        .and_then(|(variant, _)| Rules::parse(&variant).ok()))
 }
 
 /// The stored rules of a game that an import before version 2 did not

@@ -435,3 +435,190 @@ fn tree_counts_games_starting_at_a_position_and_games_passing_through() {
     // A position no game reaches, though one differs only by the side to move.
     assert!(tree("B:W22,23:B9,10").is_empty());
 }
+
+/// A copy of the database written by the previous release, with the files it
+/// was imported from, in a fresh folder.
+fn previous_release() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = crate_path("tests/data/previous-release");
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// `(variant, status, variant_from)` of every game, counted.
+fn readings(db: &Path) -> Vec<(String, String, Option<String>, i64)> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT variant, status, variant_from, count(*) FROM game \
+             GROUP BY variant, status, variant_from ORDER BY variant, status",
+        )
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn reading(
+    variant: &str,
+    status: &str,
+    from: &str,
+    games: i64,
+) -> (String, String, Option<String>, i64) {
+    (variant.into(), status.into(), Some(from.into()), games)
+}
+
+#[test]
+fn recheck_reads_a_database_of_the_previous_release_with_the_current_rules() {
+    let dir = previous_release();
+    let db = dir.path().join("previous-release.sqlite");
+    // What the previous release stored: the Russian games as Filipino, the
+    // International ones unsupported.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM game WHERE status = 'unsupported'"
+        ),
+        10
+    );
+    let (out, err, code) = run(&db, &["recheck", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let summary = &json_lines(&out)[0];
+    assert_eq!(summary["files"], 5);
+    assert_eq!(summary["games"], 61);
+    assert_eq!(summary["changed"], 43, "{summary}");
+    assert_eq!(summary["changes"]["illegal filipino → ok russian"], 11);
+    assert_eq!(summary["changes"]["ok filipino → ok russian"], 19);
+    assert_eq!(
+        summary["changes"]["unsupported international → ok international"],
+        10
+    );
+    assert_eq!(summary["changes"]["ok filipino → ok english"], 3);
+    assert_eq!(
+        readings(&db),
+        [
+            // Read with --variant brazilian by the previous release: kept.
+            reading("brazilian", "ok", "forced", 8),
+            reading("english", "ok", "inferred", 3),
+            reading("international", "ok", "inferred", 10),
+            reading("pool", "ok", "tag", 10),
+            reading("russian", "ok", "inferred", 30),
+        ]
+    );
+    assert_eq!(integrity(&db), "ok");
+    // The index now holds the International games, as a fresh import would.
+    let fresh = dir.path().join("fresh.sqlite");
+    let files = [
+        "russian.pdn",
+        "international.pdn",
+        "pool.pdn",
+        "problems.pdn",
+    ];
+    let paths: Vec<PathBuf> = files.iter().map(|f| dir.path().join(f)).collect();
+    let path_refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    import_json(&fresh, &path_refs);
+    let out = pdndb(&fresh)
+        .args(["import", "--variant", "brazilian"])
+        .arg(dir.path().join("forced.pdn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let positions = "SELECT count(*) FROM position";
+    assert_eq!(count(&db, positions), count(&fresh, positions));
+    let starts = "SELECT sum(games) FROM start_move";
+    assert_eq!(count(&db, starts), count(&fresh, starts));
+    let (tree, _, _) = run(&db, &["tree", "--variant", "international", "--json"]);
+    let games: i64 = json_lines(&tree)
+        .iter()
+        .map(|m| m["games"].as_i64().unwrap())
+        .sum();
+    assert_eq!(games, 10);
+    // A second recheck finds nothing more to change.
+    let (out, _, _) = run(&db, &["recheck", "--json"]);
+    assert_eq!(json_lines(&out)[0]["changed"], 0);
+    assert_eq!(json_lines(&out)[0]["updated"], 0);
+}
+
+#[test]
+fn importing_the_files_of_an_older_database_again_reads_them_again() {
+    let dir = previous_release();
+    let db = dir.path().join("previous-release.sqlite");
+    let out = pdndb(&db)
+        .current_dir(dir.path())
+        .args(["import", "--json"])
+        .args([
+            "russian.pdn",
+            "international.pdn",
+            "pool.pdn",
+            "problems.pdn",
+            "forced.pdn",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["files_read_again"], 5, "{summary}");
+    assert_eq!(summary["games_changed"], 43);
+    assert_eq!(summary["games"], 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "russian.pdn: already imported, read again with the current rules: 30 games changed"
+    ));
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM game WHERE variant = 'russian' AND status = 'ok'"
+        ),
+        30
+    );
+    // Once read again, the next import skips them as before.
+    let out = pdndb(&db)
+        .current_dir(dir.path())
+        .args(["import", "--json", "russian.pdn"])
+        .output()
+        .unwrap();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            summary["files_skipped"].as_i64(),
+            summary["files_read_again"].as_i64()
+        ),
+        (Some(1), Some(0))
+    );
+}
+
+#[test]
+fn recheck_of_named_files_and_of_unknown_ones() {
+    let dir = previous_release();
+    let db = dir.path().join("previous-release.sqlite");
+    let (out, err, code) = run(&db, &["recheck", "--json", "international.pdn"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["changed"], 10);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM game WHERE status = 'unsupported'"
+        ),
+        0
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM game WHERE variant = 'filipino'"),
+        33
+    );
+    let (_, err, code) = run(&db, &["recheck", "nowhere.pdn"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("nowhere.pdn: no file of that path was imported"),
+        "{err}"
+    );
+    let (_, err, code) = run(&dir.path().join("none.sqlite"), &["recheck"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no database here"), "{err}");
+}

@@ -1,0 +1,77 @@
+//! `pdndb recheck [PATH…]`: read the stored games again with the current
+//! rules and their inference.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::progress::count_bar;
+use super::{CliError, Exit};
+use crate::store::recheck::RecheckSummary;
+use crate::store::{Mode, Store};
+
+/// Arguments of `recheck`.
+#[derive(Debug, Args)]
+pub struct RecheckArgs {
+    /// Only the games of these files, as they were given to `import`
+    /// (default: every file).
+    pub paths: Vec<String>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `recheck`.
+///
+/// # Errors
+/// A missing database, a path that names no imported file, or a database
+/// that cannot be written.
+pub fn cmd_recheck(
+    args: &RecheckArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    if !db.exists() {
+        return Err(crate::store::StoreError::Missing(db.to_path_buf()).into());
+    }
+    let mut store = Store::open(db, Mode::Write)?;
+    let files = if args.paths.is_empty() {
+        None
+    } else {
+        let (ids, unknown) = store.file_ids(&args.paths)?;
+        if let Some(path) = unknown.first() {
+            return Err(CliError::Usage(format!(
+                "{path}: no file of that path was imported"
+            )));
+        }
+        Some(ids)
+    };
+    let bar = count_bar(store.file_count(files.as_deref())?, args.quiet);
+    let summary = store.recheck(files.as_deref(), &mut |path| {
+        bar.inc(1);
+        bar.set_message(path.to_string());
+    })?;
+    bar.finish_and_clear();
+    if args.json {
+        super::write_json_line(out, &summary)?;
+    } else {
+        write_summary(out, &summary)?;
+    }
+    Ok(Exit::Success)
+}
+
+fn write_summary(out: &mut impl Write, s: &RecheckSummary) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} games of {} files read again in {:.2} s: {} changed ({} merged into an equal game), \
+         {} positions indexed, {} taken out of the index",
+        s.games, s.files, s.seconds, s.changed, s.merged, s.positions_added, s.positions_removed
+    )?;
+    for (change, games) in &s.changes {
+        writeln!(out, "  {games:>7}  {change}")?;
+    }
+    Ok(())
+}
