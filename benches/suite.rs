@@ -6,11 +6,13 @@
 //! ```
 //!
 //! For each archive — the Open Checkers Archive when `../shared/corpus` is
-//! beside the project, and `pdndb generate` archives (Filipino, numeric,
-//! seed 1) — it prints one table row:
+//! beside the project, a 10×10 archive (`pdndb generate --variant
+//! international`, 20,000 games, seed 1) and `pdndb generate` archives
+//! (Filipino, numeric, seed 1) — it prints one table row:
 //!
-//! * reading alone and reading + replay, in this process on one core, the
-//!   file in memory (best of three passes): MB/s and games/s;
+//! * reading alone and reading + replay (rules chosen as `pdndb check`
+//!   chooses them, file by file), in this process on one core, the file in
+//!   memory (best of three passes): MB/s and games/s;
 //! * `pdndb import` into a new database (the real binary): seconds, games/s,
 //!   microseconds per game, positions indexed, database bytes per indexed
 //!   position (all tables and indexes), peak resident memory;
@@ -27,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use pdndb::notation::write_fen;
 use pdndb::pdn::Reader;
-use pdndb::replay::{Overrides, check_game};
+use pdndb::replay::{FileChecker, Overrides};
 use pdndb::store::{Mode, Store};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pdndb");
@@ -64,18 +66,32 @@ fn main() {
     } else {
         eprintln!("{} is absent: the OCA row is skipped", oca.display());
     }
+    let international = generated(work.path(), 20_000, "international");
+    row(
+        "gen-intl-20000",
+        &international,
+        "international",
+        work.path(),
+    );
+    let _ = std::fs::remove_file(&international);
     for n in sizes {
-        let archive = work.path().join(format!("gen-{n}.pdn"));
-        let status = Command::new(BIN)
-            .args(["generate", "--games", &n.to_string(), "--seed", "1"])
-            .args(["--variant", "filipino", "--notation", "numeric", "-o"])
-            .arg(&archive)
-            .status()
-            .expect("pdndb generate runs");
-        assert!(status.success(), "pdndb generate failed");
+        let archive = generated(work.path(), n, "filipino");
         row(&format!("gen-{n}"), &archive, "filipino", work.path());
         let _ = std::fs::remove_file(&archive);
     }
+}
+
+/// A `pdndb generate` archive of `n` games of a preset, numeric, seed 1.
+fn generated(work: &Path, n: usize, variant: &str) -> std::path::PathBuf {
+    let archive = work.join(format!("gen-{variant}-{n}.pdn"));
+    let status = Command::new(BIN)
+        .args(["generate", "--games", &n.to_string(), "--seed", "1"])
+        .args(["--variant", variant, "--notation", "numeric", "-o"])
+        .arg(&archive)
+        .status()
+        .expect("pdndb generate runs");
+    assert!(status.success(), "pdndb generate failed");
+    archive
 }
 
 /// Measures one archive and prints its row.
@@ -92,10 +108,15 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
     });
     let overrides = Overrides::default();
     let (checked, _) = best_of(3, || {
+        let mut checker = FileChecker::new("bench", &overrides);
+        let mut done = Vec::new();
         for game in Reader::new(&data[..]) {
             let game = game.expect("reading from memory cannot fail");
-            std::hint::black_box(check_game(&game, "bench", &overrides));
+            checker.push(game, true, false, &mut done);
+            std::hint::black_box(done.drain(..).count());
         }
+        checker.finish(false, &mut done);
+        std::hint::black_box(done.len());
     });
     drop(data);
 

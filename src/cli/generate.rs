@@ -21,14 +21,15 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Rules preset to play by.
-    #[arg(long, default_value = "filipino")]
+    #[arg(long, default_value = "filipino", ignore_case = true, value_parser = super::preset_names())]
     pub variant: String,
     /// Switches on top of the preset (as for perft).
     #[arg(long)]
     pub rules: Option<String>,
-    /// Notation of the moves: numeric, vismin, luzon or dama.
-    #[arg(long, default_value = "numeric")]
-    pub notation: String,
+    /// Notation of the moves (default: the preset's usual one, numbers or,
+    /// for Russian, Brazilian and Czech draughts, algebraic squares).
+    #[arg(long, ignore_case = true, value_parser = super::notation_names())]
+    pub notation: Option<String>,
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -41,10 +42,12 @@ pub struct GenerateArgs {
 pub fn cmd_generate(args: &GenerateArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    let notation: Notation = args
-        .notation
-        .parse()
-        .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
+    let notation = match &args.notation {
+        Some(name) => name
+            .parse()
+            .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?,
+        None => Notation::usual_for(rules.preset),
+    };
     let options = GenerateOptions {
         games: args.games,
         seed: args.seed,

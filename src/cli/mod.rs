@@ -61,20 +61,30 @@ enum Command {
     Recheck(recheck::RecheckArgs),
 }
 
+/// The preset names, for clap to list and check.
+fn preset_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::rules::Preset::ALL.map(|p| p.name()))
+}
+
+/// The notation names, for clap to list and check.
+fn notation_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::notation::Notation::ALL.map(|n| n.name()))
+}
+
 /// How to read games, for every command that reads PDN: these override
 /// what each game's tags and moves suggest.
 #[derive(Debug, Default, clap::Args)]
 pub struct ReadingArgs {
-    /// Read every game by this rules preset: filipino, brazilian, pool,
-    /// russian or english.
-    #[arg(long)]
+    /// Read every game by this rules preset (default: the game's tags, else
+    /// inferred from its moves).
+    #[arg(long, ignore_case = true, value_parser = preset_names())]
     pub variant: Option<String>,
     /// Rules switches: max-capture=on|off, king-first=off|on,
     /// promotion=continue-man|stop|continue-king (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
-    /// Read every game's moves in this notation: numeric, vismin, luzon or dama.
-    #[arg(long)]
+    /// Read every game's moves in this notation.
+    #[arg(long, ignore_case = true, value_parser = notation_names())]
     pub notation: Option<String>,
 }
 

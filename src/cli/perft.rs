@@ -13,8 +13,8 @@ use crate::rules::{Position, Rules, divide, perft};
 pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
-    /// Rules preset: filipino, brazilian, pool, russian or english.
-    #[arg(long, default_value = "filipino")]
+    /// Rules preset.
+    #[arg(long, default_value = "filipino", ignore_case = true, value_parser = super::preset_names())]
     pub variant: String,
     /// Switches on top of the preset: max-capture=on|off, king-first=off|on,
     /// promotion=continue-man|stop|continue-king (comma-separated).

@@ -23,7 +23,7 @@ pub use token::{
     write_move_among,
 };
 
-use crate::rules::{Geometry, Square};
+use crate::rules::{Geometry, Preset, Square};
 
 /// A way of writing squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -63,6 +63,16 @@ impl Notation {
             Notation::Vismin => Some(Orientation::Vismin),
             Notation::Luzon => Some(Orientation::Luzon),
             _ => None,
+        }
+    }
+
+    /// The notation a preset's records are usually written in: algebraic
+    /// squares for Russian, Brazilian and Czech draughts (as their PDN
+    /// GameType says), numbers for the others.
+    pub fn usual_for(preset: Preset) -> Notation {
+        match preset {
+            Preset::Russian | Preset::Brazilian | Preset::Czech => Notation::Vismin,
+            _ => Notation::Numeric,
         }
     }
 
