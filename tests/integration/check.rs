@@ -497,3 +497,99 @@ fn pdn3_suite_reads_as_its_readme_says() {
     assert!(russian.iter().all(|r| r["status"] == "ok"));
     assert_eq!(code, 0);
 }
+
+#[test]
+fn boards_and_games_that_do_not_fit_say_so_and_cost_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "\
+[Event \"FEN beyond every board\"]\n[FEN \"W:W18,60:B1\"]\n1. 18-14 *\n\n\
+[Event \"FEN beyond 8x8 with an 8x8 GameType\"]\n[GameType \"21\"]\n[FEN \"W:W18,40:B1\"]\n*\n\n\
+[Event \"Unknown game\"]\n[GameType \"77\"]\n1. 22-18 *\n\n\
+[Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 *\n\n\
+[Event \"10x10 with an 8x8 GameType\"]\n[GameType \"26,W,8,8,N2,0\"]\n1. 32-28 18-23 2. 38-32 *\n\n\
+[Event \"8x8\"]\n1. 22-18 11-15 *\n\n\
+[Event \"10x10\"]\n1. 32-28 18-23 2. 38-32 *\n\n\
+[Event \"8x8 again\"]\n1. 22-18 11-15 *\n";
+    let path = write(dir.path(), "boards.pdn", text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 1, "{stderr}");
+    let seen: Vec<(&str, &str, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["status"].as_str().unwrap(),
+                r["variant"].as_str().unwrap(),
+                r["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "unsupported",
+                "unknown",
+                "square 60 lies beyond every board pdndb plays (8x8 and 10x10)"
+            ),
+            (
+                "unreadable",
+                "english",
+                "FEN: invalid position: square 40 is not on the board"
+            ),
+            (
+                "unsupported",
+                "unknown",
+                "GameType \"77\" names no game pdndb knows"
+            ),
+            (
+                "unsupported",
+                "unknown",
+                "GameType \"40\" is Frisian draughts, a game pdndb does not play"
+            ),
+            ("illegal", "brazilian", "ply 1 (1.) 32-28 is illegal"),
+            ("ok", "filipino", ""),
+            ("ok", "international", ""),
+            ("ok", "filipino", ""),
+        ]
+    );
+    // The 10×10 record under an 8×8 GameType: what would read it.
+    assert_eq!(
+        records[4]["reads_ok_under"],
+        serde_json::json!(["international"])
+    );
+    assert_eq!(records[4]["variant_from"], "tag");
+}
+
+#[test]
+fn a_filipino_record_played_without_the_majority_rule_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    // White's 27 can take two (27x18x11); the record takes one with 26.
+    let text = "[Event \"club\"]\n[GameType \"26,W,8,8,N2,0\"]\n[Variant \"Filipino Dama\"]\n\
+                [FEN \"W:W26,27:B1,15,22,23\"]\n1. 26x17 *\n";
+    let path = write(dir.path(), "majority.pdn", text);
+    let (records, _, _) = check_json(&[&path], &[]);
+    assert_eq!(records[0]["status"], "illegal");
+    assert_eq!(
+        records[0]["reads_ok_under"],
+        serde_json::json!([
+            "english",
+            "russian",
+            "pool",
+            "czech",
+            "filipino+max-capture=off"
+        ])
+    );
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "read as filipino (tag); reads ok under english, russian, pool, czech, filipino+max-capture=off"
+        ),
+        "{text}"
+    );
+}
