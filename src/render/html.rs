@@ -91,7 +91,7 @@ pub struct Problem {
 /// Counts for the top of the page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// Games per status, in [`STATUSES`] order, only statuses present.
+    /// Games per status, in the order of the statuses (only statuses present).
     pub by_status: Vec<(String, usize)>,
     /// Per file (in the page's order): games per status, in `by_status` order.
     pub by_file: Vec<(String, Vec<usize>)>,

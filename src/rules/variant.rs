@@ -26,11 +26,32 @@
 //! playing square ([`Corner::Right`](crate::rules::Corner::Right)); their squares are numbered row by row
 //! from the top left like the others.
 //!
-//! Sources: FMJD, *Official rules of international draughts* (fmjd.org);
-//! the rules of Czech draughts of the Česká federace dámy; the *Regolamento
-//! tecnico* of the Federazione Italiana Dama; the *Reglamento* of the
-//! Federación Española de Damas; for the board layouts and for published
-//! perft counts, rhalbersma/dctl (`test/src/ai/traversal/initial/`).
+//! Sources (the rule numbers are theirs):
+//!
+//! * International: FMJD, *Official rules for international draughts*,
+//!   Annex 1 (fmjd.org; art. 2.4 the board, 2.6 the numbering, 4.1 men
+//!   capture backwards, 4.3 flying kings, 4.5 removal after the capture,
+//!   4.13 the majority rule, kings counting as men, 4.15 no promotion in
+//!   passing).
+//! * Czech: the rules of the Česká federace dámy (damweb.cz, "Pravidla
+//!   české dámy"): men move and capture forward only, kings fly, no majority
+//!   rule, "may the player jump with a king or a man, he must jump with the
+//!   king"; a man ending its capture on the last row is crowned.
+//! * Italian: Federazione Italiana Dama, *Regolamento ufficiale di gioco*,
+//!   Capo I (fid.it): art. 2.3 the bottom-right square is dark, 2.4 the
+//!   numbering from the top-left corner, 2.6 Black on 1–12, 3.4 White moves
+//!   first, 5.3 men capture forward only and never a king, 6.6–6.10 the
+//!   order of precedence.
+//! * Spanish: the rules of *damas clásicas* of the Federação Portuguesa de
+//!   Damas (the same game), rule 3 the numbering from White's bottom-right
+//!   square, right to left and bottom to top, rule 6 the bottom-right corner
+//!   is a playing square, rule 7 the laws of quantity then quality.
+//! * Board layouts, rule-book test positions and published perft counts:
+//!   rhalbersma/dctl (`include/dctl/core/rules/`, `test/src/core/actions/`,
+//!   `test/src/ai/traversal/initial/`); International perft also Aart Bik's
+//!   BikDam figures. The landing rule of Czech flying kings is not written
+//!   in the Czech texts; the published Czech counts need it (depth 9 is
+//!   3963671 with it, 3963673 without).
 
 use std::fmt;
 use std::str::FromStr;
