@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use pdndb::notation::Notation;
 use pdndb::pdn::Reader;
-use pdndb::replay::{CheckRecord, Overrides, Status, check_game};
+use pdndb::replay::{CheckRecord, FileChecker, Overrides, Status};
 use pdndb::rules::Rules;
 
 fn assert_consistent(record: &CheckRecord) {
@@ -46,11 +46,31 @@ fuzz_target!(|data: &[u8]| {
             notation: Some(Notation::Dama),
             ..Overrides::default()
         },
+        Overrides {
+            rules: Rules::from_args(Some("international"), None).ok(),
+            ..Overrides::default()
+        },
+        Overrides {
+            rules: Rules::from_args(Some("italian"), None).ok(),
+            ..Overrides::default()
+        },
     ];
-    for game in Reader::new(data) {
-        let game = game.expect("reading from memory cannot fail");
-        for overrides in &forced {
-            assert_consistent(&check_game(&game, "fuzz", overrides).record);
+    for overrides in &forced {
+        // As `check` reads a file: the file's preset chosen from its first
+        // games, results in file order.
+        let mut checker = FileChecker::new("fuzz", overrides);
+        let mut done = Vec::new();
+        let mut read = 0u64;
+        for game in Reader::new(data) {
+            let game = game.expect("reading from memory cannot fail");
+            read += 1;
+            checker.push(game, true, false, &mut done);
+        }
+        checker.finish(false, &mut done);
+        assert_eq!(done.len() as u64, read);
+        for (k, (game, checked)) in done.iter().enumerate() {
+            assert_eq!(game.index, k as u64 + 1);
+            assert_consistent(&checked.record);
         }
     }
 });

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use serde_json::Value;
 
 use super::CliError;
-use crate::notation::{Notation, parse_fen};
+use crate::notation::{Notation, parse_fen_on};
 use crate::pdn::Reader;
 use crate::render::html::{MoveItem, Problem, Record, TokenMark};
 use crate::render::{Board, text};
@@ -140,7 +140,7 @@ pub fn problem(store: &Store, id: i64, record: Record) -> Result<Problem, CliErr
         };
         if let Some(at) = at {
             let certain_fen = record.get("fen").and_then(Value::as_str).and_then(|fen| {
-                parse_fen(fen)
+                parse_fen_on(fen, rules.geometry)
                     .ok()
                     .and_then(|s| Position::from_setup(&s, rules).ok())
             });

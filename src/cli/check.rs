@@ -10,7 +10,7 @@ use clap::Args;
 use super::board::diagram;
 use super::files::discover;
 use super::{CliError, Exit, ReadingArgs};
-use crate::notation::{Notation, parse_fen, write_move_among};
+use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
 use crate::replay::{CheckedGame, FileChecker, Reading, Status, record_tags};
 use crate::rules::Position;
@@ -186,7 +186,7 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
     ) = (&r.fen, &checked.reading)
     {
         let notation = notation.unwrap_or(Notation::Numeric);
-        let Some(position) = parse_fen(fen)
+        let Some(position) = parse_fen_on(fen, rules.geometry)
             .ok()
             .and_then(|s| Position::from_setup(&s, rules).ok())
         else {

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::{CliError, Exit};
-use crate::notation::{parse_fen, write_move};
+use crate::notation::{parse_fen_on, write_move};
 use crate::rules::{Position, Rules, divide, perft};
 
 /// Arguments of `perft`.
@@ -39,7 +39,8 @@ pub fn cmd_perft(args: &PerftArgs, out: &mut impl Write) -> Result<Exit, CliErro
     let start = match &args.fen {
         None => Position::initial(&rules),
         Some(fen) => {
-            let mut setup = parse_fen(fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))?;
+            let mut setup = parse_fen_on(fen, rules.geometry)
+                .map_err(|e| CliError::Usage(format!("--fen: {e}")))?;
             setup.side.get_or_insert(rules.first);
             Position::from_setup(&setup, &rules)
                 .map_err(|e| CliError::Usage(format!("--fen: {e}")))?

@@ -14,6 +14,8 @@ use serde_json::{Map, Value};
 
 use super::svg::{self, Defs};
 use super::{Board, escape};
+use crate::notation::Notation;
+use crate::rules::{Geometry, Rules};
 
 /// A game's JSON record, as `report --json` prints it.
 pub type Record = Map<String, Value>;
@@ -97,6 +99,8 @@ pub struct Summary {
     pub by_file: Vec<(String, Vec<usize>)>,
     /// Every game listed.
     pub total: usize,
+    /// The notations and boards the games' pictures use, each once.
+    pub layouts: Vec<(Notation, &'static Geometry)>,
 }
 
 fn text<'a>(record: &'a Record, key: &str) -> &'a str {
@@ -133,6 +137,15 @@ impl Summary {
             };
             by_file[at].1[c] += 1;
         }
+        let mut layouts: Vec<(Notation, &'static Geometry)> = Vec::new();
+        for r in records {
+            let geometry = Rules::parse(text(r, "variant"))
+                .map_or(Geometry::standard(), |rules| rules.geometry);
+            let notation = text(r, "notation").parse().unwrap_or(Notation::Numeric);
+            if !layouts.contains(&(notation, geometry)) {
+                layouts.push((notation, geometry));
+            }
+        }
         Summary {
             by_status: statuses
                 .iter()
@@ -141,6 +154,7 @@ impl Summary {
                 .collect(),
             by_file,
             total: records.len(),
+            layouts,
         }
     }
 }
@@ -170,7 +184,7 @@ impl<W: Write> Page<W> {
         writeln!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\">{}</svg>",
-            svg::shared_defs()
+            svg::defs(&summary.layouts)
         )?;
         writeln!(
             out,

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::{Board, Mark, arrow_colour, escape};
 use crate::notation::Notation;
-use crate::rules::{Color, Geometry, Square};
+use crate::rules::{Color, Corner, Geometry, Numbering, Square};
 
 /// Side of one square in SVG units.
 pub const SQUARE: f64 = 50.0;
@@ -47,10 +47,20 @@ fn n(value: f64) -> String {
 }
 
 /// The name of the definition that labels squares for this notation and
-/// board size (numbers on the squares, or files and ranks on the edges).
+/// board (numbers on the squares, or files and ranks on the edges): its
+/// size, and for boards other than the usual one, its playing corner and
+/// numbering (`8x8-right-from-bottom` for the Spanish board).
 fn labels_id(notation: Notation, geometry: &Geometry) -> String {
+    let corner = match geometry.corner() {
+        Corner::Left => "",
+        Corner::Right => "-right",
+    };
+    let numbering = match geometry.numbering() {
+        Numbering::FromTop => "",
+        Numbering::FromBottom => "-from-bottom",
+    };
     format!(
-        "{ID}-labels-{}-{}x{}",
+        "{ID}-labels-{}-{}x{}{corner}{numbering}",
         notation.name(),
         geometry.width(),
         geometry.height()
@@ -100,8 +110,7 @@ pub fn defs(layouts: &[(Notation, &'static Geometry)]) -> String {
     out
 }
 
-/// The definitions for every notation on the 8×8 board: what an HTML
-/// page writes once.
+/// The definitions for every notation on the 8×8 board of Dama.
 pub fn shared_defs() -> String {
     let g = Geometry::standard();
     let layouts: Vec<(Notation, &'static Geometry)> = Notation::ALL
@@ -193,7 +202,12 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         out.push_str(&defs(&[(board.notation, geometry)]));
     }
     let _ = write!(out, r#"<g transform="translate({m} {m})">"#, m = n(MARGIN));
-    let pattern = if board.mirrored() { "l" } else { "v" };
+    // "l": the top-left square of the drawing is a playing square.
+    let pattern = if board.square_at(0, 0).is_some() {
+        "l"
+    } else {
+        "v"
+    };
     let _ = write!(
         out,
         r##"<rect width="{w}" height="{h}" fill="url(#{ID}-squares-{pattern})" stroke="#5b3a21" stroke-width="2"/>"##,

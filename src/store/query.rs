@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::moves::decode;
 use super::{Store, StoreError};
-use crate::notation::{Fen, Notation, parse_fen};
+use crate::notation::{Fen, Notation, parse_fen_on};
 use crate::replay::position_after_moves;
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
@@ -158,7 +158,7 @@ impl StoredGame {
 fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
     match start_fen {
         None => Some(Position::initial(rules)),
-        Some(fen) => Position::from_setup(&parse_fen(fen).ok()?, rules).ok(),
+        Some(fen) => Position::from_setup(&parse_fen_on(fen, rules.geometry).ok()?, rules).ok(),
     }
 }
 
