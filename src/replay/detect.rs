@@ -122,12 +122,6 @@ pub struct RecordText<'a> {
     pub moves: Vec<Option<&'a MoveToken>>,
 }
 
-/// The preset of a known GameType (26 is `filipino` with a Variant tag
-/// naming Filipino Dama, `brazilian` without).
-pub fn game_type_preset(game_type: &GameType, variant_tag: Option<&str>) -> Option<Preset> {
-    Preset::of_game_type(game_type.number, variant_tag)
-}
-
 /// The preset a `Variant` tag names by itself (without a `GameType`), if
 /// it names one: the more specific names are looked for first, so that
 /// `Dama italiana` is Italian and `Dama` alone Filipino.
@@ -414,7 +408,7 @@ fn plan(
         return Ok(Plan::fixed(candidates, dama_tag, VariantFrom::Forced));
     }
     let tagged = match &game_type {
-        Some((raw, parsed)) => match game_type_preset(parsed, text.variant) {
+        Some((raw, parsed)) => match Preset::of_game_type(parsed.number, text.variant) {
             Some(preset) => Some(preset),
             None => {
                 let message = match game_type_name(parsed.number) {
@@ -854,6 +848,7 @@ mod tests {
 
     #[test]
     fn game_type_presets() {
+        let game_type_preset = |g: &GameType, variant| Preset::of_game_type(g.number, variant);
         let g = GameType::parse("26,W,8,8,A0,1").unwrap();
         assert_eq!(
             game_type_preset(&g, Some("Filipino Dama")),

@@ -7,8 +7,8 @@ mod interpret;
 mod record;
 
 pub use detect::{
-    MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, game_type_preset,
-    presets_reading_cleanly, read_record, read_record_in, written_moves,
+    MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
+    read_record_in, written_moves,
 };
 pub use game::{
     CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, position_after_moves,
