@@ -593,3 +593,56 @@ fn a_filipino_record_played_without_the_majority_rule_is_found() {
         "{text}"
     );
 }
+
+#[test]
+fn untagged_games_of_every_preset_are_inferred_as_that_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    let presets = [
+        "filipino",
+        "english",
+        "russian",
+        "pool",
+        "czech",
+        "italian",
+        "spanish",
+        "international",
+        // Brazilian rules are Filipino rules: the tie goes to Filipino.
+        "brazilian",
+    ];
+    for variant in presets {
+        let out = Command::cargo_bin("pdndb")
+            .unwrap()
+            .args([
+                "generate",
+                "--games",
+                "30",
+                "--seed",
+                "3",
+                "--variant",
+                variant,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        // The tags that name the rules taken out.
+        let text: String = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("[GameType") && !l.starts_with("[Variant"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let path = write(dir.path(), &format!("{variant}.pdn"), &text);
+        let (records, code, stderr) = check_json(&[&path], &[]);
+        assert_eq!(code, 0, "{variant}: {stderr}");
+        assert_eq!(records.len(), 30);
+        let expected = if variant == "brazilian" {
+            "filipino"
+        } else {
+            variant
+        };
+        for r in &records {
+            assert_eq!(r["variant"], expected, "{r}");
+            assert_eq!(r["variant_from"], "inferred", "{r}");
+        }
+    }
+}
