@@ -635,7 +635,7 @@ impl<'t> Reading<'t> {
         match tag_pair(&self.text[at..end]) {
             Ok((_, raw)) => {
                 if !raw.closed_value {
-                    self.error(
+                    self.warn(
                         at,
                         format!("tag `{}`: its value is not closed by `\"`", raw.name),
                     );
@@ -659,8 +659,9 @@ impl<'t> Reading<'t> {
                 });
             }
             Err(_) => {
+                // Only the tag is lost: the game is read on.
                 let text = self.text[at..end].trim_end().to_string();
-                self.error(at, format!("malformed tag skipped: `{}`", quote(&text)));
+                self.warn(at, format!("malformed tag skipped: `{}`", quote(&text)));
             }
         }
     }
@@ -1188,6 +1189,50 @@ impl<'t> Reading<'t> {
     }
 }
 
+/// A warning for each tag whose name (compared without case) an earlier tag
+/// of the game already has. Both stay in the game's tags; the first is the
+/// one [`Game::tag`] gives.
+fn repeated_tags(tags: &[Tag]) -> Vec<Note> {
+    let note = |first: &Tag, again: &Tag| {
+        Note::warning(
+            again.position,
+            format!(
+                "tag `{}` repeated (first on line {}): both kept, the first one counts",
+                again.name, first.position.line
+            ),
+        )
+    };
+    let mut notes = Vec::new();
+    if tags.len() <= 32 {
+        // The usual handful: compared pairwise.
+        for (k, again) in tags.iter().enumerate() {
+            if let Some(first) = tags[..k]
+                .iter()
+                .find(|t| t.name.eq_ignore_ascii_case(&again.name))
+            {
+                notes.push(note(first, again));
+            }
+        }
+    } else {
+        // Many tags: sorted by name, so that time stays n log n.
+        let mut order: Vec<(CompactString, usize)> = tags
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (t.name.to_ascii_lowercase(), k))
+            .collect();
+        order.sort();
+        for pair in order.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            if a.0 == b.0 {
+                let first = order[order.partition_point(|o| o.0 < b.0)].1;
+                notes.push(note(&tags[first], &tags[b.1]));
+            }
+        }
+        notes.sort_by_key(|n| n.position.byte);
+    }
+    notes
+}
+
 /// Reads one framed game. Also returns its byte buffer for reuse.
 pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
     parse_game_as(raw, index, true)
@@ -1225,6 +1270,9 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         plain_runs,
     };
     let movetext_at = r.header();
+    for note in repeated_tags(&r.tags) {
+        r.note(note);
+    }
     // Rarely fewer than five bytes of movetext per move (`1. 9-13 22-18 `
     // takes 7.5): one allocation, usually.
     r.main

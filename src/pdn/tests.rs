@@ -115,12 +115,52 @@ fn tags_in_any_case_duplicated_empty_and_escaped() {
     assert_eq!(game.tags_named("event").count(), 2);
     assert_eq!(game.tag("date"), Some(""));
     assert_eq!(game.tag("Site"), None);
-    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(
+        messages(&game),
+        ["tag `EVENT` repeated (first on line 1): both kept, the first one counts"]
+    );
+    assert_eq!(game.diagnostics[0].position, position(15, 2, 1));
+    assert!(!game.has_errors());
 }
 
 #[test]
-fn malformed_tags_are_errors_and_the_game_goes_on() {
-    let game = one("[Event \"open\n[\"no name\"]\n[Site \"x\" junk]\n[Round \"1\"\n1. 11-15 *");
+fn repeated_tags_are_kept_with_a_warning_each() {
+    let game = one("[Event \"a\"]\n[Site \"s\"]\n[Event \"b\"]\n[event \"c\"]\n1. 11-15 *");
+    let events: Vec<&str> = game.tags_named("Event").map(|t| t.value.as_str()).collect();
+    assert_eq!(events, ["a", "b", "c"]);
+    assert_eq!(game.tag("Event"), Some("a"));
+    assert_eq!(
+        messages(&game),
+        [
+            "tag `Event` repeated (first on line 1): both kept, the first one counts",
+            "tag `event` repeated (first on line 1): both kept, the first one counts",
+        ]
+    );
+    assert_eq!(game.diagnostics[0].position.line, 3);
+    assert_eq!(game.diagnostics[1].position.line, 4);
+    // Past the pairwise comparison: the same warnings, in text order.
+    let mut text = String::new();
+    for k in 0..40 {
+        text.push_str(&format!("[T{k} \"x\"]\n"));
+    }
+    text.push_str("[T3 \"y\"]\n[t3 \"z\"]\n[T39 \"w\"]\n*");
+    let game = one(&text);
+    assert_eq!(game.tags.len(), 43);
+    assert_eq!(
+        messages(&game),
+        [
+            "tag `T3` repeated (first on line 4): both kept, the first one counts",
+            "tag `t3` repeated (first on line 4): both kept, the first one counts",
+            "tag `T39` repeated (first on line 40): both kept, the first one counts",
+        ]
+    );
+}
+
+#[test]
+fn malformed_tags_are_warnings_and_the_game_goes_on() {
+    let game = one(
+        "[Event \"open\n[\"no name\"]\n[Site \"x\" junk]\n[Round \"1\"\n[Empty]\n[Event]\n[ \"x\"]\n1. 11-15 *",
+    );
     assert_eq!(
         items(&game),
         [
@@ -138,10 +178,15 @@ fn malformed_tags_are_errors_and_the_game_goes_on() {
             "malformed tag skipped: `[\"no name\"]`",
             "tag `Site`: text after the value ignored: `junk`",
             "tag `Round` is not closed by `]`",
+            "malformed tag skipped: `[Empty]`",
+            "malformed tag skipped: `[Event]`",
+            "malformed tag skipped: `[ \"x\"]`",
         ]
     );
-    assert!(game.diagnostics[0].is_error());
+    // Only the tag is lost: nothing here keeps the moves from being read.
+    assert!(!game.has_errors());
     assert_eq!(game.diagnostics[1].position.line, 2);
+    assert_eq!(game.diagnostics[4].position, position(52, 5, 1));
 }
 
 #[test]
