@@ -146,7 +146,8 @@ fn sample_framing_quirks() {
     assert_eq!(
         messages(&games[3]),
         [
-            "junk between games skipped: `Downloaded from a club archive -- junk between games` (1 more lines)"
+            "junk between games skipped: `Downloaded from a club archive -- junk between games` (1 more lines)",
+            "tag `Event` repeated (first on line 14): both kept, the first one counts",
         ]
     );
     assert_eq!(games[3].diagnostics[0].position.line, 11);
