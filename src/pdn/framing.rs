@@ -441,6 +441,30 @@ impl Junk {
     }
 }
 
+/// Text found after the tags of one game, reported once (see
+/// `Framer::skip_stray`).
+struct Stray {
+    /// Where the first stands.
+    at: Position,
+    /// A sample of the first.
+    sample: String,
+    /// After how many tags some was found.
+    tags: u64,
+}
+
+impl Stray {
+    fn into_note(self) -> Note {
+        let more = match self.tags {
+            0 | 1 => String::new(),
+            n => format!(" (and after {} more tags)", n - 1),
+        };
+        Note::warning(
+            self.at,
+            format!("text after a tag skipped: `{}`{more}", self.sample),
+        )
+    }
+}
+
 /// Splits an input into game texts.
 pub(crate) struct Framer<R> {
     src: Source<R>,
@@ -576,6 +600,7 @@ impl<R: Read> Framer<R> {
             prev: None,
             names: std::mem::take(&mut self.names),
         };
+        let mut stray = None;
         loop {
             self.src.fill(LOOKAHEAD)?;
             let w = self.src.window();
@@ -614,6 +639,9 @@ impl<R: Read> Framer<R> {
                         break;
                     }
                     self.read_tag(&mut g, &mut s)?;
+                    if !g.game.has_movetext {
+                        self.skip_stray(&mut g, &mut stray)?;
+                    }
                 }
                 b'%' => {
                     s.line_blank = false;
@@ -636,7 +664,54 @@ impl<R: Read> Framer<R> {
         }
         s.names.clear();
         self.names = s.names;
+        if let Some(stray) = stray {
+            g.game.notes.push(stray.into_note());
+        }
         Ok(g.game)
+    }
+
+    /// After a tag of a game's header: text on the rest of the tag's line
+    /// that starts neither movetext, nor a comment, nor another tag (some
+    /// programs end every tag line with a literal `\r`) is skipped up to
+    /// the end of the line (or a tag on it), and counted in `stray` for
+    /// one warning per game. Moves after a tag on its line are read as
+    /// before.
+    fn skip_stray(&mut self, g: &mut GameBuf, stray: &mut Option<Stray>) -> io::Result<()> {
+        self.src.fill(LOOKAHEAD)?;
+        let w = self.src.window();
+        let blanks = w
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+            .count();
+        let rest = &w[blanks..];
+        if matches!(rest.first(), None | Some(b'\n' | b'[' | b'{' | b';')) || starts_movetext(rest)
+        {
+            return Ok(());
+        }
+        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let tag = memchr::memchr_iter(b'[', &rest[..line]).find(|&k| looks_like_tag(&rest[k..]));
+        let end = tag.unwrap_or(line);
+        let quoted = sample(&rest[..end]);
+        let runs_on = tag.is_none() && line == rest.len();
+        self.src.advance(blanks);
+        let at = self.src.position();
+        self.src.advance(end);
+        if runs_on {
+            // The line goes on past the window.
+            self.skip_line(None)?;
+        }
+        g.skip();
+        match stray {
+            Some(stray) => stray.tags += 1,
+            None => {
+                *stray = Some(Stray {
+                    at,
+                    sample: quoted,
+                    tags: 1,
+                })
+            }
+        }
+        Ok(())
     }
 
     /// Reads a tag line from its `[` to its `]` (or to the end of the line
@@ -1015,6 +1090,35 @@ mod tests {
         assert_eq!(games.len(), 1);
         let games = frame(b"[Event \"a\"]\n[Event \"b\"]\n*");
         assert_eq!(games.len(), 1, "duplicate tags without a blank line stay");
+    }
+
+    #[test]
+    fn text_after_a_tag_on_its_line_is_skipped_once_per_game() {
+        let text = b"[Event \"a\"]\\r\n[Site \"b\"] \\r\n1. 11-15 *\n[Event \"c\"]\\r\n*";
+        let mut framer = Framer::new(&text[..]);
+        let game = framer.next_game().unwrap().unwrap();
+        assert_eq!(game.bytes, b"[Event \"a\"]\n[Site \"b\"]\n1. 11-15 *");
+        assert_eq!(game.segments.len(), 3);
+        // The next segment starts at the end of the line.
+        let resume = game.segments[2].start;
+        assert_eq!((resume.line, resume.column), (2, 14));
+        assert_eq!(game.notes.len(), 1);
+        assert_eq!(
+            game.notes[0].message,
+            "text after a tag skipped: `\\r` (and after 1 more tags)"
+        );
+        assert_eq!(
+            game.notes[0].position,
+            Position {
+                byte: 11,
+                line: 1,
+                column: 12
+            }
+        );
+        let game = framer.next_game().unwrap().unwrap();
+        assert_eq!(game.bytes, b"[Event \"c\"]\n*");
+        assert_eq!(game.notes.len(), 1);
+        assert!(framer.next_game().unwrap().is_none());
     }
 
     #[test]

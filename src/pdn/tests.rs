@@ -482,6 +482,82 @@ fn a_header_on_the_line_of_the_previous_result() {
     assert_eq!(games[1].index, 2);
 }
 
+/// Some programs end every tag line with a literal `\r` (a backslash and
+/// an `r`): the games keep all their tags, with one warning each.
+#[test]
+fn stray_text_after_a_tag_is_skipped_with_one_warning_per_game() {
+    let mut text = String::new();
+    for (k, result) in ["1-0", "0-1", "1/2-1/2"].iter().enumerate() {
+        text.push_str(&format!(
+            "[Event \"Open\"]\\r\n[Site \"Paris\"]\\r\n[Round \"{}\"] \\r\n[White \"A\"]\\r\n[Black \"B\"]\\r\n[Result \"{result}\"]\\r\n1. 11-15 24-20 {result}\n\n",
+            k + 1
+        ));
+    }
+    let games = read(text.as_bytes());
+    assert_eq!(games.len(), 3);
+    for (k, game) in games.iter().enumerate() {
+        let round = (k + 1).to_string();
+        let result = ["1-0", "0-1", "1/2-1/2"][k];
+        let tags: Vec<(&str, &str)> = game
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                ("Event", "Open"),
+                ("Site", "Paris"),
+                ("Round", round.as_str()),
+                ("White", "A"),
+                ("Black", "B"),
+                ("Result", result)
+            ]
+        );
+        assert_eq!(game.plies().len(), 2);
+        assert_eq!(game.result.as_ref().unwrap().text, result);
+        assert_eq!(
+            messages(game),
+            ["text after a tag skipped: `\\r` (and after 5 more tags)"]
+        );
+        let d = &game.diagnostics[0];
+        assert_eq!((d.position.line, d.position.column), (8 * k as u64 + 1, 15));
+    }
+    // Positions after the skipped text are still those of the input.
+    assert_eq!(games[1].plies()[0].position, position(211, 15, 4));
+}
+
+/// What follows a tag on its line is read as before when it is more of
+/// the game: another tag, moves, a comment; a header may also start on the
+/// line of the previous result.
+#[test]
+fn moves_comments_and_tags_after_a_tag_on_its_line() {
+    let games = read(
+        b"[Event \"a\"] [Site \"b\"] 1. 11-15 24-20 1-0 [Event \"c\"] {note}\n[Round \"2\"] ; line\n1. 9-13 *",
+    );
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "[Site=b]", "1. 11-15", "24-20", "result 1-0"]
+    );
+    assert_eq!(
+        items(&games[1]),
+        [
+            "[Event=c]",
+            "[Round=2]",
+            "{note}",
+            "; line",
+            "1. 9-13",
+            "result *"
+        ]
+    );
+    assert!(games.iter().all(|g| g.diagnostics.is_empty()));
+    // Text, then a tag, on one line: only the text is skipped.
+    let game = one("[Event \"a\"] junk here [Site \"b\"]\n*");
+    assert_eq!(items(&game), ["[Event=a]", "[Site=b]", "result *"]);
+    assert_eq!(messages(&game), ["text after a tag skipped: `junk here`"]);
+}
+
 #[test]
 fn missing_terminators_end_at_the_next_tags() {
     let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13\n\n[Event \"c\"]\n*");
@@ -866,9 +942,22 @@ fn an_empty_set_up_command_is_not_one() {
 /// are the same for both now: a vertical tab is not one.
 #[test]
 fn a_vertical_tab_is_not_a_blank() {
-    let games = read(b"[E \"\"]3\x0B*\r");
+    let games = read(b"[E \"\"]\n3\x0B*\r");
     assert_eq!(games.len(), 1);
     assert_eq!(items(&games[0]), ["[E=]", "invalid `3\u{b}*`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+    // On the tag's line it starts no movetext: skipped.
+    let games = read(b"[E \"\"]3\x0B*\r");
+    assert_eq!(items(&games[0]), ["[E=]"]);
+    assert_eq!(
+        messages(&games[0]),
+        [
+            "text after a tag skipped: `3\u{FFFD}*`",
+            "no result terminator: the game ends here"
+        ]
+    );
     let mut written = Vec::new();
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), 1);
