@@ -28,8 +28,8 @@ use std::io::{self, Read};
 
 use super::error::{Note, Position};
 use super::lex::{
-    DRAW_LOOKAHEAD, DRAW_OR_MOVE, draw_ends_game, is_boundary, is_name_byte, looks_like_tag,
-    result_len, skip_blanks, starts_movetext,
+    BRACKETLESS_LOOKAHEAD, DRAW_LOOKAHEAD, DRAW_OR_MOVE, bracketless_tag, draw_ends_game,
+    is_boundary, is_name_byte, looks_like_tag, result_len, skip_blanks, starts_movetext,
 };
 use super::{MAX_GAME_LEN, MAX_TEXT_LEN};
 
@@ -533,7 +533,7 @@ impl<R: Read> Framer<R> {
                 self.skip_line(None)?;
                 continue;
             }
-            if b == b'[' || starts_movetext(w) {
+            if b == b'[' || starts_movetext(w) || bracketless_tag(w, self.src.eof) {
                 let game = self.read_game(at)?;
                 if !game.has_tags && !game.has_movetext && !game.complete {
                     // Only comments: not a game.
@@ -655,6 +655,8 @@ impl<R: Read> Framer<R> {
                     self.skip_line(Some((&mut g, at, "comment")))?;
                     s.prev = Some(b' ');
                 }
+                // A tag line that lost its `[` (see `lex::bracketless_tag`).
+                b if b.is_ascii_alphabetic() => self.read_tag(&mut g, &mut s)?,
                 _ => {
                     // An unterminated comment stops at the start of a line.
                     s.line_blank = self.read_comment(&mut g)?;
@@ -714,8 +716,9 @@ impl<R: Read> Framer<R> {
         Ok(())
     }
 
-    /// Reads a tag line from its `[` to its `]` (or to the end of the line
-    /// when it is not closed), cutting a value over the text limit.
+    /// Reads a tag line from its `[` (or its name, when it lost the `[`) to
+    /// its `]` (or to the end of the line when it is not closed), cutting a
+    /// value over the text limit.
     fn read_tag(&mut self, g: &mut GameBuf, s: &mut Scan) -> io::Result<()> {
         let start = self.src.position();
         g.game.has_tags = true;
@@ -970,6 +973,16 @@ fn scan_movetext(
             b';' | b'{' => break Stop::Special,
             _ => {}
         }
+        if !seen && line_blank && b.is_ascii_alphabetic() {
+            // A tag line that lost its `[`, among the header's lines: the
+            // whole line must be seen.
+            if i + BRACKETLESS_LOOKAHEAD > w.len() && !eof && i > 0 {
+                break Stop::Refill;
+            }
+            if bracketless_tag(&w[i..], eof) {
+                break Stop::Special;
+            }
+        }
         column_one = false;
         line_blank = false;
         seen = true;
@@ -1013,9 +1026,13 @@ fn scan_movetext(
     (i, stop)
 }
 
-/// The lower-cased name of the tag at the start of `w` (a `[`).
+/// The lower-cased name of the tag at the start of `w` (a `[`, or the
+/// name of a tag that lost it).
 fn tag_name(w: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    let rest = skip_blanks(w.get(1..).unwrap_or_default());
+    let rest = match w.strip_prefix(b"[") {
+        Some(rest) => skip_blanks(rest),
+        None => w,
+    };
     rest.iter()
         .take_while(|b| is_name_byte(**b))
         .map(u8::to_ascii_lowercase)
@@ -1231,6 +1248,26 @@ mod tests {
             assert!(whole[0].ends_with(" 1-1"), "{pad}");
             assert_eq!(whole[1], "{a comment} \n\n1-1 12-7 1-1");
             assert_eq!(whole[2], "[E \"b\"]\n1. 1-1 1-1");
+        }
+    }
+
+    /// A tag line that lost its `[` is told from movetext the same way
+    /// wherever the input's chunks end.
+    #[test]
+    fn bracketless_tags_frame_the_same_wherever_the_window_ends() {
+        let end = CHUNK + LOOKAHEAD;
+        for pad in (end - BRACKETLESS_LOOKAHEAD - 40..end + 10).step_by(7) {
+            let mut text = b"[Event \"a\"]\n{".to_vec();
+            text.resize(pad, b'x');
+            text.extend_from_slice(b"}\nSite \"b\"]\n[Round \"1\"]\n1. 9-13 *\n");
+            let whole = frame(&text);
+            let mut framer = Framer::new(Trickle(&text));
+            let mut trickled = Vec::new();
+            while let Some(game) = framer.next_game().unwrap() {
+                trickled.push(String::from_utf8_lossy(&game.bytes).into_owned());
+            }
+            assert_eq!(whole, trickled, "{pad}");
+            assert_eq!(whole.len(), 1, "{pad}");
         }
     }
 

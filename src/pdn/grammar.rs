@@ -31,7 +31,7 @@ use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
     SquareSummary, Tag, hints,
 };
-use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
+use super::lex::{DRAW_OR_MOVE, bracketless_tag, is_boundary, is_name_byte, result_len};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
 use crate::notation::{INLINE_SQUARES, MoveToken, SquareToken, Squares, TokenError};
 
@@ -74,6 +74,8 @@ fn tag_value(i: &str) -> Res<'_, (&str, bool)> {
 
 /// A tag as written, before unescaping.
 struct RawTag<'a> {
+    /// Whether it lacks its opening `[`.
+    bracketless: bool,
     name: &'a str,
     value: &'a str,
     closed_value: bool,
@@ -83,12 +85,16 @@ struct RawTag<'a> {
 }
 
 // tag := "[" blank* name blank* value blank* "]"      (committed after "[")
+//        | name blank* value blank* "]"             (a tag line that lost its "[";
+//                                                   the caller checks the line)
 fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
     let error = nom::error::Error::new(i, nom::error::ErrorKind::Char);
     let bytes = i.as_bytes();
-    if bytes.first() != Some(&b'[') {
-        return Err(nom::Err::Error(error));
-    }
+    let bracketless = match bytes.first() {
+        Some(b'[') => false,
+        Some(b) if b.is_ascii_alphabetic() => true,
+        _ => return Err(nom::Err::Error(error)),
+    };
     // Committed after the `[`.
     let fail = || nom::Err::Failure(error.clone());
     let blanks = |from: usize| {
@@ -97,7 +103,7 @@ fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
             .take_while(|&&b| b == b' ' || b == b'\t')
             .count()
     };
-    let name_at = blanks(1);
+    let name_at = if bracketless { 0 } else { blanks(1) };
     let Ok((_, name)) = tag_name(&i[name_at..]) else {
         return Err(fail());
     };
@@ -114,6 +120,7 @@ fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
     Ok((
         &rest[extra_len + usize::from(closed)..],
         RawTag {
+            bracketless,
             name,
             value,
             closed_value,
@@ -493,6 +500,16 @@ impl<'t> Reading<'t> {
         }
     }
 
+    /// Whether only blanks stand between the start of `at`'s line (or of
+    /// the text) and `at`, as the framing counts them.
+    fn at_line_start(&self, at: usize) -> bool {
+        self.bytes[..at]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+            .is_none_or(|&b| b == b'\n')
+    }
+
     fn skip_blanks(&mut self) {
         while self.i < self.bytes.len() && self.bytes[self.i].is_ascii_whitespace() {
             self.i += 1;
@@ -602,6 +619,15 @@ impl<'t> Reading<'t> {
                 }
                 Some(b'{') => self.brace(),
                 Some(b';') => self.line_comment(),
+                // A tag line that lost its `[`, as the framing reads it.
+                Some(b)
+                    if b.is_ascii_alphabetic()
+                        && self.at_line_start(at)
+                        && bracketless_tag(&self.bytes[at..], true) =>
+                {
+                    self.tag();
+                    movetext = self.i;
+                }
                 _ => break,
             }
         }
@@ -634,6 +660,12 @@ impl<'t> Reading<'t> {
         self.i = end;
         match tag_pair(&self.text[at..end]) {
             Ok((_, raw)) => {
+                if raw.bracketless {
+                    self.warn(
+                        at,
+                        format!("tag `{}` lacks its opening `[`: read as a tag", raw.name),
+                    );
+                }
                 if !raw.closed_value {
                     self.warn(
                         at,

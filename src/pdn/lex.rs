@@ -216,6 +216,56 @@ pub(crate) fn looks_like_tag(text: &[u8]) -> bool {
     skip_blanks(&rest[name..]).first() == Some(&b'"')
 }
 
+/// How many bytes [`bracketless_tag`] looks at, at most.
+pub(crate) const BRACKETLESS_LOOKAHEAD: usize = 256;
+
+/// Whether `text` (from a line's first non-blank byte, in a game's header)
+/// is a tag line that lost its opening `[`: a name that starts with a
+/// letter, blanks, a quoted value, blanks and `]`, and nothing after it on
+/// the line but blanks. The line must end within the first
+/// [`BRACKETLESS_LOOKAHEAD`] bytes of `text` (or at its end, when
+/// `input_ends` says that `text` runs to the end of the input), so that
+/// the framing decides with a bounded look ahead and the grammar decides
+/// the same.
+pub(crate) fn bracketless_tag(text: &[u8], input_ends: bool) -> bool {
+    let (text, ends) = if text.len() > BRACKETLESS_LOOKAHEAD {
+        (&text[..BRACKETLESS_LOOKAHEAD], false)
+    } else {
+        (text, input_ends)
+    };
+    if !text.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let name = text.iter().take_while(|b| is_name_byte(**b)).count();
+    let Some(value) = skip_blanks(&text[name..]).strip_prefix(b"\"") else {
+        return false;
+    };
+    // The value, up to a quote that no backslash escapes, on this line.
+    let mut k = 0;
+    let mut escaped = false;
+    loop {
+        match value.get(k) {
+            None | Some(b'\n') => return false,
+            Some(b'"') if !escaped => break,
+            Some(b'\\') if !escaped => escaped = true,
+            Some(_) => escaped = false,
+        }
+        k += 1;
+    }
+    let Some(rest) = skip_blanks(&value[k + 1..]).strip_prefix(b"]") else {
+        return false;
+    };
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+        .count();
+    match rest.get(blanks) {
+        Some(b'\n') => true,
+        None => ends,
+        Some(_) => false,
+    }
+}
+
 /// Whether `b` may be part of a tag name (PDN asks for letters, digits and
 /// `_`; real files also use `-`).
 pub(crate) fn is_name_byte(b: u8) -> bool {
@@ -377,6 +427,32 @@ mod tests {
         assert!(!looks_like_tag(b"[diagram]"));
         assert!(!looks_like_tag(b"[%clk 1:00]"));
         assert!(!looks_like_tag(b"Event \"x\""));
+    }
+
+    #[test]
+    fn tag_lines_without_their_bracket() {
+        for (yes, ends) in [
+            ("Event \"Open\"]\n", false),
+            ("Event \"Open\"] \r\n[Site", false),
+            ("White\t\"a \\\"b\\\" c\" ]", true),
+            ("Black-Elo \"\"]\n", false),
+        ] {
+            assert!(bracketless_tag(yes.as_bytes(), ends), "{yes:?}");
+        }
+        for (no, ends) in [
+            ("Event \"Open\"]", false),
+            ("Event \"Open\"] 1. 11-15\n", true),
+            ("Event \"Open\"\n", true),
+            ("Event \"Open]\n", true),
+            ("Event Open\"]\n", true),
+            ("1. 11-15 \"x\"]\n", true),
+            ("[Event \"x\"]\n", true),
+            ("\"x\"]\n", true),
+        ] {
+            assert!(!bracketless_tag(no.as_bytes(), ends), "{no:?}");
+        }
+        let long = format!("Event \"{}\"]\n", "x".repeat(BRACKETLESS_LOOKAHEAD));
+        assert!(!bracketless_tag(long.as_bytes(), true));
     }
 
     #[test]

@@ -558,6 +558,46 @@ fn moves_comments_and_tags_after_a_tag_on_its_line() {
     assert_eq!(messages(&game), ["text after a tag skipped: `junk here`"]);
 }
 
+/// A tag line that lost its `[` among a header's lines is read as that tag,
+/// with a warning; it neither starts a game nor movetext.
+#[test]
+fn a_tag_line_without_its_bracket() {
+    let games = read(
+        b"[Event \"Open\"]\nSite \"Paris\"]\n  Round \"2\" ]\r\n[White \"A\"]\n1. 11-15 *\n\nEvent \"Next\"]\n[Site \"x\"]\n1. 9-13 *\n",
+    );
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        [
+            "[Event=Open]",
+            "[Site=Paris]",
+            "[Round=2]",
+            "[White=A]",
+            "1. 11-15",
+            "result *"
+        ]
+    );
+    assert_eq!(
+        messages(&games[0]),
+        [
+            "tag `Site` lacks its opening `[`: read as a tag",
+            "tag `Round` lacks its opening `[`: read as a tag"
+        ]
+    );
+    assert_eq!(games[0].tags[1].position, position(15, 2, 1));
+    assert_eq!(games[0].tags[2].position, position(31, 3, 3));
+    // The first line of a header, too.
+    assert_eq!(
+        items(&games[1]),
+        ["[Event=Next]", "[Site=x]", "1. 9-13", "result *"]
+    );
+    assert_eq!(games[1].start, position(68, 7, 1));
+    // Not after movetext: there it is text of the game.
+    let game = one("[Event \"a\"]\n1. 11-15\nSite \"x\"]\n24-20 *");
+    assert_eq!(game.tags.len(), 1);
+    assert_eq!(game.plies().len(), 2);
+}
+
 #[test]
 fn missing_terminators_end_at_the_next_tags() {
     let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13\n\n[Event \"c\"]\n*");
