@@ -379,7 +379,8 @@ pub fn normalise_result(text: &str) -> Option<&'static str> {
         "0-1" | "0-2" => Some("0-1"),
         "1-1" | "½-½" | "1/2-1/2" => Some("1/2-1/2"),
         "0-0" => Some("0-0"),
-        "*" => Some("*"),
+        // A lone `-` where the result stands: unknown, as `*`.
+        "*" | "-" => Some("*"),
         _ => None,
     }
 }
@@ -632,6 +633,7 @@ mod tests {
         assert_eq!(normalise_result("½-½"), Some("1/2-1/2"));
         assert_eq!(normalise_result("0-0"), Some("0-0"));
         assert_eq!(normalise_result(" * "), Some("*"));
+        assert_eq!(normalise_result("-"), Some("*"));
         assert_eq!(normalise_result("White wins"), None);
     }
 

@@ -29,7 +29,8 @@ use std::io::{self, Read};
 use super::error::{Note, Position};
 use super::lex::{
     BRACKETLESS_LOOKAHEAD, DRAW_LOOKAHEAD, DRAW_OR_MOVE, bracketless_tag, draw_ends_game,
-    is_boundary, is_name_byte, looks_like_tag, result_len, skip_blanks, starts_movetext,
+    ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len, looks_like_tag,
+    result_len, skip_blanks, starts_movetext, unknown_move_len,
 };
 use super::{MAX_GAME_LEN, MAX_TEXT_LEN};
 
@@ -41,7 +42,7 @@ const CHUNK: usize = 64 * 1024;
 const LOOKAHEAD: usize = 512;
 
 /// Bytes of window wanted from a possible result on: the longest result,
-/// or a `1-1` and more than the look ahead after it.
+/// or a `1-1` (or a lone `-`) and more than the look ahead after it.
 const RESULT_WINDOW: usize = DRAW_OR_MOVE.len() + DRAW_LOOKAHEAD + 1;
 const _: () = assert!(RESULT_WINDOW <= LOOKAHEAD && 8 <= RESULT_WINDOW);
 
@@ -880,7 +881,7 @@ const CLASS: [u8; 256] = {
         table[stops[k] as usize] |= STOP;
         k += 1;
     }
-    let starts = b"012*\xC2\xBD";
+    let starts = b"012*-\xC2\xBD";
     k = 0;
     while k < starts.len() {
         table[starts[k] as usize] |= RESULT_START;
@@ -986,15 +987,28 @@ fn scan_movetext(
         column_one = false;
         line_blank = false;
         seen = true;
-        if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) && is_boundary(prev) {
-            // Enough of the window for any result and, after a `1-1`, for
-            // the whole look ahead (so that it sees the same bytes however
-            // the input arrives).
+        if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD) && is_boundary(prev) {
+            // Enough of the window for any result and, after a `1-1` or a
+            // lone `-`, for the whole look ahead (so that it sees the same
+            // bytes however the input arrives).
             if i + RESULT_WINDOW > w.len() && !eof && i > 0 {
                 break Stop::Refill;
             }
-            if let Some(n) = result_len(&w[i..])
-                && (&w[i..i + n] != DRAW_OR_MOVE || draw_ends_game(&w[i + n..], eof))
+            if b == b'-'
+                && let Some(n) = unknown_move_len(&w[i..])
+            {
+                // `- -`, an unknown move: its second `-` is no result.
+                i += n;
+                prev = Some(b'-');
+                continue;
+            }
+            let found = if b == b'-' {
+                lone_dash_len(&w[i..])
+            } else {
+                result_len(&w[i..])
+            };
+            if let Some(n) = found
+                && (!ends_game_only_at_its_end(&w[i..i + n]) || draw_ends_game(&w[i + n..], eof))
             {
                 i += n;
                 break Stop::Result;
@@ -1298,7 +1312,7 @@ mod tests {
             assert_eq!(class & BOUNDARY != 0, is_boundary(Some(b)), "{b}");
             assert_eq!(
                 class & RESULT_START != 0,
-                matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD),
+                matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD),
                 "{b}"
             );
         }

@@ -205,7 +205,8 @@ pub struct SetupCommand {
 }
 
 /// A result terminator as written: `1-0`, `0-1`, `2-0`, `0-2`, `1-1`, `0-0`,
-/// `1/2-1/2`, `½-½` or `*`. What it means depends on the variant.
+/// `1/2-1/2`, `½-½`, `*`, or `-` alone where the result stands (unknown, as
+/// `*`). What it means depends on the variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The text, as written.

@@ -31,7 +31,10 @@ use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
     SquareSummary, Tag, hints,
 };
-use super::lex::{DRAW_OR_MOVE, bracketless_tag, is_boundary, is_name_byte, result_len};
+use super::lex::{
+    bracketless_tag, ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len,
+    result_len,
+};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
 use crate::notation::{INLINE_SQUARES, MoveToken, SquareToken, Squares, TokenError};
 
@@ -1015,22 +1018,31 @@ impl<'t> Reading<'t> {
     /// boundary: the framing may end the game there, so no word or move may
     /// run over it. `1-1` counts wherever it stands (as a result or as the
     /// move it then is), so that no word holds one, and the writer writes
-    /// it only as a result (the move zero-padded).
+    /// it only as a result (the move zero-padded); a lone `-` counts where
+    /// it is the result.
     fn result_within(&self, from: usize, to: usize) -> Option<usize> {
         (from + 1..to.min(self.bytes.len())).find(|&k| {
-            is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
+            is_boundary(Some(self.bytes[k - 1]))
+                && (result_len(&self.bytes[k..]).is_some()
+                    || self.bytes[k] == b'-' && self.result_at(k).is_some())
         })
     }
 
     /// The length of the result at `k` (the caller checks the boundary
-    /// before it). `1-1` is a result only where the framing ended the game
-    /// on it: it then ends the text, since the framing stops right after a
-    /// result (see `lex::draw_ends_game` for its rule). Anywhere else it is
-    /// a move, so the framing and the grammar always agree.
+    /// before it). `1-1` and a lone `-` are results only where the framing
+    /// ended the game on them: they then end the text, since the framing
+    /// stops right after a result (see `lex::draw_ends_game` for its rule).
+    /// Anywhere else `1-1` is a move and `-` text, so the framing and the
+    /// grammar always agree.
     fn result_at(&self, k: usize) -> Option<usize> {
-        let n = result_len(&self.bytes[k..])?;
+        let rest = &self.bytes[k..];
+        let n = if rest.first() == Some(&b'-') {
+            lone_dash_len(rest)?
+        } else {
+            result_len(rest)?
+        };
         let ends_text = k + n == self.bytes.len() && self.ends_on_result;
-        (&self.bytes[k..k + n] != DRAW_OR_MOVE || ends_text).then_some(n)
+        (!ends_game_only_at_its_end(&rest[..n]) || ends_text).then_some(n)
     }
 
     /// Where the word starting at `at` ends.

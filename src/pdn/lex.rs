@@ -75,12 +75,44 @@ fn result_form(text: &[u8]) -> Option<usize> {
 /// `0` or a `2-0` is never one, and the other forms are not moves at all.
 pub(crate) const DRAW_OR_MOVE: &[u8] = b"1-1";
 
+/// `-` alone where the result stands: an unknown result, as `*` (some
+/// programs write it so). Like [`DRAW_OR_MOVE`], it ends the game only
+/// where [`draw_ends_game`] says so; elsewhere it is text (`23 - 18`, a
+/// move written with blanks). `- -`, an unknown move, is never one.
+pub(crate) const LONE_DASH: &[u8] = b"-";
+
+/// The length of a lone `-` at the start of `text` followed by a
+/// delimiter, as [`result_len`] gives for the other results; `None` for
+/// the `- -` (or `--`) of an unknown move. The caller checks that a token
+/// may start there and that the game ends there ([`draw_ends_game`]).
+pub(crate) fn lone_dash_len(text: &[u8]) -> Option<usize> {
+    (text.first() == Some(&b'-')
+        && is_result_end(text.get(1).copied())
+        && unknown_move_len(text).is_none())
+    .then_some(1)
+}
+
+/// The length of the unknown move `- -` (blanks between, or none) at the
+/// start of `text`, as the grammar reads it.
+pub(crate) fn unknown_move_len(text: &[u8]) -> Option<usize> {
+    let rest = text.strip_prefix(b"-")?;
+    let blanks = text.len() - 1 - skip_blanks(rest).len();
+    (rest.get(blanks) == Some(&b'-')).then_some(blanks + 2)
+}
+
+/// Whether the result form `result` (as [`result_len`] or
+/// [`lone_dash_len`] found it) ends the game only where
+/// [`draw_ends_game`] says so: `1-1` and a lone `-`.
+pub(crate) fn ends_game_only_at_its_end(result: &[u8]) -> bool {
+    result == DRAW_OR_MOVE || result == LONE_DASH
+}
+
 /// How many bytes after a `1-1` [`draw_ends_game`] looks at, at most.
 pub(crate) const DRAW_LOOKAHEAD: usize = 256;
 
-/// Whether a `1-1` followed by `after` ends the game (is a result) rather
-/// than being a move; `input_ends` says whether `after` runs to the end of
-/// the input.
+/// Whether a `1-1` (or a lone `-`) followed by `after` ends the game (is
+/// a result) rather than being a move; `input_ends` says whether `after`
+/// runs to the end of the input.
 ///
 /// The rule: `1-1` ends the game when what follows it, passing blanks,
 /// comments `{…}`, `;` line comments and `%` escape lines (at the start of
@@ -356,6 +388,24 @@ mod tests {
         assert_eq!(result_len(b"*x"), None);
         assert_eq!(result_len(b"11-15"), None);
         assert_eq!(result_len(b"1-0{end}"), Some(3));
+    }
+
+    #[test]
+    fn lone_dashes_and_unknown_moves() {
+        assert_eq!(lone_dash_len(b"-"), Some(1));
+        assert_eq!(lone_dash_len(b"-\n\n[Event"), Some(1));
+        assert_eq!(lone_dash_len(b"- 18"), Some(1));
+        assert_eq!(lone_dash_len(b"- -"), None);
+        assert_eq!(lone_dash_len(b"-\t-"), None);
+        assert_eq!(lone_dash_len(b"--"), None);
+        assert_eq!(lone_dash_len(b"-18"), None);
+        assert_eq!(unknown_move_len(b"- - 2."), Some(3));
+        assert_eq!(unknown_move_len(b"--"), Some(2));
+        assert_eq!(unknown_move_len(b"-  \t- "), Some(5));
+        assert_eq!(unknown_move_len(b"- \n-"), None);
+        assert!(ends_game_only_at_its_end(b"-"));
+        assert!(ends_game_only_at_its_end(b"1-1"));
+        assert!(!ends_game_only_at_its_end(b"1-0"));
     }
 
     #[test]

@@ -29,7 +29,9 @@
 //! reached within it, `1-1` is a move, so the game goes on and no text is
 //! lost; at worst it then lacks its terminator, which is reported. Every
 //! other result always ends the game. The writer writes the move
-//! zero-padded (`01-1`), so that it reads back as a move anywhere.
+//! zero-padded (`01-1`), so that it reads back as a move anywhere. A lone
+//! `-` (not the `- -` of an unknown move) is an unknown result, like `*`,
+//! by the same rule: where it ends the game.
 //!
 //! Positions ([`Position`]): byte offsets are 0-based; lines, columns and
 //! game indices are 1-based.

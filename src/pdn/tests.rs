@@ -598,6 +598,49 @@ fn a_tag_line_without_its_bracket() {
     assert_eq!(game.plies().len(), 2);
 }
 
+/// A lone `-` where the result stands is an unknown result, like `*`;
+/// `- -` is still an unknown move, and a `-` inside the movetext is text.
+#[test]
+fn a_lone_dash_where_the_result_stands() {
+    let games = read(
+        b"[Event \"a\"]\n1. 11-15 24-20 2. 8-11 -\n\n[Event \"b\"]\n1. 9-13 - - 2. 11-15 - -\n\n[Event \"c\"]\n1. 9-13 -",
+    );
+    assert_eq!(games.len(), 3);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "1. 11-15", "24-20", "2. 8-11", "result -"]
+    );
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
+    assert_eq!(
+        games[0].result.as_ref().unwrap().position,
+        position(35, 2, 24)
+    );
+    assert_eq!(
+        items(&games[1]),
+        ["[Event=b]", "1. 9-13", "unknown", "2. 11-15", "unknown"]
+    );
+    assert_eq!(
+        messages(&games[1]),
+        ["no result terminator: the game ends here"]
+    );
+    assert_eq!(items(&games[2]), ["[Event=c]", "1. 9-13", "result -"]);
+    // Followed by more of the game, it is no result: here part of a move
+    // written with blanks, as before.
+    let game = one("1. 11-15 - 24-20 *");
+    assert_eq!(items(&game), ["1. 11-15-24-20", "result *"]);
+    let game = one("1. 11-15 {a} - {b} 24-20 *");
+    assert_eq!(
+        items(&game),
+        ["1. 11-15", "{a}", "bare `-`", "{b}", "24-20", "result *"]
+    );
+    let game = one("1. 23 - 18 9-14 *");
+    assert_eq!(items(&game), ["1. 23-18", "9-14", "result *"]);
+}
+
 #[test]
 fn missing_terminators_end_at_the_next_tags() {
     let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13\n\n[Event \"c\"]\n*");
