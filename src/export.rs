@@ -471,7 +471,10 @@ pub fn normalise_date(text: &str) -> Option<String> {
 /// notes about what could not be normalised.
 fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     let mut notes = Vec::new();
-    let written_tag = game.tag("Result").map(str::trim).filter(|r| !r.is_empty());
+    let written_tag = game
+        .standard_tag("Result")
+        .map(str::trim)
+        .filter(|r| !r.is_empty());
     let written_end = game.result.as_ref().map(|r| r.text.as_str());
     let from_tag = written_tag.and_then(normalise_result);
     let from_end = written_end.and_then(normalise_result);
@@ -489,7 +492,12 @@ fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     let result = from_tag.or(from_end).unwrap_or("*").to_string();
     let mut tags = Vec::with_capacity(ROSTER.len() + 4);
     for name in ROSTER {
-        let written = game.tag(name).map(str::trim).filter(|v| !v.is_empty());
+        // Also from the tag's names in other languages (kept as written
+        // among the other tags).
+        let written = game
+            .standard_tag(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
         let value = match name {
             "Result" => result.clone(),
             "Date" => match written {

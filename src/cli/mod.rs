@@ -145,10 +145,14 @@ pub enum CliError {
 }
 
 /// A tag's value from a JSON tag object, `?` when absent (names compared
-/// without case).
+/// without case; a standard tag also read through its names in other
+/// languages, see [`crate::pdn::standard_tag`]).
 pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name: &str) -> String {
-    tags.and_then(|t| t.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
-        .and_then(|(_, v)| v.as_str())
+    let pairs = tags
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+    crate::pdn::standard_tag(pairs, name)
         .unwrap_or("?")
         .to_string()
 }

@@ -50,6 +50,21 @@ impl Game {
             .map(|t| t.value.as_str())
     }
 
+    /// The value of the standard tag `name` (`White`, `Black`, `Event`,
+    /// `Site`, `Date`, `Round`, `Result`): the first tag of that name,
+    /// compared without case; when the game has none, the first tag named
+    /// by one of its names in other languages (`Bianco` for `White`, …:
+    /// see [`TAG_ALIASES`](super::TAG_ALIASES)). The tags themselves stay
+    /// as written. For any other name, the same as [`Game::tag`].
+    pub fn standard_tag(&self, name: &str) -> Option<&str> {
+        super::tags::standard_tag(
+            self.tags
+                .iter()
+                .map(|t| (t.name.as_str(), t.value.as_str())),
+            name,
+        )
+    }
+
     /// Every tag named `name`, compared without case, in order.
     pub fn tags_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
         self.tags

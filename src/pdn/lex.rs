@@ -299,9 +299,11 @@ pub(crate) fn bracketless_tag(text: &[u8], input_ends: bool) -> bool {
 }
 
 /// Whether `b` may be part of a tag name (PDN asks for letters, digits and
-/// `_`; real files also use `-`).
+/// `_`; real files also use `-`, and letters outside ASCII: `Résultat`,
+/// `Белые`). Every byte outside ASCII counts, in any encoding, so that a
+/// name is never cut inside a character.
 pub(crate) fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || !b.is_ascii()
 }
 
 /// `text` without its leading spaces and tabs.
@@ -474,6 +476,8 @@ mod tests {
         assert!(looks_like_tag(b"[Event \"x\"]"));
         assert!(looks_like_tag(b"[ White\t\"\"]"));
         assert!(looks_like_tag(b"[Black-Elo \"1\"]"));
+        assert!(looks_like_tag("[Résultat \"1-0\"]".as_bytes()));
+        assert!(looks_like_tag(b"[R\xE9sultat \"1-0\"]"));
         assert!(!looks_like_tag(b"[diagram]"));
         assert!(!looks_like_tag(b"[%clk 1:00]"));
         assert!(!looks_like_tag(b"Event \"x\""));

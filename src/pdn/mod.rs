@@ -3,7 +3,8 @@
 //! [`Reader`] takes any [`std::io::Read`] and hands out one [`Game`] at a
 //! time, in memory bounded whatever the input's size. It reads PDN 3.0 and
 //! the deviations found in real files (see the project's design notes):
-//! tags in any case, duplicated or empty; move numbers `1.`, `1...`, `1. ...`
+//! tags in any case, duplicated or empty, named in other languages (read
+//! through [`Game::standard_tag`]); move numbers `1.`, `1...`, `1. ...`
 //! or none; moves in numeric, algebraic or Dama notation joined by `-`, `x`,
 //! `×` or `:` (or, for two 2-digit squares, not joined: `3228` is 32-28);
 //! `- -` for unknown moves; comments `{…}` (nested or not
@@ -57,6 +58,7 @@ mod game;
 mod grammar;
 mod lex;
 mod reader;
+mod tags;
 pub mod writer;
 
 pub use error::{Diagnostic, Position, Severity};
@@ -65,6 +67,7 @@ pub use game::{
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
 pub use reader::Reader;
+pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
 pub use writer::{game_to_string, write_game, write_games};
 
 /// Deepest variation nesting read; deeper variations are skipped with a

@@ -156,6 +156,54 @@ fn repeated_tags_are_kept_with_a_warning_each() {
     );
 }
 
+/// Tags named in other languages are kept as written; the standard tags
+/// are read through them when the game lacks the standard ones.
+#[test]
+fn tags_named_in_other_languages() {
+    let game = one(
+        "[Evento \"Campionato italiano\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n[Dati \"1998.05.03\"]\n[Anno \"1998\"]\n1. 11-15 1-0",
+    );
+    assert_eq!(
+        items(&game),
+        [
+            "[Evento=Campionato italiano]",
+            "[Bianco=Rossi]",
+            "[Nero=Verdi]",
+            "[Risultato=1-0]",
+            "[Dati=1998.05.03]",
+            "[Anno=1998]",
+            "1. 11-15",
+            "result 1-0"
+        ]
+    );
+    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(game.tag("White"), None);
+    let standard: Vec<Option<&str>> = ["Event", "Site", "Date", "White", "Black", "Result"]
+        .iter()
+        .map(|name| game.standard_tag(name))
+        .collect();
+    assert_eq!(
+        standard,
+        [
+            Some("Campionato italiano"),
+            None,
+            Some("1998.05.03"),
+            Some("Rossi"),
+            Some("Verdi"),
+            Some("1-0")
+        ]
+    );
+    // Names outside ASCII are names; the standard tag, when there, wins.
+    let game = one(
+        "[Résultat \"0-1\"]\n[Белые \"Иванов\"]\n[Чёрные \"Петров\"]\n[White \"Ivanov\"]\n1. 11-15 0-1",
+    );
+    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(game.tags[1].name, "Белые");
+    assert_eq!(game.standard_tag("result"), Some("0-1"));
+    assert_eq!(game.standard_tag("White"), Some("Ivanov"));
+    assert_eq!(game.standard_tag("Black"), Some("Петров"));
+}
+
 #[test]
 fn malformed_tags_are_warnings_and_the_game_goes_on() {
     let game = one(

@@ -590,14 +590,15 @@ impl Deflater {
 
 fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
+    // The standard tags, or their names in other languages (`Bianco`, …).
     let trimmed = |name: &str| {
-        game.tag(name)
+        game.standard_tag(name)
             .map(str::trim)
             .unwrap_or_default()
             .to_string()
     };
     let result = game
-        .tag("Result")
+        .standard_tag("Result")
         .map(str::trim)
         .filter(|r| !r.is_empty() && *r != "?")
         .map(str::to_string)
