@@ -419,3 +419,188 @@ fn pdn3_suite_reads_as_its_readme_says() {
     assert!(russian.iter().all(|r| r["status"] == "ok"));
     assert_eq!(code, 0);
 }
+
+// ------------------------------------------ quirks of real files, end to end
+
+/// The legal game of `one_file_per_status`, under the tags given.
+fn legal_game(tags: &str, result: &str) -> String {
+    format!("{tags}1. 23-18 10-15 2. 21-17 6-10 {result}\n\n")
+}
+
+#[test]
+fn a_malformed_tag_is_a_warning_and_the_game_is_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "empty.pdn",
+        &legal_game("[Event \"Open\"]\n[Empty]\n[Site]\n[Round \"1\n", "*"),
+    );
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["status"], "ok", "{r}");
+    assert_eq!(r["plies"], 4);
+    assert_eq!(
+        r["tags"],
+        serde_json::json!({"Event": "Open", "Round": "1"})
+    );
+    let warnings: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "malformed tag skipped: `[Empty]`",
+            "malformed tag skipped: `[Site]`",
+            "tag `Round`: its value is not closed by `\"`"
+        ]
+    );
+    assert!(stderr.contains("empty.pdn:2:1: warning: game 1: malformed tag skipped: `[Empty]`"));
+}
+
+#[test]
+fn a_repeated_tag_is_kept_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "twice.pdn",
+        &legal_game("[Event \"First\"]\n[Site \"x\"]\n[Event \"Second\"]\n", "*"),
+    );
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["status"], "ok");
+    // The record's tags hold the first; the warning names both lines.
+    assert_eq!(r["tags"]["Event"], "First");
+    assert_eq!(
+        r["warnings"],
+        serde_json::json!([{"line": 3, "column": 1,
+            "message": "tag `Event` repeated (first on line 1): both kept, the first one counts"}])
+    );
+}
+
+#[test]
+fn stray_text_after_tags_keeps_one_game_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for k in 1..=3 {
+        let tags = format!(
+            "[Event \"Open\"]\\r\n[Site \"Lyon\"]\\r\n[Round \"{k}\"]\\r\n[White \"A{k}\"]\\r\n[Black \"B{k}\"]\\r\n[Result \"*\"]\\r\n"
+        );
+        text.push_str(&legal_game(&tags, "*"));
+    }
+    let path = write(dir.path(), "french.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 3, "{stderr}");
+    for (k, r) in records.iter().enumerate() {
+        let k = k + 1;
+        assert_eq!(r["status"], "ok");
+        assert_eq!(
+            r["tags"],
+            serde_json::json!({"Event": "Open", "Site": "Lyon", "Round": k.to_string(),
+                "White": format!("A{k}"), "Black": format!("B{k}"), "Result": "*"})
+        );
+        assert_eq!(r["warnings"].as_array().unwrap().len(), 1, "{r}");
+    }
+    let line = |k: usize| {
+        format!(
+            "french.pdn:{}:15: warning: game {k}: text after a tag skipped: `\\r` (and after 5 more tags)",
+            8 * (k - 1) + 1
+        )
+    };
+    for k in 1..=3 {
+        assert!(stderr.contains(&line(k)), "{stderr}");
+    }
+}
+
+#[test]
+fn a_lone_dash_result_and_a_tag_without_its_bracket() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}{}",
+        legal_game("[Event \"dash\"]\n", "-"),
+        legal_game(
+            "[Event \"bracket\"]\nWhite \"Ana\"]\n[Black \"Ben\"]\n",
+            "*"
+        )
+    );
+    let path = write(dir.path(), "quirks.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 2, "{stderr}");
+    assert_eq!(records[0]["status"], "ok");
+    assert_eq!(records[0]["plies"], 4);
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    assert_eq!(records[1]["status"], "ok");
+    assert_eq!(
+        records[1]["tags"],
+        serde_json::json!({"Event": "bracket", "White": "Ana", "Black": "Ben"})
+    );
+    assert_eq!(
+        records[1]["warnings"][0]["message"],
+        "tag `White` lacks its opening `[`: read as a tag"
+    );
+}
+
+#[test]
+fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}[Evento \"Campionato\"]\n[Bianco \"Neri\"]\n[Nero \"Gialli\"]\n1. 23-18 10-15 2. 18-13 *\n",
+        legal_game(
+            "[Evento \"Campionato\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n[Dati \"1998.05.03\"]\n",
+            "1-0"
+        )
+    );
+    let path = write(dir.path(), "italiano.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(records[0]["status"], "ok");
+    // The record lists the tags as written.
+    let names: Vec<&String> = records[0]["tags"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["Evento", "Bianco", "Nero", "Risultato", "Dati"]);
+    // The report of a problem game names the players.
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game 2 (Neri – Gialli, Campionato): ply 3 (2.) 18-13 is illegal"),
+        "{text}"
+    );
+    // The database's columns take the mapped values.
+    let db = dir.path().join("db.sqlite");
+    let (_, stderr, code) = crate::run(&db, &["import", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let row: (String, String, String, String, Option<String>) = conn
+        .query_row(
+            "SELECT white, black, event, date, result FROM game ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        row,
+        (
+            "Rossi".into(),
+            "Verdi".into(),
+            "Campionato".into(),
+            "1998.05.03".into(),
+            Some("1-0".into())
+        )
+    );
+    // The result counts: White won the game that starts with 23-18.
+    let (out, stderr, code) = crate::run(&db, &["tree", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let moves = crate::json_lines(&out);
+    let first = moves.iter().find(|m| m["move"] == "23-18").unwrap();
+    assert_eq!(first["white_wins"], 1, "{out}");
+}
