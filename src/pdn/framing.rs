@@ -26,6 +26,9 @@
 use std::cell::Cell;
 use std::io::{self, Read};
 
+use encoding_rs::{Encoding, UTF_8};
+
+use super::encoding::{Choice, How, SNIFF_LEN, detect};
 use super::error::{Note, Position};
 use super::lex::{
     BRACKETLESS_LOOKAHEAD, DRAW_LOOKAHEAD, DRAW_OR_MOVE, bracketless_tag, draw_ends_game,
@@ -84,6 +87,10 @@ pub(crate) struct RawGame {
 /// Lines and columns are brought up to date only when a position is asked
 /// for (or before passed bytes leave the buffer), over all the bytes passed
 /// since: most bytes are passed without anyone asking where they stand.
+///
+/// It also decides the input's encoding (see `super::encoding`), as the
+/// first byte outside ASCII arrives, before anything looks at that byte:
+/// so columns count characters of that encoding from the start.
 struct Source<R> {
     inner: R,
     buf: Vec<u8>,
@@ -100,10 +107,15 @@ struct Source<R> {
     /// UTF-8 continuation bytes between `line_start` and the synced byte
     /// (not characters of their own).
     continuation: Cell<u64>,
+    /// The input's encoding, once decided (or given).
+    choice: Option<Choice>,
+    /// Every byte is a character (the encoding is not UTF-8).
+    single_byte: bool,
 }
 
 impl<R: Read> Source<R> {
-    fn new(inner: R) -> Source<R> {
+    fn new(inner: R, forced: Option<&'static Encoding>) -> Source<R> {
+        let choice = forced.map(Choice::forced);
         Source {
             inner,
             buf: vec![0; CHUNK + LOOKAHEAD],
@@ -115,6 +127,8 @@ impl<R: Read> Source<R> {
             line: Cell::new(1),
             line_start: Cell::new(0),
             continuation: Cell::new(0),
+            choice,
+            single_byte: choice.is_some_and(|c| c.single_byte()),
         }
     }
 
@@ -134,7 +148,13 @@ impl<R: Read> Source<R> {
             }
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    let read = self.end;
+                    self.end += n;
+                    if self.choice.is_none() && !self.buf[read..self.end].is_ascii() {
+                        self.decide(read)?;
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.eof = true;
@@ -143,6 +163,54 @@ impl<R: Read> Source<R> {
             }
         }
         Ok(())
+    }
+
+    /// Decides the input's encoding: bytes outside ASCII have just been
+    /// read, from `read` on (all the input before is ASCII). Reads on up
+    /// to [`SNIFF_LEN`] bytes past the first of them (the buffer grows
+    /// that far, once) and decides from the window. A UTF-8 byte-order
+    /// mark at the start decides for UTF-8.
+    fn decide(&mut self, read: usize) -> io::Result<()> {
+        let first = read
+            + self.buf[read..self.end]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(0);
+        let mut error = None;
+        while self.end - first < SNIFF_LEN && !self.eof {
+            if self.buf.len() < self.end + CHUNK {
+                self.buf.resize(self.end + CHUNK, 0);
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.eof = true;
+                    error = Some(e);
+                }
+            }
+        }
+        let stop = self.end.min(first + SNIFF_LEN);
+        let sample = &self.buf[self.pos..stop];
+        let choice = if self.byte == 0 && sample.starts_with(b"\xEF\xBB\xBF") {
+            Choice {
+                encoding: UTF_8,
+                how: How::Detected,
+            }
+        } else {
+            detect(sample, self.eof && stop == self.end)
+        };
+        // The bytes passed so far are ASCII: counted alike either way.
+        self.sync();
+        self.single_byte = choice.single_byte();
+        self.choice = Some(choice);
+        error.map_or(Ok(()), Err)
+    }
+
+    /// The encoding chosen so far, if any.
+    fn encoding(&self) -> Option<&'static Encoding> {
+        self.choice.map(|c| c.encoding)
     }
 
     /// The bytes available now.
@@ -175,11 +243,11 @@ impl<R: Read> Source<R> {
                 self.line.set(self.line.get() + lines);
                 self.line_start.set(passed_at + last as u64 + 1);
                 self.continuation
-                    .set(count_continuation(&passed[last + 1..]));
+                    .set(count_continuation(&passed[last + 1..], self.single_byte));
             }
             None => self
                 .continuation
-                .set(self.continuation.get() + count_continuation(passed)),
+                .set(self.continuation.get() + count_continuation(passed, self.single_byte)),
         }
         self.synced.set(self.pos);
     }
@@ -216,30 +284,39 @@ impl<R: Read> Source<R> {
     }
 }
 
-/// How many bytes of `bytes` are UTF-8 continuation bytes.
-fn count_continuation(bytes: &[u8]) -> u64 {
+/// How many bytes of `bytes` are UTF-8 continuation bytes (none when
+/// every byte is a character, `single_byte`).
+fn count_continuation(bytes: &[u8], single_byte: bool) -> u64 {
+    if single_byte {
+        return 0;
+    }
     bytes.iter().filter(|b| (**b as i8) < -64).count() as u64
 }
 
-/// The position reached from `start` after the text `bytes`.
-pub(crate) fn position_after(start: Position, bytes: &[u8]) -> Position {
+/// The position reached from `start` after the text `bytes` (in UTF-8, or
+/// a character per byte when `single_byte`).
+pub(crate) fn position_after(start: Position, bytes: &[u8], single_byte: bool) -> Position {
     let mut pos = start;
     pos.byte += bytes.len() as u64;
     match memchr::memrchr(b'\n', bytes) {
         Some(last) => {
             pos.line += memchr::memchr_iter(b'\n', bytes).count() as u64;
-            pos.column =
-                1 + (bytes.len() - last - 1) as u64 - count_continuation(&bytes[last + 1..]);
+            pos.column = 1 + (bytes.len() - last - 1) as u64
+                - count_continuation(&bytes[last + 1..], single_byte);
         }
-        None => pos.column += bytes.len() as u64 - count_continuation(bytes),
+        None => pos.column += bytes.len() as u64 - count_continuation(bytes, single_byte),
     }
     pos
 }
 
 /// The largest cut point not above `at` that does not split a UTF-8
-/// character (or `at` itself when the text is not UTF-8 there).
-fn char_boundary(bytes: &[u8], at: usize) -> usize {
+/// character (or `at` itself when the text is not UTF-8 there, or every
+/// byte is a character, `single_byte`).
+fn char_boundary(bytes: &[u8], at: usize, single_byte: bool) -> usize {
     let mut cut = at.min(bytes.len());
+    if single_byte {
+        return cut;
+    }
     let mut steps = 0;
     while cut > 0 && cut < bytes.len() && (bytes[cut] as i8) < -64 && steps < 3 {
         cut -= 1;
@@ -248,23 +325,25 @@ fn char_boundary(bytes: &[u8], at: usize) -> usize {
     cut
 }
 
-/// A readable sample of `bytes`: up to [`SAMPLE_CHARS`] characters of its
-/// first line, control characters replaced.
-pub(crate) fn sample(bytes: &[u8]) -> String {
+/// A readable sample of `bytes`, in `encoding` (UTF-8 when `None`): up to
+/// [`SAMPLE_CHARS`] characters of its first line, control characters and
+/// bytes not valid in the encoding replaced.
+pub(crate) fn sample(bytes: &[u8], encoding: Option<&'static Encoding>) -> String {
     let line = match memchr::memchr(b'\n', bytes) {
         Some(n) => &bytes[..n],
         None => bytes,
     };
     let head = &line[..line.len().min(SAMPLE_CHARS * 4)];
-    let text = match std::str::from_utf8(head) {
-        Ok(s) => s.to_string(),
-        Err(e) if e.valid_up_to() + 4 > head.len() && e.error_len().is_none() => {
-            String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
-        }
-        Err(_) => encoding_rs::WINDOWS_1252
-            .decode_without_bom_handling(head)
-            .0
-            .into_owned(),
+    let text = match encoding {
+        Some(legacy) if legacy != UTF_8 => legacy.decode_without_bom_handling(head).0.into_owned(),
+        _ => match std::str::from_utf8(head) {
+            Ok(s) => s.to_string(),
+            // A character cut at the end of the head.
+            Err(e) if e.valid_up_to() + 4 > head.len() && e.error_len().is_none() => {
+                String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(head).into_owned(),
+        },
     };
     let mut out: String = text
         .trim_end()
@@ -324,8 +403,8 @@ impl GameBuf {
     }
 
     /// Keeps `data`, which stands at `at()` in the input (asked for only
-    /// when needed).
-    fn copy(&mut self, data: &[u8], at: impl FnOnce() -> Position) {
+    /// when needed); `single_byte` says whether every byte is a character.
+    fn copy(&mut self, data: &[u8], single_byte: bool, at: impl FnOnce() -> Position) {
         if self.full || data.is_empty() {
             return;
         }
@@ -341,12 +420,12 @@ impl GameBuf {
         if data.len() <= room {
             self.game.bytes.extend_from_slice(data);
         } else {
-            let cut = char_boundary(data, room);
+            let cut = char_boundary(data, room, single_byte);
             self.game.bytes.extend_from_slice(&data[..cut]);
             self.full = true;
             self.game.truncated = true;
             self.game.notes.push(Note::warning(
-                position_after(at.get(), &data[..cut]),
+                position_after(at.get(), &data[..cut], single_byte),
                 format!(
                     "game text longer than {} MiB: the rest of this game is skipped",
                     MAX_GAME_LEN >> 20
@@ -381,6 +460,7 @@ impl Limited {
         &mut self,
         g: &mut GameBuf,
         data: &[u8],
+        single_byte: bool,
         at: impl FnOnce() -> Position,
         start: Position,
         what: &str,
@@ -391,11 +471,11 @@ impl Limited {
         }
         let room = MAX_TEXT_LEN - self.kept;
         if data.len() <= room {
-            g.copy(data, at);
+            g.copy(data, single_byte, at);
             self.kept += data.len();
         } else {
-            let cut = char_boundary(data, room);
-            g.copy(&data[..cut], at);
+            let cut = char_boundary(data, room, single_byte);
+            g.copy(&data[..cut], single_byte, at);
             g.skip();
             self.cut = true;
             g.game.notes.push(Note::warning(
@@ -481,9 +561,16 @@ pub(crate) struct Framer<R> {
 }
 
 impl<R: Read> Framer<R> {
+    #[cfg(test)]
     pub fn new(inner: R) -> Framer<R> {
+        Framer::with_encoding(inner, None)
+    }
+
+    /// A framer over `inner`, in `encoding` (decided from the input when
+    /// `None`).
+    pub fn with_encoding(inner: R, encoding: Option<&'static Encoding>) -> Framer<R> {
         Framer {
-            src: Source::new(inner),
+            src: Source::new(inner, encoding),
             started: false,
             spare: Vec::new(),
             names: Vec::new(),
@@ -504,6 +591,12 @@ impl<R: Read> Framer<R> {
     /// Where the reader stands in the input.
     pub fn position(&self) -> Position {
         self.src.position()
+    }
+
+    /// The input's encoding and how it was chosen; `None` while every byte
+    /// read is ASCII. Decided before any byte outside ASCII is framed.
+    pub fn encoding(&self) -> Option<Choice> {
+        self.src.choice
     }
 
     /// The next game's text, or `None` at the end of the input.
@@ -538,7 +631,8 @@ impl<R: Read> Framer<R> {
                 let game = self.read_game(at)?;
                 if !game.has_tags && !game.has_movetext && !game.complete {
                     // Only comments: not a game.
-                    self.add_junk(at, sample(&game.bytes));
+                    let text = sample(&game.bytes, self.src.encoding());
+                    self.add_junk(at, text);
                     continue;
                 }
                 let mut game = game;
@@ -547,7 +641,7 @@ impl<R: Read> Framer<R> {
                 }
                 return Ok(Some(game));
             }
-            let text = sample(w);
+            let text = sample(w, self.src.encoding());
             self.add_junk(at, text);
             self.skip_line(None)?;
         }
@@ -581,7 +675,15 @@ impl<R: Read> Framer<R> {
                 None => (w.len(), false),
             };
             if let Some((g, start, what)) = keep.as_mut() {
-                limited.take(g, &w[..n], || self.src.position(), *start, what);
+                let single_byte = self.src.single_byte;
+                limited.take(
+                    g,
+                    &w[..n],
+                    single_byte,
+                    || self.src.position(),
+                    *start,
+                    what,
+                );
             }
             self.src.advance(n);
             if done {
@@ -615,7 +717,7 @@ impl<R: Read> Framer<R> {
                 &mut s,
                 &mut g.game.has_movetext,
             );
-            g.copy(&w[..i], || self.src.position());
+            g.copy(&w[..i], self.src.single_byte, || self.src.position());
             self.src.advance(i);
             match stop {
                 Stop::Refill => continue,
@@ -694,7 +796,7 @@ impl<R: Read> Framer<R> {
         let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         let tag = memchr::memchr_iter(b'[', &rest[..line]).find(|&k| looks_like_tag(&rest[k..]));
         let end = tag.unwrap_or(line);
-        let quoted = sample(&rest[..end]);
+        let quoted = sample(&rest[..end], self.src.encoding());
         let runs_on = tag.is_none() && line == rest.len();
         self.src.advance(blanks);
         let at = self.src.position();
@@ -736,6 +838,7 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 break;
             }
+            let single_byte = self.src.single_byte;
             let at = || self.src.position();
             if quoted {
                 // Value bytes up to the closing quote or the end of the line.
@@ -757,10 +860,12 @@ impl<R: Read> Framer<R> {
                     }
                     i += 1;
                 }
-                value.take(g, &w[..i], at, start, "tag value");
+                value.take(g, &w[..i], single_byte, at, start, "tag value");
                 match closed {
                     Some(true) => {
-                        g.copy(b"\"", || position_after(at(), &w[..i]));
+                        g.copy(b"\"", single_byte, || {
+                            position_after(at(), &w[..i], single_byte)
+                        });
                         self.src.advance(i + 1);
                         quoted = false;
                     }
@@ -775,13 +880,13 @@ impl<R: Read> Framer<R> {
                 // of the line.
                 match w.iter().position(|b| matches!(b, b'\n' | b'"' | b']')) {
                     Some(i) if w[i] == b'\n' => {
-                        g.copy(&w[..i], at);
+                        g.copy(&w[..i], single_byte, at);
                         self.src.advance(i);
                         break;
                     }
                     Some(i) => {
                         let close = w[i] == b']';
-                        g.copy(&w[..=i], at);
+                        g.copy(&w[..=i], single_byte, at);
                         self.src.advance(i + 1);
                         if close {
                             break;
@@ -790,7 +895,7 @@ impl<R: Read> Framer<R> {
                     }
                     None => {
                         let n = w.len();
-                        g.copy(w, at);
+                        g.copy(w, single_byte, at);
                         self.src.advance(n);
                     }
                 }
@@ -806,7 +911,7 @@ impl<R: Read> Framer<R> {
     /// the start of a line.
     fn read_comment(&mut self, g: &mut GameBuf) -> io::Result<bool> {
         let start = self.src.position();
-        g.copy(b"{", || start);
+        g.copy(b"{", self.src.single_byte, || start);
         self.src.advance(1);
         let mut depth = 1u32;
         let mut text = Limited::new();
@@ -816,17 +921,20 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 return Ok(false);
             }
+            let single_byte = self.src.single_byte;
             let at = || self.src.position();
             let Some(k) = memchr::memchr3(b'{', b'}', b'\n', w) else {
-                text.take(g, w, at, start, "comment");
+                text.take(g, w, single_byte, at, start, "comment");
                 let n = w.len();
                 self.src.advance(n);
                 continue;
             };
             match w[k] {
                 b'}' if depth == 1 => {
-                    text.take(g, &w[..k], at, start, "comment");
-                    g.copy(b"}", || position_after(at(), &w[..k]));
+                    text.take(g, &w[..k], single_byte, at, start, "comment");
+                    g.copy(b"}", single_byte, || {
+                        position_after(at(), &w[..k], single_byte)
+                    });
                     self.src.advance(k + 1);
                     return Ok(false);
                 }
@@ -834,7 +942,7 @@ impl<R: Read> Framer<R> {
                 b'}' => depth -= 1,
                 _ => {}
             }
-            text.take(g, &w[..=k], at, start, "comment");
+            text.take(g, &w[..=k], single_byte, at, start, "comment");
             let newline = w[k] == b'\n';
             self.src.advance(k + 1);
             if newline {
@@ -1320,7 +1428,7 @@ mod tests {
 
     #[test]
     fn positions_after_text() {
-        let p = position_after(Position::START, "ab\ncé".as_bytes());
+        let p = position_after(Position::START, "ab\ncé".as_bytes(), false);
         assert_eq!(
             p,
             Position {
@@ -1333,10 +1441,15 @@ mod tests {
 
     #[test]
     fn samples_are_readable() {
-        assert_eq!(sample(b"abc\ndef"), "abc");
-        assert_eq!(sample(b"a\x00b"), "a\u{FFFD}b");
-        assert_eq!(sample(b"M\xFCller"), "Müller");
+        assert_eq!(sample(b"abc\ndef", None), "abc");
+        assert_eq!(sample(b"a\x00b", None), "a\u{FFFD}b");
+        assert_eq!(
+            sample(b"M\xFCller", Some(encoding_rs::WINDOWS_1252)),
+            "Müller"
+        );
+        assert_eq!(sample(b"M\xFCller", None), "M\u{FFFD}ller");
+        assert_eq!(sample("Müller é".as_bytes(), None), "Müller é");
         let long = vec![b'x'; 200];
-        assert_eq!(sample(&long).chars().count(), SAMPLE_CHARS + 1);
+        assert_eq!(sample(&long, None).chars().count(), SAMPLE_CHARS + 1);
     }
 }

@@ -2,6 +2,7 @@
 //! annotations, the result, and the hints the text alone gives.
 
 use compact_str::CompactString;
+use encoding_rs::Encoding;
 use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Orientation, SquareToken, TokenError};
@@ -32,7 +33,10 @@ pub struct Game {
     pub movetext: String,
     /// Where [`Game::movetext`] starts.
     pub movetext_start: Position,
-    /// How the game's text was decoded.
+    /// How the game's text was decoded: the input's encoding, but UTF-8
+    /// for a game whose bytes are ASCII, or valid UTF-8 in an input whose
+    /// encoding was detected as a legacy one (inputs joined from several
+    /// sources mix them).
     pub encoding: TextEncoding,
     /// What the text alone tells about variant, notation and set-up.
     pub hints: Hints,
@@ -86,11 +90,29 @@ impl Game {
 /// How a game's bytes were turned into text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextEncoding {
-    /// The bytes were valid UTF-8.
+    /// UTF-8 (ASCII text is UTF-8, in any file). Sequences that were not
+    /// valid UTF-8, if any, became U+FFFD, with a warning on the game.
     Utf8,
-    /// They were not, and were read as Windows-1252 (a superset of the
-    /// printable Latin-1 characters).
-    Windows1252,
+    /// A single-byte legacy encoding (Windows-1252, Windows-1251,
+    /// ISO-8859-2, KOI8-U, …), detected for the input or given by the
+    /// caller: every byte is one character.
+    Legacy(&'static Encoding),
+}
+
+impl TextEncoding {
+    /// The encoding.
+    pub fn encoding(&self) -> &'static Encoding {
+        match self {
+            TextEncoding::Utf8 => encoding_rs::UTF_8,
+            TextEncoding::Legacy(encoding) => encoding,
+        }
+    }
+
+    /// Its name as the Encoding Standard spells it: `UTF-8`,
+    /// `windows-1252`, `windows-1251`, `ISO-8859-2`, `KOI8-U`, ….
+    pub fn name(&self) -> &'static str {
+        self.encoding().name()
+    }
 }
 
 /// A tag pair `[Name "value"]`. Name and value are held inline when

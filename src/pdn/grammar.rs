@@ -25,11 +25,12 @@ use nom::{IResult, Parser};
 use thin_vec::ThinVec;
 
 use super::decode::{GameText, Locator, decode};
+use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
-    SquareSummary, Tag, hints,
+    SquareSummary, Tag, TextEncoding, hints,
 };
 use super::lex::{
     bracketless_tag, ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len,
@@ -1277,13 +1278,57 @@ fn repeated_tags(tags: &[Tag]) -> Vec<Note> {
     notes
 }
 
-/// Reads one framed game. Also returns its byte buffer for reuse.
-pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
-    parse_game_as(raw, index, true)
+/// The warnings about how a game's text was decoded: sequences that were
+/// not valid UTF-8 (one warning, at the first), and, when `announce`, the
+/// legacy encoding detected for the input, at the first character that
+/// uses it.
+fn encoding_notes(text: &GameText, choice: Option<Choice>, announce: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if let Some(first) = text.replaced.first() {
+        let shown: String = first.bytes[..usize::from(first.len)]
+            .iter()
+            .map(|b| format!("\\x{b:02X}"))
+            .collect();
+        let what = if first.len == 1 { "byte" } else { "bytes" };
+        let more = match text.replaced.len() - 1 {
+            0 => String::new(),
+            n => format!(" ({n} more in this game)"),
+        };
+        notes.push(Note::warning(
+            Locator::new(text).at(first.at),
+            format!("{what} {shown} not valid UTF-8, the input's encoding: read as U+FFFD{more}"),
+        ));
+    }
+    if announce
+        && matches!(text.encoding, TextEncoding::Legacy(_))
+        && let Some(message) = choice.and_then(|c| c.note())
+        && let Some(at) = text.text.bytes().position(|b| !b.is_ascii())
+    {
+        notes.push(Note::warning(Locator::new(text).at(at), message));
+    }
+    notes
+}
+
+/// Reads one framed game, its text in the input's encoding (`choice`);
+/// `announce` asks for the warning that names a detected legacy encoding
+/// (given once per input). Also returns the game's byte buffer for reuse.
+pub(crate) fn parse_game(
+    raw: RawGame,
+    index: u64,
+    choice: Option<Choice>,
+    announce: bool,
+) -> (Game, Vec<u8>) {
+    parse_game_as(raw, index, choice, announce, true)
 }
 
 /// [`parse_game`], with plain runs read the short way or not.
-fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) {
+fn parse_game_as(
+    raw: RawGame,
+    index: u64,
+    choice: Option<Choice>,
+    announce: bool,
+    plain_runs: bool,
+) -> (Game, Vec<u8>) {
     let RawGame {
         bytes,
         segments,
@@ -1292,7 +1337,9 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         truncated,
         ..
     } = raw;
-    let (text, spare): (GameText, _) = decode(bytes, segments);
+    let (text, spare): (GameText, _) = decode(bytes, segments, choice);
+    let mut notes = framing_notes;
+    notes.extend(encoding_notes(&text, choice, announce));
     let start = text.segments.first().map_or(Position::START, |s| s.start);
     let mut r = Reading {
         text: &text.text,
@@ -1300,7 +1347,7 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         i: 0,
         loc: Locator::new(&text),
         first_column: start.column,
-        notes: framing_notes,
+        notes,
         items: 0,
         tags: Vec::new(),
         main: Line::default(),
@@ -1577,13 +1624,13 @@ mod tests {
             while let Some(raw) = framer.next_game().unwrap() {
                 index += 1;
                 let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
-                let (plain, _) = parse_game_as(raw.clone(), index, true);
+                let (plain, _) = parse_game_as(raw.clone(), index, None, false, true);
                 let backward = super::super::decode::tests::BACKWARD.with(|count| count.get()) - before;
                 // Positions are asked for in text order, but for the start
                 // of the movetext (after comments before it) and the one
                 // warning on variations left open: never once an item.
                 proptest::prop_assert!(backward <= 2, "{} passes from the start", backward);
-                let (general, _) = parse_game_as(raw, index, false);
+                let (general, _) = parse_game_as(raw, index, None, false, false);
                 proptest::prop_assert_eq!(plain, general);
             }
         }
@@ -1597,7 +1644,7 @@ mod tests {
         let mut framer = super::super::framing::Framer::new(text.as_bytes());
         let raw = framer.next_game().unwrap().unwrap();
         let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
-        let (game, _) = parse_game(raw, 1);
+        let (game, _) = parse_game(raw, 1, None, false);
         let after = super::super::decode::tests::BACKWARD.with(|count| count.get());
         assert_eq!(game.line.comments.len(), 2000);
         assert!(

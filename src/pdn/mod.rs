@@ -10,8 +10,16 @@
 //! `- -` for unknown moves; comments `{…}` (nested or not
 //! closed), `;…` and `%` escape lines; nested variations; NAGs and marks;
 //! `/FEN "…"/` set-up commands; every result form; missing terminators; junk
-//! between games; a byte-order mark, CRLF, and Windows-1252 text beside
-//! UTF-8.
+//! between games; a byte-order mark, CRLF, and text in UTF-8 or a legacy
+//! encoding.
+//!
+//! Encodings are decided per input, from a bounded sample of its bytes
+//! taken when the first byte outside ASCII arrives: UTF-8 when the sample
+//! is UTF-8 (or nearly: a few damaged bytes become U+FFFD, with a warning
+//! on their game); otherwise the legacy encoding `chardetng` detects
+//! (Windows-1252, Windows-1251, ISO-8859-2, KOI8-U, …), named once in a
+//! warning on the first game that uses it. [`Reader::with_encoding`] gives
+//! the encoding instead ([`encoding_for_label`] reads its name).
 //!
 //! Tolerance policy, in order: never panic and stay linear in time and
 //! bounded in memory on any input; read valid PDN exactly; be fast; be
@@ -52,6 +60,7 @@
 //! ```
 
 mod decode;
+mod encoding;
 mod error;
 mod framing;
 mod game;
@@ -61,6 +70,8 @@ mod reader;
 mod tags;
 pub mod writer;
 
+pub use encoding::{EncodingError, encoding_for_label};
+pub use encoding_rs::Encoding;
 pub use error::{Diagnostic, Position, Severity};
 pub use game::{
     BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType, GameTypeHint,

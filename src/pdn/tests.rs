@@ -753,6 +753,136 @@ fn byte_order_mark_and_crlf() {
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
 
+/// Encodes `text` in Windows-1251.
+fn cp1251(text: &str) -> Vec<u8> {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1251.encode(text);
+    assert!(!unmappable);
+    bytes.into_owned()
+}
+
+/// Russian games in Windows-1251: read in the encoding detected for the
+/// file, named once; positions count one character per byte.
+#[test]
+fn windows_1251_names_are_read_right() {
+    let text = "[Event \"Чемпионат СССР\"]\n[White \"Иванов Пётр\"]\n[Black \"Сидоров Алексей\"]\n1. c3-d4 {Ёлка} f6-g5 1-0 [Event \"Второй тур\"]\n[White \"Фёдоров\"]\n[Black \"Ёлкин\"]\n1. c3-b4 *\n";
+    let games = read(&cp1251(text));
+    assert_eq!(games.len(), 2);
+    let names: Vec<(Option<&str>, Option<&str>, Option<&str>)> = games
+        .iter()
+        .map(|g| (g.tag("Event"), g.tag("White"), g.tag("Black")))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                Some("Чемпионат СССР"),
+                Some("Иванов Пётр"),
+                Some("Сидоров Алексей")
+            ),
+            (Some("Второй тур"), Some("Фёдоров"), Some("Ёлкин"))
+        ]
+    );
+    let legacy = TextEncoding::Legacy(encoding_rs::WINDOWS_1251);
+    assert!(games.iter().all(|g| g.encoding == legacy));
+    assert_eq!(games[0].encoding.name(), "windows-1251");
+    assert_eq!(
+        messages(&games[0]),
+        ["the file is not UTF-8: its text is read as windows-1251, the encoding detected for it"]
+    );
+    assert_eq!(games[0].diagnostics[0].position, position(8, 1, 9));
+    assert!(games[1].diagnostics.is_empty());
+    // `Ё` (a byte that would continue a UTF-8 character) is one character.
+    assert_eq!(games[0].plies()[1].position, position(89, 4, 17));
+    assert_eq!(games[1].start, position(99, 4, 27));
+    // Given, the encoding is not named.
+    let bytes = cp1251(text);
+    let mut reader = Reader::with_encoding(&bytes[..], Some(encoding_rs::WINDOWS_1251));
+    assert_eq!(reader.encoding(), Some(encoding_rs::WINDOWS_1251));
+    let game = reader.next_game().unwrap().unwrap();
+    assert_eq!(game.tag("White"), Some("Иванов Пётр"));
+    assert!(game.diagnostics.is_empty());
+}
+
+/// One damaged byte in a UTF-8 file: the file stays UTF-8, the byte is
+/// read as U+FFFD with a warning that says where, and the rest of its game
+/// is intact.
+#[test]
+fn a_bad_byte_in_a_utf8_file() {
+    let mut input = "[White \"Дмитриев\"]\n[Black \"Müller\"]\n1. 11-15 *\n\n"
+        .as_bytes()
+        .to_vec();
+    input.extend_from_slice("[White \"Peña\"]\n[Black \"Jos".as_bytes());
+    input.push(0xE9);
+    input.extend_from_slice(" Łukasz\"]\n[Site \"Kraków\"]\n1. 11-15 *\n".as_bytes());
+    let mut reader = Reader::new(&input[..]);
+    let games: Vec<Game> = (&mut reader).map(|g| g.unwrap()).collect();
+    assert_eq!(reader.encoding(), Some(encoding_rs::UTF_8));
+    assert_eq!(games.len(), 2);
+    assert!(games[0].diagnostics.is_empty());
+    let game = &games[1];
+    assert_eq!(game.encoding, TextEncoding::Utf8);
+    assert_eq!(game.tag("White"), Some("Peña"));
+    assert_eq!(game.tag("Black"), Some("Jos\u{FFFD} Łukasz"));
+    assert_eq!(game.tag("Site"), Some("Kraków"));
+    assert_eq!(
+        messages(game),
+        ["byte \\xE9 not valid UTF-8, the input's encoding: read as U+FFFD"]
+    );
+    let d = &game.diagnostics[0];
+    assert_eq!(
+        (d.position.line, d.position.column, d.game),
+        (6, 12, Some(2))
+    );
+    assert_eq!(d.position.byte, 84);
+    // Positions after it are those of the input.
+    assert_eq!(game.tags[2].position, position(96, 7, 1));
+    assert_eq!(game.plies()[0].position.byte, 116);
+}
+
+/// The encoding is decided from the bytes after the first one outside
+/// ASCII, however far into the input it stands; an input of ASCII leaves
+/// it open.
+#[test]
+fn the_encoding_is_decided_where_text_outside_ascii_starts() {
+    let plain = "[Event \"x\"]\n1. 11-15 24-20 *\n\n".repeat(60_000);
+    assert!(plain.len() > 1 << 20);
+    let mut reader = Reader::new(plain.as_bytes());
+    assert_eq!(reader.by_ref().count(), 60_000);
+    assert_eq!(reader.encoding(), None);
+    let mut input = plain.into_bytes();
+    input.extend_from_slice(&cp1251(
+        "[White \"Иванов\"]\n[Black \"Сидоров\"]\n1. 11-15 *\n",
+    ));
+    let games = read(&input);
+    assert_eq!(games.len(), 60_001);
+    let last = &games[60_000];
+    assert_eq!(last.tag("White"), Some("Иванов"));
+    assert_eq!(messages(last).len(), 1);
+}
+
+/// Past the sample that decided the encoding, bytes not valid in it are
+/// replaced, with a warning on each game where they stand.
+#[test]
+fn invalid_utf8_past_the_sample_is_replaced_per_game() {
+    let mut input = "[White \"Дмитриев\"]\n1. 11-15 *\n\n".as_bytes().to_vec();
+    let filler = "[Event \"x\"]\n1. 11-15 24-20 *\n\n".repeat(40_000);
+    input.extend_from_slice(filler.as_bytes());
+    input.extend_from_slice(b"[White \"M\xFCller\"]\n1. 11-15 {caf\xE9} *\n");
+    let games = read(&input);
+    let last = games.last().unwrap();
+    assert_eq!(last.encoding, TextEncoding::Utf8);
+    assert_eq!(last.tag("White"), Some("M\u{FFFD}ller"));
+    assert_eq!(
+        messages(last),
+        ["byte \\xFC not valid UTF-8, the input's encoding: read as U+FFFD (1 more in this game)"]
+    );
+    assert!(
+        games[..games.len() - 1]
+            .iter()
+            .all(|g| g.diagnostics.is_empty())
+    );
+}
+
 #[test]
 fn windows_1252_beside_utf8() {
     let mut input =
@@ -764,7 +894,18 @@ fn windows_1252_beside_utf8() {
         assert_eq!(game.tag("White"), Some("Müller"));
         assert_eq!(game.result.as_ref().unwrap().text, "½-½");
     }
-    assert_eq!(games[0].encoding, TextEncoding::Windows1252);
+    // The file is not UTF-8: read as the legacy encoding detected, named
+    // once; the game that is valid UTF-8 is still read as UTF-8.
+    assert_eq!(
+        games[0].encoding,
+        TextEncoding::Legacy(encoding_rs::WINDOWS_1252)
+    );
+    assert_eq!(
+        messages(&games[0]),
+        ["the file is not UTF-8: its text is read as windows-1252, the encoding detected for it"]
+    );
+    assert_eq!(games[0].diagnostics[0].position, position(9, 1, 10));
+    assert!(games[1].diagnostics.is_empty());
     assert_eq!(games[0].tag("Result"), Some("½-½"));
     assert_eq!(games[0].plies()[0].comments[0].text, "café");
     assert_eq!(games[1].encoding, TextEncoding::Utf8);
