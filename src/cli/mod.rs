@@ -73,6 +73,15 @@ pub struct ReadingArgs {
     /// Read every game's moves in this notation: numeric, vismin, luzon or dama.
     #[arg(long)]
     pub notation: Option<String>,
+    /// Read the files' text in this encoding (utf-8, windows-1252,
+    /// windows-1251, iso-8859-2, koi8-r, …) instead of detecting it.
+    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    pub encoding: Option<&'static crate::pdn::Encoding>,
+}
+
+/// `--encoding NAME`: an encoding the reader can read.
+fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
+    crate::pdn::encoding_for_label(name).map_err(|e| e.to_string())
 }
 
 impl ReadingArgs {

@@ -23,7 +23,7 @@ use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
 use super::{Store, StoreError};
 use crate::notation::write_fen;
-use crate::pdn::{Game, Reader};
+use crate::pdn::{Encoding, Game, Reader};
 use crate::replay::{CheckedGame, Overrides, Reading, Status, check_game};
 use crate::rules::{Color, Move, Position, Rules};
 
@@ -138,6 +138,8 @@ impl Prepared {
 pub struct Importer<'a> {
     store: &'a mut Store,
     overrides: Overrides,
+    /// The files' encoding, when given (else detected per file).
+    encoding: Option<&'static Encoding>,
     /// Files read in full this run, with their game counts: marked complete
     /// once their positions are merged.
     finished: Vec<(i64, usize)>,
@@ -153,10 +155,18 @@ impl<'a> Importer<'a> {
         Importer {
             store,
             overrides,
+            encoding: None,
             finished: Vec::new(),
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
         }
+    }
+
+    /// Reads every file in `encoding` instead of the one detected for it
+    /// (`None`: detect it, the default).
+    pub fn with_encoding(mut self, encoding: Option<&'static Encoding>) -> Importer<'a> {
+        self.encoding = encoding;
+        self
     }
 
     /// Imports every file; a file that cannot be read is reported through
@@ -261,12 +271,13 @@ impl<'a> Importer<'a> {
         });
         let file = File::open(path).map_err(io_err)?;
         let overrides = &self.overrides;
+        let encoding = self.encoding;
         let (sender, receiver) = sync_channel::<Batch>(4);
         let reading = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, &name, overrides, &done, sender)
+                    read_games(file, &name, overrides, encoding, &done, sender)
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             let written = write_batches(
@@ -345,10 +356,12 @@ fn read_games(
     file: File,
     name: &str,
     overrides: &Overrides,
+    encoding: Option<&'static Encoding>,
     done: &HashSet<i64>,
     sender: SyncSender<Batch>,
 ) -> Result<(), String> {
-    let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+    let source = BufReader::with_capacity(1 << 16, file);
+    let mut reader = Reader::with_encoding(source, encoding);
     let mut batch = Vec::with_capacity(BATCH);
     let mut deflater = Deflater::new();
     loop {

@@ -604,3 +604,109 @@ fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
     let first = moves.iter().find(|m| m["move"] == "23-18").unwrap();
     assert_eq!(first["white_wins"], 1, "{out}");
 }
+
+/// Writes `text` encoded in Windows-1251.
+fn write_cp1251(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1251.encode(text);
+    assert!(!unmappable);
+    let path = dir.join(name);
+    std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+const RUSSIAN: &str =
+    "[Event \"Чемпионат города\"]\n[White \"Иванов Пётр\"]\n[Black \"Сидоров Алексей\"]\n";
+
+#[test]
+fn a_windows_1251_file_is_detected_and_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{}{}", legal_game(RUSSIAN, "*"), legal_game(RUSSIAN, "*"));
+    let path = write_cp1251(dir.path(), "russian.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(
+            r["tags"],
+            serde_json::json!({"Event": "Чемпионат города", "White": "Иванов Пётр",
+                "Black": "Сидоров Алексей"})
+        );
+    }
+    assert_eq!(
+        records[0]["warnings"],
+        serde_json::json!([{"line": 1, "column": 9,
+            "message": "the file is not UTF-8: its text is read as windows-1251, the encoding detected for it"}])
+    );
+    assert_eq!(records[1]["warnings"], serde_json::json!([]));
+    assert_eq!(stderr.matches("windows-1251").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_bad_byte_in_a_utf8_file_is_replaced_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = legal_game(RUSSIAN, "*").into_bytes();
+    bytes.extend_from_slice(b"[Event \"Open\"]\n[White \"Jos");
+    bytes.push(0xE9);
+    bytes.extend_from_slice(legal_game(" Łukasz\"]\n[Black \"Müller\"]\n", "*").as_bytes());
+    let path = dir.path().join("damaged.pdn");
+    std::fs::write(&path, &bytes).unwrap();
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records[0]["tags"]["White"], "Иванов Пётр");
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    assert_eq!(
+        records[1]["tags"],
+        serde_json::json!({"Event": "Open", "White": "Jos\u{FFFD} Łukasz", "Black": "Müller"})
+    );
+    assert!(
+        stderr.contains(
+            "damaged.pdn:7:12: warning: game 2: byte \\xE9 not valid UTF-8, the input's encoding: read as U+FFFD"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_encoding_can_be_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_cp1251(dir.path(), "russian.pdn", &legal_game(RUSSIAN, "*"));
+    let (records, code, stderr) = check_json(&[&path], &["--encoding", "windows-1251"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records[0]["tags"]["White"], "Иванов Пётр");
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    // Given, it wins over what the bytes suggest.
+    let (records, ..) = check_json(&[&path], &["--encoding", "latin1"]);
+    assert_eq!(records[0]["tags"]["White"], "Èâàíîâ Ï¸òð");
+    // So for an import.
+    let db = dir.path().join("db.sqlite");
+    let (_, stderr, code) = crate::run(
+        &db,
+        &["import", "--encoding", "cp1251", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let white: String = conn
+        .query_row("SELECT white FROM game", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(white, "Иванов Пётр");
+    // A name no encoding has is a usage error that names it.
+    for command in ["check", "import"] {
+        let (_, stderr, code) = crate::run(
+            &db,
+            &[command, "--encoding", "nonsense", path.to_str().unwrap()],
+        );
+        assert_eq!(code, 2, "{command}");
+        assert!(
+            stderr.contains(
+                "invalid value 'nonsense' for '--encoding <NAME>': unknown encoding `nonsense`"
+            ),
+            "{stderr}"
+        );
+    }
+    let (_, stderr, code) = crate::run(&db, &["check", "--encoding", "utf-16le", "x.pdn"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("encoding `utf-16le` cannot be read"),
+        "{stderr}"
+    );
+}
