@@ -778,9 +778,9 @@ impl<R: Read> Framer<R> {
     /// After a tag of a game's header: text on the rest of the tag's line
     /// that starts neither movetext, nor a comment, nor another tag (some
     /// programs end every tag line with a literal `\r`) is skipped up to
-    /// the end of the line (or a tag on it), and counted in `stray` for
-    /// one warning per game. Moves after a tag on its line are read as
-    /// before.
+    /// the end of the line (or a tag, or movetext, on it), and counted in
+    /// `stray` for one warning per game. Moves after a tag on its line are
+    /// read as before.
     fn skip_stray(&mut self, g: &mut GameBuf, stray: &mut Option<Stray>) -> io::Result<()> {
         self.src.fill(LOOKAHEAD)?;
         let w = self.src.window();
@@ -793,11 +793,17 @@ impl<R: Read> Framer<R> {
         {
             return Ok(());
         }
+        // The stray text ends with the line, or where a tag or, after a
+        // blank, movetext starts on it.
         let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-        let tag = memchr::memchr_iter(b'[', &rest[..line]).find(|&k| looks_like_tag(&rest[k..]));
-        let end = tag.unwrap_or(line);
+        let end = (1..line)
+            .find(|&k| {
+                (rest[k] == b'[' && looks_like_tag(&rest[k..]))
+                    || (matches!(rest[k - 1], b' ' | b'\t') && starts_movetext(&rest[k..]))
+            })
+            .unwrap_or(line);
         let quoted = sample(&rest[..end], self.src.encoding());
-        let runs_on = tag.is_none() && line == rest.len();
+        let runs_on = end == rest.len();
         self.src.advance(blanks);
         let at = self.src.position();
         self.src.advance(end);

@@ -600,10 +600,16 @@ fn moves_comments_and_tags_after_a_tag_on_its_line() {
         ]
     );
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
-    // Text, then a tag, on one line: only the text is skipped.
-    let game = one("[Event \"a\"] junk here [Site \"b\"]\n*");
-    assert_eq!(items(&game), ["[Event=a]", "[Site=b]", "result *"]);
-    assert_eq!(messages(&game), ["text after a tag skipped: `junk here`"]);
+    // Text, then a tag or moves, on one line: only the text is skipped.
+    let game = one("[Event \"a\"] junk here [Site \"b\"]\\r 1. 11-15 *");
+    assert_eq!(
+        items(&game),
+        ["[Event=a]", "[Site=b]", "1. 11-15", "result *"]
+    );
+    assert_eq!(
+        messages(&game),
+        ["text after a tag skipped: `junk here` (and after 1 more tags)"]
+    );
 }
 
 /// A tag line that lost its `[` among a header's lines is read as that tag,
