@@ -206,10 +206,10 @@ impl<'a> Locator<'a> {
             span.iter().filter(|&&b| (b as i8) >= -64).count() as u64
         };
         self.position.column += chars;
-        self.position.byte += if self.utf8 {
-            span.len() as u64 - self.replaced_before(to)
-        } else {
-            chars
+        self.position.byte += match (self.utf8, self.replaced.is_empty()) {
+            (true, true) => span.len() as u64,
+            (true, false) => span.len() as u64 - self.replaced_before(to),
+            (false, _) => chars,
         };
         self.offset = to;
     }
@@ -217,6 +217,8 @@ impl<'a> Locator<'a> {
     /// How many bytes more than in the input the text has between
     /// `offset` and `to`: each U+FFFD takes three bytes where it stands
     /// for one to three.
+    #[cold]
+    #[inline(never)]
     fn replaced_before(&mut self, to: usize) -> u64 {
         let mut extra = 0;
         while let Some(r) = self.replaced.get(self.fix) {

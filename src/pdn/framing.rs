@@ -170,6 +170,8 @@ impl<R: Read> Source<R> {
     /// to [`SNIFF_LEN`] bytes past the first of them (the buffer grows
     /// that far, once) and decides from the window. A UTF-8 byte-order
     /// mark at the start decides for UTF-8.
+    #[cold]
+    #[inline(never)]
     fn decide(&mut self, read: usize) -> io::Result<()> {
         let first = read
             + self.buf[read..self.end]
@@ -734,15 +736,19 @@ impl<R: Read> Framer<R> {
                 break;
             };
             match b {
-                b'[' => {
-                    if s.line_blank
+                // A tag, or a tag line that lost its `[` (see
+                // `lex::bracketless_tag`): one call, kept inline.
+                b'[' | b'a'..=b'z' | b'A'..=b'Z' => {
+                    let bracket = b == b'[';
+                    if bracket
+                        && s.line_blank
                         && (g.game.has_movetext
                             || s.blank_line && g.game.has_tags && repeats_name(w, &s.names))
                     {
                         break;
                     }
                     self.read_tag(&mut g, &mut s)?;
-                    if !g.game.has_movetext {
+                    if bracket && !g.game.has_movetext {
                         self.skip_stray(&mut g, &mut stray)?;
                     }
                 }
@@ -758,8 +764,6 @@ impl<R: Read> Framer<R> {
                     self.skip_line(Some((&mut g, at, "comment")))?;
                     s.prev = Some(b' ');
                 }
-                // A tag line that lost its `[` (see `lex::bracketless_tag`).
-                b if b.is_ascii_alphabetic() => self.read_tag(&mut g, &mut s)?,
                 _ => {
                     // An unterminated comment stops at the start of a line.
                     s.line_blank = self.read_comment(&mut g)?;
@@ -782,6 +786,10 @@ impl<R: Read> Framer<R> {
     /// `stray` for one warning per game. Moves after a tag on its line are
     /// read as before.
     fn skip_stray(&mut self, g: &mut GameBuf, stray: &mut Option<Stray>) -> io::Result<()> {
+        // Most tag lines end right after the `]`.
+        if let [b'\n', ..] | [b'\r', b'\n', ..] = self.src.window() {
+            return Ok(());
+        }
         self.src.fill(LOOKAHEAD)?;
         let w = self.src.window();
         let blanks = w

@@ -1249,14 +1249,25 @@ fn repeated_tags(tags: &[Tag]) -> Vec<Note> {
     };
     let mut notes = Vec::new();
     if tags.len() <= 32 {
-        // The usual handful: compared pairwise.
+        // The usual handful: compared pairwise, but only where a bit for
+        // the name's length and first letter was already set (the tags of
+        // most games differ in these).
+        let key = |t: &Tag| {
+            let name = t.name.as_bytes();
+            let first = name.first().map_or(0, u8::to_ascii_lowercase);
+            1u64 << ((name.len() * 7 + usize::from(first)) % 64)
+        };
+        let mut seen = 0u64;
         for (k, again) in tags.iter().enumerate() {
-            if let Some(first) = tags[..k]
-                .iter()
-                .find(|t| t.name.eq_ignore_ascii_case(&again.name))
+            let bit = key(again);
+            if seen & bit != 0
+                && let Some(first) = tags[..k]
+                    .iter()
+                    .find(|t| t.name.eq_ignore_ascii_case(&again.name))
             {
                 notes.push(note(first, again));
             }
+            seen |= bit;
         }
     } else {
         // Many tags: sorted by name, so that time stays n log n.
