@@ -386,7 +386,8 @@ pub fn normalise_result(text: &str) -> Option<&'static str> {
         "0-1" | "0-2" => Some("0-1"),
         "1-1" | "½-½" | "1/2-1/2" => Some("1/2-1/2"),
         "0-0" => Some("0-0"),
-        "*" => Some("*"),
+        // A lone `-` where the result stands: unknown, as `*`.
+        "*" | "-" => Some("*"),
         _ => None,
     }
 }
@@ -477,7 +478,10 @@ pub fn normalise_date(text: &str) -> Option<String> {
 /// notes about what could not be normalised.
 fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     let mut notes = Vec::new();
-    let written_tag = game.tag("Result").map(str::trim).filter(|r| !r.is_empty());
+    let written_tag = game
+        .standard_tag("Result")
+        .map(str::trim)
+        .filter(|r| !r.is_empty());
     let written_end = game.result.as_ref().map(|r| r.text.as_str());
     let from_tag = written_tag.and_then(normalise_result);
     let from_end = written_end.and_then(normalise_result);
@@ -495,7 +499,12 @@ fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     let result = from_tag.or(from_end).unwrap_or("*").to_string();
     let mut tags = Vec::with_capacity(ROSTER.len() + 4);
     for name in ROSTER {
-        let written = game.tag(name).map(str::trim).filter(|v| !v.is_empty());
+        // Also from the tag's names in other languages (kept as written
+        // among the other tags).
+        let written = game
+            .standard_tag(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
         let value = match name {
             "Result" => result.clone(),
             "Date" => match written {
@@ -639,6 +648,7 @@ mod tests {
         assert_eq!(normalise_result("½-½"), Some("1/2-1/2"));
         assert_eq!(normalise_result("0-0"), Some("0-0"));
         assert_eq!(normalise_result(" * "), Some("*"));
+        assert_eq!(normalise_result("-"), Some("*"));
         assert_eq!(normalise_result("White wins"), None);
     }
 

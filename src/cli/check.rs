@@ -58,7 +58,8 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 continue;
             }
         };
-        let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+        let source = BufReader::with_capacity(1 << 16, file);
+        let mut reader = Reader::with_encoding(source, args.reading.encoding);
         let mut checker = FileChecker::new(name.as_str(), &overrides);
         let mut done = Vec::new();
         loop {

@@ -78,7 +78,9 @@ pub fn cmd_import(
         }),
         Progress::Problem(message) => bar.suspend(|| eprintln!("{message}")),
     };
-    let (summary, failed) = Importer::new(&mut store, overrides).run(&found.files, &mut report)?;
+    let (summary, failed) = Importer::new(&mut store, overrides)
+        .with_encoding(args.reading.encoding)
+        .run(&found.files, &mut report)?;
     bar.finish_and_clear();
     if args.json {
         super::write_json_line(out, &summary)?;

@@ -86,6 +86,15 @@ pub struct ReadingArgs {
     /// Read every game's moves in this notation.
     #[arg(long, ignore_case = true, value_parser = notation_names())]
     pub notation: Option<String>,
+    /// Read the files' text in this encoding (utf-8, windows-1252,
+    /// windows-1251, iso-8859-2, koi8-r, …) instead of detecting it.
+    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    pub encoding: Option<&'static crate::pdn::Encoding>,
+}
+
+/// `--encoding NAME`: an encoding the reader can read.
+fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
+    crate::pdn::encoding_for_label(name).map_err(|e| e.to_string())
 }
 
 impl ReadingArgs {
@@ -159,10 +168,14 @@ pub enum CliError {
 }
 
 /// A tag's value from a JSON tag object, `?` when absent (names compared
-/// without case).
+/// without case; a standard tag also read through its names in other
+/// languages, see [`crate::pdn::standard_tag`]).
 pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name: &str) -> String {
-    tags.and_then(|t| t.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
-        .and_then(|(_, v)| v.as_str())
+    let pairs = tags
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+    crate::pdn::standard_tag(pairs, name)
         .unwrap_or("?")
         .to_string()
 }

@@ -1,8 +1,9 @@
 //! Turning a game's bytes into text, and offsets in that text back into
 //! positions in the input.
 
-use encoding_rs::WINDOWS_1252;
+use encoding_rs::Encoding;
 
+use super::encoding::{Choice, How, detect};
 use super::error::Position;
 use super::framing::Segment;
 use super::game::TextEncoding;
@@ -15,44 +16,122 @@ pub(crate) struct GameText {
     pub segments: Vec<Segment>,
     /// How the bytes were decoded.
     pub encoding: TextEncoding,
+    /// The sequences that were not valid UTF-8, each now a U+FFFD, in text
+    /// order (UTF-8 text only).
+    pub replaced: Vec<Replacement>,
 }
 
-/// Decodes a game's bytes: UTF-8 when they are valid UTF-8, else
-/// Windows-1252 (every byte one character). Also returns the byte buffer
+/// A sequence of bytes that was not valid UTF-8, read as U+FFFD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    /// Offset of the U+FFFD in the text.
+    pub at: usize,
+    /// The bytes replaced: the first `len` (1 to 3).
+    pub bytes: [u8; 3],
+    /// How many bytes were replaced.
+    pub len: u8,
+}
+
+/// Decodes a game's bytes in the input's encoding (`choice`; decided from
+/// the game's bytes when the input had none, which only an input of
+/// ASCII leaves): valid UTF-8 as UTF-8, unless a legacy encoding was
+/// given for the input; else in the legacy encoding, or as UTF-8 with
+/// invalid sequences replaced by U+FFFD. Also returns the byte buffer
 /// when the text did not take it over, for reuse.
-pub(crate) fn decode(bytes: Vec<u8>, segments: Vec<Segment>) -> (GameText, Option<Vec<u8>>) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (
-            GameText {
-                text,
-                segments,
-                encoding: TextEncoding::Utf8,
-            },
-            None,
-        ),
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let mut text = String::with_capacity(bytes.len() + bytes.len() / 4);
-            let mut decoded = Vec::with_capacity(segments.len());
-            for (k, segment) in segments.iter().enumerate() {
-                let end = segments.get(k + 1).map_or(bytes.len(), |s| s.at);
-                decoded.push(Segment {
-                    at: text.len(),
-                    start: segment.start,
-                });
-                // Windows-1252 maps every byte to a character: nothing is replaced.
-                let (part, _) = WINDOWS_1252.decode_without_bom_handling(&bytes[segment.at..end]);
-                text.push_str(&part);
-            }
-            (
-                GameText {
+pub(crate) fn decode(
+    bytes: Vec<u8>,
+    segments: Vec<Segment>,
+    choice: Option<Choice>,
+) -> (GameText, Option<Vec<u8>>) {
+    let forced_legacy = choice.is_some_and(|c| c.how == How::Forced && c.single_byte());
+    let bytes = if forced_legacy && !bytes.is_ascii() {
+        bytes
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => {
+                let text = GameText {
                     text,
-                    segments: decoded,
-                    encoding: TextEncoding::Windows1252,
-                },
-                Some(bytes),
-            )
+                    segments,
+                    encoding: TextEncoding::Utf8,
+                    replaced: Vec::new(),
+                };
+                return (text, None);
+            }
+            Err(e) => e.into_bytes(),
         }
+    };
+    let choice = choice.unwrap_or_else(|| detect(&bytes, true));
+    let text = if choice.single_byte() {
+        decode_legacy(&bytes, &segments, choice.encoding)
+    } else {
+        decode_lossy(&bytes, &segments)
+    };
+    (text, Some(bytes))
+}
+
+/// The runs of `bytes` that `segments` give, one after the other, each
+/// with where it starts in the text made of them.
+fn runs<'b>(
+    bytes: &'b [u8],
+    segments: &'b [Segment],
+) -> impl Iterator<Item = (&'b Segment, &'b [u8])> + 'b {
+    segments.iter().enumerate().map(move |(k, segment)| {
+        let end = segments.get(k + 1).map_or(bytes.len(), |s| s.at);
+        (segment, &bytes[segment.at..end])
+    })
+}
+
+/// `bytes` in a single-byte `encoding`: every byte one character.
+fn decode_legacy(bytes: &[u8], segments: &[Segment], encoding: &'static Encoding) -> GameText {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 4);
+    let mut decoded = Vec::with_capacity(segments.len());
+    for (segment, run) in runs(bytes, segments) {
+        decoded.push(Segment {
+            at: text.len(),
+            start: segment.start,
+        });
+        let (part, _) = encoding.decode_without_bom_handling(run);
+        text.push_str(&part);
+    }
+    GameText {
+        text,
+        segments: decoded,
+        encoding: TextEncoding::Legacy(encoding),
+        replaced: Vec::new(),
+    }
+}
+
+/// `bytes` as UTF-8, each invalid sequence read as U+FFFD.
+fn decode_lossy(bytes: &[u8], segments: &[Segment]) -> GameText {
+    let mut text = String::with_capacity(bytes.len() + 16);
+    let mut decoded = Vec::with_capacity(segments.len());
+    let mut replaced = Vec::new();
+    for (segment, run) in runs(bytes, segments) {
+        decoded.push(Segment {
+            at: text.len(),
+            start: segment.start,
+        });
+        for chunk in run.utf8_chunks() {
+            text.push_str(chunk.valid());
+            let bad = chunk.invalid();
+            if !bad.is_empty() {
+                let len = bad.len().min(3);
+                let mut kept = [0u8; 3];
+                kept[..len].copy_from_slice(&bad[..len]);
+                replaced.push(Replacement {
+                    at: text.len(),
+                    bytes: kept,
+                    len: len as u8,
+                });
+                text.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+    }
+    GameText {
+        text,
+        segments: decoded,
+        encoding: TextEncoding::Utf8,
+        replaced,
     }
 }
 
@@ -63,6 +142,10 @@ pub(crate) struct Locator<'a> {
     bytes: &'a [u8],
     segments: &'a [Segment],
     utf8: bool,
+    /// The U+FFFD that stand for invalid sequences (UTF-8 text only), and
+    /// the index of the first one not passed.
+    replaced: &'a [Replacement],
+    fix: usize,
     /// The whole text is ASCII: a byte is a character.
     ascii: bool,
     /// Index of the next segment.
@@ -83,6 +166,8 @@ impl<'a> Locator<'a> {
             bytes,
             segments: &text.segments,
             utf8: text.encoding == TextEncoding::Utf8,
+            replaced: &text.replaced,
+            fix: 0,
             ascii: bytes.is_ascii(),
             next: 1,
             offset: 0,
@@ -97,6 +182,7 @@ impl<'a> Locator<'a> {
     /// Back to the start of the text.
     fn restart(&mut self) {
         self.next = 1;
+        self.fix = 0;
         self.offset = 0;
         self.position = self.segments.first().map_or(Position::START, |s| s.start);
         self.newline = self.newline_from(0);
@@ -120,8 +206,31 @@ impl<'a> Locator<'a> {
             span.iter().filter(|&&b| (b as i8) >= -64).count() as u64
         };
         self.position.column += chars;
-        self.position.byte += if self.utf8 { span.len() as u64 } else { chars };
+        self.position.byte += match (self.utf8, self.replaced.is_empty()) {
+            (true, true) => span.len() as u64,
+            (true, false) => span.len() as u64 - self.replaced_before(to),
+            (false, _) => chars,
+        };
         self.offset = to;
+    }
+
+    /// How many bytes more than in the input the text has between
+    /// `offset` and `to`: each U+FFFD takes three bytes where it stands
+    /// for one to three.
+    #[cold]
+    #[inline(never)]
+    fn replaced_before(&mut self, to: usize) -> u64 {
+        let mut extra = 0;
+        while let Some(r) = self.replaced.get(self.fix) {
+            if r.at >= to {
+                break;
+            }
+            if r.at >= self.offset {
+                extra += 3 - u64::from(r.len);
+            }
+            self.fix += 1;
+        }
+        extra
     }
 
     /// The position in the input of text offset `target`.
@@ -179,6 +288,7 @@ impl<'a> Locator<'a> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use encoding_rs::UTF_8;
 
     thread_local! {
         /// How many times a locator of this thread was asked for an
@@ -206,7 +316,7 @@ pub(crate) mod tests {
             }
             position.byte += match text.encoding {
                 TextEncoding::Utf8 => c.len_utf8() as u64,
-                TextEncoding::Windows1252 => 1,
+                TextEncoding::Legacy(_) => 1,
             };
         }
         position
@@ -238,7 +348,7 @@ pub(crate) mod tests {
             for (k, at) in cuts.into_iter().enumerate() {
                 segments.push(segment(at, 1000 * (k as u64 + 1), 10 * (k as u64 + 1), 5));
             }
-            let (text, _) = decode(bytes, segments);
+            let (text, _) = decode(bytes, segments, latin.then_some(WINDOWS_1252_DETECTED));
             let mut loc = Locator::new(&text);
             for target in targets {
                 let target = (0..=target.min(text.text.len())).rev().find(|&t| text.text.is_char_boundary(t)).unwrap();
@@ -247,11 +357,93 @@ pub(crate) mod tests {
         }
     }
 
+    const WINDOWS_1252_DETECTED: Choice = Choice {
+        encoding: encoding_rs::WINDOWS_1252,
+        how: How::Detected,
+    };
+
     #[test]
     fn utf8_stays_utf8() {
-        let (text, _) = decode("Müller ½-½".as_bytes().to_vec(), vec![segment(0, 0, 1, 1)]);
-        assert_eq!(text.text, "Müller ½-½");
+        for choice in [None, Some(WINDOWS_1252_DETECTED)] {
+            let (text, _) = decode(
+                "Müller ½-½".as_bytes().to_vec(),
+                vec![segment(0, 0, 1, 1)],
+                choice,
+            );
+            assert_eq!(text.text, "Müller ½-½");
+            assert_eq!(text.encoding, TextEncoding::Utf8);
+        }
+        // Unless a legacy encoding was given for the input.
+        let forced = Choice::forced(encoding_rs::WINDOWS_1252);
+        let (text, _) = decode(
+            "Müller".as_bytes().to_vec(),
+            vec![segment(0, 0, 1, 1)],
+            Some(forced),
+        );
+        assert_eq!(text.text, "MÃ¼ller");
+        assert_eq!(
+            text.encoding,
+            TextEncoding::Legacy(encoding_rs::WINDOWS_1252)
+        );
+        let (text, _) = decode(b"ascii".to_vec(), vec![segment(0, 0, 1, 1)], Some(forced));
         assert_eq!(text.encoding, TextEncoding::Utf8);
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_replacement_characters_located_by_input_bytes() {
+        let utf8 = Choice {
+            encoding: UTF_8,
+            how: How::Detected,
+        };
+        let (text, spare) = decode(
+            b"\xC3\xA9t\xE9 \xE2\x82 x\n\xFFy".to_vec(),
+            vec![segment(0, 100, 5, 1)],
+            Some(utf8),
+        );
+        assert!(spare.is_some());
+        assert_eq!(text.text, "ét\u{FFFD} \u{FFFD} x\n\u{FFFD}y");
+        assert_eq!(text.encoding, TextEncoding::Utf8);
+        assert_eq!(
+            text.replaced,
+            [
+                Replacement {
+                    at: 3,
+                    bytes: [0xE9, 0, 0],
+                    len: 1
+                },
+                Replacement {
+                    at: 7,
+                    bytes: [0xE2, 0x82, 0],
+                    len: 2
+                },
+                Replacement {
+                    at: 13,
+                    bytes: [0xFF, 0, 0],
+                    len: 1
+                }
+            ]
+        );
+        let mut loc = Locator::new(&text);
+        let x = text.text.find('x').unwrap();
+        assert_eq!(
+            loc.at(x),
+            Position {
+                byte: 100 + 8,
+                line: 5,
+                column: 7
+            }
+        );
+        let y = text.text.find('y').unwrap();
+        assert_eq!(
+            loc.at(y),
+            Position {
+                byte: 100 + 11,
+                line: 6,
+                column: 2
+            }
+        );
+        // Asked again from the start.
+        assert_eq!(loc.at(x).byte, 108);
     }
 
     #[test]
@@ -259,10 +451,14 @@ pub(crate) mod tests {
         let (text, spare) = decode(
             b"M\xFCller\n\xBD-\xBD x".to_vec(),
             vec![segment(0, 10, 3, 1)],
+            Some(WINDOWS_1252_DETECTED),
         );
         assert!(spare.is_some());
         assert_eq!(text.text, "Müller\n½-½ x");
-        assert_eq!(text.encoding, TextEncoding::Windows1252);
+        assert_eq!(
+            text.encoding,
+            TextEncoding::Legacy(encoding_rs::WINDOWS_1252)
+        );
         let mut loc = Locator::new(&text);
         let x = text.text.find('x').unwrap();
         assert_eq!(
@@ -289,6 +485,7 @@ pub(crate) mod tests {
         let (text, _) = decode(
             b"{aaa}b".to_vec(),
             vec![segment(0, 0, 1, 1), segment(4, 1000, 7, 2)],
+            None,
         );
         let mut loc = Locator::new(&text);
         assert_eq!(loc.at(1).byte, 1);

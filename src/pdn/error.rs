@@ -48,10 +48,12 @@ impl fmt::Display for Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// The text was read, but something in it is dubious or was skipped on
-    /// purpose (junk between games, a missing result, a limit reached).
+    /// purpose (junk between games, a malformed or repeated tag, a missing
+    /// result, a limit reached). The game's moves are read all the same.
     Warning,
-    /// Part of the text could not be read as what it should be (an
-    /// unterminated comment, a malformed tag); the reader went on after it.
+    /// Part of the movetext could not be read as what it should be (an
+    /// unterminated comment, which may hold moves); the reader went on
+    /// after it.
     Error,
 }
 

@@ -26,10 +26,14 @@
 use std::cell::Cell;
 use std::io::{self, Read};
 
+use encoding_rs::{Encoding, UTF_8};
+
+use super::encoding::{Choice, How, SNIFF_LEN, detect};
 use super::error::{Note, Position};
 use super::lex::{
-    DRAW_LOOKAHEAD, DRAW_OR_MOVE, draw_ends_game, is_boundary, is_name_byte, looks_like_tag,
-    result_len, skip_blanks, starts_movetext,
+    BRACKETLESS_LOOKAHEAD, DRAW_LOOKAHEAD, DRAW_OR_MOVE, bracketless_tag, draw_ends_game,
+    ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len, looks_like_tag,
+    result_len, skip_blanks, starts_movetext, unknown_move_len,
 };
 use super::{MAX_GAME_LEN, MAX_TEXT_LEN};
 
@@ -41,7 +45,7 @@ const CHUNK: usize = 64 * 1024;
 const LOOKAHEAD: usize = 512;
 
 /// Bytes of window wanted from a possible result on: the longest result,
-/// or a `1-1` and more than the look ahead after it.
+/// or a `1-1` (or a lone `-`) and more than the look ahead after it.
 const RESULT_WINDOW: usize = DRAW_OR_MOVE.len() + DRAW_LOOKAHEAD + 1;
 const _: () = assert!(RESULT_WINDOW <= LOOKAHEAD && 8 <= RESULT_WINDOW);
 
@@ -83,6 +87,10 @@ pub(crate) struct RawGame {
 /// Lines and columns are brought up to date only when a position is asked
 /// for (or before passed bytes leave the buffer), over all the bytes passed
 /// since: most bytes are passed without anyone asking where they stand.
+///
+/// It also decides the input's encoding (see `super::encoding`), as the
+/// first byte outside ASCII arrives, before anything looks at that byte:
+/// so columns count characters of that encoding from the start.
 struct Source<R> {
     inner: R,
     buf: Vec<u8>,
@@ -99,10 +107,15 @@ struct Source<R> {
     /// UTF-8 continuation bytes between `line_start` and the synced byte
     /// (not characters of their own).
     continuation: Cell<u64>,
+    /// The input's encoding, once decided (or given).
+    choice: Option<Choice>,
+    /// Every byte is a character (the encoding is not UTF-8).
+    single_byte: bool,
 }
 
 impl<R: Read> Source<R> {
-    fn new(inner: R) -> Source<R> {
+    fn new(inner: R, forced: Option<&'static Encoding>) -> Source<R> {
+        let choice = forced.map(Choice::forced);
         Source {
             inner,
             buf: vec![0; CHUNK + LOOKAHEAD],
@@ -114,6 +127,8 @@ impl<R: Read> Source<R> {
             line: Cell::new(1),
             line_start: Cell::new(0),
             continuation: Cell::new(0),
+            choice,
+            single_byte: choice.is_some_and(|c| c.single_byte()),
         }
     }
 
@@ -133,7 +148,13 @@ impl<R: Read> Source<R> {
             }
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    let read = self.end;
+                    self.end += n;
+                    if self.choice.is_none() && !self.buf[read..self.end].is_ascii() {
+                        self.decide(read)?;
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.eof = true;
@@ -142,6 +163,56 @@ impl<R: Read> Source<R> {
             }
         }
         Ok(())
+    }
+
+    /// Decides the input's encoding: bytes outside ASCII have just been
+    /// read, from `read` on (all the input before is ASCII). Reads on up
+    /// to [`SNIFF_LEN`] bytes past the first of them (the buffer grows
+    /// that far, once) and decides from the window. A UTF-8 byte-order
+    /// mark at the start decides for UTF-8.
+    #[cold]
+    #[inline(never)]
+    fn decide(&mut self, read: usize) -> io::Result<()> {
+        let first = read
+            + self.buf[read..self.end]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(0);
+        let mut error = None;
+        while self.end - first < SNIFF_LEN && !self.eof {
+            if self.buf.len() < self.end + CHUNK {
+                self.buf.resize(self.end + CHUNK, 0);
+            }
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.eof = true;
+                    error = Some(e);
+                }
+            }
+        }
+        let stop = self.end.min(first + SNIFF_LEN);
+        let sample = &self.buf[self.pos..stop];
+        let choice = if self.byte == 0 && sample.starts_with(b"\xEF\xBB\xBF") {
+            Choice {
+                encoding: UTF_8,
+                how: How::Detected,
+            }
+        } else {
+            detect(sample, self.eof && stop == self.end)
+        };
+        // The bytes passed so far are ASCII: counted alike either way.
+        self.sync();
+        self.single_byte = choice.single_byte();
+        self.choice = Some(choice);
+        error.map_or(Ok(()), Err)
+    }
+
+    /// The encoding chosen so far, if any.
+    fn encoding(&self) -> Option<&'static Encoding> {
+        self.choice.map(|c| c.encoding)
     }
 
     /// The bytes available now.
@@ -174,11 +245,11 @@ impl<R: Read> Source<R> {
                 self.line.set(self.line.get() + lines);
                 self.line_start.set(passed_at + last as u64 + 1);
                 self.continuation
-                    .set(count_continuation(&passed[last + 1..]));
+                    .set(count_continuation(&passed[last + 1..], self.single_byte));
             }
             None => self
                 .continuation
-                .set(self.continuation.get() + count_continuation(passed)),
+                .set(self.continuation.get() + count_continuation(passed, self.single_byte)),
         }
         self.synced.set(self.pos);
     }
@@ -215,30 +286,39 @@ impl<R: Read> Source<R> {
     }
 }
 
-/// How many bytes of `bytes` are UTF-8 continuation bytes.
-fn count_continuation(bytes: &[u8]) -> u64 {
+/// How many bytes of `bytes` are UTF-8 continuation bytes (none when
+/// every byte is a character, `single_byte`).
+fn count_continuation(bytes: &[u8], single_byte: bool) -> u64 {
+    if single_byte {
+        return 0;
+    }
     bytes.iter().filter(|b| (**b as i8) < -64).count() as u64
 }
 
-/// The position reached from `start` after the text `bytes`.
-pub(crate) fn position_after(start: Position, bytes: &[u8]) -> Position {
+/// The position reached from `start` after the text `bytes` (in UTF-8, or
+/// a character per byte when `single_byte`).
+pub(crate) fn position_after(start: Position, bytes: &[u8], single_byte: bool) -> Position {
     let mut pos = start;
     pos.byte += bytes.len() as u64;
     match memchr::memrchr(b'\n', bytes) {
         Some(last) => {
             pos.line += memchr::memchr_iter(b'\n', bytes).count() as u64;
-            pos.column =
-                1 + (bytes.len() - last - 1) as u64 - count_continuation(&bytes[last + 1..]);
+            pos.column = 1 + (bytes.len() - last - 1) as u64
+                - count_continuation(&bytes[last + 1..], single_byte);
         }
-        None => pos.column += bytes.len() as u64 - count_continuation(bytes),
+        None => pos.column += bytes.len() as u64 - count_continuation(bytes, single_byte),
     }
     pos
 }
 
 /// The largest cut point not above `at` that does not split a UTF-8
-/// character (or `at` itself when the text is not UTF-8 there).
-fn char_boundary(bytes: &[u8], at: usize) -> usize {
+/// character (or `at` itself when the text is not UTF-8 there, or every
+/// byte is a character, `single_byte`).
+fn char_boundary(bytes: &[u8], at: usize, single_byte: bool) -> usize {
     let mut cut = at.min(bytes.len());
+    if single_byte {
+        return cut;
+    }
     let mut steps = 0;
     while cut > 0 && cut < bytes.len() && (bytes[cut] as i8) < -64 && steps < 3 {
         cut -= 1;
@@ -247,23 +327,25 @@ fn char_boundary(bytes: &[u8], at: usize) -> usize {
     cut
 }
 
-/// A readable sample of `bytes`: up to [`SAMPLE_CHARS`] characters of its
-/// first line, control characters replaced.
-pub(crate) fn sample(bytes: &[u8]) -> String {
+/// A readable sample of `bytes`, in `encoding` (UTF-8 when `None`): up to
+/// [`SAMPLE_CHARS`] characters of its first line, control characters and
+/// bytes not valid in the encoding replaced.
+pub(crate) fn sample(bytes: &[u8], encoding: Option<&'static Encoding>) -> String {
     let line = match memchr::memchr(b'\n', bytes) {
         Some(n) => &bytes[..n],
         None => bytes,
     };
     let head = &line[..line.len().min(SAMPLE_CHARS * 4)];
-    let text = match std::str::from_utf8(head) {
-        Ok(s) => s.to_string(),
-        Err(e) if e.valid_up_to() + 4 > head.len() && e.error_len().is_none() => {
-            String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
-        }
-        Err(_) => encoding_rs::WINDOWS_1252
-            .decode_without_bom_handling(head)
-            .0
-            .into_owned(),
+    let text = match encoding {
+        Some(legacy) if legacy != UTF_8 => legacy.decode_without_bom_handling(head).0.into_owned(),
+        _ => match std::str::from_utf8(head) {
+            Ok(s) => s.to_string(),
+            // A character cut at the end of the head.
+            Err(e) if e.valid_up_to() + 4 > head.len() && e.error_len().is_none() => {
+                String::from_utf8_lossy(&head[..e.valid_up_to()]).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(head).into_owned(),
+        },
     };
     let mut out: String = text
         .trim_end()
@@ -323,8 +405,8 @@ impl GameBuf {
     }
 
     /// Keeps `data`, which stands at `at()` in the input (asked for only
-    /// when needed).
-    fn copy(&mut self, data: &[u8], at: impl FnOnce() -> Position) {
+    /// when needed); `single_byte` says whether every byte is a character.
+    fn copy(&mut self, data: &[u8], single_byte: bool, at: impl FnOnce() -> Position) {
         if self.full || data.is_empty() {
             return;
         }
@@ -340,12 +422,12 @@ impl GameBuf {
         if data.len() <= room {
             self.game.bytes.extend_from_slice(data);
         } else {
-            let cut = char_boundary(data, room);
+            let cut = char_boundary(data, room, single_byte);
             self.game.bytes.extend_from_slice(&data[..cut]);
             self.full = true;
             self.game.truncated = true;
             self.game.notes.push(Note::warning(
-                position_after(at.get(), &data[..cut]),
+                position_after(at.get(), &data[..cut], single_byte),
                 format!(
                     "game text longer than {} MiB: the rest of this game is skipped",
                     MAX_GAME_LEN >> 20
@@ -380,6 +462,7 @@ impl Limited {
         &mut self,
         g: &mut GameBuf,
         data: &[u8],
+        single_byte: bool,
         at: impl FnOnce() -> Position,
         start: Position,
         what: &str,
@@ -390,11 +473,11 @@ impl Limited {
         }
         let room = MAX_TEXT_LEN - self.kept;
         if data.len() <= room {
-            g.copy(data, at);
+            g.copy(data, single_byte, at);
             self.kept += data.len();
         } else {
-            let cut = char_boundary(data, room);
-            g.copy(&data[..cut], at);
+            let cut = char_boundary(data, room, single_byte);
+            g.copy(&data[..cut], single_byte, at);
             g.skip();
             self.cut = true;
             g.game.notes.push(Note::warning(
@@ -441,6 +524,30 @@ impl Junk {
     }
 }
 
+/// Text found after the tags of one game, reported once (see
+/// `Framer::skip_stray`).
+struct Stray {
+    /// Where the first stands.
+    at: Position,
+    /// A sample of the first.
+    sample: String,
+    /// After how many tags some was found.
+    tags: u64,
+}
+
+impl Stray {
+    fn into_note(self) -> Note {
+        let more = match self.tags {
+            0 | 1 => String::new(),
+            n => format!(" (and after {} more tags)", n - 1),
+        };
+        Note::warning(
+            self.at,
+            format!("text after a tag skipped: `{}`{more}", self.sample),
+        )
+    }
+}
+
 /// Splits an input into game texts.
 pub(crate) struct Framer<R> {
     src: Source<R>,
@@ -456,9 +563,16 @@ pub(crate) struct Framer<R> {
 }
 
 impl<R: Read> Framer<R> {
+    #[cfg(test)]
     pub fn new(inner: R) -> Framer<R> {
+        Framer::with_encoding(inner, None)
+    }
+
+    /// A framer over `inner`, in `encoding` (decided from the input when
+    /// `None`).
+    pub fn with_encoding(inner: R, encoding: Option<&'static Encoding>) -> Framer<R> {
         Framer {
-            src: Source::new(inner),
+            src: Source::new(inner, encoding),
             started: false,
             spare: Vec::new(),
             names: Vec::new(),
@@ -479,6 +593,12 @@ impl<R: Read> Framer<R> {
     /// Where the reader stands in the input.
     pub fn position(&self) -> Position {
         self.src.position()
+    }
+
+    /// The input's encoding and how it was chosen; `None` while every byte
+    /// read is ASCII. Decided before any byte outside ASCII is framed.
+    pub fn encoding(&self) -> Option<Choice> {
+        self.src.choice
     }
 
     /// The next game's text, or `None` at the end of the input.
@@ -509,11 +629,12 @@ impl<R: Read> Framer<R> {
                 self.skip_line(None)?;
                 continue;
             }
-            if b == b'[' || starts_movetext(w) {
+            if b == b'[' || starts_movetext(w) || bracketless_tag(w, self.src.eof) {
                 let game = self.read_game(at)?;
                 if !game.has_tags && !game.has_movetext && !game.complete {
                     // Only comments: not a game.
-                    self.add_junk(at, sample(&game.bytes));
+                    let text = sample(&game.bytes, self.src.encoding());
+                    self.add_junk(at, text);
                     continue;
                 }
                 let mut game = game;
@@ -522,7 +643,7 @@ impl<R: Read> Framer<R> {
                 }
                 return Ok(Some(game));
             }
-            let text = sample(w);
+            let text = sample(w, self.src.encoding());
             self.add_junk(at, text);
             self.skip_line(None)?;
         }
@@ -556,7 +677,15 @@ impl<R: Read> Framer<R> {
                 None => (w.len(), false),
             };
             if let Some((g, start, what)) = keep.as_mut() {
-                limited.take(g, &w[..n], || self.src.position(), *start, what);
+                let single_byte = self.src.single_byte;
+                limited.take(
+                    g,
+                    &w[..n],
+                    single_byte,
+                    || self.src.position(),
+                    *start,
+                    what,
+                );
             }
             self.src.advance(n);
             if done {
@@ -576,6 +705,7 @@ impl<R: Read> Framer<R> {
             prev: None,
             names: std::mem::take(&mut self.names),
         };
+        let mut stray = None;
         loop {
             self.src.fill(LOOKAHEAD)?;
             let w = self.src.window();
@@ -589,7 +719,7 @@ impl<R: Read> Framer<R> {
                 &mut s,
                 &mut g.game.has_movetext,
             );
-            g.copy(&w[..i], || self.src.position());
+            g.copy(&w[..i], self.src.single_byte, || self.src.position());
             self.src.advance(i);
             match stop {
                 Stop::Refill => continue,
@@ -606,14 +736,21 @@ impl<R: Read> Framer<R> {
                 break;
             };
             match b {
-                b'[' => {
-                    if s.line_blank
+                // A tag, or a tag line that lost its `[` (see
+                // `lex::bracketless_tag`): one call, kept inline.
+                b'[' | b'a'..=b'z' | b'A'..=b'Z' => {
+                    let bracket = b == b'[';
+                    if bracket
+                        && s.line_blank
                         && (g.game.has_movetext
                             || s.blank_line && g.game.has_tags && repeats_name(w, &s.names))
                     {
                         break;
                     }
                     self.read_tag(&mut g, &mut s)?;
+                    if bracket && !g.game.has_movetext {
+                        self.skip_stray(&mut g, &mut stray)?;
+                    }
                 }
                 b'%' => {
                     s.line_blank = false;
@@ -636,11 +773,69 @@ impl<R: Read> Framer<R> {
         }
         s.names.clear();
         self.names = s.names;
+        if let Some(stray) = stray {
+            g.game.notes.push(stray.into_note());
+        }
         Ok(g.game)
     }
 
-    /// Reads a tag line from its `[` to its `]` (or to the end of the line
-    /// when it is not closed), cutting a value over the text limit.
+    /// After a tag of a game's header: text on the rest of the tag's line
+    /// that starts neither movetext, nor a comment, nor another tag (some
+    /// programs end every tag line with a literal `\r`) is skipped up to
+    /// the end of the line (or a tag, or movetext, on it), and counted in
+    /// `stray` for one warning per game. Moves after a tag on its line are
+    /// read as before.
+    fn skip_stray(&mut self, g: &mut GameBuf, stray: &mut Option<Stray>) -> io::Result<()> {
+        // Most tag lines end right after the `]`.
+        if let [b'\n', ..] | [b'\r', b'\n', ..] = self.src.window() {
+            return Ok(());
+        }
+        self.src.fill(LOOKAHEAD)?;
+        let w = self.src.window();
+        let blanks = w
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+            .count();
+        let rest = &w[blanks..];
+        if matches!(rest.first(), None | Some(b'\n' | b'[' | b'{' | b';')) || starts_movetext(rest)
+        {
+            return Ok(());
+        }
+        // The stray text ends with the line, or where a tag or, after a
+        // blank, movetext starts on it.
+        let line = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let end = (1..line)
+            .find(|&k| {
+                (rest[k] == b'[' && looks_like_tag(&rest[k..]))
+                    || (matches!(rest[k - 1], b' ' | b'\t') && starts_movetext(&rest[k..]))
+            })
+            .unwrap_or(line);
+        let quoted = sample(&rest[..end], self.src.encoding());
+        let runs_on = end == rest.len();
+        self.src.advance(blanks);
+        let at = self.src.position();
+        self.src.advance(end);
+        if runs_on {
+            // The line goes on past the window.
+            self.skip_line(None)?;
+        }
+        g.skip();
+        match stray {
+            Some(stray) => stray.tags += 1,
+            None => {
+                *stray = Some(Stray {
+                    at,
+                    sample: quoted,
+                    tags: 1,
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a tag line from its `[` (or its name, when it lost the `[`) to
+    /// its `]` (or to the end of the line when it is not closed), cutting a
+    /// value over the text limit.
     fn read_tag(&mut self, g: &mut GameBuf, s: &mut Scan) -> io::Result<()> {
         let start = self.src.position();
         g.game.has_tags = true;
@@ -657,6 +852,7 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 break;
             }
+            let single_byte = self.src.single_byte;
             let at = || self.src.position();
             if quoted {
                 // Value bytes up to the closing quote or the end of the line.
@@ -678,10 +874,12 @@ impl<R: Read> Framer<R> {
                     }
                     i += 1;
                 }
-                value.take(g, &w[..i], at, start, "tag value");
+                value.take(g, &w[..i], single_byte, at, start, "tag value");
                 match closed {
                     Some(true) => {
-                        g.copy(b"\"", || position_after(at(), &w[..i]));
+                        g.copy(b"\"", single_byte, || {
+                            position_after(at(), &w[..i], single_byte)
+                        });
                         self.src.advance(i + 1);
                         quoted = false;
                     }
@@ -696,13 +894,13 @@ impl<R: Read> Framer<R> {
                 // of the line.
                 match w.iter().position(|b| matches!(b, b'\n' | b'"' | b']')) {
                     Some(i) if w[i] == b'\n' => {
-                        g.copy(&w[..i], at);
+                        g.copy(&w[..i], single_byte, at);
                         self.src.advance(i);
                         break;
                     }
                     Some(i) => {
                         let close = w[i] == b']';
-                        g.copy(&w[..=i], at);
+                        g.copy(&w[..=i], single_byte, at);
                         self.src.advance(i + 1);
                         if close {
                             break;
@@ -711,7 +909,7 @@ impl<R: Read> Framer<R> {
                     }
                     None => {
                         let n = w.len();
-                        g.copy(w, at);
+                        g.copy(w, single_byte, at);
                         self.src.advance(n);
                     }
                 }
@@ -727,7 +925,7 @@ impl<R: Read> Framer<R> {
     /// the start of a line.
     fn read_comment(&mut self, g: &mut GameBuf) -> io::Result<bool> {
         let start = self.src.position();
-        g.copy(b"{", || start);
+        g.copy(b"{", self.src.single_byte, || start);
         self.src.advance(1);
         let mut depth = 1u32;
         let mut text = Limited::new();
@@ -737,17 +935,20 @@ impl<R: Read> Framer<R> {
             if w.is_empty() {
                 return Ok(false);
             }
+            let single_byte = self.src.single_byte;
             let at = || self.src.position();
             let Some(k) = memchr::memchr3(b'{', b'}', b'\n', w) else {
-                text.take(g, w, at, start, "comment");
+                text.take(g, w, single_byte, at, start, "comment");
                 let n = w.len();
                 self.src.advance(n);
                 continue;
             };
             match w[k] {
                 b'}' if depth == 1 => {
-                    text.take(g, &w[..k], at, start, "comment");
-                    g.copy(b"}", || position_after(at(), &w[..k]));
+                    text.take(g, &w[..k], single_byte, at, start, "comment");
+                    g.copy(b"}", single_byte, || {
+                        position_after(at(), &w[..k], single_byte)
+                    });
                     self.src.advance(k + 1);
                     return Ok(false);
                 }
@@ -755,7 +956,7 @@ impl<R: Read> Framer<R> {
                 b'}' => depth -= 1,
                 _ => {}
             }
-            text.take(g, &w[..=k], at, start, "comment");
+            text.take(g, &w[..=k], single_byte, at, start, "comment");
             let newline = w[k] == b'\n';
             self.src.advance(k + 1);
             if newline {
@@ -802,7 +1003,7 @@ const CLASS: [u8; 256] = {
         table[stops[k] as usize] |= STOP;
         k += 1;
     }
-    let starts = b"012*\xC2\xBD";
+    let starts = b"012*-\xC2\xBD";
     k = 0;
     while k < starts.len() {
         table[starts[k] as usize] |= RESULT_START;
@@ -895,18 +1096,41 @@ fn scan_movetext(
             b';' | b'{' => break Stop::Special,
             _ => {}
         }
+        if !seen && line_blank && b.is_ascii_alphabetic() {
+            // A tag line that lost its `[`, among the header's lines: the
+            // whole line must be seen.
+            if i + BRACKETLESS_LOOKAHEAD > w.len() && !eof && i > 0 {
+                break Stop::Refill;
+            }
+            if bracketless_tag(&w[i..], eof) {
+                break Stop::Special;
+            }
+        }
         column_one = false;
         line_blank = false;
         seen = true;
-        if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD) && is_boundary(prev) {
-            // Enough of the window for any result and, after a `1-1`, for
-            // the whole look ahead (so that it sees the same bytes however
-            // the input arrives).
+        if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD) && is_boundary(prev) {
+            // Enough of the window for any result and, after a `1-1` or a
+            // lone `-`, for the whole look ahead (so that it sees the same
+            // bytes however the input arrives).
             if i + RESULT_WINDOW > w.len() && !eof && i > 0 {
                 break Stop::Refill;
             }
-            if let Some(n) = result_len(&w[i..])
-                && (&w[i..i + n] != DRAW_OR_MOVE || draw_ends_game(&w[i + n..], eof))
+            if b == b'-'
+                && let Some(n) = unknown_move_len(&w[i..])
+            {
+                // `- -`, an unknown move: its second `-` is no result.
+                i += n;
+                prev = Some(b'-');
+                continue;
+            }
+            let found = if b == b'-' {
+                lone_dash_len(&w[i..])
+            } else {
+                result_len(&w[i..])
+            };
+            if let Some(n) = found
+                && (!ends_game_only_at_its_end(&w[i..i + n]) || draw_ends_game(&w[i + n..], eof))
             {
                 i += n;
                 break Stop::Result;
@@ -938,9 +1162,13 @@ fn scan_movetext(
     (i, stop)
 }
 
-/// The lower-cased name of the tag at the start of `w` (a `[`).
+/// The lower-cased name of the tag at the start of `w` (a `[`, or the
+/// name of a tag that lost it).
 fn tag_name(w: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    let rest = skip_blanks(w.get(1..).unwrap_or_default());
+    let rest = match w.strip_prefix(b"[") {
+        Some(rest) => skip_blanks(rest),
+        None => w,
+    };
     rest.iter()
         .take_while(|b| is_name_byte(**b))
         .map(u8::to_ascii_lowercase)
@@ -1015,6 +1243,35 @@ mod tests {
         assert_eq!(games.len(), 1);
         let games = frame(b"[Event \"a\"]\n[Event \"b\"]\n*");
         assert_eq!(games.len(), 1, "duplicate tags without a blank line stay");
+    }
+
+    #[test]
+    fn text_after_a_tag_on_its_line_is_skipped_once_per_game() {
+        let text = b"[Event \"a\"]\\r\n[Site \"b\"] \\r\n1. 11-15 *\n[Event \"c\"]\\r\n*";
+        let mut framer = Framer::new(&text[..]);
+        let game = framer.next_game().unwrap().unwrap();
+        assert_eq!(game.bytes, b"[Event \"a\"]\n[Site \"b\"]\n1. 11-15 *");
+        assert_eq!(game.segments.len(), 3);
+        // The next segment starts at the end of the line.
+        let resume = game.segments[2].start;
+        assert_eq!((resume.line, resume.column), (2, 14));
+        assert_eq!(game.notes.len(), 1);
+        assert_eq!(
+            game.notes[0].message,
+            "text after a tag skipped: `\\r` (and after 1 more tags)"
+        );
+        assert_eq!(
+            game.notes[0].position,
+            Position {
+                byte: 11,
+                line: 1,
+                column: 12
+            }
+        );
+        let game = framer.next_game().unwrap().unwrap();
+        assert_eq!(game.bytes, b"[Event \"c\"]\n*");
+        assert_eq!(game.notes.len(), 1);
+        assert!(framer.next_game().unwrap().is_none());
     }
 
     #[test]
@@ -1130,6 +1387,26 @@ mod tests {
         }
     }
 
+    /// A tag line that lost its `[` is told from movetext the same way
+    /// wherever the input's chunks end.
+    #[test]
+    fn bracketless_tags_frame_the_same_wherever_the_window_ends() {
+        let end = CHUNK + LOOKAHEAD;
+        for pad in (end - BRACKETLESS_LOOKAHEAD - 40..end + 10).step_by(7) {
+            let mut text = b"[Event \"a\"]\n{".to_vec();
+            text.resize(pad, b'x');
+            text.extend_from_slice(b"}\nSite \"b\"]\n[Round \"1\"]\n1. 9-13 *\n");
+            let whole = frame(&text);
+            let mut framer = Framer::new(Trickle(&text));
+            let mut trickled = Vec::new();
+            while let Some(game) = framer.next_game().unwrap() {
+                trickled.push(String::from_utf8_lossy(&game.bytes).into_owned());
+            }
+            assert_eq!(whole, trickled, "{pad}");
+            assert_eq!(whole.len(), 1, "{pad}");
+        }
+    }
+
     #[test]
     fn long_comments_are_cut_and_positions_resume_after_them() {
         let mut text = b"1. 11-15 {".to_vec();
@@ -1157,7 +1434,7 @@ mod tests {
             assert_eq!(class & BOUNDARY != 0, is_boundary(Some(b)), "{b}");
             assert_eq!(
                 class & RESULT_START != 0,
-                matches!(b, b'0'..=b'2' | b'*' | 0xC2 | 0xBD),
+                matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD),
                 "{b}"
             );
         }
@@ -1165,7 +1442,7 @@ mod tests {
 
     #[test]
     fn positions_after_text() {
-        let p = position_after(Position::START, "ab\ncé".as_bytes());
+        let p = position_after(Position::START, "ab\ncé".as_bytes(), false);
         assert_eq!(
             p,
             Position {
@@ -1178,10 +1455,15 @@ mod tests {
 
     #[test]
     fn samples_are_readable() {
-        assert_eq!(sample(b"abc\ndef"), "abc");
-        assert_eq!(sample(b"a\x00b"), "a\u{FFFD}b");
-        assert_eq!(sample(b"M\xFCller"), "Müller");
+        assert_eq!(sample(b"abc\ndef", None), "abc");
+        assert_eq!(sample(b"a\x00b", None), "a\u{FFFD}b");
+        assert_eq!(
+            sample(b"M\xFCller", Some(encoding_rs::WINDOWS_1252)),
+            "Müller"
+        );
+        assert_eq!(sample(b"M\xFCller", None), "M\u{FFFD}ller");
+        assert_eq!(sample("Müller é".as_bytes(), None), "Müller é");
         let long = vec![b'x'; 200];
-        assert_eq!(sample(&long).chars().count(), SAMPLE_CHARS + 1);
+        assert_eq!(sample(&long, None).chars().count(), SAMPLE_CHARS + 1);
     }
 }

@@ -2,6 +2,7 @@
 //! annotations, the result, and the hints the text alone gives.
 
 use compact_str::CompactString;
+use encoding_rs::Encoding;
 use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
@@ -32,7 +33,10 @@ pub struct Game {
     pub movetext: String,
     /// Where [`Game::movetext`] starts.
     pub movetext_start: Position,
-    /// How the game's text was decoded.
+    /// How the game's text was decoded: the input's encoding, but UTF-8
+    /// for a game whose bytes are ASCII, or valid UTF-8 in an input whose
+    /// encoding was detected as a legacy one (inputs joined from several
+    /// sources mix them).
     pub encoding: TextEncoding,
     /// What the text alone tells about variant, notation and set-up.
     pub hints: Hints,
@@ -48,6 +52,21 @@ impl Game {
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case(name))
             .map(|t| t.value.as_str())
+    }
+
+    /// The value of the standard tag `name` (`White`, `Black`, `Event`,
+    /// `Site`, `Date`, `Round`, `Result`): the first tag of that name,
+    /// compared without case; when the game has none, the first tag named
+    /// by one of its names in other languages (`Bianco` for `White`, …:
+    /// see [`TAG_ALIASES`](super::TAG_ALIASES)). The tags themselves stay
+    /// as written. For any other name, the same as [`Game::tag`].
+    pub fn standard_tag(&self, name: &str) -> Option<&str> {
+        super::tags::standard_tag(
+            self.tags
+                .iter()
+                .map(|t| (t.name.as_str(), t.value.as_str())),
+            name,
+        )
     }
 
     /// Every tag named `name`, compared without case, in order.
@@ -71,11 +90,29 @@ impl Game {
 /// How a game's bytes were turned into text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextEncoding {
-    /// The bytes were valid UTF-8.
+    /// UTF-8 (ASCII text is UTF-8, in any file). Sequences that were not
+    /// valid UTF-8, if any, became U+FFFD, with a warning on the game.
     Utf8,
-    /// They were not, and were read as Windows-1252 (a superset of the
-    /// printable Latin-1 characters).
-    Windows1252,
+    /// A single-byte legacy encoding (Windows-1252, Windows-1251,
+    /// ISO-8859-2, KOI8-U, …), detected for the input or given by the
+    /// caller: every byte is one character.
+    Legacy(&'static Encoding),
+}
+
+impl TextEncoding {
+    /// The encoding.
+    pub fn encoding(&self) -> &'static Encoding {
+        match self {
+            TextEncoding::Utf8 => encoding_rs::UTF_8,
+            TextEncoding::Legacy(encoding) => encoding,
+        }
+    }
+
+    /// Its name as the Encoding Standard spells it: `UTF-8`,
+    /// `windows-1252`, `windows-1251`, `ISO-8859-2`, `KOI8-U`, ….
+    pub fn name(&self) -> &'static str {
+        self.encoding().name()
+    }
 }
 
 /// A tag pair `[Name "value"]`. Name and value are held inline when
@@ -205,7 +242,8 @@ pub struct SetupCommand {
 }
 
 /// A result terminator as written: `1-0`, `0-1`, `2-0`, `0-2`, `1-1`, `0-0`,
-/// `1/2-1/2`, `½-½` or `*`. What it means depends on the variant.
+/// `1/2-1/2`, `½-½`, `*`, or `-` alone where the result stands (unknown, as
+/// `*`). What it means depends on the variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The text, as written.

@@ -25,13 +25,17 @@ use nom::{IResult, Parser};
 use thin_vec::ThinVec;
 
 use super::decode::{GameText, Locator, decode};
+use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
     Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
-    SquareSummary, Tag, hints,
+    SquareSummary, Tag, TextEncoding, hints,
 };
-use super::lex::{DRAW_OR_MOVE, is_boundary, is_name_byte, result_len};
+use super::lex::{
+    bracketless_tag, ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len,
+    result_len,
+};
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
 use crate::notation::{INLINE_SQUARES, MoveToken, SquareToken, Squares, TokenError};
 
@@ -74,6 +78,8 @@ fn tag_value(i: &str) -> Res<'_, (&str, bool)> {
 
 /// A tag as written, before unescaping.
 struct RawTag<'a> {
+    /// Whether it lacks its opening `[`.
+    bracketless: bool,
     name: &'a str,
     value: &'a str,
     closed_value: bool,
@@ -83,12 +89,16 @@ struct RawTag<'a> {
 }
 
 // tag := "[" blank* name blank* value blank* "]"      (committed after "[")
+//        | name blank* value blank* "]"             (a tag line that lost its "[";
+//                                                   the caller checks the line)
 fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
     let error = nom::error::Error::new(i, nom::error::ErrorKind::Char);
     let bytes = i.as_bytes();
-    if bytes.first() != Some(&b'[') {
-        return Err(nom::Err::Error(error));
-    }
+    let bracketless = match bytes.first() {
+        Some(b'[') => false,
+        Some(b) if b.is_ascii_alphabetic() => true,
+        _ => return Err(nom::Err::Error(error)),
+    };
     // Committed after the `[`.
     let fail = || nom::Err::Failure(error.clone());
     let blanks = |from: usize| {
@@ -97,7 +107,7 @@ fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
             .take_while(|&&b| b == b' ' || b == b'\t')
             .count()
     };
-    let name_at = blanks(1);
+    let name_at = if bracketless { 0 } else { blanks(1) };
     let Ok((_, name)) = tag_name(&i[name_at..]) else {
         return Err(fail());
     };
@@ -114,6 +124,7 @@ fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
     Ok((
         &rest[extra_len + usize::from(closed)..],
         RawTag {
+            bracketless,
             name,
             value,
             closed_value,
@@ -493,6 +504,16 @@ impl<'t> Reading<'t> {
         }
     }
 
+    /// Whether only blanks stand between the start of `at`'s line (or of
+    /// the text) and `at`, as the framing counts them.
+    fn at_line_start(&self, at: usize) -> bool {
+        self.bytes[..at]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+            .is_none_or(|&b| b == b'\n')
+    }
+
     fn skip_blanks(&mut self) {
         while self.i < self.bytes.len() && self.bytes[self.i].is_ascii_whitespace() {
             self.i += 1;
@@ -602,6 +623,15 @@ impl<'t> Reading<'t> {
                 }
                 Some(b'{') => self.brace(),
                 Some(b';') => self.line_comment(),
+                // A tag line that lost its `[`, as the framing reads it.
+                Some(b)
+                    if b.is_ascii_alphabetic()
+                        && self.at_line_start(at)
+                        && bracketless_tag(&self.bytes[at..], true) =>
+                {
+                    self.tag();
+                    movetext = self.i;
+                }
                 _ => break,
             }
         }
@@ -634,8 +664,14 @@ impl<'t> Reading<'t> {
         self.i = end;
         match tag_pair(&self.text[at..end]) {
             Ok((_, raw)) => {
+                if raw.bracketless {
+                    self.warn(
+                        at,
+                        format!("tag `{}` lacks its opening `[`: read as a tag", raw.name),
+                    );
+                }
                 if !raw.closed_value {
-                    self.error(
+                    self.warn(
                         at,
                         format!("tag `{}`: its value is not closed by `\"`", raw.name),
                     );
@@ -659,8 +695,9 @@ impl<'t> Reading<'t> {
                 });
             }
             Err(_) => {
+                // Only the tag is lost: the game is read on.
                 let text = self.text[at..end].trim_end().to_string();
-                self.error(at, format!("malformed tag skipped: `{}`", quote(&text)));
+                self.warn(at, format!("malformed tag skipped: `{}`", quote(&text)));
             }
         }
     }
@@ -982,22 +1019,31 @@ impl<'t> Reading<'t> {
     /// boundary: the framing may end the game there, so no word or move may
     /// run over it. `1-1` counts wherever it stands (as a result or as the
     /// move it then is), so that no word holds one, and the writer writes
-    /// it only as a result (the move zero-padded).
+    /// it only as a result (the move zero-padded); a lone `-` counts where
+    /// it is the result.
     fn result_within(&self, from: usize, to: usize) -> Option<usize> {
         (from + 1..to.min(self.bytes.len())).find(|&k| {
-            is_boundary(Some(self.bytes[k - 1])) && result_len(&self.bytes[k..]).is_some()
+            is_boundary(Some(self.bytes[k - 1]))
+                && (result_len(&self.bytes[k..]).is_some()
+                    || self.bytes[k] == b'-' && self.result_at(k).is_some())
         })
     }
 
     /// The length of the result at `k` (the caller checks the boundary
-    /// before it). `1-1` is a result only where the framing ended the game
-    /// on it: it then ends the text, since the framing stops right after a
-    /// result (see `lex::draw_ends_game` for its rule). Anywhere else it is
-    /// a move, so the framing and the grammar always agree.
+    /// before it). `1-1` and a lone `-` are results only where the framing
+    /// ended the game on them: they then end the text, since the framing
+    /// stops right after a result (see `lex::draw_ends_game` for its rule).
+    /// Anywhere else `1-1` is a move and `-` text, so the framing and the
+    /// grammar always agree.
     fn result_at(&self, k: usize) -> Option<usize> {
-        let n = result_len(&self.bytes[k..])?;
+        let rest = &self.bytes[k..];
+        let n = if rest.first() == Some(&b'-') {
+            lone_dash_len(rest)?
+        } else {
+            result_len(rest)?
+        };
         let ends_text = k + n == self.bytes.len() && self.ends_on_result;
-        (&self.bytes[k..k + n] != DRAW_OR_MOVE || ends_text).then_some(n)
+        (!ends_game_only_at_its_end(&rest[..n]) || ends_text).then_some(n)
     }
 
     /// Where the word starting at `at` ends.
@@ -1188,13 +1234,112 @@ impl<'t> Reading<'t> {
     }
 }
 
-/// Reads one framed game. Also returns its byte buffer for reuse.
-pub(crate) fn parse_game(raw: RawGame, index: u64) -> (Game, Vec<u8>) {
-    parse_game_as(raw, index, true)
+/// A warning for each tag whose name (compared without case) an earlier tag
+/// of the game already has. Both stay in the game's tags; the first is the
+/// one [`Game::tag`] gives.
+fn repeated_tags(tags: &[Tag]) -> Vec<Note> {
+    let note = |first: &Tag, again: &Tag| {
+        Note::warning(
+            again.position,
+            format!(
+                "tag `{}` repeated (first on line {}): both kept, the first one counts",
+                again.name, first.position.line
+            ),
+        )
+    };
+    let mut notes = Vec::new();
+    if tags.len() <= 32 {
+        // The usual handful: compared pairwise, but only where a bit for
+        // the name's length and first letter was already set (the tags of
+        // most games differ in these).
+        let key = |t: &Tag| {
+            let name = t.name.as_bytes();
+            let first = name.first().map_or(0, u8::to_ascii_lowercase);
+            1u64 << ((name.len() * 7 + usize::from(first)) % 64)
+        };
+        let mut seen = 0u64;
+        for (k, again) in tags.iter().enumerate() {
+            let bit = key(again);
+            if seen & bit != 0
+                && let Some(first) = tags[..k]
+                    .iter()
+                    .find(|t| t.name.eq_ignore_ascii_case(&again.name))
+            {
+                notes.push(note(first, again));
+            }
+            seen |= bit;
+        }
+    } else {
+        // Many tags: sorted by name, so that time stays n log n.
+        let mut order: Vec<(CompactString, usize)> = tags
+            .iter()
+            .enumerate()
+            .map(|(k, t)| (t.name.to_ascii_lowercase(), k))
+            .collect();
+        order.sort();
+        for pair in order.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            if a.0 == b.0 {
+                let first = order[order.partition_point(|o| o.0 < b.0)].1;
+                notes.push(note(&tags[first], &tags[b.1]));
+            }
+        }
+        notes.sort_by_key(|n| n.position.byte);
+    }
+    notes
+}
+
+/// The warnings about how a game's text was decoded: sequences that were
+/// not valid UTF-8 (one warning, at the first), and, when `announce`, the
+/// legacy encoding detected for the input, at the first character that
+/// uses it.
+fn encoding_notes(text: &GameText, choice: Option<Choice>, announce: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if let Some(first) = text.replaced.first() {
+        let shown: String = first.bytes[..usize::from(first.len)]
+            .iter()
+            .map(|b| format!("\\x{b:02X}"))
+            .collect();
+        let what = if first.len == 1 { "byte" } else { "bytes" };
+        let more = match text.replaced.len() - 1 {
+            0 => String::new(),
+            n => format!(" ({n} more in this game)"),
+        };
+        notes.push(Note::warning(
+            Locator::new(text).at(first.at),
+            format!("{what} {shown} not valid UTF-8, the input's encoding: read as U+FFFD{more}"),
+        ));
+    }
+    if announce
+        && matches!(text.encoding, TextEncoding::Legacy(_))
+        && let Some(message) = choice.and_then(|c| c.note())
+        && let Some(at) = text.text.bytes().position(|b| !b.is_ascii())
+    {
+        notes.push(Note::warning(Locator::new(text).at(at), message));
+    }
+    notes
+}
+
+/// Reads one framed game, its text in the input's encoding (`choice`);
+/// `announce` asks for the warning that names a detected legacy encoding
+/// (given once per input). Also returns the game's byte buffer for reuse.
+pub(crate) fn parse_game(
+    raw: RawGame,
+    index: u64,
+    choice: Option<Choice>,
+    announce: bool,
+) -> (Game, Vec<u8>) {
+    parse_game_as(raw, index, choice, announce, true)
 }
 
 /// [`parse_game`], with plain runs read the short way or not.
-fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) {
+fn parse_game_as(
+    raw: RawGame,
+    index: u64,
+    choice: Option<Choice>,
+    announce: bool,
+    plain_runs: bool,
+) -> (Game, Vec<u8>) {
     let RawGame {
         bytes,
         segments,
@@ -1203,7 +1348,9 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         truncated,
         ..
     } = raw;
-    let (text, spare): (GameText, _) = decode(bytes, segments);
+    let (text, spare): (GameText, _) = decode(bytes, segments, choice);
+    let mut notes = framing_notes;
+    notes.extend(encoding_notes(&text, choice, announce));
     let start = text.segments.first().map_or(Position::START, |s| s.start);
     let mut r = Reading {
         text: &text.text,
@@ -1211,7 +1358,7 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         i: 0,
         loc: Locator::new(&text),
         first_column: start.column,
-        notes: framing_notes,
+        notes,
         items: 0,
         tags: Vec::new(),
         main: Line::default(),
@@ -1225,6 +1372,9 @@ fn parse_game_as(raw: RawGame, index: u64, plain_runs: bool) -> (Game, Vec<u8>) 
         plain_runs,
     };
     let movetext_at = r.header();
+    for note in repeated_tags(&r.tags) {
+        r.note(note);
+    }
     // Rarely fewer than five bytes of movetext per move (`1. 9-13 22-18 `
     // takes 7.5): one allocation, usually.
     r.main
@@ -1485,13 +1635,13 @@ mod tests {
             while let Some(raw) = framer.next_game().unwrap() {
                 index += 1;
                 let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
-                let (plain, _) = parse_game_as(raw.clone(), index, true);
+                let (plain, _) = parse_game_as(raw.clone(), index, None, false, true);
                 let backward = super::super::decode::tests::BACKWARD.with(|count| count.get()) - before;
                 // Positions are asked for in text order, but for the start
                 // of the movetext (after comments before it) and the one
                 // warning on variations left open: never once an item.
                 proptest::prop_assert!(backward <= 2, "{} passes from the start", backward);
-                let (general, _) = parse_game_as(raw, index, false);
+                let (general, _) = parse_game_as(raw, index, None, false, false);
                 proptest::prop_assert_eq!(plain, general);
             }
         }
@@ -1505,7 +1655,7 @@ mod tests {
         let mut framer = super::super::framing::Framer::new(text.as_bytes());
         let raw = framer.next_game().unwrap().unwrap();
         let before = super::super::decode::tests::BACKWARD.with(|count| count.get());
-        let (game, _) = parse_game(raw, 1);
+        let (game, _) = parse_game(raw, 1, None, false);
         let after = super::super::decode::tests::BACKWARD.with(|count| count.get());
         assert_eq!(game.line.comments.len(), 2000);
         assert!(

@@ -75,12 +75,44 @@ fn result_form(text: &[u8]) -> Option<usize> {
 /// `0` or a `2-0` is never one, and the other forms are not moves at all.
 pub(crate) const DRAW_OR_MOVE: &[u8] = b"1-1";
 
+/// `-` alone where the result stands: an unknown result, as `*` (some
+/// programs write it so). Like [`DRAW_OR_MOVE`], it ends the game only
+/// where [`draw_ends_game`] says so; elsewhere it is text (`23 - 18`, a
+/// move written with blanks). `- -`, an unknown move, is never one.
+pub(crate) const LONE_DASH: &[u8] = b"-";
+
+/// The length of a lone `-` at the start of `text` followed by a
+/// delimiter, as [`result_len`] gives for the other results; `None` for
+/// the `- -` (or `--`) of an unknown move. The caller checks that a token
+/// may start there and that the game ends there ([`draw_ends_game`]).
+pub(crate) fn lone_dash_len(text: &[u8]) -> Option<usize> {
+    (text.first() == Some(&b'-')
+        && is_result_end(text.get(1).copied())
+        && unknown_move_len(text).is_none())
+    .then_some(1)
+}
+
+/// The length of the unknown move `- -` (blanks between, or none) at the
+/// start of `text`, as the grammar reads it.
+pub(crate) fn unknown_move_len(text: &[u8]) -> Option<usize> {
+    let rest = text.strip_prefix(b"-")?;
+    let blanks = text.len() - 1 - skip_blanks(rest).len();
+    (rest.get(blanks) == Some(&b'-')).then_some(blanks + 2)
+}
+
+/// Whether the result form `result` (as [`result_len`] or
+/// [`lone_dash_len`] found it) ends the game only where
+/// [`draw_ends_game`] says so: `1-1` and a lone `-`.
+pub(crate) fn ends_game_only_at_its_end(result: &[u8]) -> bool {
+    result == DRAW_OR_MOVE || result == LONE_DASH
+}
+
 /// How many bytes after a `1-1` [`draw_ends_game`] looks at, at most.
 pub(crate) const DRAW_LOOKAHEAD: usize = 256;
 
-/// Whether a `1-1` followed by `after` ends the game (is a result) rather
-/// than being a move; `input_ends` says whether `after` runs to the end of
-/// the input.
+/// Whether a `1-1` (or a lone `-`) followed by `after` ends the game (is
+/// a result) rather than being a move; `input_ends` says whether `after`
+/// runs to the end of the input.
 ///
 /// The rule: `1-1` ends the game when what follows it, passing blanks,
 /// comments `{…}`, `;` line comments and `%` escape lines (at the start of
@@ -216,10 +248,62 @@ pub(crate) fn looks_like_tag(text: &[u8]) -> bool {
     skip_blanks(&rest[name..]).first() == Some(&b'"')
 }
 
+/// How many bytes [`bracketless_tag`] looks at, at most.
+pub(crate) const BRACKETLESS_LOOKAHEAD: usize = 256;
+
+/// Whether `text` (from a line's first non-blank byte, in a game's header)
+/// is a tag line that lost its opening `[`: a name that starts with a
+/// letter, blanks, a quoted value, blanks and `]`, and nothing after it on
+/// the line but blanks. The line must end within the first
+/// [`BRACKETLESS_LOOKAHEAD`] bytes of `text` (or at its end, when
+/// `input_ends` says that `text` runs to the end of the input), so that
+/// the framing decides with a bounded look ahead and the grammar decides
+/// the same.
+pub(crate) fn bracketless_tag(text: &[u8], input_ends: bool) -> bool {
+    let (text, ends) = if text.len() > BRACKETLESS_LOOKAHEAD {
+        (&text[..BRACKETLESS_LOOKAHEAD], false)
+    } else {
+        (text, input_ends)
+    };
+    if !text.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let name = text.iter().take_while(|b| is_name_byte(**b)).count();
+    let Some(value) = skip_blanks(&text[name..]).strip_prefix(b"\"") else {
+        return false;
+    };
+    // The value, up to a quote that no backslash escapes, on this line.
+    let mut k = 0;
+    let mut escaped = false;
+    loop {
+        match value.get(k) {
+            None | Some(b'\n') => return false,
+            Some(b'"') if !escaped => break,
+            Some(b'\\') if !escaped => escaped = true,
+            Some(_) => escaped = false,
+        }
+        k += 1;
+    }
+    let Some(rest) = skip_blanks(&value[k + 1..]).strip_prefix(b"]") else {
+        return false;
+    };
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\x0C'))
+        .count();
+    match rest.get(blanks) {
+        Some(b'\n') => true,
+        None => ends,
+        Some(_) => false,
+    }
+}
+
 /// Whether `b` may be part of a tag name (PDN asks for letters, digits and
-/// `_`; real files also use `-`).
+/// `_`; real files also use `-`, and letters outside ASCII: `Résultat`,
+/// `Белые`). Every byte outside ASCII counts, in any encoding, so that a
+/// name is never cut inside a character.
 pub(crate) fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || !b.is_ascii()
 }
 
 /// `text` without its leading spaces and tabs.
@@ -309,6 +393,24 @@ mod tests {
     }
 
     #[test]
+    fn lone_dashes_and_unknown_moves() {
+        assert_eq!(lone_dash_len(b"-"), Some(1));
+        assert_eq!(lone_dash_len(b"-\n\n[Event"), Some(1));
+        assert_eq!(lone_dash_len(b"- 18"), Some(1));
+        assert_eq!(lone_dash_len(b"- -"), None);
+        assert_eq!(lone_dash_len(b"-\t-"), None);
+        assert_eq!(lone_dash_len(b"--"), None);
+        assert_eq!(lone_dash_len(b"-18"), None);
+        assert_eq!(unknown_move_len(b"- - 2."), Some(3));
+        assert_eq!(unknown_move_len(b"--"), Some(2));
+        assert_eq!(unknown_move_len(b"-  \t- "), Some(5));
+        assert_eq!(unknown_move_len(b"- \n-"), None);
+        assert!(ends_game_only_at_its_end(b"-"));
+        assert!(ends_game_only_at_its_end(b"1-1"));
+        assert!(!ends_game_only_at_its_end(b"1-0"));
+    }
+
+    #[test]
     fn when_one_one_ends_the_game() {
         for (after, input_ends) in [
             ("", true),
@@ -374,9 +476,37 @@ mod tests {
         assert!(looks_like_tag(b"[Event \"x\"]"));
         assert!(looks_like_tag(b"[ White\t\"\"]"));
         assert!(looks_like_tag(b"[Black-Elo \"1\"]"));
+        assert!(looks_like_tag("[Résultat \"1-0\"]".as_bytes()));
+        assert!(looks_like_tag(b"[R\xE9sultat \"1-0\"]"));
         assert!(!looks_like_tag(b"[diagram]"));
         assert!(!looks_like_tag(b"[%clk 1:00]"));
         assert!(!looks_like_tag(b"Event \"x\""));
+    }
+
+    #[test]
+    fn tag_lines_without_their_bracket() {
+        for (yes, ends) in [
+            ("Event \"Open\"]\n", false),
+            ("Event \"Open\"] \r\n[Site", false),
+            ("White\t\"a \\\"b\\\" c\" ]", true),
+            ("Black-Elo \"\"]\n", false),
+        ] {
+            assert!(bracketless_tag(yes.as_bytes(), ends), "{yes:?}");
+        }
+        for (no, ends) in [
+            ("Event \"Open\"]", false),
+            ("Event \"Open\"] 1. 11-15\n", true),
+            ("Event \"Open\"\n", true),
+            ("Event \"Open]\n", true),
+            ("Event Open\"]\n", true),
+            ("1. 11-15 \"x\"]\n", true),
+            ("[Event \"x\"]\n", true),
+            ("\"x\"]\n", true),
+        ] {
+            assert!(!bracketless_tag(no.as_bytes(), ends), "{no:?}");
+        }
+        let long = format!("Event \"{}\"]\n", "x".repeat(BRACKETLESS_LOOKAHEAD));
+        assert!(!bracketless_tag(long.as_bytes(), true));
     }
 
     #[test]

@@ -3,14 +3,23 @@
 //! [`Reader`] takes any [`std::io::Read`] and hands out one [`Game`] at a
 //! time, in memory bounded whatever the input's size. It reads PDN 3.0 and
 //! the deviations found in real files (see the project's design notes):
-//! tags in any case, duplicated or empty; move numbers `1.`, `1...`, `1. ...`
+//! tags in any case, duplicated or empty, named in other languages (read
+//! through [`Game::standard_tag`]); move numbers `1.`, `1...`, `1. ...`
 //! or none; moves in numeric, algebraic or Dama notation joined by `-`, `x`,
 //! `×` or `:` (or, for two 2-digit squares, not joined: `3228` is 32-28);
 //! `- -` for unknown moves; comments `{…}` (nested or not
 //! closed), `;…` and `%` escape lines; nested variations; NAGs and marks;
 //! `/FEN "…"/` set-up commands; every result form; missing terminators; junk
-//! between games; a byte-order mark, CRLF, and Windows-1252 text beside
-//! UTF-8.
+//! between games; a byte-order mark, CRLF, and text in UTF-8 or a legacy
+//! encoding.
+//!
+//! Encodings are decided per input, from a bounded sample of its bytes
+//! taken when the first byte outside ASCII arrives: UTF-8 when the sample
+//! is UTF-8 (or nearly: a few damaged bytes become U+FFFD, with a warning
+//! on their game); otherwise the legacy encoding `chardetng` detects
+//! (Windows-1252, Windows-1251, ISO-8859-2, KOI8-U, …), named once in a
+//! warning on the first game that uses it. [`Reader::with_encoding`] gives
+//! the encoding instead ([`encoding_for_label`] reads its name).
 //!
 //! Tolerance policy, in order: never panic and stay linear in time and
 //! bounded in memory on any input; read valid PDN exactly; be fast; be
@@ -29,7 +38,9 @@
 //! reached within it, `1-1` is a move, so the game goes on and no text is
 //! lost; at worst it then lacks its terminator, which is reported. Every
 //! other result always ends the game. The writer writes the move
-//! zero-padded (`01-1`), so that it reads back as a move anywhere.
+//! zero-padded (`01-1`), so that it reads back as a move anywhere. A lone
+//! `-` (not the `- -` of an unknown move) is an unknown result, like `*`,
+//! by the same rule: where it ends the game.
 //!
 //! Positions ([`Position`]): byte offsets are 0-based; lines, columns and
 //! game indices are 1-based.
@@ -49,20 +60,25 @@
 //! ```
 
 mod decode;
+mod encoding;
 mod error;
 mod framing;
 mod game;
 mod grammar;
 mod lex;
 mod reader;
+mod tags;
 pub mod writer;
 
+pub use encoding::{EncodingError, encoding_for_label};
+pub use encoding_rs::Encoding;
 pub use error::{Diagnostic, Position, Severity};
 pub use game::{
     BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType, GameTypeHint,
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
 pub use reader::Reader;
+pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
 pub use writer::{game_to_string, write_game, write_games};
 
 /// Deepest variation nesting read; deeper variations are skipped with a

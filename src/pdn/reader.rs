@@ -2,34 +2,61 @@
 
 use std::io::{self, Read};
 
+use encoding_rs::Encoding;
+
 use super::error::{Diagnostic, Position};
 use super::framing::Framer;
-use super::game::Game;
+use super::game::{Game, TextEncoding};
 use super::grammar::parse_game;
 
 /// Reads PDN games one at a time from any byte source.
 ///
 /// Memory stays bounded by the limits of this module (a game's text is at
-/// most [`MAX_GAME_LEN`](super::MAX_GAME_LEN) bytes), however large the
-/// input. Problems in the text are reported as [`Diagnostic`]s on the games
-/// they concern; only I/O errors of the source are errors.
+/// most [`MAX_GAME_LEN`](super::MAX_GAME_LEN) bytes; deciding the input's
+/// encoding looks at most 1 MiB ahead, once), however large the input.
+/// Problems in the text are reported as [`Diagnostic`]s on the games they
+/// concern; only I/O errors of the source are errors.
 ///
 /// It is also an [`Iterator`] of `io::Result<Game>`.
 pub struct Reader<R> {
     framer: Framer<R>,
     games: u64,
     trailing: Vec<Diagnostic>,
+    /// The detected legacy encoding has been named in a warning.
+    announced: bool,
 }
 
 impl<R: Read> Reader<R> {
-    /// A reader over `source`. Wrapping the source in a `BufReader` is not
-    /// needed: the reader buffers.
+    /// A reader over `source`, its encoding detected from its bytes (see
+    /// the [module](super) documentation). Wrapping the source in a
+    /// `BufReader` is not needed: the reader buffers.
     pub fn new(source: R) -> Reader<R> {
+        Reader::with_encoding(source, None)
+    }
+
+    /// A reader over `source` in `encoding`, or, when `None`, in the
+    /// encoding detected from its bytes. Every game is then decoded in the
+    /// given encoding (ASCII text reads the same in any); bytes not valid
+    /// in UTF-8 become U+FFFD with a warning.
+    ///
+    /// The encoding should be UTF-8 or a single-byte encoding whose ASCII
+    /// bytes are ASCII ([`encoding_for_label`](super::encoding_for_label)
+    /// accepts only those): the framing reads brackets, quotes and line
+    /// ends as bytes, and positions count one character per byte of any
+    /// other encoding.
+    pub fn with_encoding(source: R, encoding: Option<&'static Encoding>) -> Reader<R> {
         Reader {
-            framer: Framer::new(source),
+            framer: Framer::with_encoding(source, encoding),
             games: 0,
             trailing: Vec::new(),
+            announced: false,
         }
+    }
+
+    /// The input's encoding: the one given, or the one detected once a
+    /// byte outside ASCII has been read; `None` before.
+    pub fn encoding(&self) -> Option<&'static Encoding> {
+        self.framer.encoding().map(|c| c.encoding)
     }
 
     /// The next game, or `None` at the end of the input.
@@ -41,7 +68,10 @@ impl<R: Read> Reader<R> {
         match self.framer.next_game()? {
             Some(raw) => {
                 self.games += 1;
-                let (game, buffer) = parse_game(raw, self.games);
+                let choice = self.framer.encoding();
+                let (game, buffer) = parse_game(raw, self.games, choice, !self.announced);
+                // The first game read in a legacy encoding names it.
+                self.announced |= matches!(game.encoding, TextEncoding::Legacy(_));
                 self.framer.recycle(buffer);
                 Ok(Some(game))
             }

@@ -115,12 +115,100 @@ fn tags_in_any_case_duplicated_empty_and_escaped() {
     assert_eq!(game.tags_named("event").count(), 2);
     assert_eq!(game.tag("date"), Some(""));
     assert_eq!(game.tag("Site"), None);
-    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(
+        messages(&game),
+        ["tag `EVENT` repeated (first on line 1): both kept, the first one counts"]
+    );
+    assert_eq!(game.diagnostics[0].position, position(15, 2, 1));
+    assert!(!game.has_errors());
 }
 
 #[test]
-fn malformed_tags_are_errors_and_the_game_goes_on() {
-    let game = one("[Event \"open\n[\"no name\"]\n[Site \"x\" junk]\n[Round \"1\"\n1. 11-15 *");
+fn repeated_tags_are_kept_with_a_warning_each() {
+    let game = one("[Event \"a\"]\n[Site \"s\"]\n[Event \"b\"]\n[event \"c\"]\n1. 11-15 *");
+    let events: Vec<&str> = game.tags_named("Event").map(|t| t.value.as_str()).collect();
+    assert_eq!(events, ["a", "b", "c"]);
+    assert_eq!(game.tag("Event"), Some("a"));
+    assert_eq!(
+        messages(&game),
+        [
+            "tag `Event` repeated (first on line 1): both kept, the first one counts",
+            "tag `event` repeated (first on line 1): both kept, the first one counts",
+        ]
+    );
+    assert_eq!(game.diagnostics[0].position.line, 3);
+    assert_eq!(game.diagnostics[1].position.line, 4);
+    // Past the pairwise comparison: the same warnings, in text order.
+    let mut text = String::new();
+    for k in 0..40 {
+        text.push_str(&format!("[T{k} \"x\"]\n"));
+    }
+    text.push_str("[T3 \"y\"]\n[t3 \"z\"]\n[T39 \"w\"]\n*");
+    let game = one(&text);
+    assert_eq!(game.tags.len(), 43);
+    assert_eq!(
+        messages(&game),
+        [
+            "tag `T3` repeated (first on line 4): both kept, the first one counts",
+            "tag `t3` repeated (first on line 4): both kept, the first one counts",
+            "tag `T39` repeated (first on line 40): both kept, the first one counts",
+        ]
+    );
+}
+
+/// Tags named in other languages are kept as written; the standard tags
+/// are read through them when the game lacks the standard ones.
+#[test]
+fn tags_named_in_other_languages() {
+    let game = one(
+        "[Evento \"Campionato italiano\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n[Dati \"1998.05.03\"]\n[Anno \"1998\"]\n1. 11-15 1-0",
+    );
+    assert_eq!(
+        items(&game),
+        [
+            "[Evento=Campionato italiano]",
+            "[Bianco=Rossi]",
+            "[Nero=Verdi]",
+            "[Risultato=1-0]",
+            "[Dati=1998.05.03]",
+            "[Anno=1998]",
+            "1. 11-15",
+            "result 1-0"
+        ]
+    );
+    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(game.tag("White"), None);
+    let standard: Vec<Option<&str>> = ["Event", "Site", "Date", "White", "Black", "Result"]
+        .iter()
+        .map(|name| game.standard_tag(name))
+        .collect();
+    assert_eq!(
+        standard,
+        [
+            Some("Campionato italiano"),
+            None,
+            Some("1998.05.03"),
+            Some("Rossi"),
+            Some("Verdi"),
+            Some("1-0")
+        ]
+    );
+    // Names outside ASCII are names; the standard tag, when there, wins.
+    let game = one(
+        "[Résultat \"0-1\"]\n[Белые \"Иванов\"]\n[Чёрные \"Петров\"]\n[White \"Ivanov\"]\n1. 11-15 0-1",
+    );
+    assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+    assert_eq!(game.tags[1].name, "Белые");
+    assert_eq!(game.standard_tag("result"), Some("0-1"));
+    assert_eq!(game.standard_tag("White"), Some("Ivanov"));
+    assert_eq!(game.standard_tag("Black"), Some("Петров"));
+}
+
+#[test]
+fn malformed_tags_are_warnings_and_the_game_goes_on() {
+    let game = one(
+        "[Event \"open\n[\"no name\"]\n[Site \"x\" junk]\n[Round \"1\"\n[Empty]\n[Event]\n[ \"x\"]\n1. 11-15 *",
+    );
     assert_eq!(
         items(&game),
         [
@@ -138,10 +226,15 @@ fn malformed_tags_are_errors_and_the_game_goes_on() {
             "malformed tag skipped: `[\"no name\"]`",
             "tag `Site`: text after the value ignored: `junk`",
             "tag `Round` is not closed by `]`",
+            "malformed tag skipped: `[Empty]`",
+            "malformed tag skipped: `[Event]`",
+            "malformed tag skipped: `[ \"x\"]`",
         ]
     );
-    assert!(game.diagnostics[0].is_error());
+    // Only the tag is lost: nothing here keeps the moves from being read.
+    assert!(!game.has_errors());
     assert_eq!(game.diagnostics[1].position.line, 2);
+    assert_eq!(game.diagnostics[4].position, position(52, 5, 1));
 }
 
 #[test]
@@ -437,6 +530,171 @@ fn a_header_on_the_line_of_the_previous_result() {
     assert_eq!(games[1].index, 2);
 }
 
+/// Some programs end every tag line with a literal `\r` (a backslash and
+/// an `r`): the games keep all their tags, with one warning each.
+#[test]
+fn stray_text_after_a_tag_is_skipped_with_one_warning_per_game() {
+    let mut text = String::new();
+    for (k, result) in ["1-0", "0-1", "1/2-1/2"].iter().enumerate() {
+        text.push_str(&format!(
+            "[Event \"Open\"]\\r\n[Site \"Paris\"]\\r\n[Round \"{}\"] \\r\n[White \"A\"]\\r\n[Black \"B\"]\\r\n[Result \"{result}\"]\\r\n1. 11-15 24-20 {result}\n\n",
+            k + 1
+        ));
+    }
+    let games = read(text.as_bytes());
+    assert_eq!(games.len(), 3);
+    for (k, game) in games.iter().enumerate() {
+        let round = (k + 1).to_string();
+        let result = ["1-0", "0-1", "1/2-1/2"][k];
+        let tags: Vec<(&str, &str)> = game
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                ("Event", "Open"),
+                ("Site", "Paris"),
+                ("Round", round.as_str()),
+                ("White", "A"),
+                ("Black", "B"),
+                ("Result", result)
+            ]
+        );
+        assert_eq!(game.plies().len(), 2);
+        assert_eq!(game.result.as_ref().unwrap().text, result);
+        assert_eq!(
+            messages(game),
+            ["text after a tag skipped: `\\r` (and after 5 more tags)"]
+        );
+        let d = &game.diagnostics[0];
+        assert_eq!((d.position.line, d.position.column), (8 * k as u64 + 1, 15));
+    }
+    // Positions after the skipped text are still those of the input.
+    assert_eq!(games[1].plies()[0].position, position(211, 15, 4));
+}
+
+/// What follows a tag on its line is read as before when it is more of
+/// the game: another tag, moves, a comment; a header may also start on the
+/// line of the previous result.
+#[test]
+fn moves_comments_and_tags_after_a_tag_on_its_line() {
+    let games = read(
+        b"[Event \"a\"] [Site \"b\"] 1. 11-15 24-20 1-0 [Event \"c\"] {note}\n[Round \"2\"] ; line\n1. 9-13 *",
+    );
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "[Site=b]", "1. 11-15", "24-20", "result 1-0"]
+    );
+    assert_eq!(
+        items(&games[1]),
+        [
+            "[Event=c]",
+            "[Round=2]",
+            "{note}",
+            "; line",
+            "1. 9-13",
+            "result *"
+        ]
+    );
+    assert!(games.iter().all(|g| g.diagnostics.is_empty()));
+    // Text, then a tag or moves, on one line: only the text is skipped.
+    let game = one("[Event \"a\"] junk here [Site \"b\"]\\r 1. 11-15 *");
+    assert_eq!(
+        items(&game),
+        ["[Event=a]", "[Site=b]", "1. 11-15", "result *"]
+    );
+    assert_eq!(
+        messages(&game),
+        ["text after a tag skipped: `junk here` (and after 1 more tags)"]
+    );
+}
+
+/// A tag line that lost its `[` among a header's lines is read as that tag,
+/// with a warning; it neither starts a game nor movetext.
+#[test]
+fn a_tag_line_without_its_bracket() {
+    let games = read(
+        b"[Event \"Open\"]\nSite \"Paris\"]\n  Round \"2\" ]\r\n[White \"A\"]\n1. 11-15 *\n\nEvent \"Next\"]\n[Site \"x\"]\n1. 9-13 *\n",
+    );
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        items(&games[0]),
+        [
+            "[Event=Open]",
+            "[Site=Paris]",
+            "[Round=2]",
+            "[White=A]",
+            "1. 11-15",
+            "result *"
+        ]
+    );
+    assert_eq!(
+        messages(&games[0]),
+        [
+            "tag `Site` lacks its opening `[`: read as a tag",
+            "tag `Round` lacks its opening `[`: read as a tag"
+        ]
+    );
+    assert_eq!(games[0].tags[1].position, position(15, 2, 1));
+    assert_eq!(games[0].tags[2].position, position(31, 3, 3));
+    // The first line of a header, too.
+    assert_eq!(
+        items(&games[1]),
+        ["[Event=Next]", "[Site=x]", "1. 9-13", "result *"]
+    );
+    assert_eq!(games[1].start, position(68, 7, 1));
+    // Not after movetext: there it is text of the game.
+    let game = one("[Event \"a\"]\n1. 11-15\nSite \"x\"]\n24-20 *");
+    assert_eq!(game.tags.len(), 1);
+    assert_eq!(game.plies().len(), 2);
+}
+
+/// A lone `-` where the result stands is an unknown result, like `*`;
+/// `- -` is still an unknown move, and a `-` inside the movetext is text.
+#[test]
+fn a_lone_dash_where_the_result_stands() {
+    let games = read(
+        b"[Event \"a\"]\n1. 11-15 24-20 2. 8-11 -\n\n[Event \"b\"]\n1. 9-13 - - 2. 11-15 - -\n\n[Event \"c\"]\n1. 9-13 -",
+    );
+    assert_eq!(games.len(), 3);
+    assert_eq!(
+        items(&games[0]),
+        ["[Event=a]", "1. 11-15", "24-20", "2. 8-11", "result -"]
+    );
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
+    assert_eq!(
+        games[0].result.as_ref().unwrap().position,
+        position(35, 2, 24)
+    );
+    assert_eq!(
+        items(&games[1]),
+        ["[Event=b]", "1. 9-13", "unknown", "2. 11-15", "unknown"]
+    );
+    assert_eq!(
+        messages(&games[1]),
+        ["no result terminator: the game ends here"]
+    );
+    assert_eq!(items(&games[2]), ["[Event=c]", "1. 9-13", "result -"]);
+    // Followed by more of the game, it is no result: here part of a move
+    // written with blanks, as before.
+    let game = one("1. 11-15 - 24-20 *");
+    assert_eq!(items(&game), ["1. 11-15-24-20", "result *"]);
+    let game = one("1. 11-15 {a} - {b} 24-20 *");
+    assert_eq!(
+        items(&game),
+        ["1. 11-15", "{a}", "bare `-`", "{b}", "24-20", "result *"]
+    );
+    let game = one("1. 23 - 18 9-14 *");
+    assert_eq!(items(&game), ["1. 23-18", "9-14", "result *"]);
+}
+
 #[test]
 fn missing_terminators_end_at_the_next_tags() {
     let games = read(b"[Event \"a\"]\n1. 11-15 24-20\n[Event \"b\"]\n1. 9-13\n\n[Event \"c\"]\n*");
@@ -501,6 +759,136 @@ fn byte_order_mark_and_crlf() {
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
 
+/// Encodes `text` in Windows-1251.
+fn cp1251(text: &str) -> Vec<u8> {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1251.encode(text);
+    assert!(!unmappable);
+    bytes.into_owned()
+}
+
+/// Russian games in Windows-1251: read in the encoding detected for the
+/// file, named once; positions count one character per byte.
+#[test]
+fn windows_1251_names_are_read_right() {
+    let text = "[Event \"Чемпионат СССР\"]\n[White \"Иванов Пётр\"]\n[Black \"Сидоров Алексей\"]\n1. c3-d4 {Ёлка} f6-g5 1-0 [Event \"Второй тур\"]\n[White \"Фёдоров\"]\n[Black \"Ёлкин\"]\n1. c3-b4 *\n";
+    let games = read(&cp1251(text));
+    assert_eq!(games.len(), 2);
+    let names: Vec<(Option<&str>, Option<&str>, Option<&str>)> = games
+        .iter()
+        .map(|g| (g.tag("Event"), g.tag("White"), g.tag("Black")))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                Some("Чемпионат СССР"),
+                Some("Иванов Пётр"),
+                Some("Сидоров Алексей")
+            ),
+            (Some("Второй тур"), Some("Фёдоров"), Some("Ёлкин"))
+        ]
+    );
+    let legacy = TextEncoding::Legacy(encoding_rs::WINDOWS_1251);
+    assert!(games.iter().all(|g| g.encoding == legacy));
+    assert_eq!(games[0].encoding.name(), "windows-1251");
+    assert_eq!(
+        messages(&games[0]),
+        ["the file is not UTF-8: its text is read as windows-1251, the encoding detected for it"]
+    );
+    assert_eq!(games[0].diagnostics[0].position, position(8, 1, 9));
+    assert!(games[1].diagnostics.is_empty());
+    // `Ё` (a byte that would continue a UTF-8 character) is one character.
+    assert_eq!(games[0].plies()[1].position, position(89, 4, 17));
+    assert_eq!(games[1].start, position(99, 4, 27));
+    // Given, the encoding is not named.
+    let bytes = cp1251(text);
+    let mut reader = Reader::with_encoding(&bytes[..], Some(encoding_rs::WINDOWS_1251));
+    assert_eq!(reader.encoding(), Some(encoding_rs::WINDOWS_1251));
+    let game = reader.next_game().unwrap().unwrap();
+    assert_eq!(game.tag("White"), Some("Иванов Пётр"));
+    assert!(game.diagnostics.is_empty());
+}
+
+/// One damaged byte in a UTF-8 file: the file stays UTF-8, the byte is
+/// read as U+FFFD with a warning that says where, and the rest of its game
+/// is intact.
+#[test]
+fn a_bad_byte_in_a_utf8_file() {
+    let mut input = "[White \"Дмитриев\"]\n[Black \"Müller\"]\n1. 11-15 *\n\n"
+        .as_bytes()
+        .to_vec();
+    input.extend_from_slice("[White \"Peña\"]\n[Black \"Jos".as_bytes());
+    input.push(0xE9);
+    input.extend_from_slice(" Łukasz\"]\n[Site \"Kraków\"]\n1. 11-15 *\n".as_bytes());
+    let mut reader = Reader::new(&input[..]);
+    let games: Vec<Game> = (&mut reader).map(|g| g.unwrap()).collect();
+    assert_eq!(reader.encoding(), Some(encoding_rs::UTF_8));
+    assert_eq!(games.len(), 2);
+    assert!(games[0].diagnostics.is_empty());
+    let game = &games[1];
+    assert_eq!(game.encoding, TextEncoding::Utf8);
+    assert_eq!(game.tag("White"), Some("Peña"));
+    assert_eq!(game.tag("Black"), Some("Jos\u{FFFD} Łukasz"));
+    assert_eq!(game.tag("Site"), Some("Kraków"));
+    assert_eq!(
+        messages(game),
+        ["byte \\xE9 not valid UTF-8, the input's encoding: read as U+FFFD"]
+    );
+    let d = &game.diagnostics[0];
+    assert_eq!(
+        (d.position.line, d.position.column, d.game),
+        (6, 12, Some(2))
+    );
+    assert_eq!(d.position.byte, 84);
+    // Positions after it are those of the input.
+    assert_eq!(game.tags[2].position, position(96, 7, 1));
+    assert_eq!(game.plies()[0].position.byte, 116);
+}
+
+/// The encoding is decided from the bytes after the first one outside
+/// ASCII, however far into the input it stands; an input of ASCII leaves
+/// it open.
+#[test]
+fn the_encoding_is_decided_where_text_outside_ascii_starts() {
+    let plain = "[Event \"x\"]\n1. 11-15 24-20 *\n\n".repeat(60_000);
+    assert!(plain.len() > 1 << 20);
+    let mut reader = Reader::new(plain.as_bytes());
+    assert_eq!(reader.by_ref().count(), 60_000);
+    assert_eq!(reader.encoding(), None);
+    let mut input = plain.into_bytes();
+    input.extend_from_slice(&cp1251(
+        "[White \"Иванов\"]\n[Black \"Сидоров\"]\n1. 11-15 *\n",
+    ));
+    let games = read(&input);
+    assert_eq!(games.len(), 60_001);
+    let last = &games[60_000];
+    assert_eq!(last.tag("White"), Some("Иванов"));
+    assert_eq!(messages(last).len(), 1);
+}
+
+/// Past the sample that decided the encoding, bytes not valid in it are
+/// replaced, with a warning on each game where they stand.
+#[test]
+fn invalid_utf8_past_the_sample_is_replaced_per_game() {
+    let mut input = "[White \"Дмитриев\"]\n1. 11-15 *\n\n".as_bytes().to_vec();
+    let filler = "[Event \"x\"]\n1. 11-15 24-20 *\n\n".repeat(40_000);
+    input.extend_from_slice(filler.as_bytes());
+    input.extend_from_slice(b"[White \"M\xFCller\"]\n1. 11-15 {caf\xE9} *\n");
+    let games = read(&input);
+    let last = games.last().unwrap();
+    assert_eq!(last.encoding, TextEncoding::Utf8);
+    assert_eq!(last.tag("White"), Some("M\u{FFFD}ller"));
+    assert_eq!(
+        messages(last),
+        ["byte \\xFC not valid UTF-8, the input's encoding: read as U+FFFD (1 more in this game)"]
+    );
+    assert!(
+        games[..games.len() - 1]
+            .iter()
+            .all(|g| g.diagnostics.is_empty())
+    );
+}
+
 #[test]
 fn windows_1252_beside_utf8() {
     let mut input =
@@ -512,7 +900,18 @@ fn windows_1252_beside_utf8() {
         assert_eq!(game.tag("White"), Some("Müller"));
         assert_eq!(game.result.as_ref().unwrap().text, "½-½");
     }
-    assert_eq!(games[0].encoding, TextEncoding::Windows1252);
+    // The file is not UTF-8: read as the legacy encoding detected, named
+    // once; the game that is valid UTF-8 is still read as UTF-8.
+    assert_eq!(
+        games[0].encoding,
+        TextEncoding::Legacy(encoding_rs::WINDOWS_1252)
+    );
+    assert_eq!(
+        messages(&games[0]),
+        ["the file is not UTF-8: its text is read as windows-1252, the encoding detected for it"]
+    );
+    assert_eq!(games[0].diagnostics[0].position, position(9, 1, 10));
+    assert!(games[1].diagnostics.is_empty());
     assert_eq!(games[0].tag("Result"), Some("½-½"));
     assert_eq!(games[0].plies()[0].comments[0].text, "café");
     assert_eq!(games[1].encoding, TextEncoding::Utf8);
@@ -821,9 +1220,22 @@ fn an_empty_set_up_command_is_not_one() {
 /// are the same for both now: a vertical tab is not one.
 #[test]
 fn a_vertical_tab_is_not_a_blank() {
-    let games = read(b"[E \"\"]3\x0B*\r");
+    let games = read(b"[E \"\"]\n3\x0B*\r");
     assert_eq!(games.len(), 1);
     assert_eq!(items(&games[0]), ["[E=]", "invalid `3\u{b}*`"]);
+    let mut written = Vec::new();
+    write_games(&mut written, &games).unwrap();
+    assert_eq!(read(&written).len(), 1);
+    // On the tag's line it starts no movetext: skipped.
+    let games = read(b"[E \"\"]3\x0B*\r");
+    assert_eq!(items(&games[0]), ["[E=]"]);
+    assert_eq!(
+        messages(&games[0]),
+        [
+            "text after a tag skipped: `3\u{FFFD}*`",
+            "no result terminator: the game ends here"
+        ]
+    );
     let mut written = Vec::new();
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), 1);

@@ -268,9 +268,13 @@ impl<W: Write> Page<W> {
         let r = &game.record;
         let status = escape(text(r, "status"));
         let tags = r.get("tags").and_then(Value::as_object);
+        // Standard tags also through their names in other languages.
         let tag = |name: &str| {
-            tags.and_then(|t| t.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
-                .and_then(|(_, v)| v.as_str())
+            let pairs = tags
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+            crate::pdn::standard_tag(pairs, name)
                 .unwrap_or("?")
                 .to_string()
         };

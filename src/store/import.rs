@@ -24,7 +24,7 @@ use super::moves::encode;
 use super::recheck::{FileOptions, READING_VERSION};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
-use crate::pdn::{Game, Reader};
+use crate::pdn::{Encoding, Game, Reader};
 use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
@@ -148,6 +148,8 @@ impl Prepared {
 pub struct Importer<'a> {
     store: &'a mut Store,
     overrides: Overrides,
+    /// The files' encoding, when given (else detected per file).
+    encoding: Option<&'static Encoding>,
     /// Files read in full this run, with their game counts: marked complete
     /// once their positions are merged.
     finished: Vec<(i64, usize)>,
@@ -163,10 +165,18 @@ impl<'a> Importer<'a> {
         Importer {
             store,
             overrides,
+            encoding: None,
             finished: Vec::new(),
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
         }
+    }
+
+    /// Reads every file in `encoding` instead of the one detected for it
+    /// (`None`: detect it, the default).
+    pub fn with_encoding(mut self, encoding: Option<&'static Encoding>) -> Importer<'a> {
+        self.encoding = encoding;
+        self
     }
 
     /// Imports every file; a file that cannot be read is reported through
@@ -266,7 +276,11 @@ impl<'a> Importer<'a> {
                         name,
                         size as i64,
                         hash,
-                        FileOptions::of(&self.overrides).to_json(),
+                        FileOptions {
+                            encoding: self.encoding.map(|e| e.name().to_string()),
+                            ..FileOptions::of(&self.overrides)
+                        }
+                        .to_json(),
                         READING_VERSION
                     ],
                 )?;
@@ -285,12 +299,13 @@ impl<'a> Importer<'a> {
         });
         let file = File::open(path).map_err(io_err)?;
         let overrides = &self.overrides;
+        let encoding = self.encoding;
         let (sender, receiver) = sync_channel::<Batch>(4);
         let reading = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, &name, overrides, &done, sender)
+                    read_games(file, &name, overrides, encoding, &done, sender)
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             let written = write_batches(
@@ -369,10 +384,12 @@ fn read_games(
     file: File,
     name: &str,
     overrides: &Overrides,
+    encoding: Option<&'static Encoding>,
     done: &HashSet<i64>,
     sender: SyncSender<Batch>,
 ) -> Result<(), String> {
-    let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file));
+    let source = BufReader::with_capacity(1 << 16, file);
+    let mut reader = Reader::with_encoding(source, encoding);
     let mut batch = Vec::with_capacity(BATCH);
     let mut deflater = Deflater::new();
     let mut checker = FileChecker::new(name, overrides);
@@ -622,14 +639,15 @@ impl Deflater {
 
 pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
+    // The standard tags, or their names in other languages (`Bianco`, …).
     let trimmed = |name: &str| {
-        game.tag(name)
+        game.standard_tag(name)
             .map(str::trim)
             .unwrap_or_default()
             .to_string()
     };
     let result = game
-        .tag("Result")
+        .standard_tag("Result")
         .map(str::trim)
         .filter(|r| !r.is_empty() && *r != "?")
         .map(str::to_string)

@@ -43,6 +43,10 @@ pub struct FileOptions {
     /// `--notation`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notation: Option<String>,
+    /// `--encoding`, by its WHATWG name (the text is stored decoded, so a
+    /// recheck does not need it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
 }
 
 impl FileOptions {
@@ -52,6 +56,7 @@ impl FileOptions {
             variant: overrides.rules.map(|r| r.name()),
             rules: overrides.switches.clone(),
             notation: overrides.notation.map(|n| n.name().to_string()),
+            encoding: None,
         }
     }
 

@@ -234,7 +234,10 @@ fn check_options_override_detection() {
     assert_eq!(records[0]["status"], "illegal");
     let (_, code, stderr) = check_json(&[&path], &["--notation", "chess"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("unknown notation `chess`"), "{stderr}");
+    assert!(
+        stderr.contains("invalid value 'chess' for '--notation"),
+        "{stderr}"
+    );
     let (_, code, stderr) = check_json(&[&dir.path().join("missing.pdn")], &[]);
     assert_eq!(code, 2);
     assert!(stderr.contains("missing.pdn: no such file"), "{stderr}");
@@ -645,4 +648,295 @@ fn untagged_games_of_every_preset_are_inferred_as_that_preset() {
             assert_eq!(r["variant_from"], "inferred", "{r}");
         }
     }
+}
+
+// ------------------------------------------ quirks of real files, end to end
+
+/// The legal game of `one_file_per_status`, under the tags given.
+fn legal_game(tags: &str, result: &str) -> String {
+    format!("{tags}1. 23-18 10-15 2. 21-17 6-10 {result}\n\n")
+}
+
+#[test]
+fn a_malformed_tag_is_a_warning_and_the_game_is_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "empty.pdn",
+        &legal_game("[Event \"Open\"]\n[Empty]\n[Site]\n[Round \"1\n", "*"),
+    );
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["status"], "ok", "{r}");
+    assert_eq!(r["plies"], 4);
+    assert_eq!(
+        r["tags"],
+        serde_json::json!({"Event": "Open", "Round": "1"})
+    );
+    let warnings: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "malformed tag skipped: `[Empty]`",
+            "malformed tag skipped: `[Site]`",
+            "tag `Round`: its value is not closed by `\"`"
+        ]
+    );
+    assert!(stderr.contains("empty.pdn:2:1: warning: game 1: malformed tag skipped: `[Empty]`"));
+}
+
+#[test]
+fn a_repeated_tag_is_kept_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "twice.pdn",
+        &legal_game("[Event \"First\"]\n[Site \"x\"]\n[Event \"Second\"]\n", "*"),
+    );
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["status"], "ok");
+    // The record's tags hold the first; the warning names both lines.
+    assert_eq!(r["tags"]["Event"], "First");
+    assert_eq!(
+        r["warnings"],
+        serde_json::json!([{"line": 3, "column": 1,
+            "message": "tag `Event` repeated (first on line 1): both kept, the first one counts"}])
+    );
+}
+
+#[test]
+fn stray_text_after_tags_keeps_one_game_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for k in 1..=3 {
+        let tags = format!(
+            "[Event \"Open\"]\\r\n[Site \"Lyon\"]\\r\n[Round \"{k}\"]\\r\n[White \"A{k}\"]\\r\n[Black \"B{k}\"]\\r\n[Result \"*\"]\\r\n"
+        );
+        text.push_str(&legal_game(&tags, "*"));
+    }
+    let path = write(dir.path(), "french.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 3, "{stderr}");
+    for (k, r) in records.iter().enumerate() {
+        let k = k + 1;
+        assert_eq!(r["status"], "ok");
+        assert_eq!(
+            r["tags"],
+            serde_json::json!({"Event": "Open", "Site": "Lyon", "Round": k.to_string(),
+                "White": format!("A{k}"), "Black": format!("B{k}"), "Result": "*"})
+        );
+        assert_eq!(r["warnings"].as_array().unwrap().len(), 1, "{r}");
+    }
+    let line = |k: usize| {
+        format!(
+            "french.pdn:{}:15: warning: game {k}: text after a tag skipped: `\\r` (and after 5 more tags)",
+            8 * (k - 1) + 1
+        )
+    };
+    for k in 1..=3 {
+        assert!(stderr.contains(&line(k)), "{stderr}");
+    }
+}
+
+#[test]
+fn a_lone_dash_result_and_a_tag_without_its_bracket() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}{}",
+        legal_game("[Event \"dash\"]\n", "-"),
+        legal_game(
+            "[Event \"bracket\"]\nWhite \"Ana\"]\n[Black \"Ben\"]\n",
+            "*"
+        )
+    );
+    let path = write(dir.path(), "quirks.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 2, "{stderr}");
+    assert_eq!(records[0]["status"], "ok");
+    assert_eq!(records[0]["plies"], 4);
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    assert_eq!(records[1]["status"], "ok");
+    assert_eq!(
+        records[1]["tags"],
+        serde_json::json!({"Event": "bracket", "White": "Ana", "Black": "Ben"})
+    );
+    assert_eq!(
+        records[1]["warnings"][0]["message"],
+        "tag `White` lacks its opening `[`: read as a tag"
+    );
+}
+
+#[test]
+fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}[Evento \"Campionato\"]\n[Bianco \"Neri\"]\n[Nero \"Gialli\"]\n1. 23-18 10-15 2. 18-13 *\n",
+        legal_game(
+            "[Evento \"Campionato\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n[Dati \"1998.05.03\"]\n",
+            "1-0"
+        )
+    );
+    let path = write(dir.path(), "italiano.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(records[0]["status"], "ok");
+    // The record lists the tags as written.
+    let names: Vec<&String> = records[0]["tags"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["Evento", "Bianco", "Nero", "Risultato", "Dati"]);
+    // The report of a problem game names the players.
+    let out = Command::cargo_bin("pdndb")
+        .unwrap()
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game 2 (Neri – Gialli, Campionato): ply 3 (2.) 18-13 is illegal"),
+        "{text}"
+    );
+    // The database's columns take the mapped values.
+    let db = dir.path().join("db.sqlite");
+    let (_, stderr, code) = crate::run(&db, &["import", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let row: (String, String, String, String, Option<String>) = conn
+        .query_row(
+            "SELECT white, black, event, date, result FROM game ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        row,
+        (
+            "Rossi".into(),
+            "Verdi".into(),
+            "Campionato".into(),
+            "1998.05.03".into(),
+            Some("1-0".into())
+        )
+    );
+    // The result counts: White won the game that starts with 23-18.
+    let (out, stderr, code) = crate::run(&db, &["tree", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let moves = crate::json_lines(&out);
+    let first = moves.iter().find(|m| m["move"] == "23-18").unwrap();
+    assert_eq!(first["white_wins"], 1, "{out}");
+}
+
+/// Writes `text` encoded in Windows-1251.
+fn write_cp1251(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1251.encode(text);
+    assert!(!unmappable);
+    let path = dir.join(name);
+    std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+const RUSSIAN: &str =
+    "[Event \"Чемпионат города\"]\n[White \"Иванов Пётр\"]\n[Black \"Сидоров Алексей\"]\n";
+
+#[test]
+fn a_windows_1251_file_is_detected_and_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{}{}", legal_game(RUSSIAN, "*"), legal_game(RUSSIAN, "*"));
+    let path = write_cp1251(dir.path(), "russian.pdn", &text);
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(
+            r["tags"],
+            serde_json::json!({"Event": "Чемпионат города", "White": "Иванов Пётр",
+                "Black": "Сидоров Алексей"})
+        );
+    }
+    assert_eq!(
+        records[0]["warnings"],
+        serde_json::json!([{"line": 1, "column": 9,
+            "message": "the file is not UTF-8: its text is read as windows-1251, the encoding detected for it"}])
+    );
+    assert_eq!(records[1]["warnings"], serde_json::json!([]));
+    assert_eq!(stderr.matches("windows-1251").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_bad_byte_in_a_utf8_file_is_replaced_where_it_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = legal_game(RUSSIAN, "*").into_bytes();
+    bytes.extend_from_slice(b"[Event \"Open\"]\n[White \"Jos");
+    bytes.push(0xE9);
+    bytes.extend_from_slice(legal_game(" Łukasz\"]\n[Black \"Müller\"]\n", "*").as_bytes());
+    let path = dir.path().join("damaged.pdn");
+    std::fs::write(&path, &bytes).unwrap();
+    let (records, code, stderr) = check_json(&[&path], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records[0]["tags"]["White"], "Иванов Пётр");
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    assert_eq!(
+        records[1]["tags"],
+        serde_json::json!({"Event": "Open", "White": "Jos\u{FFFD} Łukasz", "Black": "Müller"})
+    );
+    assert!(
+        stderr.contains(
+            "damaged.pdn:7:12: warning: game 2: byte \\xE9 not valid UTF-8, the input's encoding: read as U+FFFD"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_encoding_can_be_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_cp1251(dir.path(), "russian.pdn", &legal_game(RUSSIAN, "*"));
+    let (records, code, stderr) = check_json(&[&path], &["--encoding", "windows-1251"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records[0]["tags"]["White"], "Иванов Пётр");
+    assert_eq!(records[0]["warnings"], serde_json::json!([]));
+    // Given, it wins over what the bytes suggest.
+    let (records, ..) = check_json(&[&path], &["--encoding", "latin1"]);
+    assert_eq!(records[0]["tags"]["White"], "Èâàíîâ Ï¸òð");
+    // So for an import.
+    let db = dir.path().join("db.sqlite");
+    let (_, stderr, code) = crate::run(
+        &db,
+        &["import", "--encoding", "cp1251", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let white: String = conn
+        .query_row("SELECT white FROM game", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(white, "Иванов Пётр");
+    // A name no encoding has is a usage error that names it.
+    for command in ["check", "import"] {
+        let (_, stderr, code) = crate::run(
+            &db,
+            &[command, "--encoding", "nonsense", path.to_str().unwrap()],
+        );
+        assert_eq!(code, 2, "{command}");
+        assert!(
+            stderr.contains(
+                "invalid value 'nonsense' for '--encoding <NAME>': unknown encoding `nonsense`"
+            ),
+            "{stderr}"
+        );
+    }
+    let (_, stderr, code) = crate::run(&db, &["check", "--encoding", "utf-16le", "x.pdn"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("encoding `utf-16le` cannot be read"),
+        "{stderr}"
+    );
 }

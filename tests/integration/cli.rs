@@ -147,7 +147,7 @@ fn bad_arguments_exit_2_with_a_message_naming_the_bad_part() {
     for (args, needle) in [
         (
             vec!["perft", "--variant", "chess", "3"],
-            "unknown variant `chess`",
+            "invalid value 'chess' for '--variant",
         ),
         (
             vec!["perft", "--rules", "promotion=fly", "3"],

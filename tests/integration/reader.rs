@@ -86,9 +86,18 @@ fn sample_windows_1252_beside_utf8() {
         assert_eq!(game.result.as_ref().unwrap().text, "½-½");
         assert_eq!(game.plies()[3].comments[0].text, "café analysis");
         assert_eq!(game.hints.variant.as_deref(), Some("Filipino Dama"));
-        assert!(game.diagnostics.is_empty());
     }
-    assert_eq!(games[0].encoding, TextEncoding::Windows1252);
+    // The file is not UTF-8: its encoding is named once, on the first game
+    // read in it.
+    assert_eq!(
+        messages(&games[0]),
+        ["the file is not UTF-8: its text is read as windows-1252, the encoding detected for it"]
+    );
+    assert!(games[1].diagnostics.is_empty());
+    assert_eq!(
+        games[0].encoding,
+        TextEncoding::Legacy(encoding_rs::WINDOWS_1252)
+    );
     assert_eq!(games[1].encoding, TextEncoding::Utf8);
     assert_eq!(games[1].start.line, 10);
 }
@@ -146,7 +155,8 @@ fn sample_framing_quirks() {
     assert_eq!(
         messages(&games[3]),
         [
-            "junk between games skipped: `Downloaded from a club archive -- junk between games` (1 more lines)"
+            "junk between games skipped: `Downloaded from a club archive -- junk between games` (1 more lines)",
+            "tag `Event` repeated (first on line 14): both kept, the first one counts",
         ]
     );
     assert_eq!(games[3].diagnostics[0].position.line, 11);
@@ -819,13 +829,23 @@ fn pathological_invalid_utf8() {
     input.extend_from_slice(b"[Event \"cut\"]\n1. 11-15 {\xE2\x82");
     let (games, _) = read(&input[..]);
     assert_eq!(games.len(), 4);
+    // Garbage, not UTF-8: read in the single-byte encoding the detector
+    // guesses for it, every byte a character.
     let bad = &games[1];
-    assert_eq!(bad.encoding, TextEncoding::Windows1252);
-    assert_eq!(bad.tag("Event"), Some("bad ÿþ bytes"));
-    assert_eq!(bad.tag("White"), Some("CafÃ"));
+    let TextEncoding::Legacy(encoding) = bad.encoding else {
+        panic!("{:?}", bad.encoding);
+    };
+    assert!(encoding.is_single_byte());
+    let decoded = |bytes: &[u8]| encoding.decode_without_bom_handling(bytes).0.into_owned();
+    assert_eq!(
+        bad.tag("Event"),
+        Some(decoded(b"bad \xFF\xFE bytes").as_str())
+    );
+    assert_eq!(bad.tag("White"), Some(decoded(b"Caf\xC3").as_str()));
     assert_eq!(texts(&bad.line), ["11-15", "24-20"]);
+    assert!(messages(bad)[0].starts_with("the file is not UTF-8: its text is read as "));
     assert_eq!(games[2].tag("Event"), Some("after"));
-    assert_eq!(games[3].plies()[0].comments[0].text, "â‚");
+    assert_eq!(games[3].plies()[0].comments[0].text, decoded(b"\xE2\x82"));
     assert!(games[3].has_errors());
 }
 

@@ -1,0 +1,194 @@
+//! The standard tags and the names other languages give them.
+//!
+//! Files written by programs in other languages name the Seven Tag Roster
+//! in their own words: an Italian file has `Bianco`, `Nero` and
+//! `Risultato` where PDN has `White`, `Black` and `Result`. The reader
+//! keeps every tag as written; [`standard_tag`] (and
+//! [`Game::standard_tag`](super::Game::standard_tag)) read the standard
+//! tag through these names when the game lacks it. [`TAG_ALIASES`] is the
+//! one table of them.
+
+/// The standard tags that other languages name differently, each with
+/// the names read for it, in the order they are tried. Names are compared
+/// without case.
+///
+/// | standard | Italian | French | German | Dutch | Russian | Spanish | Portuguese |
+/// |---|---|---|---|---|---|---|---|
+/// | `Event` | `Evento`, `Torneo` | `Événement`, `Evénement`, `Evenement` | `Turnier` | `Toernooi` | `Турнир` | `Evento`, `Torneo` | `Evento` |
+/// | `Site` | `Luogo` | `Lieu` | `Ort` | `Plaats` | `Место` | `Lugar` | `Local` |
+/// | `Date` | `Data`, `Dati`, then `Anno` (the year) | `Date` | `Datum` | `Datum` | `Дата` | `Fecha` | `Data` |
+/// | `Round` | `Turno` | `Ronde` | `Runde` | `Ronde` | `Тур` | `Ronda` | `Rodada` |
+/// | `White` | `Bianco` | `Blanc`, `Blancs` | `Weiss`, `Weiß` | `Wit` | `Белые` | `Blancas` | `Brancas` |
+/// | `Black` | `Nero` | `Noir`, `Noirs` | `Schwarz` | `Zwart` | `Черные`, `Чёрные` | `Negras` | `Pretas` |
+/// | `Result` | `Risultato` | `Résultat`, `Resultat` | `Ergebnis` | `Uitslag` | `Результат` | `Resultado` | `Resultado` |
+///
+/// `Dati` is read as the date, as the Italian championship files write
+/// it; `Anno` (a year) counts only when no other name of the date is
+/// there.
+pub const TAG_ALIASES: &[(&str, &[&str])] = &[
+    (
+        "Event",
+        &[
+            "Evento",
+            "Torneo",
+            "Événement",
+            "Evénement",
+            "Evenement",
+            "Turnier",
+            "Toernooi",
+            "Турнир",
+        ],
+    ),
+    (
+        "Site",
+        &["Luogo", "Lieu", "Ort", "Plaats", "Место", "Lugar", "Local"],
+    ),
+    ("Date", &["Data", "Dati", "Datum", "Дата", "Fecha", "Anno"]),
+    (
+        "Round",
+        &["Turno", "Ronde", "Runde", "Тур", "Ronda", "Rodada"],
+    ),
+    (
+        "White",
+        &[
+            "Bianco",
+            "Blanc",
+            "Blancs",
+            "Weiss",
+            "Weiß",
+            "Wit",
+            "Белые",
+            "Blancas",
+            "Brancas",
+        ],
+    ),
+    (
+        "Black",
+        &[
+            "Nero",
+            "Noir",
+            "Noirs",
+            "Schwarz",
+            "Zwart",
+            "Черные",
+            "Чёрные",
+            "Negras",
+            "Pretas",
+        ],
+    ),
+    (
+        "Result",
+        &[
+            "Risultato",
+            "Résultat",
+            "Resultat",
+            "Ergebnis",
+            "Uitslag",
+            "Результат",
+            "Resultado",
+        ],
+    ),
+];
+
+/// The names read for the standard tag `standard` (compared without
+/// case), in the order tried; empty for a tag without other names.
+pub fn tag_aliases(standard: &str) -> &'static [&'static str] {
+    TAG_ALIASES
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(standard))
+        .map_or(&[], |(_, aliases)| aliases)
+}
+
+/// The value of the standard tag `standard` among `tags` (pairs of name
+/// and value, in the order written): the first tag of that name, compared
+/// without case; when there is none, the first tag named by the first of
+/// its [`TAG_ALIASES`] that the game has. For a tag without other names,
+/// simply the first tag of that name.
+///
+/// ```
+/// use pdndb::pdn::standard_tag;
+///
+/// let tags = [("Bianco", "Rossi"), ("Nero", "Verdi"), ("White", "Smith")];
+/// assert_eq!(standard_tag(tags, "White"), Some("Smith"));
+/// assert_eq!(standard_tag(tags, "black"), Some("Verdi"));
+/// assert_eq!(standard_tag(tags, "Result"), None);
+/// ```
+pub fn standard_tag<'a>(
+    tags: impl IntoIterator<Item = (&'a str, &'a str)>,
+    standard: &str,
+) -> Option<&'a str> {
+    let aliases = tag_aliases(standard);
+    // The best found so far: its rank (0 the standard name, k + 1 the k-th
+    // alias) and value.
+    let mut best: Option<(usize, &'a str)> = None;
+    for (name, value) in tags {
+        if name.eq_ignore_ascii_case(standard) {
+            return Some(value);
+        }
+        if let Some(k) = aliases.iter().position(|a| same_name(a, name))
+            && best.is_none_or(|(rank, _)| k + 1 < rank)
+        {
+            best = Some((k + 1, value));
+        }
+    }
+    best.map(|(_, value)| value)
+}
+
+/// Whether two tag names are the same, compared without case (also outside
+/// ASCII: `ЧЁРНЫЕ` is `Чёрные`).
+fn same_name(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_name_first_then_the_aliases_in_table_order() {
+        let tags = [
+            ("Anno", "1998"),
+            ("bianco", "Rossi"),
+            ("Data", "1998.05.03"),
+            ("BLANCAS", "López"),
+        ];
+        assert_eq!(standard_tag(tags, "White"), Some("Rossi"));
+        assert_eq!(standard_tag(tags, "Date"), Some("1998.05.03"));
+        assert_eq!(standard_tag([("Anno", "1998")], "Date"), Some("1998"));
+        assert_eq!(
+            standard_tag([("Dati", "1998"), ("Date", "1999")], "date"),
+            Some("1999")
+        );
+        assert_eq!(standard_tag([("RÉSULTAT", "1-0")], "Result"), Some("1-0"));
+        assert_eq!(
+            standard_tag([("ЧЁРНЫЕ", "Иванов")], "Black"),
+            Some("Иванов")
+        );
+        assert_eq!(standard_tag([("Weiß", "Müller")], "White"), Some("Müller"));
+        assert_eq!(standard_tag([("GameType", "21")], "gametype"), Some("21"));
+        assert_eq!(standard_tag([("Bianco", "Rossi")], "Black"), None);
+        assert_eq!(tag_aliases("result")[0], "Risultato");
+        assert!(tag_aliases("FEN").is_empty());
+    }
+
+    #[test]
+    fn every_alias_names_one_standard_tag() {
+        let mut seen: Vec<String> = Vec::new();
+        for (standard, aliases) in TAG_ALIASES {
+            for alias in *aliases {
+                let lower = alias.to_lowercase();
+                assert!(!seen.contains(&lower), "{alias} twice");
+                assert!(
+                    TAG_ALIASES.iter().all(|(s, _)| !same_name(s, alias)),
+                    "{alias} of {standard} is a standard name"
+                );
+                seen.push(lower);
+            }
+        }
+    }
+}
