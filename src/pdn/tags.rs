@@ -14,17 +14,18 @@
 ///
 /// | standard | Italian | French | German | Dutch | Russian | Spanish | Portuguese |
 /// |---|---|---|---|---|---|---|---|
-/// | `Event` | `Evento`, `Torneo` | `Événement`, `Evénement`, `Evenement` | `Turnier` | `Toernooi` | `Турнир` | `Evento`, `Torneo` | `Evento` |
+/// | `Event` | `Evento`, `Torneo`, then `Dati` (the details) | `Événement`, `Evénement`, `Evenement` | `Turnier` | `Toernooi` | `Турнир` | `Evento`, `Torneo` | `Evento` |
 /// | `Site` | `Luogo` | `Lieu` | `Ort` | `Plaats` | `Место` | `Lugar` | `Local` |
-/// | `Date` | `Data`, `Dati`, then `Anno` (the year) | `Date` | `Datum` | `Datum` | `Дата` | `Fecha` | `Data` |
+/// | `Date` | `Data`, then `Anno` (the year) | `Date` | `Datum` | `Datum` | `Дата` | `Fecha` | `Data` |
 /// | `Round` | `Turno` | `Ronde` | `Runde` | `Ronde` | `Тур` | `Ronda` | `Rodada` |
 /// | `White` | `Bianco` | `Blanc`, `Blancs` | `Weiss`, `Weiß` | `Wit` | `Белые` | `Blancas` | `Brancas` |
 /// | `Black` | `Nero` | `Noir`, `Noirs` | `Schwarz` | `Zwart` | `Черные`, `Чёрные` | `Negras` | `Pretas` |
 /// | `Result` | `Risultato` | `Résultat`, `Resultat` | `Ergebnis` | `Uitslag` | `Результат` | `Resultado` | `Resultado` |
 ///
-/// `Dati` is read as the date, as the Italian championship files write
-/// it; `Anno` (a year) counts only when no other name of the date is
-/// there.
+/// The Italian championship files write the event and round in `Dati`
+/// ("details": `69° ASSOLUTO 1° TURNO`) and the year in `Anno`: `Dati`
+/// counts as the event and `Anno` as the date only when no other name of
+/// them is there.
 pub const TAG_ALIASES: &[(&str, &[&str])] = &[
     (
         "Event",
@@ -37,13 +38,14 @@ pub const TAG_ALIASES: &[(&str, &[&str])] = &[
             "Turnier",
             "Toernooi",
             "Турнир",
+            "Dati",
         ],
     ),
     (
         "Site",
         &["Luogo", "Lieu", "Ort", "Plaats", "Место", "Lugar", "Local"],
     ),
-    ("Date", &["Data", "Dati", "Datum", "Дата", "Fecha", "Anno"]),
+    ("Date", &["Data", "Datum", "Дата", "Fecha", "Anno"]),
     (
         "Round",
         &["Turno", "Ronde", "Runde", "Тур", "Ronda", "Rodada"],
@@ -161,9 +163,15 @@ mod tests {
         assert_eq!(standard_tag(tags, "Date"), Some("1998.05.03"));
         assert_eq!(standard_tag([("Anno", "1998")], "Date"), Some("1998"));
         assert_eq!(
-            standard_tag([("Dati", "1998"), ("Date", "1999")], "date"),
+            standard_tag([("Anno", "1998"), ("Date", "1999")], "date"),
             Some("1999")
         );
+        let italian = [("Dati", "69° ASSOLUTO 1° TURNO"), ("Anno", "2005")];
+        assert_eq!(
+            standard_tag(italian, "Event"),
+            Some("69° ASSOLUTO 1° TURNO")
+        );
+        assert_eq!(standard_tag(italian, "Date"), Some("2005"));
         assert_eq!(standard_tag([("RÉSULTAT", "1-0")], "Result"), Some("1-0"));
         assert_eq!(
             standard_tag([("ЧЁРНЫЕ", "Иванов")], "Black"),

@@ -782,7 +782,7 @@ fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
     let text = format!(
         "{}[Evento \"Campionato\"]\n[Bianco \"Neri\"]\n[Nero \"Gialli\"]\n1. 23-18 10-15 2. 18-13 *\n",
         legal_game(
-            "[Evento \"Campionato\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n[Dati \"1998.05.03\"]\n",
+            "[Dati \"Campionato\"]\n[Anno \"1998\"]\n[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"1-0\"]\n",
             "1-0"
         )
     );
@@ -792,7 +792,7 @@ fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
     assert_eq!(records[0]["status"], "ok");
     // The record lists the tags as written.
     let names: Vec<&String> = records[0]["tags"].as_object().unwrap().keys().collect();
-    assert_eq!(names, ["Evento", "Bianco", "Nero", "Risultato", "Dati"]);
+    assert_eq!(names, ["Dati", "Anno", "Bianco", "Nero", "Risultato"]);
     // The report of a problem game names the players.
     let out = Command::cargo_bin("pdndb")
         .unwrap()
@@ -823,7 +823,7 @@ fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
             "Rossi".into(),
             "Verdi".into(),
             "Campionato".into(),
-            "1998.05.03".into(),
+            "1998".into(),
             Some("1-0".into())
         )
     );
