@@ -191,6 +191,8 @@ pub struct Geometry {
     /// Per direction, the steps of the squares of even and of odd rows, for
     /// working on whole bitboards at once.
     steps: [[Step; 2]; 4],
+    /// The top and the bottom row.
+    edges: [Bitboard; 2],
 }
 
 /// One step along a direction, for the squares of one row parity: the
@@ -320,6 +322,7 @@ impl Geometry {
             rows: [0; MAX_SQUARES],
             cols: [0; MAX_SQUARES],
             steps: [[Step::default(); 2]; 4],
+            edges: [0; 2],
         };
         for index in 0..count {
             // The place of the square counted from the top left.
@@ -332,6 +335,10 @@ impl Geometry {
             geometry.rows[index as usize] = row;
             geometry.cols[index as usize] = col;
         }
+        geometry.edges = [
+            geometry.rows_where(|row| row == 0),
+            geometry.rows_where(|row| row == height - 1),
+        ];
         for index in 0..count as usize {
             let (row, col) = (geometry.rows[index] as i32, geometry.cols[index] as i32);
             for (d, (dr, dc)) in [(-1, -1), (-1, 1), (1, -1), (1, 1)].into_iter().enumerate() {
@@ -460,10 +467,11 @@ impl Geometry {
 
     /// The row where men of `color` are crowned: the top row for White,
     /// the bottom row for Black.
+    #[inline]
     pub fn crowning_row(&self, color: Color) -> Bitboard {
         match color {
-            Color::White => self.rows_where(|row| row == 0),
-            Color::Black => self.rows_where(|row| row == self.height - 1),
+            Color::White => self.edges[0],
+            Color::Black => self.edges[1],
         }
     }
 
