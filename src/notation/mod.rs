@@ -1,11 +1,18 @@
 //! The four ways of naming squares, move tokens and FEN.
 //!
-//! Internally a square is its numeric label; every notation is a view of it:
+//! Internally a square is its numeric label on the game's board (see
+//! [`Geometry`]); every notation is a view of it:
 //!
-//! * [`Notation::Numeric`] — 1..32, row by row from Black's back row;
-//! * [`Notation::Vismin`] — algebraic a1..h8 with a1 a playing square;
-//! * [`Notation::Luzon`] — algebraic on the mirrored board, h1 a playing square;
-//! * [`Notation::Dama`] — the local numbers 1..16, each naming two squares.
+//! * [`Notation::Numeric`] — the board's own numbers: 1..32 row by row from
+//!   Black's back row on the 8×8 board (from White's bottom-right corner on
+//!   the Spanish board), 1..50 on the 10×10 board;
+//! * [`Notation::Vismin`] — algebraic squares (a1..h8, a1..j10) lettered
+//!   from the left, as White sees the board: on the usual boards a1 is a
+//!   playing square;
+//! * [`Notation::Luzon`] — algebraic squares lettered from the right: the
+//!   mirrored lettering of Filipino Luzon files, where h1 is a playing square;
+//! * [`Notation::Dama`] — the local numbers 1..16 of the 8×8 Dama board,
+//!   each naming two squares.
 
 mod algebraic;
 mod dama;
@@ -28,11 +35,13 @@ use crate::rules::{Geometry, Preset, Square};
 /// A way of writing squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Notation {
-    /// Numbers 1..32.
+    /// The board's own numbers (1..32 on 8×8, 1..50 on 10×10).
     Numeric,
-    /// Algebraic on the Vismin board (a1 is a playing square).
+    /// Algebraic, lettered from the left (the Vismin board: a1 is a
+    /// playing square).
     Vismin,
-    /// Algebraic on the Luzon board (h1 is a playing square).
+    /// Algebraic, lettered from the right (the Luzon board: h1 is a playing
+    /// square).
     Luzon,
     /// The local Dama numbers 1..16, each naming two squares.
     Dama,

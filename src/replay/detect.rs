@@ -666,7 +666,13 @@ impl<'t, 'a> Record<'t, 'a> {
         let plain = Overrides::default();
         for preset in Preset::INFERENCE_ORDER {
             let rules = preset.rules();
-            if preset == chosen.rules.preset || !self.fits(rules.geometry) {
+            // The chosen rules under another name (Brazilian for Filipino)
+            // read no better.
+            let same = Rules {
+                preset: chosen.rules.preset,
+                ..rules
+            } == chosen.rules;
+            if preset == chosen.rules.preset || same || !self.fits(rules.geometry) {
                 continue;
             }
             let candidates = match chosen.notation {

@@ -206,27 +206,24 @@ pub enum QueryError {
 
 /// Reads a position from a FEN for queries: numeric or algebraic; a `?`
 /// side means White. The board is the variant's when one is given, else the
-/// smallest board every square of the FEN lies on (8×8, else 10×10).
+/// 8×8 board when the set-up is one there, else the 10×10 board (numbers
+/// name the same position on both, so the key is the same either way).
 ///
 /// # Errors
-/// A FEN that cannot be read or is not a legal set-up on that board.
+/// A FEN that cannot be read or is not a legal set-up on the board.
 pub fn position_from_fen(fen: &str, variant: Option<&Rules>) -> Result<(Position, Rules), String> {
     let fen = Fen::parse(fen).map_err(|e| e.to_string())?;
-    let rules = match variant {
-        Some(rules) => *rules,
-        None => {
-            let (largest, file, rank) = fen.extent();
-            if largest <= 32 && file < 8 && rank <= 8 {
-                Rules::default()
-            } else {
-                Preset::International.rules()
-            }
-        }
+    let on = |rules: Rules| -> Result<(Position, Rules), String> {
+        let mut setup = fen.setup(rules.geometry).map_err(|e| e.to_string())?;
+        setup.side.get_or_insert(Color::White);
+        let position = Position::from_setup(&setup, &rules).map_err(|e| e.to_string())?;
+        Ok((position, rules))
     };
-    let mut setup = fen.setup(rules.geometry).map_err(|e| e.to_string())?;
-    setup.side.get_or_insert(Color::White);
-    let position = Position::from_setup(&setup, &rules).map_err(|e| e.to_string())?;
-    Ok((position, rules))
+    match variant {
+        Some(rules) => on(*rules),
+        None => on(Rules::default())
+            .or_else(|small| on(Preset::International.rules()).map_err(|_| small)),
+    }
 }
 
 impl Store {
@@ -866,6 +863,23 @@ pub fn rename_move(numeric: &str, notation: Notation, geometry: &Geometry) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fen_is_read_on_the_board_it_fits() {
+        let (_, rules) = position_from_fen("W:W21-32:B1-12", None).unwrap();
+        assert_eq!(rules.geometry, Geometry::standard());
+        // Black men on 28 and 31: on their crowning row of the 8×8 board,
+        // not of the 10×10 one.
+        let (_, rules) = position_from_fen("W:W6:B1,4,28,31", None).unwrap();
+        assert_eq!(rules.geometry, Geometry::international());
+        let (_, rules) = position_from_fen("W:W31-50:B1-20", None).unwrap();
+        assert_eq!(rules.geometry, Geometry::international());
+        let err = position_from_fen("W:W6:B1,4,28,31", Some(&Rules::default())).unwrap_err();
+        assert!(err.contains("its own crowning row"), "{err}");
+        let italian = Preset::Italian.rules();
+        let (position, _) = position_from_fen("W:W21-32:B1-12", Some(&italian)).unwrap();
+        assert_eq!(position, Position::initial(&italian));
+    }
 
     #[test]
     fn moves_are_renamed_square_by_square() {
