@@ -8,7 +8,8 @@
 //! their canonical form (`23x14`, `a3-b4`); unknown moves as `- -`, and text
 //! that was not a move as it was written. Marks are glued to their move,
 //! glyphs written `$n`, comments `{…}`, set-up commands `/…/`, variations
-//! `( … )`. A game without a result gets `*`.
+//! `( … )`. A game without a result, or with the unknown result `-`, gets
+//! `*`.
 //!
 //! Comments keep their text, except that a long one may be wrapped at its
 //! spaces (a reader sees the same words), and braces that do not balance
@@ -69,7 +70,9 @@ pub fn game_to_string(game: &Game) -> String {
     }
     let mut text = Wrap::default();
     write_line(&mut text, &game.line, Counter::start(&game.line));
-    text.word(game.result.as_ref().map_or("*", |r| r.text.as_str()));
+    // A lone `-` (an unknown result some files write) is PDN's `*`.
+    let result = game.result.as_ref().map_or("*", |r| r.text.as_str()).trim();
+    text.word(if result == "-" { "*" } else { result });
     out.push_str(&text.out);
     out.push_str("\n\n");
     out
@@ -376,6 +379,14 @@ mod tests {
     fn unknown_invalid_and_missing_result() {
         let out = rewrite("1. - - 11-15 2. 9-q 24-20");
         assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+    }
+
+    /// Found by fuzzing: a game of a lone `-` result alone was written `-`,
+    /// which between games is no game.
+    #[test]
+    fn a_lone_dash_result_is_written_as_the_unknown_result() {
+        assert_eq!(rewrite("[White \"a\"]\n1. -"), "[White \"a\"]\n\n*\n\n");
+        assert_eq!(rewrite("1. 11-15 -"), "1. 11-15 *\n\n");
     }
 
     /// Found by fuzzing: `1.1-0v` holds the move `1-0` (glued text after it
