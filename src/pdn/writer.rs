@@ -229,7 +229,14 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         word.push_str(mark);
         nags.next();
     }
-    w.word(&word);
+    if matches!(ply.token, PlyToken::Invalid(_)) {
+        // Text that is not a move never starts a line: a line that starts
+        // with it reads as junk between games, and what ends the line
+        // before it (a lone `-`, say) as the end of the game.
+        w.piece(&word, false);
+    } else {
+        w.word(&word);
+    }
     for nag in nags {
         match nag {
             Nag::Glyph(n) => w.word(&format!("${n}")),
@@ -379,6 +386,19 @@ mod tests {
     fn unknown_invalid_and_missing_result() {
         let out = rewrite("1. - - 11-15 2. 9-q 24-20");
         assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+    }
+
+    /// Found by fuzzing: text that was not a move, written at the start of
+    /// a line, read back as junk between games (and a `-` ending the line
+    /// before it as the game's result).
+    #[test]
+    fn text_that_is_not_a_move_never_starts_a_line() {
+        let text = format!("1. 11-15 {} 24-20 *", "9-q ".repeat(40));
+        let out = rewrite(&text);
+        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.lines().all(|l| !l.starts_with("9-q")), "{out}");
+        assert_eq!(read(&out).len(), 1);
+        assert_eq!(read(&out)[0].plies().len(), 42);
     }
 
     /// Found by fuzzing: a game of a lone `-` result alone was written `-`,
