@@ -129,6 +129,13 @@ impl Wrap {
         self.piece(word, true);
     }
 
+    /// Whether `word` would start a new line.
+    fn breaks_before(&self, word: &str) -> bool {
+        let len = self.prefix.chars().count()
+            + word.split('\n').next().unwrap_or_default().chars().count();
+        !self.out.is_empty() && self.column + 1 + len > WIDTH
+    }
+
     /// Writes `word` after a space (or a line break when `may_break` and it
     /// would not fit).
     fn piece(&mut self, word: &str, may_break: bool) {
@@ -219,6 +226,7 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         PlyToken::Invalid(_) => ply.text.to_string(),
     };
     // Keep the number with its move.
+    let numbered = number.is_some();
     let mut word = match number {
         Some(number) => format!("{number} {text}"),
         None => text,
@@ -229,14 +237,14 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         word.push_str(mark);
         nags.next();
     }
-    if matches!(ply.token, PlyToken::Invalid(_)) {
-        // Text that is not a move never starts a line: a line that starts
-        // with it reads as junk between games, and what ends the line
-        // before it (a lone `-`, say) as the end of the game.
-        w.piece(&word, false);
-    } else {
-        w.word(&word);
+    // Text that is not a move never starts a line by itself: a line that
+    // starts with it reads as junk between games, and what ends the line
+    // before it (a lone `-`, say) as the end of the game. Its move number
+    // goes before it there.
+    if !numbered && matches!(ply.token, PlyToken::Invalid(_)) && w.breaks_before(&word) {
+        word = format!("{}... {word}", counter.number);
     }
+    w.word(&word);
     for nag in nags {
         match nag {
             Nag::Glyph(n) => w.word(&format!("${n}")),
@@ -392,11 +400,12 @@ mod tests {
     /// a line, read back as junk between games (and a `-` ending the line
     /// before it as the game's result).
     #[test]
-    fn text_that_is_not_a_move_never_starts_a_line() {
+    fn text_that_is_not_a_move_never_starts_a_line_by_itself() {
         let text = format!("1. 11-15 {} 24-20 *", "9-q ".repeat(40));
         let out = rewrite(&text);
-        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.lines().count() > 2, "{out}");
         assert!(out.lines().all(|l| !l.starts_with("9-q")), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() < 80), "{out}");
         assert_eq!(read(&out).len(), 1);
         assert_eq!(read(&out)[0].plies().len(), 42);
     }
