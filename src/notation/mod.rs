@@ -98,7 +98,7 @@ impl Notation {
             Notation::Vismin => algebraic_name(geometry, square, Orientation::Vismin),
             Notation::Luzon => algebraic_name(geometry, square, Orientation::Luzon),
             Notation::Dama => dama_number(square)
-                .filter(|_| geometry == Geometry::standard())
+                .filter(|_| self.names_squares_of(geometry))
                 .map_or_else(|| square.label().to_string(), |n| n.to_string()),
         }
     }

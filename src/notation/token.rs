@@ -102,7 +102,9 @@ impl SquareToken {
             (SquareToken::Number(n), Notation::Numeric) => {
                 Square::new(u32::from(n)).and_then(on_board)
             }
-            (SquareToken::Number(n), Notation::Dama) if geometry == Geometry::standard() => {
+            (SquareToken::Number(n), Notation::Dama)
+                if Notation::Dama.names_squares_of(geometry) =>
+            {
                 dama_squares(u32::from(n)).map(|[a, b]| a.bit() | b.bit())
             }
             (SquareToken::Algebraic { file, rank }, Notation::Vismin | Notation::Luzon) => {

@@ -567,7 +567,7 @@ impl<'t, 'a> Record<'t, 'a> {
             rules: *rules,
             notation,
         };
-        let dama_board = rules.geometry == Geometry::standard();
+        let dama_board = Notation::Dama.names_squares_of(rules.geometry);
         if let Some(n) = overrides.notation {
             if inferred && n == Notation::Dama && rules.preset != Preset::Filipino {
                 return Vec::new();
@@ -677,7 +677,7 @@ impl<'t, 'a> Record<'t, 'a> {
             }
             let candidates = match chosen.notation {
                 // A Dama record stays in Dama numbers.
-                Some(Notation::Dama) if rules.geometry == Geometry::standard() => {
+                Some(Notation::Dama) if Notation::Dama.names_squares_of(rules.geometry) => {
                     vec![Candidate {
                         rules,
                         notation: chosen.notation,

@@ -159,8 +159,8 @@ impl<'a> FileChecker<'a> {
     }
 }
 
-/// What detection reads of a game.
-fn record_text(game: &Game) -> RecordText<'_> {
+/// What detection reads of a game: its telling tags and main line.
+pub fn record_text(game: &Game) -> RecordText<'_> {
     RecordText {
         game_type: game.tag("GameType"),
         variant: game.hints.variant.as_deref(),

@@ -12,7 +12,7 @@ pub use detect::{
 };
 pub use game::{
     CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, position_after_moves,
-    record_tags,
+    record_tags, record_text,
 };
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,

@@ -481,19 +481,7 @@ fn write_game(
     game: &Prepared,
     summary: &mut ImportSummary,
 ) -> Result<(), StoreError> {
-    let duplicate_of: Option<i64> = match game.moves_key {
-        Some(key) => tx
-            .prepare_cached(
-                "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
-                 AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 AND date = ?8",
-            )?
-            .query_row(
-                params![key, game.variant, game.start_fen, game.moves, game.white, game.black, game.event, game.date],
-                |r| r.get(0),
-            )
-            .optional()?,
-        None => None,
-    };
+    let duplicate_of = equal_game(tx, game, None)?;
     let game_id = match duplicate_of {
         Some(id) => {
             summary.duplicates += 1;
@@ -538,18 +526,15 @@ fn write_game(
                     None => 0,
                 };
                 if ply == 0 {
-                    tx.prepare_cached(
-                        "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
-                    )?
-                    .execute(params![
+                    StartMove {
                         key,
-                        game.variant,
-                        game.preset,
-                        game.start_fen.as_deref().unwrap_or(""),
-                        next,
-                        game.outcome
-                    ])?;
+                        variant: &game.variant,
+                        preset: &game.preset,
+                        start_fen: game.start_fen.as_deref(),
+                        next: i64::from(next),
+                        outcome: game.outcome,
+                    }
+                    .add(tx)?;
                 }
                 index.push(IndexRow {
                     key,
@@ -568,7 +553,94 @@ fn write_game(
     Ok(())
 }
 
-fn move_id(
+/// Another stored `ok` game equal to `game` (the same moves from the same
+/// start under the same variant, the same players, event and date), other
+/// than `except`: the game a copy of it is a duplicate of.
+pub(super) fn equal_game(
+    tx: &Transaction<'_>,
+    game: &Prepared,
+    except: Option<i64>,
+) -> Result<Option<i64>, StoreError> {
+    let Some(key) = game.moves_key else {
+        return Ok(None);
+    };
+    Ok(tx
+        .prepare_cached(
+            "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
+             AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 \
+             AND date = ?8 AND id IS NOT ?9 ORDER BY id LIMIT 1",
+        )?
+        .query_row(
+            params![
+                key,
+                game.variant,
+                game.start_fen,
+                game.moves,
+                game.white,
+                game.black,
+                game.event,
+                game.date,
+                except
+            ],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// A game counted under its start position and first move (`start_move`).
+pub(super) struct StartMove<'a> {
+    /// The start position's key.
+    pub key: i64,
+    /// The game's variant and preset.
+    pub variant: &'a str,
+    pub preset: &'a str,
+    /// Its start FEN, `None` for the variant's initial position.
+    pub start_fen: Option<&'a str>,
+    /// The first move's name id, 0 when not certain.
+    pub next: i64,
+    /// The game's outcome.
+    pub outcome: i64,
+}
+
+impl StartMove<'_> {
+    /// Counts the game.
+    pub(super) fn add(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        tx.prepare_cached(
+            "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
+        )?
+        .execute(params![
+            self.key,
+            self.variant,
+            self.preset,
+            self.start_fen.unwrap_or(""),
+            self.next,
+            self.outcome
+        ])?;
+        Ok(())
+    }
+
+    /// Counts the game no more.
+    pub(super) fn remove(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        tx.prepare_cached(
+            "UPDATE start_move SET games = games - 1 WHERE start_key = ?1 AND variant = ?2 \
+             AND start_fen = ?3 AND next = ?4 AND outcome = ?5",
+        )?
+        .execute(params![
+            self.key,
+            self.variant,
+            self.start_fen.unwrap_or(""),
+            self.next,
+            self.outcome
+        ])?;
+        tx.prepare_cached("DELETE FROM start_move WHERE games <= 0")?
+            .execute([])?;
+        Ok(())
+    }
+}
+
+/// The id of a move's name, added when new.
+pub(super) fn move_id(
     tx: &Transaction<'_>,
     cache: &mut HashMap<Move, i64>,
     mv: &Move,
@@ -581,7 +653,7 @@ fn move_id(
     Ok(id)
 }
 
-pub(super) fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreError> {
+fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreError> {
     if let Some(id) = tx
         .prepare_cached("SELECT id FROM move_name WHERE name = ?1")?
         .query_row([name], |r| r.get(0))

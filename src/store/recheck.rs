@@ -16,13 +16,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::import::{Deflater, Prepared, prepare};
+use super::import::{Deflater, Prepared, StartMove, equal_game, move_id, prepare};
 use super::index::certain_positions;
 use super::{Store, StoreError};
 use crate::notation::Notation;
 use crate::pdn::{GameType, Reader};
 use crate::replay::{
     CheckedGame, FileChecker, Overrides, RecordText, Status, VariantFrom, check_game, record_tags,
+    record_text,
 };
 use crate::rules::{Move, Preset, Rules};
 
@@ -419,21 +420,18 @@ fn update_game(
                 Some(mv) => move_id(tx, &mut move_ids, &mv)?,
                 None => 0,
             };
-            tx.prepare_cached(
-                "UPDATE start_move SET games = games - 1 WHERE start_key = ?1 AND variant = ?2 \
-                 AND start_fen = ?3 AND next = ?4 AND outcome = ?5",
-            )?
-            .execute(params![
+            StartMove {
                 key,
-                old.variant,
-                old.start_fen.as_deref().unwrap_or(""),
+                variant: &old.variant,
+                preset: &old.preset,
+                start_fen: old.start_fen.as_deref(),
                 next,
-                old.outcome
-            ])?;
-            tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
+                outcome: old.outcome,
+            }
+            .remove(tx)?;
         }
     }
-    if let Some(other) = duplicate_of(tx, id, new)? {
+    if let Some(other) = equal_game(tx, new, Some(id))? {
         tx.prepare_cached("UPDATE provenance SET game = ?1 WHERE game = ?2")?
             .execute(params![other, id])?;
         tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
@@ -453,18 +451,15 @@ fn update_game(
             )?
             .execute(params![key, id, ply, next])?;
         if ply == 0 {
-            tx.prepare_cached(
-                "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
-            )?
-            .execute(params![
+            StartMove {
                 key,
-                now.variant,
-                now.preset,
-                now.start_fen.as_deref().unwrap_or(""),
+                variant: &now.variant,
+                preset: &now.preset,
+                start_fen: now.start_fen.as_deref(),
                 next,
-                now.outcome
-            ])?;
+                outcome: now.outcome,
+            }
+            .add(tx)?;
         }
     }
     Ok(())
@@ -502,48 +497,6 @@ fn set_columns(
         now.variant_from,
     ])?;
     Ok(())
-}
-
-/// Another stored game the game now equals, as an import would find it.
-fn duplicate_of(tx: &Transaction<'_>, id: i64, game: &Prepared) -> Result<Option<i64>, StoreError> {
-    let Some(key) = game.moves_key else {
-        return Ok(None);
-    };
-    Ok(tx
-        .prepare_cached(
-            "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
-             AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 \
-             AND date = ?8 AND id <> ?9 ORDER BY id LIMIT 1",
-        )?
-        .query_row(
-            params![
-                key,
-                game.variant,
-                game.start_fen,
-                game.moves,
-                game.white,
-                game.black,
-                game.event,
-                game.date,
-                id
-            ],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
-/// The id of a move's name, added when new.
-fn move_id(
-    tx: &Transaction<'_>,
-    cache: &mut HashMap<Move, i64>,
-    mv: &Move,
-) -> Result<i64, StoreError> {
-    if let Some(&id) = cache.get(mv) {
-        return Ok(id);
-    }
-    let id = super::import::lookup_or_add_move(tx, &mv.full_numeric())?;
-    cache.insert(*mv, id);
-    Ok(id)
 }
 
 /// The options an import before version 2 used for a file, as far as its
@@ -610,17 +563,7 @@ fn legacy_deviation(
     if status == Status::Unsupported.name() || Rules::parse(&variant).is_err() {
         return Ok(None);
     }
-    let text = RecordText {
-        game_type: game.tag("GameType"),
-        variant: game.hints.variant.as_deref(),
-        notation: game.hints.notation.as_deref(),
-        fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
-        moves: game
-            .plies()
-            .iter()
-            .map(crate::pdn::Ply::move_token)
-            .collect(),
-    };
+    let text = record_text(game);
     let chosen = legacy_preset(&text);
     Ok((chosen.map(Preset::name) != Some(variant.as_str())).then_some(variant))
 }
