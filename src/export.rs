@@ -378,6 +378,35 @@ pub fn write_among(mv: &Move, legal: &[Move], notation: Notation, rules: &Rules)
     write_move(mv, notation, rules.geometry, shared)
 }
 
+/// A tag value as every output shows it: control characters (terminal
+/// escapes, tabs, line breaks) removed, blanks trimmed and runs of them
+/// made one space. The stored original is never changed.
+pub fn clean_tag_value(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            // A terminal control sequence: ESC [ parameters final-byte.
+            chars.next();
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else if c.is_whitespace() || c.is_control() {
+            blank = true;
+        } else {
+            if blank && !out.is_empty() {
+                out.push(' ');
+            }
+            blank = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A result in its PDN form: `1-0`, `0-1`, `1/2-1/2`, `0-0` or `*`; `None`
 /// for text that is not a result. Its meaning (who won) stays the variant's.
 pub fn normalise_result(text: &str) -> Option<&'static str> {
@@ -821,5 +850,15 @@ mod tests {
             }
             proptest::prop_assert_eq!(Reader::new(out.as_bytes()).count(), written);
         }
+    }
+
+    #[test]
+    fn clean_tag_values_lose_control_characters_and_extra_blanks() {
+        assert_eq!(
+            clean_tag_value("  Ann\u{1b}[1;31m  Lee\t\r\n\u{1b}[0m"),
+            "Ann Lee"
+        );
+        assert_eq!(clean_tag_value("Jos\u{e9}  Cruz"), "Jos\u{e9} Cruz");
+        assert_eq!(clean_tag_value("\u{7}\u{0}"), "");
     }
 }
