@@ -124,3 +124,27 @@ INSERT INTO start_move
 ALTER TABLE game ADD COLUMN variant_from TEXT;
 ALTER TABLE source_file ADD COLUMN options TEXT;
 ALTER TABLE source_file ADD COLUMN reading INTEGER NOT NULL DEFAULT 1;
+
+-- step 5: a file is known by where it is: `location` is its absolute path
+-- (symbolic links resolved; NULL for files stored before, known by `path`),
+-- and importing that place again with new content or options replaces its
+-- games. The same content may now be imported from several places, so
+-- `hash` is no longer unique.
+CREATE TABLE source_file_at (
+    id          INTEGER PRIMARY KEY,
+    path        TEXT    NOT NULL,          -- as given on the command line
+    location    TEXT,                      -- absolute, symbolic links resolved
+    size        INTEGER NOT NULL,          -- bytes
+    hash        TEXT    NOT NULL,          -- BLAKE3 of the content, hex
+    games       INTEGER NOT NULL DEFAULT 0,-- games read from it
+    complete    INTEGER NOT NULL DEFAULT 0,-- 1 once every game is stored
+    imported_at TEXT    NOT NULL,
+    options     TEXT,                      -- as in step 4
+    reading     INTEGER NOT NULL DEFAULT 1 -- as in step 4
+);
+INSERT INTO source_file_at (id, path, location, size, hash, games, complete, imported_at, options, reading)
+    SELECT id, path, NULL, size, hash, games, complete, imported_at, options, reading FROM source_file;
+DROP TABLE source_file;
+ALTER TABLE source_file_at RENAME TO source_file;
+CREATE INDEX source_file_location ON source_file (location);
+CREATE INDEX source_file_path ON source_file (path);

@@ -23,6 +23,10 @@ pub struct ImportArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Read every file again, even those imported before and unchanged
+    /// (their games are replaced by what reading them finds now).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub reading: ReadingArgs,
 }
@@ -80,6 +84,7 @@ pub fn cmd_import(
     };
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)
+        .with_force(args.force)
         .run(&found.files, &mut report)?;
     bar.finish_and_clear();
     if args.json {
@@ -110,6 +115,14 @@ fn write_summary(out: &mut impl Write, s: &ImportSummary) -> std::io::Result<()>
         s.positions,
         s.seconds
     )?;
+    if s.files_replaced > 0 {
+        writeln!(
+            out,
+            "{} files imported before had changed (or were read with new options): {} games kept \
+             ({} of them read differently), {} removed, {} positions taken out of the index",
+            s.files_replaced, s.games_kept, s.games_changed, s.games_removed, s.positions_removed
+        )?;
+    }
     if s.files_read_again > 0 {
         writeln!(
             out,

@@ -11,6 +11,7 @@ mod perft;
 mod progress;
 mod query_args;
 mod recheck;
+mod remove;
 mod report;
 mod search;
 mod show;
@@ -37,8 +38,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Read PDN files and folders into the database.
+    /// Read PDN files and folders into the database (a file imported again
+    /// with new content or options has its games replaced).
     Import(import::ImportArgs),
+    /// Take files (with their games) or single games out of the database.
+    Remove(remove::RemoveArgs),
     /// Every game in the database that reaches a position.
     Search(search::SearchArgs),
     /// The moves played from a position, with their results.
@@ -222,6 +226,7 @@ pub fn run() -> ExitCode {
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
         Command::Recheck(args) => recheck::cmd_recheck(args, &cli.db, &mut out),
+        Command::Remove(args) => remove::cmd_remove(args, &cli.db, &mut out),
     };
     let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
     match result {

@@ -13,9 +13,9 @@ use crate::store::{Mode, Store};
 /// Arguments of `recheck`.
 #[derive(Debug, Args)]
 pub struct RecheckArgs {
-    /// Only the games of these files, as they were given to `import`
-    /// (default: every file).
-    pub paths: Vec<String>,
+    /// Only the games of these files (any path to them; a folder: the
+    /// files imported from under it; default: every file).
+    pub paths: Vec<std::path::PathBuf>,
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -41,13 +41,13 @@ pub fn cmd_recheck(
     let files = if args.paths.is_empty() {
         None
     } else {
-        let (ids, unknown) = store.file_ids(&args.paths)?;
-        if let Some(path) = unknown.first() {
+        let files = store.files_at(&args.paths)?;
+        if let Some(path) = files.unknown.first() {
             return Err(CliError::Usage(format!(
                 "{path}: no file of that path was imported"
             )));
         }
-        Some(ids)
+        Some(files.ids)
     };
     let bar = count_bar(store.file_count(files.as_deref())?, args.quiet);
     let summary = store.recheck(files.as_deref(), &mut |path| {

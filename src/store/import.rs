@@ -22,6 +22,7 @@ use serde::Serialize;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
 use super::recheck::{FileOptions, READING_VERSION};
+use super::rows::{Row, delete_game, has_copies, update_game};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Encoding, Game, Reader};
@@ -57,8 +58,18 @@ pub struct ImportSummary {
     /// Files already imported, unchanged, but read by an older version of
     /// the rules and their inference: their games were read again.
     pub files_read_again: usize,
-    /// Stored games whose reading changed when read again.
+    /// Stored games whose reading changed when read again (their file read
+    /// again, or imported again with new content or options).
     pub games_changed: usize,
+    /// Files imported before whose content or options changed (or read
+    /// again with `--force`): their games were replaced by the new ones.
+    pub files_replaced: usize,
+    /// Games of those files unchanged in text: they keep their ids.
+    pub games_kept: usize,
+    /// Games of their old versions that no file holds any more: removed.
+    pub games_removed: usize,
+    /// Index rows removed with them (or with games that read differently).
+    pub positions_removed: usize,
     /// Wall-clock time.
     pub seconds: f64,
 }
@@ -97,6 +108,8 @@ pub(super) struct Prepared {
     pub(super) tags: String,
     /// The original move text, deflated.
     pub(super) text: Vec<u8>,
+    /// The hash of the tags and the move text (see [`text_hash`]).
+    pub(super) text_hash: [u8; 32],
     pub(super) status: Status,
     pub(super) variant: String,
     pub(super) preset: String,
@@ -150,6 +163,8 @@ pub struct Importer<'a> {
     overrides: Overrides,
     /// The files' encoding, when given (else detected per file).
     encoding: Option<&'static Encoding>,
+    /// Read every file again, changed or not.
+    force: bool,
     /// Files read in full this run, with their game counts: marked complete
     /// once their positions are merged.
     finished: Vec<(i64, usize)>,
@@ -166,6 +181,7 @@ impl<'a> Importer<'a> {
             store,
             overrides,
             encoding: None,
+            force: false,
             finished: Vec::new(),
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
@@ -176,6 +192,13 @@ impl<'a> Importer<'a> {
     /// (`None`: detect it, the default).
     pub fn with_encoding(mut self, encoding: Option<&'static Encoding>) -> Importer<'a> {
         self.encoding = encoding;
+        self
+    }
+
+    /// Reads every file again, even when it is stored unchanged (its
+    /// games are replaced as for a changed file).
+    pub fn with_force(mut self, force: bool) -> Importer<'a> {
+        self.force = force;
         self
     }
 
@@ -246,49 +269,44 @@ impl<'a> Importer<'a> {
         let name = path.display().to_string();
         let io_err = |e: io::Error| FileError::Io(format!("{name}: {e}"));
         let (hash, size) = hash_file(path).map_err(io_err)?;
-        let conn = self.store.conn_mut();
-        let existing: Option<(i64, bool, i64)> = conn
-            .query_row(
-                "SELECT id, complete, reading FROM source_file WHERE hash = ?1",
-                [&hash],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
-        let file_id = match existing {
-            Some((id, true, reading)) if reading < READING_VERSION => {
+        let location = locate(path);
+        let stored = stored_versions(self.store.conn(), &location, &name)?;
+        let reading = self.reading_for(&stored);
+        let options = reading.options.to_json();
+        let version = FileVersion {
+            name: &name,
+            location: &location,
+            hash: &hash,
+            size,
+            options: &options,
+        };
+        let file_id = match plan(&stored, &version, self.force) {
+            Plan::Skip => {
+                summary.files_skipped += 1;
+                progress(Progress::Skipped(path.to_path_buf()));
+                return Ok(());
+            }
+            Plan::ReadStoredAgain(id) => {
                 let changed = self.store.recheck(Some(&[id]), &mut |_| {})?;
                 summary.files_read_again += 1;
                 summary.games_changed += changed.changed;
                 progress(Progress::ReadAgain(path.to_path_buf(), changed.changed));
                 return Ok(());
             }
-            Some((_, true, _)) => {
-                summary.files_skipped += 1;
-                progress(Progress::Skipped(path.to_path_buf()));
-                return Ok(());
+            Plan::Resume(id) => {
+                version.record(self.store.conn(), id)?;
+                id
             }
-            Some((id, false, _)) => id,
-            None => {
-                conn.execute(
-                    "INSERT INTO source_file (path, size, hash, imported_at, options, reading) \
-                     VALUES (?1, ?2, ?3, datetime('now'), ?4, ?5)",
-                    params![
-                        name,
-                        size as i64,
-                        hash,
-                        FileOptions {
-                            encoding: self.encoding.map(|e| e.name().to_string()),
-                            ..FileOptions::of(&self.overrides)
-                        }
-                        .to_json(),
-                        READING_VERSION
-                    ],
-                )?;
-                conn.last_insert_rowid()
+            Plan::New => version.add(self.store.conn())?,
+            Plan::Replace(ids) => {
+                return self.replace_file(path, &version, &reading, &ids, summary, progress);
             }
         };
         let done: HashSet<i64> = {
-            let mut stmt = conn.prepare("SELECT idx FROM provenance WHERE file = ?1")?;
+            let mut stmt = self
+                .store
+                .conn()
+                .prepare("SELECT idx FROM provenance WHERE file = ?1")?;
             let rows = stmt.query_map([file_id], |r| r.get(0))?;
             rows.collect::<Result<_, _>>()?
         };
@@ -298,17 +316,17 @@ impl<'a> Importer<'a> {
             bytes: size,
         });
         let file = File::open(path).map_err(io_err)?;
-        let overrides = &self.overrides;
-        let encoding = self.encoding;
+        let overrides = &reading.overrides;
+        let encoding = reading.encoding;
         let (sender, receiver) = sync_channel::<Batch>(4);
-        let reading = std::thread::scope(|scope| {
+        let read = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
                     read_games(file, &name, overrides, encoding, &done, sender)
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
-            let written = write_batches(
+            write_batches(
                 self.store,
                 &mut self.move_ids,
                 &mut self.index,
@@ -316,13 +334,13 @@ impl<'a> Importer<'a> {
                 receiver,
                 summary,
                 progress,
-            );
-            let read = worker
-                .join()
-                .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string()));
-            Ok::<_, FileError>(written.map(|games| (games, read))?)
+            )?;
+            Ok::<_, FileError>(
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string())),
+            )
         })?;
-        let (games, read) = reading;
         match read {
             Ok(()) => {
                 let stored: i64 = self.store.conn().query_row(
@@ -330,13 +348,409 @@ impl<'a> Importer<'a> {
                     [file_id],
                     |r| r.get(0),
                 )?;
-                let _ = games;
                 self.finished.push((file_id, stored as usize));
                 Ok(())
             }
             Err(message) => Err(FileError::Io(message)),
         }
     }
+
+    /// Reads a new version of a file stored before (as `ids`: more than one
+    /// when earlier versions were stored side by side) and replaces the old
+    /// version's games with it, in one transaction: a game whose text is
+    /// unchanged keeps its id (and its index rows, when it reads the same),
+    /// the others are added, and the old games no file holds any more are
+    /// deleted with their index rows.
+    fn replace_file(
+        &mut self,
+        path: &Path,
+        version: &FileVersion<'_>,
+        reading: &FileReading,
+        ids: &[i64],
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), FileError> {
+        let name = version.name;
+        let file = File::open(path).map_err(|e| FileError::Io(format!("{name}: {e}")))?;
+        // The index rows waiting in memory are written first, so that a
+        // replacement that does not complete can discard its own.
+        summary.positions += self.write_index()?;
+        summary.files += 1;
+        summary.files_replaced += 1;
+        progress(Progress::File {
+            path: path.to_path_buf(),
+            bytes: version.size,
+        });
+        let overrides = &reading.overrides;
+        let encoding = reading.encoding;
+        let (sender, receiver) = sync_channel::<Batch>(4);
+        let done = HashSet::new();
+        let replaced = std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("pdndb-reader".to_string())
+                .spawn_scoped(scope, move || {
+                    read_games(file, name, overrides, encoding, &done, sender)
+                })
+                .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
+            let mut replacement = Replacement {
+                move_ids: &mut self.move_ids,
+                index: &mut self.index,
+                summary,
+            };
+            let tx = self.store.conn_mut().transaction()?;
+            let old = OldCopies::take(&tx, ids)?;
+            replacement.write(&tx, ids[0], old, receiver, progress)?;
+            match worker.join() {
+                Ok(Ok(())) => {
+                    version.record(&tx, ids[0])?;
+                    tx.execute(
+                        "UPDATE source_file SET complete = 1, \
+                         games = (SELECT count(*) FROM provenance WHERE file = ?1) WHERE id = ?1",
+                        [ids[0]],
+                    )?;
+                    tx.commit()?;
+                    Ok(())
+                }
+                // The old version stays as it was.
+                Ok(Err(message)) => Err(FileError::Io(message)),
+                Err(_) => Err(FileError::Io("the reader stopped unexpectedly".to_string())),
+            }
+        });
+        if replaced.is_err() {
+            // Rolled back: what was noted of its games is void.
+            self.index.discard();
+            self.move_ids.clear();
+        }
+        replaced
+    }
+
+    /// How to read a file stored as `stored`: with the options of this
+    /// import, or, when it gives none, those the file was imported with.
+    fn reading_for(&self, stored: &[StoredFile]) -> FileReading {
+        let given = FileOptions {
+            encoding: self.encoding.map(|e| e.name().to_string()),
+            ..FileOptions::of(&self.overrides)
+        };
+        let remembered = stored
+            .first()
+            .and_then(|f| f.options.as_deref())
+            .and_then(|json| serde_json::from_str::<FileOptions>(json).ok())
+            .filter(|_| given == FileOptions::default());
+        match remembered {
+            Some(options) => FileReading {
+                overrides: options.overrides(),
+                encoding: options
+                    .encoding
+                    .as_deref()
+                    .and_then(|name| crate::pdn::encoding_for_label(name).ok()),
+                options,
+            },
+            None => FileReading {
+                overrides: self.overrides.clone(),
+                encoding: self.encoding,
+                options: given,
+            },
+        }
+    }
+
+    /// Writes the index rows waiting in memory, in one transaction.
+    fn write_index(&mut self) -> Result<usize, StoreError> {
+        let tx = self.store.conn_mut().transaction()?;
+        let added = self.index.flush(&tx)?;
+        tx.commit()?;
+        Ok(added)
+    }
+}
+
+/// The options a file is read with.
+struct FileReading {
+    overrides: Overrides,
+    encoding: Option<&'static Encoding>,
+    /// Both, as stored with the file.
+    options: FileOptions,
+}
+
+/// A version of a file on disk, as the store records it.
+struct FileVersion<'a> {
+    /// The path as given.
+    name: &'a str,
+    /// Where it is (see [`locate`]).
+    location: &'a str,
+    /// BLAKE3 of the content.
+    hash: &'a str,
+    size: u64,
+    /// The options it is read with, as stored.
+    options: &'a str,
+}
+
+impl FileVersion<'_> {
+    /// Adds it as a new file, not yet complete; returns its id.
+    fn add(&self, conn: &rusqlite::Connection) -> Result<i64, StoreError> {
+        conn.execute(
+            "INSERT INTO source_file (path, location, size, hash, imported_at, options, reading) \
+             VALUES (?1, ?2, ?3, ?4, datetime('now'), ?5, ?6)",
+            params![
+                self.name,
+                self.location,
+                self.size as i64,
+                self.hash,
+                self.options,
+                READING_VERSION
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Records it as the content of file `id`.
+    fn record(&self, conn: &rusqlite::Connection, id: i64) -> Result<(), StoreError> {
+        conn.execute(
+            "UPDATE source_file SET path = ?2, location = ?3, size = ?4, hash = ?5, options = ?6, \
+             reading = ?7, imported_at = datetime('now') WHERE id = ?1",
+            params![
+                id,
+                self.name,
+                self.location,
+                self.size as i64,
+                self.hash,
+                self.options,
+                READING_VERSION
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+/// A file as stored: the versions of one place.
+struct StoredFile {
+    id: i64,
+    hash: String,
+    complete: bool,
+    reading: i64,
+    options: Option<String>,
+}
+
+/// The stored files of a place: those recorded at `location`, or (stored
+/// before places were recorded) under the path as given.
+fn stored_versions(
+    conn: &rusqlite::Connection,
+    location: &str,
+    name: &str,
+) -> Result<Vec<StoredFile>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, hash, complete, reading, options FROM source_file \
+         WHERE location = ?1 OR (location IS NULL AND path = ?2) ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![location, name], |r| {
+        Ok(StoredFile {
+            id: r.get(0)?,
+            hash: r.get(1)?,
+            complete: r.get(2)?,
+            reading: r.get(3)?,
+            options: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// What an import does with one file.
+#[derive(Debug, PartialEq, Eq)]
+enum Plan {
+    /// Stored, unchanged: nothing.
+    Skip,
+    /// Stored, unchanged, read by an older version: read its stored games again.
+    ReadStoredAgain(i64),
+    /// Its import was interrupted: store the games not stored yet.
+    Resume(i64),
+    /// A new file.
+    New,
+    /// Stored with other content or options (or `--force`): replace its
+    /// games (all of these files').
+    Replace(Vec<i64>),
+}
+
+/// What to do with `version` given the stored versions of its place.
+fn plan(stored: &[StoredFile], version: &FileVersion<'_>, force: bool) -> Plan {
+    match stored {
+        [] => Plan::New,
+        [file] if !force && file.hash == version.hash && same_options(file, version) => {
+            if !file.complete {
+                Plan::Resume(file.id)
+            } else if file.reading < READING_VERSION {
+                Plan::ReadStoredAgain(file.id)
+            } else {
+                Plan::Skip
+            }
+        }
+        files => Plan::Replace(files.iter().map(|f| f.id).collect()),
+    }
+}
+
+/// Whether a stored file was read with the options `version` gives (a file
+/// stored before options were recorded: when none are given).
+fn same_options(file: &StoredFile, version: &FileVersion<'_>) -> bool {
+    let none = FileOptions::default().to_json();
+    file.options.as_deref().unwrap_or(&none) == version.options
+}
+
+/// Where a file is, as the store knows files: its absolute path with
+/// symbolic links resolved (as far as the path exists), so that the same
+/// file named from another folder, or through `./`, is the same file.
+pub fn locate(path: &Path) -> String {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real.display().to_string();
+    }
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut clean = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    match (clean.parent().map(std::fs::canonicalize), clean.file_name()) {
+        (Some(Ok(parent)), Some(file)) => parent.join(file).display().to_string(),
+        _ => clean.display().to_string(),
+    }
+}
+
+/// The copies of a file's old version, taken out of `provenance` while the
+/// new version is read: the games they name stay until the end, so that the
+/// new version's unchanged games find them.
+struct OldCopies {
+    /// By text (tags and move text hashed): the games, with their stored text.
+    by_text: HashMap<[u8; 32], Vec<OldCopy>>,
+}
+
+struct OldCopy {
+    game: i64,
+    tags: String,
+    text: Vec<u8>,
+}
+
+impl OldCopies {
+    /// Takes the copies of files `ids` out of `provenance`, and every file
+    /// of `ids` but the first out of `source_file`.
+    fn take(tx: &Transaction<'_>, ids: &[i64]) -> Result<OldCopies, StoreError> {
+        let mut by_text: HashMap<[u8; 32], Vec<OldCopy>> = HashMap::new();
+        for &file in ids {
+            let mut stmt = tx.prepare_cached(
+                "SELECT game, tags, text FROM provenance WHERE file = ?1 ORDER BY idx DESC",
+            )?;
+            let rows = stmt.query_map([file], |r| {
+                Ok(OldCopy {
+                    game: r.get(0)?,
+                    tags: r.get(1)?,
+                    text: r.get(2)?,
+                })
+            })?;
+            for copy in rows {
+                let copy = copy?;
+                let mut movetext = String::new();
+                let _ = flate2::read::DeflateDecoder::new(copy.text.as_slice())
+                    .read_to_string(&mut movetext);
+                by_text
+                    .entry(text_hash(&copy.tags, &movetext))
+                    .or_default()
+                    .push(copy);
+            }
+            tx.execute("DELETE FROM provenance WHERE file = ?1", [file])?;
+            if file != ids[0] {
+                tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
+            }
+        }
+        Ok(OldCopies { by_text })
+    }
+
+    /// The old copy with this text, if one is left (in file order).
+    fn claim(&mut self, hash: &[u8; 32]) -> Option<OldCopy> {
+        self.by_text.get_mut(hash)?.pop()
+    }
+}
+
+/// The writing side of a replacement.
+struct Replacement<'r> {
+    move_ids: &'r mut HashMap<Move, i64>,
+    index: &'r mut IndexBuffer,
+    summary: &'r mut ImportSummary,
+}
+
+impl Replacement<'_> {
+    /// Writes the new version's games as they come, then deletes the old
+    /// games no file holds any more.
+    fn write(
+        &mut self,
+        tx: &Transaction<'_>,
+        file_id: i64,
+        mut old: OldCopies,
+        receiver: Receiver<Batch>,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), StoreError> {
+        let mut games = 0;
+        for mut batch in receiver {
+            for game in &mut batch.games {
+                game.complete();
+                self.place(tx, file_id, game, &mut old)?;
+                games += 1;
+                crash_point(games);
+            }
+            if self.index.is_full() {
+                self.index.spill(tx)?;
+            }
+            progress(Progress::Advance {
+                bytes: batch.bytes,
+                games: self.summary.games + self.summary.duplicates + self.summary.games_kept,
+            });
+        }
+        for copy in old.by_text.into_values().flatten() {
+            if has_copies(tx, copy.game)? {
+                continue;
+            }
+            let text = super::query::game_text(&copy.tags, &copy.text);
+            self.summary.positions_removed += delete_game(tx, copy.game, &text, self.move_ids)?;
+            self.summary.games_removed += 1;
+        }
+        Ok(())
+    }
+
+    /// Stores one game of the new version: as the old game of the same
+    /// text, brought up to how it reads now, or as a new game.
+    fn place(
+        &mut self,
+        tx: &Transaction<'_>,
+        file_id: i64,
+        game: &Prepared,
+        old: &mut OldCopies,
+    ) -> Result<(), StoreError> {
+        let Some(copy) = old.claim(&game.text_hash) else {
+            return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
+        };
+        let shared = has_copies(tx, copy.game)?;
+        let reads_alike = Row::stored(tx, copy.game)?.is_some_and(|row| row == Row::of(game));
+        if shared && !reads_alike {
+            // Another file holds the old game as it read: this copy parts
+            // from it.
+            return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
+        }
+        insert_copy(tx, file_id, copy.game, game)?;
+        let update = update_game(tx, copy.game, game, self.move_ids)?;
+        self.summary.games_kept += 1;
+        self.summary.games_changed += usize::from(update.change.is_some());
+        self.summary.positions += update.positions_added;
+        self.summary.positions_removed += update.positions_removed;
+        Ok(())
+    }
+}
+
+/// The hash of a game's text as stored: its tags (JSON) and move text.
+fn text_hash(tags: &str, movetext: &str) -> [u8; 32] {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(tags.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(movetext.as_bytes());
+    *hasher.finalize().as_bytes()
 }
 
 enum FileError {
@@ -546,6 +960,16 @@ fn write_game(
             id
         }
     };
+    insert_copy(tx, file_id, game_id, game)
+}
+
+/// Records that game `game_id` is `game` of file `file_id`.
+fn insert_copy(
+    tx: &Transaction<'_>,
+    file_id: i64,
+    game_id: i64,
+    game: &Prepared,
+) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, tags, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
@@ -766,12 +1190,13 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         }
         value.to_string()
     });
-    let tags: serde_json::Map<String, serde_json::Value> = record.tags.clone();
+    let tags = serde_json::Value::Object(record.tags.clone()).to_string();
     Prepared {
         index: game.index,
         byte_offset: game.start.byte,
         line: game.start.line,
-        tags: serde_json::Value::Object(tags).to_string(),
+        text_hash: text_hash(&tags, &game.movetext),
+        tags,
         text: deflater.deflate(&game.movetext),
         status: record.status,
         variant: record.variant.clone(),

@@ -55,6 +55,11 @@ impl IndexBuffer {
         self.rows.push(row);
     }
 
+    /// Forgets the waiting rows (their games were not stored after all).
+    pub fn discard(&mut self) {
+        self.rows.clear();
+    }
+
     /// Whether enough rows wait that they should be set aside now.
     pub fn is_full(&self) -> bool {
         self.rows.len() >= FLUSH_ROWS

@@ -1,7 +1,7 @@
 //! Schema steps from `schema.sql`, applied in order and tracked by
 //! `PRAGMA user_version`.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 /// The schema text, built in.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -70,13 +70,37 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
     if found > known {
         return Err(MigrateError::TooNew { found, known });
     }
+    // A step may rebuild a table others refer to (drop it, rename its
+    // copy): references are checked once the step is done instead.
+    let enforced: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?;
+    conn.pragma_update(None, "foreign_keys", false)?;
+    let applied = apply(conn, found);
+    conn.pragma_update(None, "foreign_keys", enforced)?;
+    applied?;
+    Ok(known)
+}
+
+/// Applies the steps after `found`, each in its own transaction.
+fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
     for step in steps().into_iter().filter(|s| s.number > found) {
         let tx = conn.transaction()?;
         tx.execute_batch(&step.sql)?;
+        let broken: Option<String> = tx
+            .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
+            .optional()?;
+        if let Some(table) = broken {
+            return Err(MigrateError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                Some(format!(
+                    "schema step {}: a row of {table} refers to nothing",
+                    step.number
+                )),
+            )));
+        }
         tx.pragma_update(None, "user_version", step.number)?;
         tx.commit()?;
     }
-    Ok(known)
+    Ok(())
 }
 
 #[cfg(test)]

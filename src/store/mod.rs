@@ -10,6 +10,8 @@ mod migrate;
 pub mod moves;
 pub mod query;
 pub mod recheck;
+pub mod remove;
+mod rows;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::import::{Deflater, Prepared, StartMove, equal_game, move_id, prepare};
-use super::index::certain_positions;
+use super::import::{Deflater, prepare};
+use super::rows::{Update, update_game};
 use super::{Store, StoreError};
 use crate::notation::Notation;
 use crate::pdn::{GameType, Reader};
@@ -25,7 +25,7 @@ use crate::replay::{
     CheckedGame, FileChecker, Overrides, RecordText, Status, VariantFrom, check_game, record_tags,
     record_text,
 };
-use crate::rules::{Move, Preset, Rules};
+use crate::rules::{Preset, Rules};
 
 /// The version of the rules and their inference that reads games: a file
 /// read by an older one is read again. Version 1 read every record under
@@ -105,72 +105,7 @@ pub struct RecheckSummary {
     pub seconds: f64,
 }
 
-/// A stored game's row, as far as a recheck compares it.
-#[derive(Clone, Debug, PartialEq)]
-struct Row {
-    status: String,
-    variant: String,
-    preset: String,
-    notation: Option<String>,
-    white: String,
-    black: String,
-    event: String,
-    date: String,
-    result: Option<String>,
-    outcome: i64,
-    plies: Option<i64>,
-    start_fen: Option<String>,
-    moves: Option<Vec<u8>>,
-    record: Option<String>,
-    variant_from: Option<String>,
-}
-
-impl Row {
-    fn of(game: &Prepared) -> Row {
-        Row {
-            status: game.status.name().to_string(),
-            variant: game.variant.clone(),
-            preset: game.preset.clone(),
-            notation: game.notation.map(str::to_string),
-            white: game.white.clone(),
-            black: game.black.clone(),
-            event: game.event.clone(),
-            date: game.date.clone(),
-            result: game.result.clone(),
-            outcome: game.outcome,
-            plies: game.plies,
-            start_fen: game.start_fen.clone(),
-            moves: game.moves.clone(),
-            record: game.record.clone(),
-            variant_from: Some(game.variant_from.to_string()),
-        }
-    }
-}
-
 impl Store {
-    /// The ids of the imported files with these paths (as given to
-    /// `import`), and the paths that name none.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub fn file_ids(&self, paths: &[String]) -> Result<(Vec<i64>, Vec<String>), StoreError> {
-        let mut ids = Vec::new();
-        let mut unknown = Vec::new();
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT id FROM source_file WHERE path = ?1")?;
-        for path in paths {
-            let found: Vec<i64> = stmt
-                .query_map([path], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            if found.is_empty() {
-                unknown.push(path.clone());
-            }
-            ids.extend(found);
-        }
-        Ok((ids, unknown))
-    }
-
     /// How many imported files there are (of `files`, when given).
     ///
     /// # Errors
@@ -220,6 +155,23 @@ impl Store {
         }
         summary.seconds = began.elapsed().as_secs_f64();
         Ok(summary)
+    }
+}
+
+impl RecheckSummary {
+    /// Counts what one game's update did.
+    pub(super) fn count(&mut self, update: &Update) {
+        self.updated += usize::from(update.updated);
+        self.merged += usize::from(update.merged);
+        self.positions_added += update.positions_added;
+        self.positions_removed += update.positions_removed;
+        if let Some(((old_status, old_variant), (status, variant))) = &update.change {
+            self.changed += 1;
+            *self
+                .changes
+                .entry(format!("{old_status} {old_variant} → {status} {variant}"))
+                .or_default() += 1;
+        }
     }
 }
 
@@ -276,6 +228,7 @@ fn recheck_file(
     let mut checked: Vec<(crate::pdn::Game, CheckedGame)> = Vec::new();
     let mut ids: Vec<i64> = Vec::new();
     let mut deflater = Deflater::new();
+    let mut move_ids = HashMap::new();
     for (id, game) in games {
         let wanted = !done.contains(&id);
         if wanted {
@@ -310,7 +263,7 @@ fn recheck_file(
         summary.games += 1;
         let mut prepared = prepare(game, result, &mut deflater);
         prepared.complete();
-        update_game(tx, id, &prepared, summary)?;
+        summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
     }
     // The options worked out for a file of an older version are kept, so
     // that the next recheck reads it the same way.
@@ -319,184 +272,6 @@ fn recheck_file(
         params![file, READING_VERSION, FileOptions::of(&overrides).to_json()],
     )?;
     Ok(path)
-}
-
-/// The stored row of a game.
-fn stored_row(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-             plies, start_fen, moves, record, variant_from FROM game WHERE id = ?1",
-        )?
-        .query_row([id], |r| {
-            Ok(Row {
-                status: r.get(0)?,
-                variant: r.get(1)?,
-                preset: r.get(2)?,
-                notation: r.get(3)?,
-                white: r.get(4)?,
-                black: r.get(5)?,
-                event: r.get(6)?,
-                date: r.get(7)?,
-                result: r.get(8)?,
-                outcome: r.get(9)?,
-                plies: r.get(10)?,
-                start_fen: r.get(11)?,
-                moves: r.get(12)?,
-                record: r.get(13)?,
-                variant_from: r.get(14)?,
-            })
-        })
-        .optional()?)
-}
-
-/// The certain positions a game has in the index now: its stored text read
-/// again with its stored variant and notation.
-fn indexed_positions(
-    tx: &Transaction<'_>,
-    id: i64,
-    row: &Row,
-) -> Result<Vec<(i64, u32, Option<Move>)>, StoreError> {
-    if !matches!(row.status.as_str(), "ok" | "ambiguous" | "illegal") {
-        return Ok(Vec::new());
-    }
-    let Some(text) = super::query::stored_text(tx, id)? else {
-        return Ok(Vec::new());
-    };
-    let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
-        return Ok(Vec::new());
-    };
-    let overrides = Overrides {
-        rules: Rules::parse(&row.variant).ok(),
-        notation: row.notation.as_deref().and_then(|n| n.parse().ok()),
-        skip_alternatives: true,
-        ..Overrides::default()
-    };
-    Ok(certain_positions(
-        &check_game(&game, "", &overrides).reading,
-    ))
-}
-
-/// Brings a stored game up to what reading it again found.
-fn update_game(
-    tx: &Transaction<'_>,
-    id: i64,
-    new: &Prepared,
-    summary: &mut RecheckSummary,
-) -> Result<(), StoreError> {
-    let Some(old) = stored_row(tx, id)? else {
-        return Ok(());
-    };
-    let now = Row::of(new);
-    if old == now {
-        return Ok(());
-    }
-    summary.updated += 1;
-    let read_alike =
-        (&old.status, &old.variant, &old.notation) == (&now.status, &now.variant, &now.notation);
-    if !read_alike {
-        summary.changed += 1;
-        *summary
-            .changes
-            .entry(format!(
-                "{} {} → {} {}",
-                old.status, old.variant, now.status, now.variant
-            ))
-            .or_default() += 1;
-    }
-    let same_index = read_alike
-        && (&old.moves, &old.start_fen, old.outcome) == (&now.moves, &now.start_fen, now.outcome);
-    if same_index {
-        return set_columns(tx, id, &now, new.moves_key);
-    }
-    let old_positions = indexed_positions(tx, id, &old)?;
-    let mut move_ids: HashMap<Move, i64> = HashMap::new();
-    for &(key, ply, next) in &old_positions {
-        summary.positions_removed += tx
-            .prepare_cached("DELETE FROM position WHERE key = ?1 AND game = ?2")?
-            .execute(params![key, id])?;
-        if ply == 0 {
-            let next = match next {
-                Some(mv) => move_id(tx, &mut move_ids, &mv)?,
-                None => 0,
-            };
-            StartMove {
-                key,
-                variant: &old.variant,
-                preset: &old.preset,
-                start_fen: old.start_fen.as_deref(),
-                next,
-                outcome: old.outcome,
-            }
-            .remove(tx)?;
-        }
-    }
-    if let Some(other) = equal_game(tx, new, Some(id))? {
-        tx.prepare_cached("UPDATE provenance SET game = ?1 WHERE game = ?2")?
-            .execute(params![other, id])?;
-        tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
-            .execute([id])?;
-        summary.merged += 1;
-        return Ok(());
-    }
-    set_columns(tx, id, &now, new.moves_key)?;
-    for &(key, ply, next) in &new.positions {
-        let next = match next {
-            Some(mv) => move_id(tx, &mut move_ids, &mv)?,
-            None => 0,
-        };
-        summary.positions_added += tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO position (key, game, ply, next) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![key, id, ply, next])?;
-        if ply == 0 {
-            StartMove {
-                key,
-                variant: &now.variant,
-                preset: &now.preset,
-                start_fen: now.start_fen.as_deref(),
-                next,
-                outcome: now.outcome,
-            }
-            .add(tx)?;
-        }
-    }
-    Ok(())
-}
-
-/// Writes a game's columns.
-fn set_columns(
-    tx: &Transaction<'_>,
-    id: i64,
-    now: &Row,
-    moves_key: Option<i64>,
-) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
-         event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-         moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
-    )?
-    .execute(params![
-        id,
-        now.status,
-        now.variant,
-        now.preset,
-        now.notation,
-        now.white,
-        now.black,
-        now.event,
-        now.date,
-        now.result,
-        now.outcome,
-        now.plies,
-        now.start_fen,
-        now.moves,
-        moves_key,
-        now.record,
-        now.variant_from,
-    ])?;
-    Ok(())
 }
 
 /// The options an import before version 2 used for a file, as far as its

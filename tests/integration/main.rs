@@ -9,6 +9,7 @@ mod parsers;
 mod perft;
 mod pictures;
 mod reader;
+mod reimport;
 mod robust;
 mod seed_game;
 mod store;

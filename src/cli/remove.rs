@@ -1,0 +1,86 @@
+//! `pdndb remove PATH…` / `pdndb remove --game ID…`: take files or games
+//! out of the database and the index.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{CliError, Exit};
+use crate::store::remove::RemoveSummary;
+use crate::store::{Mode, Store, StoreError};
+
+/// Arguments of `remove`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("what").required(true).multiple(true))]
+pub struct RemoveArgs {
+    /// Imported files, by any path to them; a folder names every file
+    /// imported from under it.
+    #[arg(group = "what")]
+    pub paths: Vec<PathBuf>,
+    /// Games, by id (as `search` and `games` list them).
+    #[arg(long = "game", value_name = "ID", num_args = 1.., group = "what")]
+    pub games: Vec<i64>,
+    /// Say what would go, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `remove`. Every path and id must name something stored, else
+/// nothing is removed.
+///
+/// # Errors
+/// A missing database, a path or id that names nothing stored, or a
+/// database that cannot be written.
+pub fn cmd_remove(
+    args: &RemoveArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    if !db.exists() {
+        return Err(StoreError::Missing(db.to_path_buf()).into());
+    }
+    let mut store = Store::open(db, Mode::Write)?;
+    let files = store.files_at(&args.paths)?;
+    if !files.unknown.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no file imported from there; nothing removed",
+            files.unknown.join(", ")
+        )));
+    }
+    let unknown = store.unknown_games(&args.games)?;
+    if !unknown.is_empty() {
+        let ids: Vec<String> = unknown.iter().map(i64::to_string).collect();
+        return Err(CliError::Usage(format!(
+            "no game {} in the database; nothing removed",
+            ids.join(", ")
+        )));
+    }
+    let summary = store.remove(&files.ids, &args.games, args.dry_run)?;
+    if args.json {
+        super::write_json_line(out, &summary)?;
+    } else {
+        write_summary(out, &summary)?;
+    }
+    Ok(Exit::Success)
+}
+
+fn write_summary(out: &mut impl Write, s: &RemoveSummary) -> std::io::Result<()> {
+    let verb = if s.dry_run { "would remove" } else { "removed" };
+    write!(
+        out,
+        "{verb} {} files, {} games and {} positions from the index",
+        s.files, s.games, s.positions
+    )?;
+    if s.games_kept > 0 {
+        write!(
+            out,
+            "; {} games of those files stay, as other files hold them too",
+            s.games_kept
+        )?;
+    }
+    writeln!(out)
+}

@@ -1,0 +1,182 @@
+//! Taking files and games out of the database: `pdndb remove`.
+//!
+//! A file's games go with it, unless another file holds them too (a game
+//! met in two files is stored once); a game named by id goes from every
+//! file. Their positions leave the index and the opening tree's counts
+//! follow, in one transaction: an interrupted removal removes nothing.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use rusqlite::{Transaction, params};
+use serde::Serialize;
+
+use super::import::{locate, move_id};
+use super::index::index_missing;
+use super::rows::{delete_game, has_copies};
+use super::{Store, StoreError};
+
+/// What a removal took out (or, for a dry run, would take out).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RemoveSummary {
+    /// Files taken out.
+    pub files: usize,
+    /// Games taken out.
+    pub games: usize,
+    /// Games of those files kept because another file holds them too.
+    pub games_kept: usize,
+    /// Index rows taken out.
+    pub positions: usize,
+    /// Whether nothing was changed (`--dry-run`).
+    pub dry_run: bool,
+}
+
+/// The stored files that paths name, and the paths that name none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FilesAt {
+    /// Ids of the files (a folder names every file under it), ascending.
+    pub ids: Vec<i64>,
+    /// The paths that name no stored file.
+    pub unknown: Vec<String>,
+}
+
+impl Store {
+    /// The stored files that `paths` name: a file by where it is (however
+    /// the path is written), a folder by every file imported from under it;
+    /// files stored before places were recorded, by the path as given.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn files_at(&self, paths: &[impl AsRef<Path>]) -> Result<FilesAt, StoreError> {
+        let mut found = FilesAt::default();
+        let mut ids = BTreeSet::new();
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT id FROM source_file WHERE location = ?1 OR location LIKE ?2 ESCAPE '\\' \
+             OR (location IS NULL AND (path = ?3 OR path LIKE ?4 ESCAPE '\\'))",
+        )?;
+        for path in paths {
+            let path = path.as_ref();
+            let location = locate(path);
+            let given = path.display().to_string();
+            let under = |p: &str| format!("{}/%", like_literal(p.trim_end_matches('/')));
+            let named: Vec<i64> = stmt
+                .query_map(
+                    params![location, under(&location), given, under(&given)],
+                    |r| r.get(0),
+                )?
+                .collect::<Result<_, _>>()?;
+            if named.is_empty() {
+                found.unknown.push(given);
+            }
+            ids.extend(named);
+        }
+        found.ids = ids.into_iter().collect();
+        Ok(found)
+    }
+
+    /// The ids among `games` that name no stored game.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn unknown_games(&self, games: &[i64]) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT count(*) FROM game WHERE id = ?1")?;
+        let mut unknown = Vec::new();
+        for &id in games {
+            if stmt.query_row([id], |r| r.get::<_, i64>(0))? == 0 {
+                unknown.push(id);
+            }
+        }
+        Ok(unknown)
+    }
+
+    /// Takes files (with their games) and games out of the database and
+    /// the index, in one transaction; with `dry_run`, only says what would
+    /// go.
+    ///
+    /// # Errors
+    /// A database failure (nothing is then removed).
+    pub fn remove(
+        &mut self,
+        files: &[i64],
+        games: &[i64],
+        dry_run: bool,
+    ) -> Result<RemoveSummary, StoreError> {
+        let tx = self.conn_mut().transaction()?;
+        let mut move_ids = HashMap::new();
+        // Every stored game's positions must be in the index before any
+        // leave it (an interrupted import may have left some out).
+        index_missing(&tx, &mut |tx, mv| move_id(tx, &mut move_ids, mv))?;
+        let mut summary = RemoveSummary {
+            dry_run,
+            ..RemoveSummary::default()
+        };
+        let mut orphans: Vec<(i64, String)> = Vec::new();
+        for &file in files {
+            orphans.extend(copies(&tx, "file", file)?);
+            tx.execute("DELETE FROM provenance WHERE file = ?1", [file])?;
+            summary.files += tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
+        }
+        for &game in games {
+            orphans.extend(copies(&tx, "game", game)?);
+            tx.execute("DELETE FROM provenance WHERE game = ?1", [game])?;
+        }
+        let mut seen = BTreeSet::new();
+        for (game, text) in orphans {
+            if !seen.insert(game) {
+                continue;
+            }
+            if has_copies(&tx, game)? {
+                summary.games_kept += 1;
+                continue;
+            }
+            summary.positions += delete_game(&tx, game, &text, &mut move_ids)?;
+            summary.games += 1;
+        }
+        tx.execute(
+            "UPDATE source_file SET games = (SELECT count(*) FROM provenance WHERE file = source_file.id)",
+            [],
+        )?;
+        if !dry_run {
+            tx.commit()?;
+        }
+        Ok(summary)
+    }
+}
+
+/// The games and stored texts of the copies whose `column` (`file` or
+/// `game`) is `id`.
+fn copies(tx: &Transaction<'_>, column: &str, id: i64) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT game, tags, text FROM provenance WHERE {column} = ?1 ORDER BY file, idx"
+    ))?;
+    let rows = stmt.query_map([id], |r| {
+        let tags: String = r.get(1)?;
+        let text: Vec<u8> = r.get(2)?;
+        Ok((r.get(0)?, super::query::game_text(&tags, &text)))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// `text` for a LIKE pattern that matches it literally (escape `\`).
+fn like_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_patterns_take_wildcards_literally() {
+        assert_eq!(like_literal(r"a%b_c\d"), r"a\%b\_c\\d");
+    }
+}

@@ -1,0 +1,294 @@
+//! A stored game's row, and the one place where a game enters or leaves
+//! the position index and the counts of the opening tree once it is
+//! stored: when a recheck or a new import reads it differently, or when it
+//! is removed.
+
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::StoreError;
+use super::import::{Prepared, StartMove, equal_game, move_id};
+use super::index::certain_positions;
+use crate::pdn::Reader;
+use crate::replay::{Overrides, check_game};
+use crate::rules::{Move, Rules};
+
+/// A stored game's columns, as far as reading it again can change them.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Row {
+    pub(super) status: String,
+    pub(super) variant: String,
+    pub(super) preset: String,
+    pub(super) notation: Option<String>,
+    pub(super) white: String,
+    pub(super) black: String,
+    pub(super) event: String,
+    pub(super) date: String,
+    pub(super) result: Option<String>,
+    pub(super) outcome: i64,
+    pub(super) plies: Option<i64>,
+    pub(super) start_fen: Option<String>,
+    pub(super) moves: Option<Vec<u8>>,
+    pub(super) record: Option<String>,
+    pub(super) variant_from: Option<String>,
+}
+
+impl Row {
+    /// The row a prepared game would be stored as.
+    pub(super) fn of(game: &Prepared) -> Row {
+        Row {
+            status: game.status.name().to_string(),
+            variant: game.variant.clone(),
+            preset: game.preset.clone(),
+            notation: game.notation.map(str::to_string),
+            white: game.white.clone(),
+            black: game.black.clone(),
+            event: game.event.clone(),
+            date: game.date.clone(),
+            result: game.result.clone(),
+            outcome: game.outcome,
+            plies: game.plies,
+            start_fen: game.start_fen.clone(),
+            moves: game.moves.clone(),
+            record: game.record.clone(),
+            variant_from: Some(game.variant_from.to_string()),
+        }
+    }
+
+    /// The stored row of game `id`.
+    pub(super) fn stored(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> {
+        Ok(tx
+            .prepare_cached(
+                "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
+                 plies, start_fen, moves, record, variant_from FROM game WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok(Row {
+                    status: r.get(0)?,
+                    variant: r.get(1)?,
+                    preset: r.get(2)?,
+                    notation: r.get(3)?,
+                    white: r.get(4)?,
+                    black: r.get(5)?,
+                    event: r.get(6)?,
+                    date: r.get(7)?,
+                    result: r.get(8)?,
+                    outcome: r.get(9)?,
+                    plies: r.get(10)?,
+                    start_fen: r.get(11)?,
+                    moves: r.get(12)?,
+                    record: r.get(13)?,
+                    variant_from: r.get(14)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Writes these columns to game `id`.
+    fn write(
+        &self,
+        tx: &Transaction<'_>,
+        id: i64,
+        moves_key: Option<i64>,
+    ) -> Result<(), StoreError> {
+        tx.prepare_cached(
+            "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
+             event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
+             moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
+        )?
+        .execute(params![
+            id,
+            self.status,
+            self.variant,
+            self.preset,
+            self.notation,
+            self.white,
+            self.black,
+            self.event,
+            self.date,
+            self.result,
+            self.outcome,
+            self.plies,
+            self.start_fen,
+            self.moves,
+            moves_key,
+            self.record,
+            self.variant_from,
+        ])?;
+        Ok(())
+    }
+
+    /// The certain positions a game of this row has in the index: its
+    /// text read again with the row's variant and notation.
+    fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>)> {
+        if !matches!(self.status.as_str(), "ok" | "ambiguous" | "illegal") {
+            return Vec::new();
+        }
+        let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
+            return Vec::new();
+        };
+        let overrides = Overrides {
+            rules: Rules::parse(&self.variant).ok(),
+            notation: self.notation.as_deref().and_then(|n| n.parse().ok()),
+            skip_alternatives: true,
+            ..Overrides::default()
+        };
+        certain_positions(&check_game(&game, "", &overrides).reading)
+    }
+
+    /// This game counted under its start position and first move.
+    fn start_move(&self, key: i64, next: i64) -> StartMove<'_> {
+        StartMove {
+            key,
+            variant: &self.variant,
+            preset: &self.preset,
+            start_fen: self.start_fen.as_deref(),
+            next,
+            outcome: self.outcome,
+        }
+    }
+}
+
+/// Takes game `id` (stored as `row`, read from `text`) out of the index and
+/// the tree counts; returns the index rows removed.
+fn unindex(
+    tx: &Transaction<'_>,
+    id: i64,
+    row: &Row,
+    text: &str,
+    move_ids: &mut HashMap<Move, i64>,
+) -> Result<usize, StoreError> {
+    let mut removed = 0;
+    for (key, ply, next) in row.positions(text) {
+        removed += tx
+            .prepare_cached("DELETE FROM position WHERE key = ?1 AND game = ?2")?
+            .execute(params![key, id])?;
+        if ply == 0 {
+            let next = match next {
+                Some(mv) => move_id(tx, move_ids, &mv)?,
+                None => 0,
+            };
+            row.start_move(key, next).remove(tx)?;
+        }
+    }
+    Ok(removed)
+}
+
+/// Puts game `id` (now stored as `row`) into the index and the tree counts
+/// at `positions`; returns the index rows added.
+fn index(
+    tx: &Transaction<'_>,
+    id: i64,
+    row: &Row,
+    positions: &[(i64, u32, Option<Move>)],
+    move_ids: &mut HashMap<Move, i64>,
+) -> Result<usize, StoreError> {
+    let mut added = 0;
+    for &(key, ply, next) in positions {
+        let next = match next {
+            Some(mv) => move_id(tx, move_ids, &mv)?,
+            None => 0,
+        };
+        added += tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO position (key, game, ply, next) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![key, id, ply, next])?;
+        if ply == 0 {
+            row.start_move(key, next).add(tx)?;
+        }
+    }
+    Ok(added)
+}
+
+/// What bringing a stored game up to a new reading did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Update {
+    /// Whether any column changed.
+    pub(super) updated: bool,
+    /// The old and new (status, variant) when the game reads differently.
+    pub(super) change: Option<((String, String), (String, String))>,
+    /// Whether the game became equal to another stored game and was merged
+    /// into it (its copies now name that game).
+    pub(super) merged: bool,
+    /// Index rows added.
+    pub(super) positions_added: usize,
+    /// Index rows removed.
+    pub(super) positions_removed: usize,
+}
+
+/// Brings stored game `id` up to `new`, a fresh reading of its text: its
+/// columns, its index rows and tree counts; a game that becomes equal to
+/// another is merged into it.
+pub(super) fn update_game(
+    tx: &Transaction<'_>,
+    id: i64,
+    new: &Prepared,
+    move_ids: &mut HashMap<Move, i64>,
+) -> Result<Update, StoreError> {
+    let mut update = Update::default();
+    let Some(old) = Row::stored(tx, id)? else {
+        return Ok(update);
+    };
+    let now = Row::of(new);
+    if old == now {
+        return Ok(update);
+    }
+    update.updated = true;
+    let read_alike =
+        (&old.status, &old.variant, &old.notation) == (&now.status, &now.variant, &now.notation);
+    if !read_alike {
+        update.change = Some((
+            (old.status.clone(), old.variant.clone()),
+            (now.status.clone(), now.variant.clone()),
+        ));
+    }
+    let same_index = read_alike
+        && (&old.moves, &old.start_fen, old.outcome) == (&now.moves, &now.start_fen, now.outcome);
+    if same_index {
+        now.write(tx, id, new.moves_key)?;
+        return Ok(update);
+    }
+    if let Some(text) = super::query::stored_text(tx, id)? {
+        update.positions_removed = unindex(tx, id, &old, &text, move_ids)?;
+    }
+    if let Some(other) = equal_game(tx, new, Some(id))? {
+        tx.prepare_cached("UPDATE provenance SET game = ?1 WHERE game = ?2")?
+            .execute(params![other, id])?;
+        tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
+            .execute([id])?;
+        update.merged = true;
+        return Ok(update);
+    }
+    now.write(tx, id, new.moves_key)?;
+    update.positions_added = index(tx, id, &now, &new.positions, move_ids)?;
+    Ok(update)
+}
+
+/// Deletes game `id`, read from `text` (its stored text): its row, its
+/// index rows and its tree counts. Its copies must be gone already. Returns
+/// the index rows removed.
+pub(super) fn delete_game(
+    tx: &Transaction<'_>,
+    id: i64,
+    text: &str,
+    move_ids: &mut HashMap<Move, i64>,
+) -> Result<usize, StoreError> {
+    let Some(row) = Row::stored(tx, id)? else {
+        return Ok(0);
+    };
+    let removed = unindex(tx, id, &row, text, move_ids)?;
+    tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
+        .execute([id])?;
+    Ok(removed)
+}
+
+/// Whether game `id` still has a copy in some file.
+pub(super) fn has_copies(tx: &Transaction<'_>, id: i64) -> Result<bool, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT 1 FROM provenance WHERE game = ?1 LIMIT 1")?
+        .query_row([id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}

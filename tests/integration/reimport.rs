@@ -1,0 +1,461 @@
+//! The archivist's loop through the real binary: import a folder, correct
+//! a file, import again; remove files and games. Each time the database
+//! must equal a fresh import of the files as they are.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::{crate_path, integrity, json_lines, pdndb};
+
+/// One game's columns, as text: what identifies it whatever its id.
+const GAME: &str = "g.status || '|' || g.variant || '|' || g.preset || '|' || coalesce(g.notation, '') \
+    || '|' || coalesce(g.start_fen, '') || '|' || hex(coalesce(g.moves, x'')) || '|' || g.white \
+    || '|' || g.black || '|' || g.event || '|' || g.date || '|' || coalesce(g.result, '') || '|' \
+    || g.outcome || '|' || coalesce(g.plies, '') || '|' || coalesce(g.record, '') || '|' \
+    || coalesce(g.variant_from, '')";
+
+/// What a database holds, without its ids: games, their copies in files,
+/// index rows, the opening tree's counts and the files.
+#[derive(Debug, PartialEq)]
+struct Snapshot {
+    games: Vec<String>,
+    copies: Vec<String>,
+    index: Vec<String>,
+    tree: Vec<String>,
+    files: Vec<String>,
+    strays: i64,
+}
+
+fn strings(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
+    let mut stmt = conn.prepare(sql).unwrap();
+    let mut rows: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows.sort();
+    rows
+}
+
+fn snapshot(db: &Path) -> Snapshot {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    Snapshot {
+        games: strings(&conn, &format!("SELECT {GAME} FROM game g")),
+        copies: strings(
+            &conn,
+            &format!(
+                "SELECT f.path || ':' || p.idx || ':' || p.line || ':' || p.byte_offset || ':' || p.tags \
+                 || ':' || {GAME} FROM provenance p JOIN source_file f ON f.id = p.file \
+                 JOIN game g ON g.id = p.game"
+            ),
+        ),
+        index: strings(
+            &conn,
+            &format!(
+                "SELECT p.key || ':' || p.ply || ':' || coalesce(m.name, '') || ':' || {GAME} \
+                 FROM position p JOIN game g ON g.id = p.game LEFT JOIN move_name m ON m.id = p.next"
+            ),
+        ),
+        tree: strings(
+            &conn,
+            "SELECT s.start_key || ':' || s.variant || ':' || s.start_fen || ':' || coalesce(m.name, '') \
+             || ':' || s.outcome || ':' || s.games FROM start_move s LEFT JOIN move_name m ON m.id = s.next",
+        ),
+        files: strings(
+            &conn,
+            "SELECT path || ':' || games || ':' || complete || ':' || hash || ':' || coalesce(options, '') \
+             FROM source_file",
+        ),
+        strays: conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM position WHERE game NOT IN (SELECT id FROM game)) \
+                 + (SELECT count(*) FROM game WHERE id NOT IN (SELECT game FROM provenance)) \
+                 + (SELECT count(*) FROM position_run)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap(),
+    }
+}
+
+/// Asserts two databases hold the same, naming the first part that differs.
+fn assert_same(db: &Path, fresh: &Path, context: &str) {
+    let (a, b) = (snapshot(db), snapshot(fresh));
+    assert_eq!(
+        a.strays, 0,
+        "{context}: rows of no game, or games of no file"
+    );
+    for (part, x, y) in [
+        ("games", &a.games, &b.games),
+        ("copies", &a.copies, &b.copies),
+        ("index", &a.index, &b.index),
+        ("tree", &a.tree, &b.tree),
+        ("files", &a.files, &b.files),
+    ] {
+        if x != y {
+            let only_a: Vec<_> = x.iter().filter(|r| !y.contains(r)).take(3).collect();
+            let only_b: Vec<_> = y.iter().filter(|r| !x.contains(r)).take(3).collect();
+            panic!(
+                "{context}: {part} differ ({} rows against {} fresh)\nonly here: {only_a:#?}\nonly fresh: {only_b:#?}",
+                x.len(),
+                y.len()
+            );
+        }
+    }
+    assert_eq!(integrity(db), "ok", "{context}");
+}
+
+/// Runs `pdndb --db DB ARGS…` in `dir`: stdout, stderr, exit code.
+fn run(dir: &Path, db: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = pdndb(db).current_dir(dir).args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn import(db: &Path, dir: &Path, args: &[&str]) -> Value {
+    let out = pdndb(db)
+        .current_dir(dir)
+        .args(["import", "--json", "--quiet"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn generate(args: &[&str]) -> String {
+    let out = pdndb(Path::new("unused.sqlite"))
+        .arg("generate")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The games of a PDN text generated by `pdndb generate`.
+fn games_of(text: &str) -> Vec<String> {
+    text.split("\n\n[")
+        .enumerate()
+        .map(|(i, g)| {
+            let g = g.trim_end();
+            if i == 0 {
+                format!("{g}\n")
+            } else {
+                format!("[{g}\n")
+            }
+        })
+        .collect()
+}
+
+/// A folder of the sample files and a generated archive `archive.pdn`,
+/// under `root/games`.
+fn folder(root: &Path, games: usize) -> PathBuf {
+    let dir = root.join("games");
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(crate_path("sample-pdn")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let archive = generate(&["--games", &games.to_string(), "--seed", "11"]);
+    let mut games = games_of(&archive);
+    // Game 2 holds an illegal move (a man moving backwards), fixed later.
+    games[1] = games[1].replacen("1. ", "1. 5-9 ", 1);
+    std::fs::write(dir.join("archive.pdn"), games.join("\n")).unwrap();
+    dir
+}
+
+/// The archive corrected: game 2's move fixed, game 3 deleted, two new
+/// games added at the end.
+fn correct(dir: &Path) {
+    let path = dir.join("archive.pdn");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut games = games_of(&text);
+    games[1] = games[1].replacen("1. 5-9 ", "1. ", 1);
+    games.remove(2);
+    let extra = generate(&["--games", "2", "--seed", "99"]);
+    games.push(extra.trim_end().to_string() + "\n");
+    std::fs::write(&path, games.join("\n")).unwrap();
+}
+
+#[test]
+fn a_corrected_file_imported_again_equals_a_fresh_import() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 40);
+    let db = root.path().join("loop.sqlite");
+    let first = import(&db, root.path(), &["games"]);
+    assert_eq!(first["illegal"], 6, "{first}");
+
+    correct(&dir);
+    let second = import(&db, root.path(), &["games"]);
+    assert_eq!(second["files"], 1, "{second}");
+    assert_eq!(second["files_replaced"], 1, "{second}");
+    assert_eq!(second["files_skipped"], 10, "{second}");
+    // The fixed game and the new ones are added; the broken one and the
+    // deleted one go; the other 38 keep their ids.
+    assert_eq!(second["games"], 3, "{second}");
+    assert_eq!(second["ok"], 3, "{second}");
+    assert_eq!(second["games_removed"], 2, "{second}");
+    assert_eq!(second["games_kept"], 38, "{second}");
+    assert_eq!(second["games_changed"], 0, "{second}");
+
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+    assert_same(&db, &fresh, "after the correction");
+    // `report` no longer lists the broken copy.
+    let (out, _, _) = run(root.path(), &db, &["report", "--json"]);
+    assert_eq!(json_lines(&out).len(), 5 + 1);
+
+    // Said again with other rules, the file is read again; without them,
+    // the rules it was imported with are kept.
+    let third = import(
+        &db,
+        root.path(),
+        &["--variant", "russian", "games/archive.pdn"],
+    );
+    assert_eq!(third["games_kept"], 41, "{third}");
+    assert_eq!(third["games_changed"], 41, "{third}");
+    assert_eq!(third["games"], 0, "{third}");
+    let fourth = import(&db, root.path(), &["games"]);
+    assert_eq!(fourth["files_skipped"], 11, "{fourth}");
+    let fresh = root.path().join("fresh-russian.sqlite");
+    import(
+        &fresh,
+        root.path(),
+        &["--variant", "russian", "games/archive.pdn"],
+    );
+    import(&fresh, root.path(), &["games"]);
+    assert_same(&db, &fresh, "after --variant russian");
+
+    // --force reads a file again whatever changed: everything is kept.
+    let forced = import(&db, root.path(), &["--force", "games/archive.pdn"]);
+    assert_eq!(
+        (
+            forced["games_kept"].as_u64(),
+            forced["games_changed"].as_u64()
+        ),
+        (Some(41), Some(0)),
+        "{forced}"
+    );
+    assert_same(&db, &fresh, "after --force");
+}
+
+#[test]
+fn a_file_reached_by_another_path_is_the_same_file() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 5);
+    let db = root.path().join("paths.sqlite");
+    import(&db, root.path(), &["games/archive.pdn"]);
+    let again = import(&db, &dir, &["./archive.pdn"]);
+    assert_eq!(again["files_skipped"], 1, "{again}");
+    let absolute = dir.join("archive.pdn");
+    let again = import(&db, root.path(), &[absolute.to_str().unwrap()]);
+    assert_eq!(again["files_skipped"], 1, "{again}");
+    // A copy elsewhere is another file: its games are duplicates.
+    std::fs::copy(&absolute, root.path().join("copy.pdn")).unwrap();
+    let copy = import(&db, root.path(), &["copy.pdn"]);
+    assert_eq!(
+        (copy["files"].as_u64(), copy["games"].as_u64()),
+        (Some(1), Some(1)),
+        "{copy}"
+    );
+    assert_eq!(copy["duplicates"], 4, "{copy}");
+}
+
+/// Starts a command and kills it (SIGKILL) after `delay`; whether it was
+/// still running then.
+fn killed_after(mut command: Command, delay: Duration) -> bool {
+    let mut child = command.spawn().unwrap();
+    std::thread::sleep(delay);
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    child.wait().unwrap();
+    running
+}
+
+fn import_command(db: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pdndb"));
+    command
+        .current_dir(dir)
+        .arg("--db")
+        .arg(db)
+        .args(["import", "--quiet"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+#[test]
+fn a_reimport_killed_at_ten_moments_is_completed_by_the_same_command() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 3000);
+    let start = root.path().join("start.sqlite");
+    import(&start, root.path(), &["games"]);
+    correct(&dir);
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+
+    let timed = root.path().join("timed.sqlite");
+    std::fs::copy(&start, &timed).unwrap();
+    let began = Instant::now();
+    let status = import_command(&timed, root.path(), &["games"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let full = began.elapsed();
+    assert_same(&timed, &fresh, "uninterrupted");
+
+    let runs = 10;
+    let mut killed = 0;
+    for run in 0..runs {
+        let db = root.path().join(format!("killed-{run}.sqlite"));
+        std::fs::copy(&start, &db).unwrap();
+        let delay = full.mul_f64((run as f64 + 0.5) / runs as f64);
+        if killed_after(import_command(&db, root.path(), &["games"]), delay) {
+            killed += 1;
+        }
+        assert_eq!(integrity(&db), "ok", "run {run}, killed after {delay:?}");
+        // Killed, the database holds the old version (3,000 games) or the
+        // new one (3,001).
+        let games: i64 = rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM provenance p JOIN source_file f ON f.id = p.file \
+                 WHERE f.path = 'games/archive.pdn'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            [3000, 3001].contains(&games),
+            "run {run}: {games} games, a mix of the two versions"
+        );
+        let status = import_command(&db, root.path(), &["games"])
+            .status()
+            .unwrap();
+        assert!(status.success(), "run {run}: the completing import failed");
+        assert_same(&db, &fresh, &format!("run {run}, killed after {delay:?}"));
+    }
+    assert!(
+        killed >= runs / 2,
+        "only {killed} of {runs} imports were killed while running"
+    );
+}
+
+#[test]
+fn removed_files_and_games_leave_what_a_fresh_import_without_them_holds() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 30);
+    let db = root.path().join("remove.sqlite");
+    import(&db, root.path(), &["games"]);
+
+    let (out, err, code) = run(
+        root.path(),
+        &db,
+        &["remove", "--dry-run", "--json", "games/seed-dama.pdn"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let dry = &json_lines(&out)[0];
+    assert_eq!(
+        (dry["files"].as_u64(), dry["games"].as_u64()),
+        (Some(1), Some(1)),
+        "{dry}"
+    );
+    assert!(dry["positions"].as_u64().unwrap() > 60, "{dry}");
+    let before = snapshot(&db);
+    assert_eq!(snapshot(&db), before, "a dry run changes nothing");
+
+    let (out, err, code) = run(
+        root.path(),
+        &db,
+        &["remove", "--json", "games/seed-dama.pdn"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json_lines(&out)[0],
+        dry.clone()
+            .as_object()
+            .map(|o| {
+                let mut o = o.clone();
+                o.insert("dry_run".into(), false.into());
+                Value::Object(o)
+            })
+            .unwrap()
+    );
+    // Games 4 and 7 of the archive, by id.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let id_of = |index: i64| -> i64 {
+        conn.query_row(
+            "SELECT p.game FROM provenance p JOIN source_file f ON f.id = p.file \
+             WHERE f.path = 'games/archive.pdn' AND p.idx = ?1",
+            [index],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let (four, seven) = (id_of(4).to_string(), id_of(7).to_string());
+    let (out, err, code) = run(
+        root.path(),
+        &db,
+        &["remove", "--json", "--game", &four, &seven],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["games"], 2);
+
+    // Fresh: the folder without the file, the archive without the games.
+    std::fs::remove_file(dir.join("seed-dama.pdn")).unwrap();
+    let text = std::fs::read_to_string(dir.join("archive.pdn")).unwrap();
+    let mut games = games_of(&text);
+    games.remove(6);
+    games.remove(3);
+    std::fs::write(dir.join("archive.pdn"), games.join("\n")).unwrap();
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+    let (a, b) = (snapshot(&db), snapshot(&fresh));
+    assert_eq!(a.strays, 0);
+    assert_eq!(a.games, b.games);
+    assert_eq!(a.index, b.index);
+    assert_eq!(a.tree, b.tree);
+    assert_eq!(integrity(&db), "ok");
+
+    // A folder names every file imported from under it.
+    let (out, err, code) = run(root.path(), &db, &["remove", "--json", "games"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["files"], 10);
+    let empty = snapshot(&db);
+    assert!(empty.games.is_empty() && empty.index.is_empty() && empty.tree.is_empty());
+}
+
+#[test]
+fn removing_what_was_never_imported_removes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    folder(root.path(), 5);
+    let db = root.path().join("bad.sqlite");
+    import(&db, root.path(), &["games"]);
+    let before = snapshot(&db);
+    for args in [
+        vec!["remove", "nowhere.pdn"],
+        vec!["remove", "games/archive.pdn", "nowhere.pdn"],
+        vec!["remove", "--game", "999999"],
+        vec!["remove", "--game", "1", "--game", "424242"],
+    ] {
+        let (_, err, code) = run(root.path(), &db, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("nothing removed"), "{args:?}: {err}");
+    }
+    let (_, err, code) = run(root.path(), &db, &["remove", "--game", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(snapshot(&db), before);
+}
