@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
 use super::recheck::{FileOptions, READING_VERSION};
-use super::rows::{Row, delete_game, has_copies, update_game};
+use super::rows::{Row, delete_games, has_copies, update_game};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Encoding, Game, Reader};
@@ -398,7 +398,7 @@ impl<'a> Importer<'a> {
                 summary,
             };
             let tx = self.store.conn_mut().transaction()?;
-            let old = OldCopies::take(&tx, ids)?;
+            let old = OldCopies::set_aside(&tx, ids)?;
             replacement.write(&tx, ids[0], old, receiver, progress)?;
             match worker.join() {
                 Ok(Ok(())) => {
@@ -616,58 +616,99 @@ pub fn locate(path: &Path) -> String {
     }
 }
 
-/// The copies of a file's old version, taken out of `provenance` while the
-/// new version is read: the games they name stay until the end, so that the
-/// new version's unchanged games find them.
+/// The copies of a file's old version while the new version is read: set
+/// aside under a file of their own, so that the new version's copies take
+/// their places, and the new version's unchanged games find their old ones.
 struct OldCopies {
-    /// By text (tags and move text hashed): the games, with their stored text.
-    by_text: HashMap<[u8; 32], Vec<OldCopy>>,
-}
-
-struct OldCopy {
-    game: i64,
-    tags: String,
-    text: Vec<u8>,
+    /// The file holding them.
+    file: i64,
+    /// By text (tags and move text hashed): the game and its index under
+    /// `file`, in file order.
+    by_text: HashMap<u128, Vec<(i64, i64)>>,
 }
 
 impl OldCopies {
-    /// Takes the copies of files `ids` out of `provenance`, and every file
-    /// of `ids` but the first out of `source_file`.
-    fn take(tx: &Transaction<'_>, ids: &[i64]) -> Result<OldCopies, StoreError> {
-        let mut by_text: HashMap<[u8; 32], Vec<OldCopy>> = HashMap::new();
-        for &file in ids {
-            let mut stmt = tx.prepare_cached(
-                "SELECT game, tags, text FROM provenance WHERE file = ?1 ORDER BY idx DESC",
+    /// Sets the copies of files `ids` aside, and takes every file of `ids`
+    /// but the first out of `source_file`.
+    fn set_aside(tx: &Transaction<'_>, ids: &[i64]) -> Result<OldCopies, StoreError> {
+        tx.execute(
+            "INSERT INTO source_file (path, size, hash, imported_at) \
+             VALUES ('', 0, '', datetime('now'))",
+            [],
+        )?;
+        let aside = tx.last_insert_rowid();
+        let mut by_text: HashMap<u128, Vec<(i64, i64)>> = HashMap::new();
+        for (k, &file) in ids.iter().enumerate() {
+            // Indexes kept apart when several files are set aside.
+            let offset = (k as i64) << 40;
+            tx.execute(
+                "UPDATE provenance SET file = ?1, idx = idx + ?2 WHERE file = ?3",
+                params![aside, offset, file],
             )?;
-            let rows = stmt.query_map([file], |r| {
-                Ok(OldCopy {
-                    game: r.get(0)?,
-                    tags: r.get(1)?,
-                    text: r.get(2)?,
-                })
-            })?;
-            for copy in rows {
-                let copy = copy?;
-                let mut movetext = String::new();
-                let _ = flate2::read::DeflateDecoder::new(copy.text.as_slice())
-                    .read_to_string(&mut movetext);
-                by_text
-                    .entry(text_hash(&copy.tags, &movetext))
-                    .or_default()
-                    .push(copy);
-            }
-            tx.execute("DELETE FROM provenance WHERE file = ?1", [file])?;
             if file != ids[0] {
                 tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
             }
         }
-        Ok(OldCopies { by_text })
+        let mut stmt = tx.prepare(
+            "SELECT game, idx, tags, text FROM provenance WHERE file = ?1 ORDER BY idx DESC",
+        )?;
+        let mut rows = stmt.query([aside])?;
+        let mut movetext = String::new();
+        while let Some(row) = rows.next()? {
+            let tags: String = row.get(2)?;
+            let deflated = row.get_ref(3)?;
+            movetext.clear();
+            let _ = flate2::read::DeflateDecoder::new(deflated.as_blob().unwrap_or_default())
+                .read_to_string(&mut movetext);
+            by_text
+                .entry(short_hash(&text_hash(&tags, &movetext)))
+                .or_default()
+                .push((row.get(0)?, row.get(1)?));
+        }
+        Ok(OldCopies {
+            file: aside,
+            by_text,
+        })
     }
 
-    /// The old copy with this text, if one is left (in file order).
-    fn claim(&mut self, hash: &[u8; 32]) -> Option<OldCopy> {
-        self.by_text.get_mut(hash)?.pop()
+    /// The game of an old copy with this text, if one is left (in file
+    /// order); the copy leaves.
+    fn claim(&mut self, tx: &Transaction<'_>, hash: &[u8; 32]) -> Result<Option<i64>, StoreError> {
+        let Some((game, idx)) = self.by_text.get_mut(&short_hash(hash)).and_then(Vec::pop) else {
+            return Ok(None);
+        };
+        tx.prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2")?
+            .execute(params![self.file, idx])?;
+        Ok(Some(game))
     }
+
+    /// Deletes the games of the copies left that no other file holds, then
+    /// the copies; returns the games deleted and their index rows.
+    fn finish(
+        self,
+        tx: &Transaction<'_>,
+        move_ids: &mut HashMap<Move, i64>,
+    ) -> Result<(usize, usize), StoreError> {
+        let leaving: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT DISTINCT game FROM provenance p WHERE file = ?1 AND NOT EXISTS \
+                 (SELECT 1 FROM provenance q WHERE q.game = p.game AND q.file != ?1)",
+            )?;
+            let rows = stmt.query_map([self.file], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let positions = delete_games(tx, &leaving, move_ids)?;
+        tx.execute("DELETE FROM provenance WHERE file = ?1", [self.file])?;
+        tx.execute("DELETE FROM source_file WHERE id = ?1", [self.file])?;
+        Ok((leaving.len(), positions))
+    }
+}
+
+/// The first 128 bits of a text hash: enough to tell a file's games apart.
+fn short_hash(hash: &[u8; 32]) -> u128 {
+    let mut first = [0u8; 16];
+    first.copy_from_slice(&hash[..16]);
+    u128::from_le_bytes(first)
 }
 
 /// The writing side of a replacement.
@@ -704,14 +745,9 @@ impl Replacement<'_> {
                 games: self.summary.games + self.summary.duplicates + self.summary.games_kept,
             });
         }
-        for copy in old.by_text.into_values().flatten() {
-            if has_copies(tx, copy.game)? {
-                continue;
-            }
-            let text = super::query::game_text(&copy.tags, &copy.text);
-            self.summary.positions_removed += delete_game(tx, copy.game, &text, self.move_ids)?;
-            self.summary.games_removed += 1;
-        }
+        let (games, positions) = old.finish(tx, self.move_ids)?;
+        self.summary.games_removed += games;
+        self.summary.positions_removed += positions;
         Ok(())
     }
 
@@ -724,18 +760,18 @@ impl Replacement<'_> {
         game: &Prepared,
         old: &mut OldCopies,
     ) -> Result<(), StoreError> {
-        let Some(copy) = old.claim(&game.text_hash) else {
+        let Some(old_game) = old.claim(tx, &game.text_hash)? else {
             return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
         };
-        let shared = has_copies(tx, copy.game)?;
-        let reads_alike = Row::stored(tx, copy.game)?.is_some_and(|row| row == Row::of(game));
+        let shared = has_copies(tx, old_game, Some(old.file))?;
+        let reads_alike = Row::stored(tx, old_game)?.is_some_and(|row| row == Row::of(game));
         if shared && !reads_alike {
             // Another file holds the old game as it read: this copy parts
             // from it.
             return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
         }
-        insert_copy(tx, file_id, copy.game, game)?;
-        let update = update_game(tx, copy.game, game, self.move_ids)?;
+        insert_copy(tx, file_id, old_game, game)?;
+        let update = update_game(tx, old_game, game, self.move_ids)?;
         self.summary.games_kept += 1;
         self.summary.games_changed += usize::from(update.change.is_some());
         self.summary.positions += update.positions_added;

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::import::{locate, move_id};
 use super::index::index_missing;
-use super::rows::{delete_game, has_copies};
+use super::rows::delete_games;
 use super::{Store, StoreError};
 
 /// What a removal took out (or, for a dry run, would take out).
@@ -112,27 +112,24 @@ impl Store {
             dry_run,
             ..RemoveSummary::default()
         };
-        let mut orphans: Vec<(i64, String)> = Vec::new();
+        // The games that go: those named, and those of the files that no
+        // other file holds.
+        let mut leaving: BTreeSet<i64> = games.iter().copied().collect();
         for &file in files {
-            orphans.extend(copies(&tx, "file", file)?);
+            for (game, elsewhere) in games_of_file(&tx, file, files)? {
+                if elsewhere {
+                    summary.games_kept += 1;
+                } else {
+                    leaving.insert(game);
+                }
+            }
+        }
+        let leaving: Vec<i64> = leaving.into_iter().collect();
+        summary.positions = delete_games(&tx, &leaving, &mut move_ids)?;
+        summary.games = leaving.len();
+        for &file in files {
             tx.execute("DELETE FROM provenance WHERE file = ?1", [file])?;
             summary.files += tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
-        }
-        for &game in games {
-            orphans.extend(copies(&tx, "game", game)?);
-            tx.execute("DELETE FROM provenance WHERE game = ?1", [game])?;
-        }
-        let mut seen = BTreeSet::new();
-        for (game, text) in orphans {
-            if !seen.insert(game) {
-                continue;
-            }
-            if has_copies(&tx, game)? {
-                summary.games_kept += 1;
-                continue;
-            }
-            summary.positions += delete_game(&tx, game, &text, &mut move_ids)?;
-            summary.games += 1;
         }
         tx.execute(
             "UPDATE source_file SET games = (SELECT count(*) FROM provenance WHERE file = source_file.id)",
@@ -145,18 +142,26 @@ impl Store {
     }
 }
 
-/// The games and stored texts of the copies whose `column` (`file` or
-/// `game`) is `id`.
-fn copies(tx: &Transaction<'_>, column: &str, id: i64) -> Result<Vec<(i64, String)>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
-        "SELECT game, tags, text FROM provenance WHERE {column} = ?1 ORDER BY file, idx"
-    ))?;
-    let rows = stmt.query_map([id], |r| {
-        let tags: String = r.get(1)?;
-        let text: Vec<u8> = r.get(2)?;
-        Ok((r.get(0)?, super::query::game_text(&tags, &text)))
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+/// The games of a file, each with whether a file outside `files` holds
+/// it too.
+fn games_of_file(
+    tx: &Transaction<'_>,
+    file: i64,
+    files: &[i64],
+) -> Result<Vec<(i64, bool)>, StoreError> {
+    let mut stmt = tx.prepare_cached("SELECT DISTINCT game FROM provenance WHERE file = ?1")?;
+    let games: Vec<i64> = stmt
+        .query_map([file], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut copies = tx.prepare_cached("SELECT file FROM provenance WHERE game = ?1")?;
+    let mut out = Vec::with_capacity(games.len());
+    for game in games {
+        let holders: Vec<i64> = copies
+            .query_map([game], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        out.push((game, holders.iter().any(|f| !files.contains(f))));
+    }
+    Ok(out)
 }
 
 /// `text` for a LIKE pattern that matches it literally (escape `\`).

@@ -266,29 +266,90 @@ pub(super) fn update_game(
     Ok(update)
 }
 
-/// Deletes game `id`, read from `text` (its stored text): its row, its
-/// index rows and its tree counts. Its copies must be gone already. Returns
-/// the index rows removed.
-pub(super) fn delete_game(
+/// Deletes games, every copy of them included: their rows, their index
+/// rows and their tree counts. Returns the index rows removed.
+///
+/// A few games are taken out of the index one by one (their stored text
+/// read again says where they are); many, by one pass over the index.
+pub(super) fn delete_games(
     tx: &Transaction<'_>,
-    id: i64,
-    text: &str,
+    ids: &[i64],
     move_ids: &mut HashMap<Move, i64>,
 ) -> Result<usize, StoreError> {
-    let Some(row) = Row::stored(tx, id)? else {
+    if ids.is_empty() {
         return Ok(0);
+    }
+    let stored: i64 = tx.query_row("SELECT count(*) FROM game", [], |r| r.get(0))?;
+    let removed = if ids.len() >= BULK_GAMES && ids.len() as i64 * 40 >= stored {
+        unindex_in_one_pass(tx, ids)?
+    } else {
+        let mut removed = 0;
+        for &id in ids {
+            let (Some(row), Some(text)) =
+                (Row::stored(tx, id)?, super::query::stored_text(tx, id)?)
+            else {
+                continue;
+            };
+            removed += unindex(tx, id, &row, &text, move_ids)?;
+        }
+        removed
     };
-    let removed = unindex(tx, id, &row, text, move_ids)?;
-    tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
-        .execute([id])?;
+    for &id in ids {
+        tx.prepare_cached("DELETE FROM provenance WHERE game = ?1")?
+            .execute([id])?;
+        tx.prepare_cached("DELETE FROM game WHERE id = ?1")?
+            .execute([id])?;
+    }
     Ok(removed)
 }
 
-/// Whether game `id` still has a copy in some file.
-pub(super) fn has_copies(tx: &Transaction<'_>, id: i64) -> Result<bool, StoreError> {
+/// Games from which [`delete_games`] may take games out of the index in
+/// one pass (when they are also a fortieth of all games or more).
+const BULK_GAMES: usize = 1_000;
+
+/// Takes games out of the index and the tree counts by one pass over the
+/// index; returns the index rows removed.
+fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, StoreError> {
+    tx.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS leaving (id INTEGER PRIMARY KEY); DELETE FROM temp.leaving;",
+    )?;
+    {
+        let mut insert =
+            tx.prepare_cached("INSERT OR IGNORE INTO temp.leaving (id) VALUES (?1)")?;
+        for &id in ids {
+            insert.execute([id])?;
+        }
+    }
+    // The tree counts: the games' start rows, grouped.
+    tx.execute(
+        "UPDATE start_move SET games = games - c.n FROM ( \
+             SELECT p.key AS key, g.variant AS variant, coalesce(g.start_fen, '') AS start_fen, \
+                    coalesce(p.next, 0) AS next, g.outcome AS outcome, count(*) AS n \
+             FROM position p JOIN temp.leaving l ON l.id = p.game JOIN game g ON g.id = p.game \
+             WHERE p.ply = 0 GROUP BY 1, 2, 3, 4, 5) AS c \
+         WHERE start_move.start_key = c.key AND start_move.variant = c.variant \
+           AND start_move.start_fen = c.start_fen AND start_move.next = c.next \
+           AND start_move.outcome = c.outcome",
+        [],
+    )?;
+    tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
+    let removed = tx.execute(
+        "DELETE FROM position WHERE game IN (SELECT id FROM temp.leaving)",
+        [],
+    )?;
+    tx.execute("DELETE FROM temp.leaving", [])?;
+    Ok(removed)
+}
+
+/// Whether game `id` has a copy in a file other than `except`.
+pub(super) fn has_copies(
+    tx: &Transaction<'_>,
+    id: i64,
+    except: Option<i64>,
+) -> Result<bool, StoreError> {
     Ok(tx
-        .prepare_cached("SELECT 1 FROM provenance WHERE game = ?1 LIMIT 1")?
-        .query_row([id], |_| Ok(()))
+        .prepare_cached("SELECT 1 FROM provenance WHERE game = ?1 AND file IS NOT ?2 LIMIT 1")?
+        .query_row(params![id, except], |_| Ok(()))
         .optional()?
         .is_some())
 }

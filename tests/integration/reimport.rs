@@ -459,3 +459,18 @@ fn removing_what_was_never_imported_removes_nothing() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(snapshot(&db), before);
 }
+
+#[test]
+fn removing_a_large_file_in_one_pass_over_the_index_leaves_what_a_fresh_import_holds() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 1500);
+    let db = root.path().join("large.sqlite");
+    import(&db, root.path(), &["games"]);
+    let (out, err, code) = run(root.path(), &db, &["remove", "--json", "games/archive.pdn"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["games"], 1500);
+    std::fs::remove_file(dir.join("archive.pdn")).unwrap();
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+    assert_same(&db, &fresh, "after removing the archive");
+}
