@@ -87,6 +87,13 @@ pub fn cmd_import(
         .with_force(args.force)
         .run(&found.files, &mut report)?;
     bar.finish_and_clear();
+    for dir in args.paths.iter().filter(|p| p.is_dir()) {
+        for gone in store.files_gone(dir)? {
+            eprintln!(
+                "{gone}: imported before, no longer there; `pdndb remove {gone}` takes its games out"
+            );
+        }
+    }
     if args.json {
         super::write_json_line(out, &summary)?;
     } else {

@@ -74,6 +74,26 @@ impl Store {
         Ok(found)
     }
 
+    /// The stored files imported from under folder `dir` that are no longer
+    /// there (by the path they were imported by).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn files_gone(&self, dir: &Path) -> Result<Vec<String>, StoreError> {
+        let under = format!("{}/%", like_literal(locate(dir).trim_end_matches('/')));
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT path, location FROM source_file WHERE location LIKE ?1 ESCAPE '\\' ORDER BY path",
+        )?;
+        let rows: Vec<(String, String)> = stmt
+            .query_map([under], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows
+            .into_iter()
+            .filter(|(_, location)| !Path::new(location).exists())
+            .map(|(path, _)| path)
+            .collect())
+    }
+
     /// The ids among `games` that name no stored game.
     ///
     /// # Errors

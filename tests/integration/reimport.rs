@@ -474,3 +474,31 @@ fn removing_a_large_file_in_one_pass_over_the_index_leaves_what_a_fresh_import_h
     import(&fresh, root.path(), &["games"]);
     assert_same(&db, &fresh, "after removing the archive");
 }
+
+#[test]
+fn a_file_gone_from_a_folder_is_named_and_can_be_removed_by_its_path() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = folder(root.path(), 5);
+    let db = root.path().join("gone.sqlite");
+    import(&db, root.path(), &["games"]);
+    std::fs::remove_file(dir.join("seed-luzon.pdn")).unwrap();
+    let (_, err, code) = run(root.path(), &db, &["import", "games"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "games/seed-luzon.pdn: imported before, no longer there; \
+             `pdndb remove games/seed-luzon.pdn` takes its games out"
+        ),
+        "{err}"
+    );
+    let (out, err, code) = run(
+        root.path(),
+        &db,
+        &["remove", "--json", "games/seed-luzon.pdn"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_lines(&out)[0]["files"], 1);
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+    assert_same(&db, &fresh, "after removing the file gone");
+}
