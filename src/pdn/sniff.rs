@@ -7,6 +7,7 @@
 //! bytes above 127 are all characters), or UTF-16 marked by its byte-order
 //! mark.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -18,7 +19,7 @@ use super::reader::Reader;
 /// Leading bytes looked at to tell text from binary content.
 pub const SNIFF_SAMPLE: usize = 64 << 10;
 
-/// At most one control character in this many characters of text: past
+/// At most one control character in this many bytes of text: past
 /// that, the sample is binary content. Text has none besides blanks and
 /// line ends; random or compressed bytes have about one in ten.
 const CONTROLS_PER: usize = 32;
@@ -48,12 +49,14 @@ impl fmt::Display for NotPdn {
 
 /// Whether `source` holds PDN: `None` when it does, else why not.
 ///
-/// Binary content is decided from the first [`SNIFF_SAMPLE`] bytes only.
-/// Text is then read as games until the first one with a tag pair or a
-/// move (a FEN-only game or movetext without tags counts), so a PDN file
-/// costs only the text before its first game; only text that holds no
-/// game at all is read to its end (a long comment before the games is not
-/// mistaken for the whole file).
+/// Binary content is decided from the first [`SNIFF_SAMPLE`] bytes only;
+/// a file that starts as PDN (a tag pair or a move before its first
+/// control character) is PDN damaged further on, which the reader reads
+/// around, not binary. Text is then read as games until the first one
+/// with a tag pair or a move (a FEN-only game or movetext without tags
+/// counts), so a PDN file costs only the text before its first game; only
+/// text that holds no game at all is read to its end (a long comment
+/// before the games is not mistaken for the whole file).
 ///
 /// # Errors
 /// An I/O error of the source.
@@ -65,54 +68,64 @@ pub fn sniff<R: Read>(mut source: R) -> io::Result<Option<NotPdn>> {
     if sample.is_empty() {
         return Ok(Some(NotPdn::Empty));
     }
-    if is_binary(&sample) {
-        return Ok(Some(NotPdn::Binary));
+    let text = as_utf8(&sample);
+    if is_binary(&text) {
+        let clean = text.iter().position(|&b| is_control(b)).unwrap_or(0);
+        return Ok(if holds_game(&text[..clean])? {
+            None
+        } else {
+            Some(NotPdn::Binary)
+        });
     }
-    let mut reader = Reader::new(io::Cursor::new(sample).chain(source));
+    let whole = io::Cursor::new(sample).chain(source);
+    Ok(if holds_game(whole)? {
+        None
+    } else {
+        Some(NotPdn::NoGame)
+    })
+}
+
+/// Whether the reader finds a game with a tag pair or a move in `source`;
+/// it stops at the first.
+fn holds_game<R: Read>(source: R) -> io::Result<bool> {
+    let mut reader = Reader::new(source);
     while let Some(game) = reader.next_game()? {
         let has_move = game
             .plies()
             .iter()
             .any(|p| matches!(p.token, PlyToken::Move(_)));
         if has_move || !game.tags.is_empty() {
-            return Ok(None);
+            return Ok(true);
         }
     }
-    Ok(Some(NotPdn::NoGame))
+    Ok(false)
 }
 
-/// Whether a leading sample is binary content: a NUL, or more than one
-/// control character (other than tab, line ends, form feed, escape and
-/// the DOS end-of-file mark) in [`CONTROLS_PER`] characters. UTF-16 text,
-/// known by its byte-order mark, is decoded first (its ASCII characters
-/// hold NUL bytes).
-fn is_binary(sample: &[u8]) -> bool {
-    let utf16 = match sample {
-        [0xFF, 0xFE, rest @ ..] => Some((UTF_16LE, rest)),
-        [0xFE, 0xFF, rest @ ..] => Some((UTF_16BE, rest)),
-        _ => None,
+/// A sample as bytes in which ASCII characters are ASCII bytes: the
+/// sample itself, or, for UTF-16 text known by its byte-order mark (whose
+/// ASCII characters hold NUL bytes), the sample decoded into UTF-8.
+fn as_utf8(sample: &[u8]) -> Cow<'_, [u8]> {
+    let (encoding, rest) = match sample {
+        [0xFF, 0xFE, rest @ ..] => (UTF_16LE, rest),
+        [0xFE, 0xFF, rest @ ..] => (UTF_16BE, rest),
+        _ => return Cow::Borrowed(sample),
     };
-    let (controls, len) = match utf16 {
-        Some((encoding, rest)) => {
-            let (text, _) = encoding.decode_without_bom_handling(rest);
-            let controls = text.chars().filter(|&c| is_control(c as u32)).count();
-            (controls, text.chars().count())
-        }
-        None => {
-            let controls = sample.iter().filter(|&&b| is_control(u32::from(b))).count();
-            (controls, sample.len())
-        }
-    };
-    let nul = match utf16 {
-        Some(_) => false,
-        None => sample.contains(&0),
-    };
-    nul || controls.saturating_mul(CONTROLS_PER) > len
+    let (text, _) = encoding.decode_without_bom_handling(rest);
+    Cow::Owned(text.into_owned().into_bytes())
+}
+
+/// Whether a sample (from [`as_utf8`]) is binary content: it holds a
+/// NUL, or more than one control character (other than tab, line ends,
+/// form feed, escape and the DOS end-of-file mark) in [`CONTROLS_PER`]
+/// bytes. Bytes above 127 are characters of some encoding.
+fn is_binary(text: &[u8]) -> bool {
+    let controls = text.iter().filter(|&&b| is_control(b)).count();
+    text.contains(&0) || controls.saturating_mul(CONTROLS_PER) > text.len()
 }
 
 /// A control character that text does not hold (NUL included).
-fn is_control(c: u32) -> bool {
-    matches!(c, 0x00..=0x08 | 0x0B | 0x0E..=0x19 | 0x1C..=0x1F | 0x7F)
+fn is_control(b: u8) -> bool {
+    matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x19 | 0x1C..=0x1F | 0x7F)
 }
 
 #[cfg(test)]
@@ -159,7 +172,7 @@ mod tests {
         }
         // Bytes above 127 only, as in Cyrillic text in KOI8-R.
         let (cyrillic, _, _) = KOI8_U.encode("{Иванов Пётр Сидоров Алексей}");
-        assert!(!is_binary(&cyrillic));
+        assert!(!is_binary(&as_utf8(&cyrillic)));
         assert_eq!(verdict(&utf16(text, true)), None);
         assert_eq!(verdict(&utf16(text, false)), None);
         assert_eq!(
@@ -171,7 +184,8 @@ mod tests {
     #[test]
     fn empty_binary_and_other_text_are_not() {
         assert_eq!(verdict(b""), Some(NotPdn::Empty));
-        assert_eq!(verdict(b"[Event \"x\"]\0\n*"), Some(NotPdn::Binary));
+        assert_eq!(verdict(b"\0[Event \"x\"]\n*"), Some(NotPdn::Binary));
+        assert_eq!(verdict(b"{x}\n\0[Event \"x\"]\n*"), Some(NotPdn::Binary));
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
         assert_eq!(verdict(png), Some(NotPdn::Binary));
         // Control characters without a NUL, as in compressed data.
@@ -185,6 +199,18 @@ mod tests {
         assert_eq!(NotPdn::NoGame.to_string(), "no tag pair or move in it");
         assert_eq!(NotPdn::Binary.to_string(), "binary content");
         assert_eq!(NotPdn::Empty.to_string(), "empty");
+    }
+
+    #[test]
+    fn pdn_damaged_by_binary_bytes_is_pdn() {
+        let mut damaged = b"[Event \"x\"]\n1. 11-15 ".to_vec();
+        damaged.extend((0u8..=255).cycle().take(4096));
+        damaged.extend_from_slice(b"\n\n[Event \"y\"]\n1. 9-13 *\n");
+        assert_eq!(verdict(&damaged), None);
+        // Text before the first control character that holds no game.
+        let mut header = b"GIF89a".to_vec();
+        header.extend((0u8..=255).cycle().take(4096));
+        assert_eq!(verdict(&header), Some(NotPdn::Binary));
     }
 
     #[test]
