@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::board::diagram;
-use super::files::discover;
+use super::files::{discover, skip_not_pdn};
 use super::{CliError, Exit, ReadingArgs};
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
@@ -42,10 +42,11 @@ struct Tally {
 /// exit status 2 after every other file has been read.
 pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let overrides = args.reading.overrides()?;
-    let found = discover(&args.paths);
+    let mut found = discover(&args.paths);
+    skip_not_pdn(&mut found.files);
     let mut failed = !found.errors.is_empty();
     for error in &found.errors {
-        eprintln!("{error}");
+        say!("{error}");
     }
     let mut tally = Tally::default();
     for path in &found.files {
@@ -53,7 +54,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         let file = match File::open(path) {
             Ok(file) => file,
             Err(err) => {
-                eprintln!("{name}: {err}");
+                say!("{name}: {err}");
                 failed = true;
                 continue;
             }
@@ -67,7 +68,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 Ok(Some(game)) => game,
                 Ok(None) => break,
                 Err(err) => {
-                    eprintln!("{name}:{}: {err}", reader.position());
+                    say!("{name}:{}: {err}", reader.position());
                     failed = true;
                     break;
                 }
@@ -83,7 +84,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
             report_game(out, &name, &game, checked, args.json, &mut tally)?;
         }
         for d in reader.trailing_diagnostics() {
-            eprintln!("{name}:{}: {}: {}", d.position, d.severity, d.message);
+            say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
         }
     }
     let names = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"];
@@ -92,7 +93,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         .zip(tally.by_status)
         .map(|(n, c)| format!("{c} {n}"))
         .collect();
-    eprintln!(
+    say!(
         "checked {} games in {} files: {}",
         tally.games,
         found.files.len(),
@@ -123,9 +124,12 @@ fn report_game(
     tally.games += 1;
     tally.by_status[checked.record.status as usize] += 1;
     for w in &checked.warnings {
-        eprintln!(
+        say!(
             "{name}:{}:{}: warning: game {}: {}",
-            w.line, w.column, game.index, w.message
+            w.line,
+            w.column,
+            game.index,
+            w.message
         );
     }
     if json {

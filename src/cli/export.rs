@@ -106,9 +106,9 @@ pub fn cmd_export(
     )?;
     sink.flush()?;
     if skipped > 0 {
-        eprintln!("{written} games exported ({skipped} broken games left out)");
+        say!("{written} games exported ({skipped} broken games left out)");
     } else {
-        eprintln!("{written} games exported");
+        say!("{written} games exported");
     }
     Ok(Exit::Success)
 }
@@ -146,7 +146,7 @@ fn export_games(
         let file = store.source(id)?.map(|s| s.file).unwrap_or_default();
         let text = store.original_text(id)?.unwrap_or_default();
         let Ok(Some(original)) = Reader::new(text.as_bytes()).next_game() else {
-            eprintln!("{file}: game {id} has no text to export; left out");
+            say!("{file}: game {id} has no text to export; left out");
             continue;
         };
         let message = || {

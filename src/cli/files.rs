@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::pdn::{NotPdn, sniff};
+
 use walkdir::WalkDir;
 
 /// The files found, and the paths that could not be searched.
@@ -60,6 +62,31 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
     found
 }
 
+/// Why the file at `path` is not PDN, or `None` when it is PDN, is
+/// standard input (`-`, which cannot be read twice), or cannot be read
+/// (left for the reader to report).
+pub fn not_pdn(path: &Path) -> Option<NotPdn> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    sniff(file).ok().flatten()
+}
+
+/// Takes the files that are not PDN out of `files`, saying so for each on
+/// standard error; returns how many. Skipping one is not an error.
+pub fn skip_not_pdn(files: &mut Vec<PathBuf>) -> usize {
+    let before = files.len();
+    files.retain(|path| match not_pdn(path) {
+        Some(why) => {
+            say!("{}: not PDN ({why}); skipped", path.display());
+            false
+        }
+        None => true,
+    });
+    before - files.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +122,30 @@ mod tests {
             "{:?}",
             found.errors
         );
+    }
+
+    #[test]
+    fn files_that_are_not_pdn_are_taken_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = root.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        };
+        let mut files = vec![
+            write("games.pdn", b"1. 11-15 23-19 *\n"),
+            write("empty.pdn", b""),
+            write("image.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+            write("Cargo.toml", b"[package]\nname = \"x\"\n"),
+            write("fen.pdn", b"[FEN \"W:W21:B1\"]\n"),
+            root.join("missing.pdn"),
+        ];
+        assert_eq!(not_pdn(&files[1]), Some(NotPdn::Empty));
+        assert_eq!(not_pdn(&files[2]), Some(NotPdn::Binary));
+        assert_eq!(not_pdn(&files[3]), Some(NotPdn::NoGame));
+        assert_eq!(skip_not_pdn(&mut files), 3);
+        let names: Vec<_> = files.iter().map(|p| p.file_name().unwrap()).collect();
+        assert_eq!(names, ["games.pdn", "fen.pdn", "missing.pdn"]);
     }
 }

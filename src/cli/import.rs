@@ -1,11 +1,11 @@
 //! `pdndb import PATH…`: read files and folders into the database.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::files::discover;
+use super::files::{discover, skip_not_pdn};
 use super::progress::bytes_bar;
 use super::{CliError, Exit, ReadingArgs};
 use crate::store::import::{ImportSummary, Importer, Progress};
@@ -31,7 +31,8 @@ pub struct ImportArgs {
     pub reading: ReadingArgs,
 }
 
-/// Runs `import`.
+/// Runs `import`. Files that are not PDN are skipped with a message (not
+/// an error); the summary names the database file written.
 ///
 /// # Errors
 /// Bad arguments, or a database that cannot be opened or written. Files
@@ -43,10 +44,11 @@ pub fn cmd_import(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let overrides = args.reading.overrides()?;
-    let found = discover(&args.paths);
+    let mut found = discover(&args.paths);
     for error in &found.errors {
-        eprintln!("{error}");
+        say!("{error}");
     }
+    let not_pdn = skip_not_pdn(&mut found.files);
     let mut store = Store::open(db, Mode::Write)?;
     let total: u64 = found
         .files
@@ -68,19 +70,19 @@ pub fn cmd_import(
             bar.set_message(format!("{games} games"));
         }
         Progress::Skipped(path) => {
-            bar.suspend(|| eprintln!("{}: already imported, unchanged; skipped", path.display()));
+            bar.suspend(|| say!("{}: already imported, unchanged; skipped", path.display()));
             if let Ok(m) = std::fs::metadata(&path) {
                 done_before += m.len();
                 bar.set_position(done_before);
             }
         }
         Progress::ReadAgain(path, changed) => bar.suspend(|| {
-            eprintln!(
+            say!(
                 "{}: already imported, read again with the current rules: {changed} games changed",
                 path.display()
             )
         }),
-        Progress::Problem(message) => bar.suspend(|| eprintln!("{message}")),
+        Progress::Problem(message) => bar.suspend(|| say!("{message}")),
     };
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)
@@ -89,15 +91,20 @@ pub fn cmd_import(
     bar.finish_and_clear();
     for dir in args.paths.iter().filter(|p| p.is_dir()) {
         for gone in store.files_gone(dir)? {
-            eprintln!(
+            say!(
                 "{gone}: imported before, no longer there; `pdndb remove {gone}` takes its games out"
             );
         }
     }
+    let database = std::path::absolute(db).unwrap_or_else(|_| db.to_path_buf());
     if args.json {
-        super::write_json_line(out, &summary)?;
+        let json = JsonSummary {
+            summary: &summary,
+            database: &database,
+        };
+        super::write_json_line(out, &json)?;
     } else {
-        write_summary(out, &summary)?;
+        write_summary(out, &summary, not_pdn, &database)?;
     }
     Ok(if failed > 0 || !found.errors.is_empty() {
         Exit::Error
@@ -106,10 +113,32 @@ pub fn cmd_import(
     })
 }
 
-fn write_summary(out: &mut impl Write, s: &ImportSummary) -> std::io::Result<()> {
+/// The summary printed by `--json`: the importer's, plus the database
+/// file written.
+#[derive(serde::Serialize)]
+struct JsonSummary<'a> {
+    #[serde(flatten)]
+    summary: &'a ImportSummary,
+    /// The database file, as an absolute path.
+    database: &'a Path,
+}
+
+/// The summary for people: what was read and added, the files that were
+/// not PDN (when any) and the database file written.
+fn write_summary(
+    out: &mut impl Write,
+    s: &ImportSummary,
+    not_pdn: usize,
+    database: &Path,
+) -> std::io::Result<()> {
+    let not_pdn = if not_pdn > 0 {
+        format!(", {not_pdn} not PDN")
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} files read, {} already imported; {} games added ({} ok, {} ambiguous, {} illegal, {} unreadable, {} unsupported), {} duplicates, {} positions indexed in {:.2} s",
+        "{} files read, {} already imported{not_pdn}; {} games added ({} ok, {} ambiguous, {} illegal, {} unreadable, {} unsupported), {} duplicates, {} positions indexed in {:.2} s into {}",
         s.files,
         s.files_skipped,
         s.games,
@@ -120,7 +149,8 @@ fn write_summary(out: &mut impl Write, s: &ImportSummary) -> std::io::Result<()>
         s.unsupported,
         s.duplicates,
         s.positions,
-        s.seconds
+        s.seconds,
+        database.display()
     )?;
     if s.files_replaced > 0 {
         writeln!(

@@ -1,12 +1,17 @@
 //! The `pdndb` command line: argument parsing, dispatch and exit codes.
 //! One file per subcommand.
 
+#[macro_use]
+pub mod output;
+
 mod board;
 mod check;
+mod completions;
 mod export;
 mod files;
 mod generate;
 mod import;
+mod man;
 mod perft;
 mod progress;
 mod query_args;
@@ -38,8 +43,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Read PDN files and folders into the database (a file imported again
-    /// with new content or options has its games replaced).
+    /// Read PDN files and folders into the database.
+    ///
+    /// A file imported again with new content or options has its games
+    /// replaced. A file that is not PDN (empty, binary, or text with
+    /// neither a tag pair nor a move) is skipped with a message; that is
+    /// not an error (exit status 0).
     Import(import::ImportArgs),
     /// Take files (with their games) or single games out of the database.
     Remove(remove::RemoveArgs),
@@ -56,6 +65,10 @@ enum Command {
     /// What the database holds.
     Stats(stats::StatsArgs),
     /// Read and replay games without a database; report each that is not ok.
+    ///
+    /// A file that is not PDN (empty, binary, or text with neither a tag
+    /// pair nor a move) is skipped with a message; that is not an error
+    /// (it leaves the exit status as the games read make it).
     Check(check::CheckArgs),
     /// Count the leaves of the legal move tree to a given depth.
     Perft(perft::PerftArgs),
@@ -63,6 +76,10 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Read the stored games again with the current rules and inference.
     Recheck(recheck::RecheckArgs),
+    /// Print a shell completion script (bash, zsh, fish, …).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page, in roff.
+    Man,
 }
 
 /// The preset names, for clap to list and check.
@@ -199,6 +216,17 @@ pub fn write_json_line(
 }
 
 /// Parses the arguments, runs the command and returns its exit status.
+///
+/// Nothing written can end the command with a panic. Messages to standard
+/// error that cannot be written are dropped (`say!`). When the reader of
+/// standard output goes away (a broken pipe, as under `| head`), the
+/// command ends quietly with the status it would have had otherwise:
+/// `check`, `report`, `import` and `recheck`, whose status depends on all
+/// they read or that must finish their work, run on without writing
+/// ([`output::Outlasting`]), so `report | head -1` still exits 1 when it
+/// lists a game that is not `ok`; the others (search, tree, show, export,
+/// stats, perft, generate, completions, man), whose status is 0 whatever
+/// they list, stop at once with 0.
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -215,25 +243,40 @@ pub fn run() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let result = match &cli.command {
-        Command::Import(args) => import::cmd_import(args, &cli.db, &mut out),
-        Command::Check(args) => check::cmd_check(args, &mut out),
+        Command::Import(args) => {
+            import::cmd_import(args, &cli.db, &mut output::Outlasting::new(&mut out))
+        }
+        Command::Check(args) => check::cmd_check(args, &mut output::Outlasting::new(&mut out)),
         Command::Search(args) => search::cmd_search(args, &cli.db, &mut out),
         Command::Tree(args) => tree::cmd_tree(args, &cli.db, &mut out),
-        Command::Report(args) => report::cmd_report(args, &cli.db, &mut out),
+        Command::Report(args) => {
+            report::cmd_report(args, &cli.db, &mut output::Outlasting::new(&mut out))
+        }
         Command::Show(args) => show::cmd_show(args, &cli.db, &mut out),
         Command::Export(args) => export::cmd_export(args, &cli.db, &mut out),
         Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
-        Command::Recheck(args) => recheck::cmd_recheck(args, &cli.db, &mut out),
-        Command::Remove(args) => remove::cmd_remove(args, &cli.db, &mut out),
+        Command::Recheck(args) => {
+            recheck::cmd_recheck(args, &cli.db, &mut output::Outlasting::new(&mut out))
+        }
+        Command::Remove(args) => {
+            remove::cmd_remove(args, &cli.db, &mut output::Outlasting::new(&mut out))
+        }
+        Command::Completions(args) => completions::cmd_completions(args, &mut out),
+        Command::Man => man::cmd_man(&mut out),
     };
-    let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
+    // Output finished but not yet taken by a reader that has gone leaves
+    // the status as it is.
+    let result = result.and_then(|exit| match out.flush() {
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => Err(CliError::from(err)),
+        _ => Ok(exit),
+    });
     match result {
         Ok(exit) => exit.into(),
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => Exit::Success.into(),
         Err(err) => {
-            eprintln!("pdndb: {err}");
+            say!("pdndb: {err}");
             Exit::Error.into()
         }
     }

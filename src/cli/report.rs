@@ -75,7 +75,7 @@ pub fn cmd_report(
             }
         }
         let games: usize = groups.iter().map(|g| g.games.len()).sum();
-        eprintln!("{} groups holding {games} games", groups.len());
+        say!("{} groups holding {games} games", groups.len());
         return Ok(Exit::Success);
     }
     let statuses: Vec<Status> = if args.status.is_empty() {
@@ -154,7 +154,7 @@ pub fn cmd_report(
             writeln!(out, "{rules}")?;
         }
     }
-    eprintln!("{} games listed", ids.len());
+    say!("{} games listed", ids.len());
     Ok(if problems {
         Exit::Problems
     } else {
@@ -223,7 +223,7 @@ fn write_html(
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
         let mut sink = std::io::BufWriter::new(file);
         write_page(&mut sink)?;
-        eprintln!("{} games written to {}", records.len(), path.display());
+        say!("{} games written to {}", records.len(), path.display());
     }
     Ok(if problems {
         Exit::Problems

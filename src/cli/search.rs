@@ -70,7 +70,7 @@ pub fn cmd_search(
         }
     }
     if !args.json {
-        eprintln!("{} games", hits.len());
+        say!("{} games", hits.len());
     }
     Ok(Exit::Success)
 }

@@ -19,7 +19,10 @@
 //! on their game); otherwise the legacy encoding `chardetng` detects
 //! (Windows-1252, Windows-1251, ISO-8859-2, KOI8-U, …), named once in a
 //! warning on the first game that uses it. [`Reader::with_encoding`] gives
-//! the encoding instead ([`encoding_for_label`] reads its name).
+//! the encoding instead ([`encoding_for_label`] reads its name). Text in
+//! UTF-16 with its byte-order mark is read too. [`sniff`] tells an input
+//! that is not PDN at all (empty, binary, or text without a tag pair or a
+//! move) before it is read.
 //!
 //! Tolerance policy, in order: never panic and stay linear in time and
 //! bounded in memory on any input; read valid PDN exactly; be fast; be
@@ -67,6 +70,7 @@ mod game;
 mod grammar;
 mod lex;
 mod reader;
+mod sniff;
 mod tags;
 pub mod writer;
 
@@ -78,6 +82,7 @@ pub use game::{
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
 pub use reader::Reader;
+pub use sniff::{NotPdn, SNIFF_SAMPLE, sniff};
 pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
 pub use writer::{game_to_string, write_game, write_games};
 

@@ -3,6 +3,7 @@
 use std::io::{self, Read};
 
 use encoding_rs::Encoding;
+use encoding_rs_io::{DecodeReaderBytes, DecodeReaderBytesBuilder};
 
 use super::error::{Diagnostic, Position};
 use super::framing::Framer;
@@ -17,9 +18,13 @@ use super::grammar::parse_game;
 /// Problems in the text are reported as [`Diagnostic`]s on the games they
 /// concern; only I/O errors of the source are errors.
 ///
+/// Text in UTF-16 that starts with its byte-order mark is turned into
+/// UTF-8 as it is read (positions then count the bytes of that UTF-8);
+/// every other input is read as it is.
+///
 /// It is also an [`Iterator`] of `io::Result<Game>`.
 pub struct Reader<R> {
-    framer: Framer<R>,
+    framer: Framer<DecodeReaderBytes<R, Vec<u8>>>,
     games: u64,
     trailing: Vec<Diagnostic>,
     /// The detected legacy encoding has been named in a warning.
@@ -43,8 +48,13 @@ impl<R: Read> Reader<R> {
     /// bytes are ASCII ([`encoding_for_label`](super::encoding_for_label)
     /// accepts only those): the framing reads brackets, quotes and line
     /// ends as bytes, and positions count one character per byte of any
-    /// other encoding.
+    /// other encoding. A UTF-16 byte-order mark wins over `encoding`.
     pub fn with_encoding(source: R, encoding: Option<&'static Encoding>) -> Reader<R> {
+        // Bytes pass through untouched unless a UTF-16 byte-order mark
+        // starts them (a UTF-8 one stays, for the framing to skip).
+        let source = DecodeReaderBytesBuilder::new()
+            .utf8_passthru(true)
+            .build(source);
         Reader {
             framer: Framer::with_encoding(source, encoding),
             games: 0,
@@ -106,5 +116,31 @@ impl<R: Read> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<io::Result<Game>> {
         self.next_game().transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_with_its_byte_order_mark_is_read() {
+        let text = "[White \"Müller\"]\n1. 11-15 23-19 *\n";
+        let little: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let big: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        for bytes in [little, big] {
+            let mut reader = Reader::new(&bytes[..]);
+            let game = reader.next_game().unwrap().unwrap();
+            assert_eq!(game.tag("white"), Some("Müller"));
+            assert_eq!(game.plies().len(), 2);
+            assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+            assert!(reader.next_game().unwrap().is_none());
+        }
     }
 }
