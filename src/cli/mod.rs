@@ -5,9 +5,11 @@ mod board;
 mod check;
 mod export;
 mod files;
+mod games;
 mod generate;
 mod import;
 mod perft;
+mod players;
 mod progress;
 mod query_args;
 mod recheck;
@@ -59,6 +61,10 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Read the stored games again with the current rules and inference.
     Recheck(recheck::RecheckArgs),
+    /// The games whose tags match: players, event, site, date, result.
+    Games(games::GamesArgs),
+    /// Each player's games and results.
+    Players(players::PlayersArgs),
 }
 
 /// The preset names, for clap to list and check.
@@ -222,6 +228,8 @@ pub fn run() -> ExitCode {
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
         Command::Generate(args) => generate::cmd_generate(args, &mut out),
         Command::Recheck(args) => recheck::cmd_recheck(args, &cli.db, &mut out),
+        Command::Games(args) => games::cmd_games(args, &cli.db, &mut out),
+        Command::Players(args) => players::cmd_players(args, &cli.db, &mut out),
     };
     let result = result.and_then(|exit| out.flush().map(|_| exit).map_err(CliError::from));
     match result {

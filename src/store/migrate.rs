@@ -70,6 +70,7 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
     if found > known {
         return Err(MigrateError::TooNew { found, known });
     }
+    register_functions(conn)?;
     for step in steps().into_iter().filter(|s| s.number > found) {
         let tx = conn.transaction()?;
         tx.execute_batch(&step.sql)?;
@@ -77,6 +78,21 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
         tx.commit()?;
     }
     Ok(known)
+}
+
+/// The functions steps call: `pdndb_day(date)`, a Date tag's value as
+/// `game.day` holds it (step 5 fills the column of existing games).
+fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "pdndb_day",
+        1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let date: Option<String> = ctx.get(0)?;
+            Ok(date.as_deref().and_then(super::games::day_of))
+        },
+    )
 }
 
 #[cfg(test)]

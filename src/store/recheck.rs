@@ -115,6 +115,7 @@ struct Row {
     white: String,
     black: String,
     event: String,
+    site: String,
     date: String,
     result: Option<String>,
     outcome: i64,
@@ -135,6 +136,7 @@ impl Row {
             white: game.white.clone(),
             black: game.black.clone(),
             event: game.event.clone(),
+            site: game.site.clone(),
             date: game.date.clone(),
             result: game.result.clone(),
             outcome: game.outcome,
@@ -326,7 +328,7 @@ fn stored_row(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> 
     Ok(tx
         .prepare_cached(
             "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-             plies, start_fen, moves, record, variant_from FROM game WHERE id = ?1",
+             plies, start_fen, moves, record, variant_from, site FROM game WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok(Row {
@@ -345,6 +347,7 @@ fn stored_row(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> 
                 moves: r.get(12)?,
                 record: r.get(13)?,
                 variant_from: r.get(14)?,
+                site: r.get(15)?,
             })
         })
         .optional()?)
@@ -475,7 +478,7 @@ fn set_columns(
     tx.prepare_cached(
         "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
          event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-         moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
+         moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19 WHERE id = ?1",
     )?
     .execute(params![
         id,
@@ -495,6 +498,8 @@ fn set_columns(
         moves_key,
         now.record,
         now.variant_from,
+        now.site,
+        super::games::day_of(&now.date),
     ])?;
     Ok(())
 }
