@@ -141,6 +141,7 @@ UPDATE game SET
     day = pdndb_day(date);
 CREATE INDEX game_white ON game (white, variant, day);
 CREATE INDEX game_black ON game (black, variant, day);
+CREATE INDEX game_pair ON game (white, black);
 CREATE INDEX game_event ON game (event);
 CREATE INDEX game_site ON game (site);
 CREATE INDEX game_day ON game (day);

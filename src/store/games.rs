@@ -47,6 +47,9 @@ pub struct DateRange {
     from: Option<String>,
     /// The last day, unknown parts as `99` (`2019.05` → `2019.05.99`).
     to: Option<String>,
+    /// The last end as written, normalised (`2019.05`): every day inside
+    /// the range sorts before it followed by `~`, which an index can use.
+    to_prefix: Option<String>,
 }
 
 /// Why a `--date` cannot be read.
@@ -107,6 +110,15 @@ impl DatePart {
             self.month.unwrap_or(0),
             self.day.unwrap_or(0)
         )
+    }
+
+    /// The date as given, normalised: `YYYY`, `YYYY.MM` or `YYYY.MM.DD`.
+    fn prefix(&self) -> String {
+        let mut text = format!("{:04}", self.year);
+        for part in [self.month, self.day].into_iter().flatten() {
+            text.push_str(&format!(".{part:02}"));
+        }
+        text
     }
 
     /// The last day it names, unknown parts as `99`.
@@ -178,6 +190,7 @@ impl FromStr for DateRange {
         Ok(DateRange {
             from: from.map(|f| f.first()),
             to: to.map(|t| t.last()),
+            to_prefix: to.map(|t| t.prefix()),
         })
     }
 }
@@ -309,8 +322,10 @@ impl GameFilter {
         *self == GameFilter::default()
     }
 
-    /// The SQL condition on `game g`.
-    fn condition(&self, store: &Store) -> Result<Condition, StoreError> {
+    /// The SQL condition on `game g`. With `scan`, the player test is
+    /// written so that SQLite reads the games in id order rather than
+    /// through the name indexes (best when the player has many games).
+    fn condition(&self, store: &Store, scan: bool) -> Result<Condition, StoreError> {
         let mut terms: Vec<String> = Vec::new();
         let mut params: Vec<Value> = Vec::new();
         let param = |params: &mut Vec<Value>, value: Value| {
@@ -331,13 +346,25 @@ impl GameFilter {
         if let Some(found) = names(&self.player)? {
             let Some(list) = found else { return Ok(None) };
             let p = param(&mut params, list);
-            terms.push(format!(
-                "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
-                in_list("white", &p),
-                in_list("black", &p)
-            ));
+            terms.push(if scan {
+                format!(
+                    "({} OR {})",
+                    in_list("+g.white", &p),
+                    in_list("+g.black", &p)
+                )
+            } else {
+                format!(
+                    "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
+                    in_list("white", &p),
+                    in_list("black", &p)
+                )
+            });
         }
-        for (needle, column) in [(&self.white, "g.white"), (&self.black, "g.black")] {
+        let sides = match scan {
+            true => [(&self.white, "+g.white"), (&self.black, "+g.black")],
+            false => [(&self.white, "g.white"), (&self.black, "g.black")],
+        };
+        for (needle, column) in sides {
             if let Some(found) = names(needle)? {
                 let Some(list) = found else { return Ok(None) };
                 let p = param(&mut params, list);
@@ -360,12 +387,11 @@ impl GameFilter {
                 let p = param(&mut params, Value::Text(from.clone()));
                 terms.push(format!("g.day >= {p} AND replace(g.day, '?', '0') >= {p}"));
             }
-            if let Some(to) = &range.to {
+            if let (Some(to), Some(prefix)) = (&range.to, &range.to_prefix) {
                 let p = param(&mut params, Value::Text(to.clone()));
-                // `day <= to~` lets the index bound the scan; the exact test follows.
-                terms.push(format!(
-                    "g.day <= {p} || '~' AND replace(g.day, '?', '9') <= {p}"
-                ));
+                let q = param(&mut params, Value::Text(format!("{prefix}~")));
+                // `day < prefix~` lets the index bound the scan; the exact test follows.
+                terms.push(format!("g.day < {q} AND replace(g.day, '?', '9') <= {p}"));
             }
         }
         match self.result {
@@ -529,17 +555,20 @@ impl Store {
         limit: usize,
         offset: usize,
     ) -> Result<GameList, StoreError> {
-        let Some((condition, mut params)) = filter.condition(self)? else {
+        let Some((condition, params)) = filter.condition(self, false)? else {
             return Ok(GameList {
                 games: Vec::new(),
                 total: 0,
             });
         };
-        let total: i64 = self.conn().query_row(
-            &format!("SELECT count(*) FROM game g WHERE {condition}"),
-            rusqlite::params_from_iter(params.iter()),
-            |r| r.get(0),
-        )?;
+        let total = self.count_games(filter, &condition, &params)?;
+        // A player with many games: their first games come soonest in id order.
+        let scan = sort == GameSort::Id
+            && self.player_games(filter)? * 20_000 >= (limit.max(1) + offset) as i64 * total;
+        let (condition, mut params) = match scan {
+            true => filter.condition(self, true)?.unwrap_or((condition, params)),
+            false => (condition, params),
+        };
         let order = match sort {
             GameSort::Id => "g.id",
             GameSort::Date => "g.day IS NULL, g.day, g.id",
@@ -591,6 +620,68 @@ impl Store {
         })
     }
 
+    /// How many games pass `filter` (whose condition is given). A filter on
+    /// players alone is counted through the name indexes: games of White
+    /// plus games of Black less the games of both.
+    fn count_games(
+        &self,
+        filter: &GameFilter,
+        condition: &str,
+        params: &[Value],
+    ) -> Result<i64, StoreError> {
+        let count = |sql: &str, params: &[Value]| -> Result<i64, StoreError> {
+            Ok(self
+                .conn()
+                .query_row(sql, rusqlite::params_from_iter(params.iter()), |r| r.get(0))?)
+        };
+        let players_only = GameFilter {
+            player: filter.player.clone(),
+            ..GameFilter::default()
+        };
+        if filter.player.is_none() || *filter != players_only {
+            return count(
+                &format!("SELECT count(*) FROM game g WHERE {condition}"),
+                params,
+            );
+        }
+        let list = |column: &str| format!("{column} IN (SELECT value FROM json_each(?1))");
+        let white = count(
+            &format!("SELECT count(*) FROM game WHERE {}", list("white")),
+            params,
+        )?;
+        let black = count(
+            &format!("SELECT count(*) FROM game WHERE {}", list("black")),
+            params,
+        )?;
+        let both = count(
+            &format!(
+                "SELECT count(*) FROM game WHERE {} AND {}",
+                list("white"),
+                list("black")
+            ),
+            params,
+        )?;
+        Ok(white + black - both)
+    }
+
+    /// An estimate of the games of the players `filter` names (by
+    /// `--player`, else `--white`, else `--black`): their games in every
+    /// variant and on either side; 0 without a name.
+    fn player_games(&self, filter: &GameFilter) -> Result<i64, StoreError> {
+        let Some(needle) = [&filter.player, &filter.white, &filter.black]
+            .into_iter()
+            .find_map(Option::as_ref)
+        else {
+            return Ok(0);
+        };
+        let names = self.names_containing(needle)?;
+        Ok(self.conn().query_row(
+            "SELECT coalesce(sum(games), 0) FROM player_stat WHERE name IN (SELECT value FROM json_each(?1))",
+            [serde_json::Value::from(names).to_string()],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Of `ids`, those that pass `filter`, in the same order.
     ///
     /// # Errors
@@ -599,7 +690,7 @@ impl Store {
         if filter.is_empty() {
             return Ok(ids.to_vec());
         }
-        let Some((condition, mut params)) = filter.condition(self)? else {
+        let Some((condition, mut params)) = filter.condition(self, false)? else {
             return Ok(Vec::new());
         };
         let list = serde_json::Value::from(ids.to_vec()).to_string();
@@ -643,6 +734,7 @@ mod tests {
         assert_eq!((r.from.as_deref(), r.to), (Some("2019.05.00"), None));
         let r: DateRange = "..2020.02.29".parse().unwrap();
         assert_eq!((r.from, r.to.as_deref()), (None, Some("2020.02.29")));
+        assert_eq!(r.to_prefix.as_deref(), Some("2020.02.29"));
         assert!("2019.05..2019.05".parse::<DateRange>().is_ok());
     }
 
@@ -673,6 +765,71 @@ mod tests {
         assert_eq!(day_of("2019").as_deref(), Some("2019.??.??"));
         assert_eq!(day_of("????.??.??"), None);
         assert_eq!(day_of("not a date"), None);
+    }
+
+    #[test]
+    fn the_player_test_reads_alike_through_the_indexes_and_in_id_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
+        for (id, white, black) in [
+            (1, "Ann", "Bob"),
+            (2, "Cy", "Ann"),
+            (3, "Bob", "Cy"),
+            (4, "Anna", "Anna"),
+        ] {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO game (id, status, variant, preset, white, black) \
+                     VALUES (?1, 'ok', 'english', 'english', ?2, ?3)",
+                    rusqlite::params![id, white, black],
+                )
+                .unwrap();
+        }
+        let ids = |filter: &GameFilter, scan: bool| -> Vec<i64> {
+            let (condition, params) = filter.condition(&store, scan).unwrap().unwrap();
+            let sql = format!("SELECT g.id FROM game g WHERE {condition} ORDER BY g.id");
+            let mut stmt = store.conn().prepare(&sql).unwrap();
+            stmt.query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        for (filter, expected) in [
+            (
+                GameFilter {
+                    player: Some("ann".into()),
+                    ..GameFilter::default()
+                },
+                vec![1, 2, 4],
+            ),
+            (
+                GameFilter {
+                    white: Some("b".into()),
+                    ..GameFilter::default()
+                },
+                vec![3],
+            ),
+            (
+                GameFilter {
+                    white: Some("a".into()),
+                    black: Some("b".into()),
+                    ..GameFilter::default()
+                },
+                vec![1],
+            ),
+        ] {
+            assert_eq!(ids(&filter, false), expected);
+            assert_eq!(ids(&filter, true), expected);
+            let counted = store
+                .count_games(
+                    &filter,
+                    &filter.condition(&store, false).unwrap().unwrap().0,
+                    &filter.condition(&store, false).unwrap().unwrap().1,
+                )
+                .unwrap();
+            assert_eq!(counted, expected.len() as i64);
+        }
     }
 
     #[test]

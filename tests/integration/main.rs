@@ -5,6 +5,7 @@ mod check;
 mod cli;
 mod engine;
 mod export;
+mod games;
 mod parsers;
 mod perft;
 mod pictures;
