@@ -148,3 +148,146 @@ DROP TABLE source_file;
 ALTER TABLE source_file_at RENAME TO source_file;
 CREATE INDEX source_file_location ON source_file (location);
 CREATE INDEX source_file_path ON source_file (path);
+
+-- step 6: games listed by their tags, and each player's record. `site` is
+-- the Site tag (trimmed), `day` the Date tag normalised (`YYYY.MM.DD`, `??`
+-- for unknown parts; NULL when it cannot be read or its year is unknown).
+-- `player_stat` counts each player's games and results per variant (names
+-- as stored, '' left out) and `tag_value` the games of each event and site:
+-- the triggers below keep both right under every write to `game`, so a
+-- query scans a few thousand names instead of a million games.
+ALTER TABLE game ADD COLUMN site TEXT NOT NULL DEFAULT '';
+ALTER TABLE game ADD COLUMN day TEXT;
+UPDATE game SET
+    site = coalesce((SELECT trim(j.value) FROM provenance p, json_each(p.tags) j
+                     WHERE p.game = game.id AND lower(j.key) = 'site' AND j.type = 'text'
+                     ORDER BY p.file, p.idx LIMIT 1), ''),
+    day = pdndb_day(date);
+CREATE INDEX game_white ON game (white, variant, day);
+CREATE INDEX game_black ON game (black, variant, day);
+CREATE INDEX game_pair ON game (white, black);
+CREATE INDEX game_event ON game (event);
+CREATE INDEX game_site ON game (site);
+CREATE INDEX game_day ON game (day);
+CREATE INDEX game_status ON game (status);
+CREATE TABLE player_stat (
+    name      TEXT    NOT NULL,            -- as in game.white / game.black
+    variant   TEXT    NOT NULL,
+    preset    TEXT    NOT NULL,
+    games     INTEGER NOT NULL,
+    wins      INTEGER NOT NULL,            -- by the variant's reading of the result
+    draws     INTEGER NOT NULL,
+    losses    INTEGER NOT NULL,
+    unknown   INTEGER NOT NULL,            -- no result, `*`, `0-0`
+    first_day TEXT,                        -- least and greatest game.day
+    last_day  TEXT,
+    PRIMARY KEY (name, variant)
+) WITHOUT ROWID;
+INSERT INTO player_stat
+    SELECT name, variant, preset, count(*), sum(outcome = won), sum(outcome = 3),
+           sum(outcome = lost), sum(outcome NOT IN (1, 2, 3)), min(day), max(day)
+    FROM (SELECT white AS name, variant, preset, outcome, day, 1 AS won, 2 AS lost FROM game WHERE white <> ''
+          UNION ALL
+          SELECT black, variant, preset, outcome, day, 2, 1 FROM game WHERE black <> '')
+    GROUP BY name, variant;
+CREATE TABLE tag_value (
+    field TEXT    NOT NULL,                -- 'event' or 'site'
+    value TEXT    NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (field, value)
+) WITHOUT ROWID;
+INSERT INTO tag_value SELECT 'event', event, count(*) FROM game GROUP BY event;
+INSERT INTO tag_value SELECT 'site', site, count(*) FROM game GROUP BY site;
+
+CREATE TRIGGER game_tags_insert AFTER INSERT ON game BEGIN
+    INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, first_day, last_day)
+        SELECT new.white, new.variant, new.preset, 1, new.outcome = 1, new.outcome = 3,
+               new.outcome = 2, new.outcome NOT IN (1, 2, 3), new.day, new.day WHERE new.white <> ''
+        UNION ALL
+        SELECT new.black, new.variant, new.preset, 1, new.outcome = 2, new.outcome = 3,
+               new.outcome = 1, new.outcome NOT IN (1, 2, 3), new.day, new.day WHERE new.black <> ''
+        ON CONFLICT DO UPDATE SET
+            games = games + excluded.games, wins = wins + excluded.wins,
+            draws = draws + excluded.draws, losses = losses + excluded.losses,
+            unknown = unknown + excluded.unknown,
+            first_day = CASE WHEN first_day IS NULL OR excluded.first_day < first_day
+                             THEN coalesce(excluded.first_day, first_day) ELSE first_day END,
+            last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day
+                            THEN coalesce(excluded.last_day, last_day) ELSE last_day END;
+    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1)
+        ON CONFLICT DO UPDATE SET games = games + 1;
+END;
+
+CREATE TRIGGER game_tags_delete AFTER DELETE ON game BEGIN
+    UPDATE player_stat SET games = games - 1, wins = wins - (old.outcome = 1),
+           draws = draws - (old.outcome = 3), losses = losses - (old.outcome = 2),
+           unknown = unknown - (old.outcome NOT IN (1, 2, 3))
+        WHERE name = old.white AND variant = old.variant;
+    UPDATE player_stat SET games = games - 1, wins = wins - (old.outcome = 2),
+           draws = draws - (old.outcome = 3), losses = losses - (old.outcome = 1),
+           unknown = unknown - (old.outcome NOT IN (1, 2, 3))
+        WHERE name = old.black AND variant = old.variant;
+    DELETE FROM player_stat WHERE name IN (old.white, old.black) AND variant = old.variant AND games <= 0;
+    UPDATE player_stat SET
+        first_day = (SELECT min(d) FROM (
+            SELECT min(day) AS d FROM game WHERE white = player_stat.name AND variant = player_stat.variant
+            UNION ALL
+            SELECT min(day) FROM game WHERE black = player_stat.name AND variant = player_stat.variant)),
+        last_day = (SELECT max(d) FROM (
+            SELECT max(day) AS d FROM game WHERE white = player_stat.name AND variant = player_stat.variant
+            UNION ALL
+            SELECT max(day) FROM game WHERE black = player_stat.name AND variant = player_stat.variant))
+        WHERE name IN (old.white, old.black) AND variant = old.variant
+          AND (first_day = old.day OR last_day = old.day);
+    UPDATE tag_value SET games = games - 1
+        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site);
+    DELETE FROM tag_value
+        WHERE ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)) AND games <= 0;
+END;
+
+-- An update counts the game out with its old values and in with its new ones.
+CREATE TRIGGER game_tags_update AFTER UPDATE OF white, black, event, site, day, variant, preset, outcome ON game
+WHEN old.white IS NOT new.white OR old.black IS NOT new.black OR old.event IS NOT new.event
+  OR old.site IS NOT new.site OR old.day IS NOT new.day OR old.variant IS NOT new.variant
+  OR old.preset IS NOT new.preset OR old.outcome IS NOT new.outcome
+BEGIN
+    UPDATE player_stat SET games = games - 1, wins = wins - (old.outcome = 1),
+           draws = draws - (old.outcome = 3), losses = losses - (old.outcome = 2),
+           unknown = unknown - (old.outcome NOT IN (1, 2, 3))
+        WHERE name = old.white AND variant = old.variant;
+    UPDATE player_stat SET games = games - 1, wins = wins - (old.outcome = 2),
+           draws = draws - (old.outcome = 3), losses = losses - (old.outcome = 1),
+           unknown = unknown - (old.outcome NOT IN (1, 2, 3))
+        WHERE name = old.black AND variant = old.variant;
+    DELETE FROM player_stat WHERE name IN (old.white, old.black) AND variant = old.variant AND games <= 0;
+    UPDATE player_stat SET
+        first_day = (SELECT min(d) FROM (
+            SELECT min(day) AS d FROM game WHERE white = player_stat.name AND variant = player_stat.variant
+            UNION ALL
+            SELECT min(day) FROM game WHERE black = player_stat.name AND variant = player_stat.variant)),
+        last_day = (SELECT max(d) FROM (
+            SELECT max(day) AS d FROM game WHERE white = player_stat.name AND variant = player_stat.variant
+            UNION ALL
+            SELECT max(day) FROM game WHERE black = player_stat.name AND variant = player_stat.variant))
+        WHERE name IN (old.white, old.black) AND variant = old.variant;
+    UPDATE tag_value SET games = games - 1
+        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site);
+    DELETE FROM tag_value
+        WHERE ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)) AND games <= 0;
+    INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, first_day, last_day)
+        SELECT new.white, new.variant, new.preset, 1, new.outcome = 1, new.outcome = 3,
+               new.outcome = 2, new.outcome NOT IN (1, 2, 3), new.day, new.day WHERE new.white <> ''
+        UNION ALL
+        SELECT new.black, new.variant, new.preset, 1, new.outcome = 2, new.outcome = 3,
+               new.outcome = 1, new.outcome NOT IN (1, 2, 3), new.day, new.day WHERE new.black <> ''
+        ON CONFLICT DO UPDATE SET
+            games = games + excluded.games, wins = wins + excluded.wins,
+            draws = draws + excluded.draws, losses = losses + excluded.losses,
+            unknown = unknown + excluded.unknown,
+            first_day = CASE WHEN first_day IS NULL OR excluded.first_day < first_day
+                             THEN coalesce(excluded.first_day, first_day) ELSE first_day END,
+            last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day
+                            THEN coalesce(excluded.last_day, last_day) ELSE last_day END;
+    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1)
+        ON CONFLICT DO UPDATE SET games = games + 1;
+END;

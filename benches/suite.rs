@@ -21,7 +21,11 @@
 //!   rare positions (the last position of random games), `search --moves`
 //!   for 100 common ones (the first 2 to 4 plies of random games), and
 //!   `tree` at 100 positions (the start, and the first 1 to 3 plies of
-//!   random games).
+//!   random games); `games --player` for 100 names (a stored player's
+//!   name, or three letters of it, each query counting every match),
+//!   `games --date` for 100 months, `games --event` for 20 events (each a
+//!   scan of the distinct events: one per game in generated archives), and
+//!   `players` 20 times.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -57,9 +61,11 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!(
-        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | import peak MiB |"
+        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | games --player ms | games --date ms | games --event ms | players ms | import peak MiB |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     let oca = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/english/OCA_2.0.pdn");
     if oca.exists() {
         row("OCA", &oca, "english", work.path());
@@ -165,8 +171,24 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
         },
         &db,
     );
+    let by_player = latency(
+        &queries.players,
+        |name| vec!["games".into(), "--player".into(), name.clone()],
+        &db,
+    );
+    let by_date = latency(
+        &queries.months,
+        |month| vec!["games".into(), "--date".into(), month.clone()],
+        &db,
+    );
+    let by_event = latency(
+        &queries.events,
+        |event| vec!["games".into(), "--event".into(), event.clone()],
+        &db,
+    );
+    let players = latency(&vec![String::new(); 20], |_| vec!["players".into()], &db);
     println!(
-        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {} | {} | {} | {peak_mib} |",
+        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {} | {} | {} | {by_player} | {by_date} | {by_event} | {players} | {peak_mib} |",
         mb / read,
         games as f64 / read,
         games as f64 / checked,
@@ -240,6 +262,9 @@ struct Queries {
     rare: Vec<String>,
     common: Vec<String>,
     tree: Vec<String>,
+    players: Vec<String>,
+    months: Vec<String>,
+    events: Vec<String>,
 }
 
 impl Queries {
@@ -256,11 +281,50 @@ impl Queries {
                 .expect("ids")
         };
         let mut rng = pdndb::generate::SplitMix64::new(7);
+        let names: Vec<String> = {
+            let mut stmt = store
+                .conn()
+                .prepare("SELECT DISTINCT name FROM player_stat ORDER BY name")
+                .expect("query");
+            stmt.query_map([], |r| r.get(0))
+                .expect("query")
+                .collect::<Result<_, _>>()
+                .expect("names")
+        };
+        let events: Vec<String> = {
+            let mut stmt = store
+                .conn()
+                .prepare("SELECT value FROM tag_value WHERE field = 'event' AND value <> '' ORDER BY value")
+                .expect("query");
+            stmt.query_map([], |r| r.get(0))
+                .expect("query")
+                .collect::<Result<_, _>>()
+                .expect("events")
+        };
         let mut queries = Queries {
             rare: Vec::new(),
             common: Vec::new(),
             tree: vec![String::new()],
+            players: Vec::new(),
+            months: Vec::new(),
+            events: Vec::new(),
         };
+        for i in 0..QUERIES {
+            if !names.is_empty() {
+                let name = &names[rng.below(names.len())];
+                let part: String = match i % 2 {
+                    0 => name.clone(),
+                    _ => name.chars().skip(1).take(3).collect(),
+                };
+                queries.players.push(part);
+            }
+            queries
+                .months
+                .push(format!("{}.{:02}", 2000 + rng.below(26), 1 + rng.below(12)));
+            if !events.is_empty() && queries.events.len() < 20 {
+                queries.events.push(events[rng.below(events.len())].clone());
+            }
+        }
         for i in 0..3 * QUERIES {
             let id = ids[rng.below(ids.len())];
             let game = store.game(id).expect("query").expect("the game");

@@ -9,10 +9,12 @@ mod check;
 mod completions;
 mod export;
 mod files;
+mod games;
 mod generate;
 mod import;
 mod man;
 mod perft;
+mod players;
 mod progress;
 mod query_args;
 mod recheck;
@@ -80,6 +82,10 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the manual page, in roff.
     Man,
+    /// The games whose tags match: players, event, site, date, result.
+    Games(games::GamesArgs),
+    /// Each player's games and results.
+    Players(players::PlayersArgs),
 }
 
 /// The preset names, for clap to list and check.
@@ -265,6 +271,8 @@ pub fn run() -> ExitCode {
         }
         Command::Completions(args) => completions::cmd_completions(args, &mut out),
         Command::Man => man::cmd_man(&mut out),
+        Command::Games(args) => games::cmd_games(args, &cli.db, &mut out),
+        Command::Players(args) => players::cmd_players(args, &cli.db, &mut out),
     };
     // Output finished but not yet taken by a reader that has gone leaves
     // the status as it is.

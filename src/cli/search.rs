@@ -5,6 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::board::print_query_board;
+use super::games::GameFilterArgs;
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
 use crate::render::Board;
@@ -14,6 +15,8 @@ use crate::render::Board;
 pub struct SearchArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub games: GameFilterArgs,
     /// At most this many games, by id (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
@@ -38,6 +41,7 @@ pub fn cmd_search(
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
+    let filter = args.games.filter(None)?;
     if args.board {
         let mut board = Board::new(
             query.position,
@@ -47,7 +51,19 @@ pub fn cmd_search(
         board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let hits = store.search(&query.position, &query.filter, args.limit)?;
+    let hits = if filter.is_empty() {
+        store.search(&query.position, &query.filter, args.limit)?
+    } else {
+        let mut hits = store.search(&query.position, &query.filter, 0)?;
+        let ids: Vec<i64> = hits.iter().map(|h| h.game).collect();
+        let passing: std::collections::HashSet<i64> =
+            store.games_passing(&filter, &ids)?.into_iter().collect();
+        hits.retain(|h| passing.contains(&h.game));
+        if args.limit != 0 {
+            hits.truncate(args.limit);
+        }
+        hits
+    };
     for hit in &hits {
         if args.json {
             super::write_json_line(out, hit)?;

@@ -117,6 +117,7 @@ pub(super) struct Prepared {
     pub(super) white: String,
     pub(super) black: String,
     pub(super) event: String,
+    pub(super) site: String,
     pub(super) date: String,
     pub(super) result: Option<String>,
     pub(super) outcome: i64,
@@ -940,8 +941,8 @@ fn write_game(
         None => {
             tx.prepare_cached(
                 "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, moves_key, record, variant_from) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                 plies, start_fen, moves, moves_key, record, variant_from, site, day) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )?
             .execute(params![
                 game.status.name(),
@@ -960,6 +961,8 @@ fn write_game(
                 game.moves_key,
                 game.record,
                 game.variant_from,
+                game.site,
+                super::games::day_of(&game.date),
             ])?;
             let id = tx.last_insert_rowid();
             summary.games += 1;
@@ -1241,6 +1244,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         white: trimmed("White"),
         black: trimmed("Black"),
         event: trimmed("Event"),
+        site: trimmed("Site"),
         date: trimmed("Date"),
         outcome: outcome(result.as_deref(), rules),
         result,

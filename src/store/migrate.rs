@@ -72,6 +72,7 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
     }
     // A step may rebuild a table others refer to (drop it, rename its
     // copy): references are checked once the step is done instead.
+    register_functions(conn)?;
     let enforced: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?;
     conn.pragma_update(None, "foreign_keys", false)?;
     let applied = apply(conn, found);
@@ -101,6 +102,21 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+/// The functions steps call: `pdndb_day(date)`, a Date tag's value as
+/// `game.day` holds it (step 6 fills the column of existing games).
+fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "pdndb_day",
+        1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let date: Option<String> = ctx.get(0)?;
+            Ok(date.as_deref().and_then(super::games::day_of))
+        },
+    )
 }
 
 #[cfg(test)]

@@ -4,10 +4,12 @@
 //! (WAL, so readers can query during an import), applies missing schema
 //! steps, and refuses a database newer than the binary.
 
+pub mod games;
 pub mod import;
 pub mod index;
 mod migrate;
 pub mod moves;
+pub mod players;
 pub mod query;
 pub mod recheck;
 pub mod remove;

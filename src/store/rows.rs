@@ -24,6 +24,7 @@ pub(super) struct Row {
     pub(super) white: String,
     pub(super) black: String,
     pub(super) event: String,
+    pub(super) site: String,
     pub(super) date: String,
     pub(super) result: Option<String>,
     pub(super) outcome: i64,
@@ -45,6 +46,7 @@ impl Row {
             white: game.white.clone(),
             black: game.black.clone(),
             event: game.event.clone(),
+            site: game.site.clone(),
             date: game.date.clone(),
             result: game.result.clone(),
             outcome: game.outcome,
@@ -61,7 +63,7 @@ impl Row {
         Ok(tx
             .prepare_cached(
                 "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, record, variant_from FROM game WHERE id = ?1",
+                 plies, start_fen, moves, record, variant_from, site FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 Ok(Row {
@@ -80,6 +82,7 @@ impl Row {
                     moves: r.get(12)?,
                     record: r.get(13)?,
                     variant_from: r.get(14)?,
+                    site: r.get(15)?,
                 })
             })
             .optional()?)
@@ -95,7 +98,7 @@ impl Row {
         tx.prepare_cached(
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-             moves_key = ?15, record = ?16, variant_from = ?17 WHERE id = ?1",
+             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19 WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -115,6 +118,8 @@ impl Row {
             moves_key,
             self.record,
             self.variant_from,
+            self.site,
+            super::games::day_of(&self.date),
         ])?;
         Ok(())
     }

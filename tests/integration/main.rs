@@ -6,6 +6,7 @@ mod cli;
 mod engine;
 mod export;
 mod files;
+mod games;
 mod parsers;
 mod perft;
 mod pictures;

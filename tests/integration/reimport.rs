@@ -26,6 +26,7 @@ struct Snapshot {
     index: Vec<String>,
     tree: Vec<String>,
     files: Vec<String>,
+    players: Vec<String>,
     strays: i64,
 }
 
@@ -69,6 +70,12 @@ fn snapshot(db: &Path) -> Snapshot {
             "SELECT path || ':' || games || ':' || complete || ':' || hash || ':' || coalesce(options, '') \
              FROM source_file",
         ),
+        players: strings(
+            &conn,
+            "SELECT name || ':' || variant || ':' || games || ':' || wins || ':' || draws || ':' || losses \
+             || ':' || unknown || ':' || coalesce(first_day, '') || ':' || coalesce(last_day, '') \
+             FROM player_stat UNION ALL SELECT field || ':' || value || ':' || games FROM tag_value",
+        ),
         strays: conn
             .query_row(
                 "SELECT (SELECT count(*) FROM position WHERE game NOT IN (SELECT id FROM game)) \
@@ -94,6 +101,7 @@ fn assert_same(db: &Path, fresh: &Path, context: &str) {
         ("index", &a.index, &b.index),
         ("tree", &a.tree, &b.tree),
         ("files", &a.files, &b.files),
+        ("players and tags", &a.players, &b.players),
     ] {
         if x != y {
             let only_a: Vec<_> = x.iter().filter(|r| !y.contains(r)).take(3).collect();
@@ -428,6 +436,7 @@ fn removed_files_and_games_leave_what_a_fresh_import_without_them_holds() {
     assert_eq!(a.games, b.games);
     assert_eq!(a.index, b.index);
     assert_eq!(a.tree, b.tree);
+    assert_eq!(a.players, b.players);
     assert_eq!(integrity(&db), "ok");
 
     // A folder names every file imported from under it.

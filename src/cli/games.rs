@@ -1,0 +1,194 @@
+//! `pdndb games`: games listed by their tags; and the filter by tags that
+//! `search` shares.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+
+use super::query_args::open_store;
+use super::{CliError, Exit};
+use crate::replay::Status;
+use crate::store::games::{DateRange, GameFilter, GameSort, ResultFilter};
+
+/// Games chosen by their tags (shared by `games` and `search`). Names,
+/// events and sites match as substrings, without case or accents; `%` and
+/// `_` are plain characters.
+#[derive(Debug, Default, Args)]
+pub struct GameFilterArgs {
+    /// Games where White or Black contains this.
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Games where White contains this.
+    #[arg(long, value_name = "NAME")]
+    pub white: Option<String>,
+    /// Games where Black contains this.
+    #[arg(long, value_name = "NAME")]
+    pub black: Option<String>,
+    /// Games whose event contains this.
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+    /// Games whose site contains this.
+    #[arg(long, value_name = "TEXT")]
+    pub site: Option<String>,
+    /// Games played in FROM..TO (either end may be left out), or on one
+    /// date; each YYYY, YYYY.MM or YYYY.MM.DD. Games without a readable
+    /// date never match.
+    #[arg(long, value_name = "FROM..TO", allow_hyphen_values = true)]
+    pub date: Option<String>,
+    /// Games with this result as written (1-0, 0-1, 1/2-1/2, 0-0, *), or
+    /// won by white or black, or drawn (draw), read per variant.
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    pub result: Option<String>,
+    /// Games of this status.
+    #[arg(long, value_name = "S", ignore_case = true, value_parser = status_names())]
+    pub status: Option<String>,
+}
+
+/// The status names, for clap to list and check.
+fn status_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(Status::ALL.map(|s| s.name()))
+}
+
+impl GameFilterArgs {
+    /// The filter these arguments ask for (`variant` as given apart).
+    ///
+    /// # Errors
+    /// An empty text, a malformed date range or result, naming the option.
+    pub fn filter(&self, variant: Option<&str>) -> Result<GameFilter, CliError> {
+        let text = |name: &str, value: &Option<String>| -> Result<Option<String>, CliError> {
+            match value {
+                Some(v) if v.trim().is_empty() => Err(CliError::Usage(format!(
+                    "--{name}: give some text to look for"
+                ))),
+                other => Ok(other.clone()),
+            }
+        };
+        let date = match &self.date {
+            Some(d) => Some(
+                d.parse::<DateRange>()
+                    .map_err(|e| CliError::Usage(format!("--date {e}")))?,
+            ),
+            None => None,
+        };
+        let result = match &self.result {
+            Some(r) => Some(
+                r.parse::<ResultFilter>()
+                    .map_err(|e| CliError::Usage(format!("--result: {e}")))?,
+            ),
+            None => None,
+        };
+        let status = match &self.status {
+            Some(s) => Some(
+                s.to_ascii_lowercase()
+                    .parse::<Status>()
+                    .map_err(|e| CliError::Usage(format!("--status: {e}")))?,
+            ),
+            None => None,
+        };
+        if let Some(v) = variant {
+            crate::rules::Rules::parse(v)
+                .map_err(|e| CliError::Usage(format!("--variant: {e}")))?;
+        }
+        Ok(GameFilter {
+            player: text("player", &self.player)?,
+            white: text("white", &self.white)?,
+            black: text("black", &self.black)?,
+            event: text("event", &self.event)?,
+            site: text("site", &self.site)?,
+            date,
+            result,
+            status,
+            variant: variant.map(str::to_string),
+        })
+    }
+}
+
+/// How `games` orders its list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    /// By id (the order of import).
+    #[default]
+    Id,
+    /// By date, games without a readable date last.
+    Date,
+    /// By event.
+    Event,
+    /// By White, then Black.
+    Player,
+}
+
+/// Arguments of `games`.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    pub filter: GameFilterArgs,
+    /// Only games of this variant: a preset name (any switches) or a full
+    /// variant string.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// The order of the list (each then by id).
+    #[arg(long, value_enum, default_value_t = SortArg::Id)]
+    pub sort: SortArg,
+    /// At most this many games (0 = all).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// Skip this many games first.
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// One JSON object per game.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `games`. The count ("N of M games") goes to standard error.
+///
+/// # Errors
+/// A missing database, or a filter that cannot be read.
+pub fn cmd_games(
+    args: &GamesArgs,
+    db: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let filter = args.filter.filter(args.variant.as_deref())?;
+    let store = open_store(db)?;
+    let sort = match args.sort {
+        SortArg::Id => GameSort::Id,
+        SortArg::Date => GameSort::Date,
+        SortArg::Event => GameSort::Event,
+        SortArg::Player => GameSort::Player,
+    };
+    let list = store.games(&filter, sort, args.limit, args.offset)?;
+    for game in &list.games {
+        if args.json {
+            super::write_json_line(out, game)?;
+            continue;
+        }
+        let tag = |n: &str| super::tag_text(Some(&game.tags), n);
+        let who = match game.outcome.name() {
+            "white" => "White won",
+            "black" => "Black won",
+            "draw" => "draw",
+            _ => "no result",
+        };
+        writeln!(
+            out,
+            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {}:{}",
+            game.game,
+            tag("Date"),
+            tag("White"),
+            tag("Black"),
+            game.result.as_deref().unwrap_or("*"),
+            who,
+            tag("Event"),
+            game.file,
+            game.line
+        )?;
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "{} of {} games",
+        list.games.len(),
+        list.total
+    );
+    Ok(Exit::Success)
+}

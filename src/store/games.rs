@@ -1,0 +1,842 @@
+//! Games listed by their tags (`pdndb games`), and the filter by tags that
+//! `search` shares.
+//!
+//! Names, events and sites are matched as substrings without case or
+//! accents (`jose` finds `José`; `%` and `_` are plain characters). The
+//! distinct values are few beside the games: they are read from
+//! `player_stat` and `tag_value` (kept by triggers, schema step 6), matched
+//! here, and the games found by value through an index.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rusqlite::types::Value;
+use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+use super::{Store, StoreError};
+use crate::export::{clean_tag_value, normalise_date, normalise_result};
+use crate::replay::Status;
+
+/// A Date tag's value as `game.day` holds it: normalised (`YYYY.MM.DD`,
+/// `??` for unknown parts); `None` when it cannot be read or its year is
+/// unknown (such a game matches no date filter).
+pub fn day_of(date: &str) -> Option<String> {
+    normalise_date(date).filter(|day| !day.starts_with("????"))
+}
+
+/// Text as names are compared: cleaned, without accents, lower case.
+pub fn fold(text: &str) -> String {
+    let clean = clean_tag_value(text);
+    if clean.is_ascii() {
+        return clean.to_ascii_lowercase();
+    }
+    clean
+        .nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A range of dates, either end open: games whose known date lies wholly
+/// inside it match (`2019.??.??` is inside `2019` but not inside `2019.05`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DateRange {
+    /// The first day, unknown parts as `00` (`2019` → `2019.00.00`).
+    from: Option<String>,
+    /// The last day, unknown parts as `99` (`2019.05` → `2019.05.99`).
+    to: Option<String>,
+    /// The last end as written, normalised (`2019.05`): every day inside
+    /// the range sorts before it followed by `~`, which an index can use.
+    to_prefix: Option<String>,
+}
+
+/// Why a `--date` cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: {reason}")]
+pub struct DateRangeError {
+    text: String,
+    reason: String,
+}
+
+/// One end of a range: year, month and day as given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DatePart {
+    year: u32,
+    month: Option<u32>,
+    day: Option<u32>,
+}
+
+impl DatePart {
+    // YYYY | YYYY.MM | YYYY.MM.DD
+    fn parse(text: &str) -> Result<DatePart, String> {
+        let shape = || format!("{text:?} is not a date: write YYYY, YYYY.MM or YYYY.MM.DD");
+        let mut fields = text.split('.');
+        let number = |field: Option<&str>, digits: usize| -> Result<Option<u32>, String> {
+            match field {
+                None => Ok(None),
+                Some(f) if f.len() == digits && f.bytes().all(|b| b.is_ascii_digit()) => {
+                    f.parse().map(Some).map_err(|_| shape())
+                }
+                Some(_) => Err(shape()),
+            }
+        };
+        let year = number(fields.next(), 4)?.ok_or_else(shape)?;
+        let month = number(fields.next(), 2)?;
+        let day = number(fields.next(), 2)?;
+        if fields.next().is_some() {
+            return Err(shape());
+        }
+        if month.is_some_and(|m| !(1..=12).contains(&m)) {
+            return Err(format!(
+                "{text:?}: there is no month {:02}",
+                month.unwrap_or(0)
+            ));
+        }
+        if let (Some(m), Some(d)) = (month, day)
+            && !(1..=days_in_month(year, m)).contains(&d)
+        {
+            return Err(format!("{text:?}: there is no such day"));
+        }
+        Ok(DatePart { year, month, day })
+    }
+
+    /// The first day it names, unknown parts as `00`.
+    fn first(&self) -> String {
+        format!(
+            "{:04}.{:02}.{:02}",
+            self.year,
+            self.month.unwrap_or(0),
+            self.day.unwrap_or(0)
+        )
+    }
+
+    /// The date as given, normalised: `YYYY`, `YYYY.MM` or `YYYY.MM.DD`.
+    fn prefix(&self) -> String {
+        let mut text = format!("{:04}", self.year);
+        for part in [self.month, self.day].into_iter().flatten() {
+            text.push_str(&format!(".{part:02}"));
+        }
+        text
+    }
+
+    /// The last day it names, unknown parts as `99`.
+    fn last(&self) -> String {
+        format!(
+            "{:04}.{:02}.{:02}",
+            self.year,
+            self.month.unwrap_or(99),
+            self.day.unwrap_or(99)
+        )
+    }
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl FromStr for DateRange {
+    type Err = DateRangeError;
+
+    /// `FROM..TO` (either end may be left out) or a single date, each
+    /// `YYYY`, `YYYY.MM` or `YYYY.MM.DD`.
+    fn from_str(text: &str) -> Result<DateRange, DateRangeError> {
+        let err = |reason: String| DateRangeError {
+            text: text.to_string(),
+            reason,
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(err(
+                "no date given: write FROM..TO, FROM.., ..TO or one date (YYYY, YYYY.MM or YYYY.MM.DD)"
+                    .into(),
+            ));
+        }
+        let end = |part: &str| -> Result<Option<DatePart>, DateRangeError> {
+            let part = part.trim();
+            if part.is_empty() {
+                Ok(None)
+            } else {
+                DatePart::parse(part).map(Some).map_err(err)
+            }
+        };
+        let (from, to) = match trimmed.split_once("..") {
+            Some((from, to)) => (end(from)?, end(to)?),
+            None => {
+                let one = end(trimmed)?;
+                (one, one)
+            }
+        };
+        if from.is_none() && to.is_none() {
+            return Err(err("give at least one end of the range".into()));
+        }
+        if let (Some(f), Some(t)) = (from, to)
+            && f.first() > t.last()
+        {
+            return Err(err(format!(
+                "the range is empty: {} comes after {}",
+                trimmed.split_once("..").map_or(trimmed, |(f, _)| f.trim()),
+                trimmed.split_once("..").map_or(trimmed, |(_, t)| t.trim()),
+            )));
+        }
+        Ok(DateRange {
+            from: from.map(|f| f.first()),
+            to: to.map(|t| t.last()),
+            to_prefix: to.map(|t| t.prefix()),
+        })
+    }
+}
+
+/// Which results a filter keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultFilter {
+    /// The result as written, in its PDN form (`1-0`, `0-1`, `1/2-1/2`,
+    /// `0-0`, `*`; `*` also takes games with no readable result).
+    Written(&'static str),
+    /// Who won, by the variant's reading of the result.
+    Winner(Outcome),
+}
+
+impl FromStr for ResultFilter {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ResultFilter, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "white" => Ok(ResultFilter::Winner(Outcome::White)),
+            "black" => Ok(ResultFilter::Winner(Outcome::Black)),
+            "draw" => Ok(ResultFilter::Winner(Outcome::Draw)),
+            _ => normalise_result(text)
+                .map(ResultFilter::Written)
+                .ok_or_else(|| {
+                    format!(
+                        "{text:?} is not a result: write 1-0, 0-1, 1/2-1/2, 0-0, * \
+                     (as written), or white, black, draw (who won)"
+                    )
+                }),
+        }
+    }
+}
+
+/// Who won a game, read per variant (DESIGN §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// A draw.
+    Draw,
+    /// No result, or none that says who won.
+    Unknown,
+}
+
+impl Outcome {
+    /// From the stored code (`game.outcome`).
+    pub fn from_code(code: i64) -> Outcome {
+        match code {
+            1 => Outcome::White,
+            2 => Outcome::Black,
+            3 => Outcome::Draw,
+            _ => Outcome::Unknown,
+        }
+    }
+
+    fn code(self) -> i64 {
+        match self {
+            Outcome::White => 1,
+            Outcome::Black => 2,
+            Outcome::Draw => 3,
+            Outcome::Unknown => 0,
+        }
+    }
+
+    /// Its name: `white`, `black`, `draw`, `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::White => "white",
+            Outcome::Black => "black",
+            Outcome::Draw => "draw",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How listed games are ordered (each then by id).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameSort {
+    /// By id: the order they were imported.
+    #[default]
+    Id,
+    /// By date, games without a readable date last.
+    Date,
+    /// By event.
+    Event,
+    /// By White, then Black.
+    Player,
+}
+
+/// Games chosen by their tags, status and variant. Empty fields choose all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// White or Black contains this.
+    pub player: Option<String>,
+    /// White contains this.
+    pub white: Option<String>,
+    /// Black contains this.
+    pub black: Option<String>,
+    /// The event contains this.
+    pub event: Option<String>,
+    /// The site contains this.
+    pub site: Option<String>,
+    /// The date lies in this range.
+    pub date: Option<DateRange>,
+    /// The result.
+    pub result: Option<ResultFilter>,
+    /// The status.
+    pub status: Option<Status>,
+    /// A preset (any switches) or a full variant string.
+    pub variant: Option<String>,
+}
+
+/// A condition on `game g` and its parameters; `None` when no game can match.
+type Condition = Option<(String, Vec<Value>)>;
+
+impl GameFilter {
+    /// Whether it chooses every game.
+    pub fn is_empty(&self) -> bool {
+        *self == GameFilter::default()
+    }
+
+    /// The SQL condition on `game g`. With `scan`, the player test is
+    /// written so that SQLite reads the games in id order rather than
+    /// through the name indexes (best when the player has many games).
+    fn condition(&self, store: &Store, scan: bool) -> Result<Condition, StoreError> {
+        let mut terms: Vec<String> = Vec::new();
+        let mut params: Vec<Value> = Vec::new();
+        let param = |params: &mut Vec<Value>, value: Value| {
+            params.push(value);
+            format!("?{}", params.len())
+        };
+        let names = |needle: &Option<String>| -> Result<Option<Option<Value>>, StoreError> {
+            match needle {
+                None => Ok(None),
+                Some(n) => {
+                    let found = store.names_containing(n)?;
+                    Ok(Some((!found.is_empty()).then(|| json_list(&found))))
+                }
+            }
+        };
+        let in_list =
+            |column: &str, p: &str| format!("{column} IN (SELECT value FROM json_each({p}))");
+        if let Some(found) = names(&self.player)? {
+            let Some(list) = found else { return Ok(None) };
+            let p = param(&mut params, list);
+            terms.push(if scan {
+                format!(
+                    "({} OR {})",
+                    in_list("+g.white", &p),
+                    in_list("+g.black", &p)
+                )
+            } else {
+                format!(
+                    "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
+                    in_list("white", &p),
+                    in_list("black", &p)
+                )
+            });
+        }
+        let sides = match scan {
+            true => [(&self.white, "+g.white"), (&self.black, "+g.black")],
+            false => [(&self.white, "g.white"), (&self.black, "g.black")],
+        };
+        for (needle, column) in sides {
+            if let Some(found) = names(needle)? {
+                let Some(list) = found else { return Ok(None) };
+                let p = param(&mut params, list);
+                terms.push(in_list(column, &p));
+            }
+        }
+        for (needle, field) in [(&self.event, "event"), (&self.site, "site")] {
+            if let Some(n) = needle {
+                let found = store.values_containing(field, n)?;
+                if found.is_empty() {
+                    return Ok(None);
+                }
+                let p = param(&mut params, json_list(&found));
+                terms.push(in_list(&format!("g.{field}"), &p));
+            }
+        }
+        if let Some(range) = &self.date {
+            terms.push("g.day IS NOT NULL".into());
+            if let Some(from) = &range.from {
+                let p = param(&mut params, Value::Text(from.clone()));
+                terms.push(format!("g.day >= {p} AND replace(g.day, '?', '0') >= {p}"));
+            }
+            if let (Some(to), Some(prefix)) = (&range.to, &range.to_prefix) {
+                let p = param(&mut params, Value::Text(to.clone()));
+                let q = param(&mut params, Value::Text(format!("{prefix}~")));
+                // `day < prefix~` lets the index bound the scan; the exact test follows.
+                terms.push(format!("g.day < {q} AND replace(g.day, '?', '9') <= {p}"));
+            }
+        }
+        match self.result {
+            None => {}
+            Some(ResultFilter::Winner(w)) => {
+                let p = param(&mut params, Value::Integer(w.code()));
+                terms.push(format!("g.outcome = {p}"));
+            }
+            Some(ResultFilter::Written(r)) => {
+                let forms: &[&str] = match r {
+                    "1-0" => &["1-0", "2-0"],
+                    "0-1" => &["0-1", "0-2"],
+                    "1/2-1/2" => &["1/2-1/2", "½-½", "1-1"],
+                    "0-0" => &["0-0"],
+                    _ => &[],
+                };
+                if forms.is_empty() {
+                    terms.push(
+                        "(g.result IS NULL OR g.result NOT IN \
+                         ('1-0', '2-0', '0-1', '0-2', '1/2-1/2', '½-½', '1-1', '0-0'))"
+                            .into(),
+                    );
+                } else {
+                    let list: Vec<String> = forms.iter().map(|f| f.to_string()).collect();
+                    let p = param(&mut params, json_list(&list));
+                    terms.push(in_list("g.result", &p));
+                }
+            }
+        }
+        if let Some(status) = self.status {
+            let p = param(&mut params, Value::Text(status.name().into()));
+            terms.push(format!("g.status = {p}"));
+        }
+        if let Some(variant) = &self.variant {
+            let p = param(&mut params, Value::Text(variant.clone()));
+            terms.push(format!("(g.preset = {p} OR g.variant = {p})"));
+        }
+        let sql = if terms.is_empty() {
+            "1".to_string()
+        } else {
+            terms.join(" AND ")
+        };
+        Ok(Some((sql, params)))
+    }
+}
+
+/// A JSON array of strings, for `json_each`.
+fn json_list(values: &[String]) -> Value {
+    Value::Text(serde_json::Value::from(values.to_vec()).to_string())
+}
+
+/// One game of a listing (DESIGN §6, `games`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRow {
+    /// Game id.
+    pub game: i64,
+    /// Source file as given when imported (its first copy).
+    pub file: String,
+    /// 1-based index in the file.
+    pub index: i64,
+    /// Line of the game's first tag or move.
+    pub line: i64,
+    /// The tags, cleaned, the date and result normalised as export writes them.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// The result in its PDN form; `None` when the game has none.
+    pub result: Option<String>,
+    /// Who won, by the variant's reading of the result.
+    pub outcome: Outcome,
+    /// The game's variant.
+    pub variant: String,
+    /// Its status.
+    pub status: String,
+    /// Move tokens in the main line.
+    pub plies: Option<i64>,
+}
+
+/// A listed game's columns: id, result, outcome code, variant, status, plies.
+type ListedRow = (i64, Option<String>, i64, String, String, Option<i64>);
+
+/// A page of games and how many match in all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameList {
+    /// The games of the page.
+    pub games: Vec<GameRow>,
+    /// Every matching game.
+    pub total: u64,
+}
+
+/// Tags as outputs show them: values cleaned, the date and result
+/// normalised when they can be read.
+pub fn clean_tags(
+    tags: &serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    tags.iter()
+        .map(|(name, value)| {
+            let text = value.as_str().map(clean_tag_value);
+            let value = match text {
+                None => value.clone(),
+                Some(text) if name.eq_ignore_ascii_case("date") => {
+                    normalise_date(&text).unwrap_or(text).into()
+                }
+                Some(text) if name.eq_ignore_ascii_case("result") => {
+                    normalise_result(&text).map_or(text, str::to_string).into()
+                }
+                Some(text) => text.into(),
+            };
+            (name.clone(), value)
+        })
+        .collect()
+}
+
+impl Store {
+    /// The player names (as stored) whose cleaned form contains `needle`,
+    /// without case or accents.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn names_containing(&self, needle: &str) -> Result<Vec<String>, StoreError> {
+        let needle = fold(needle);
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT DISTINCT name FROM player_stat")?;
+        let mut rows = stmt.query([])?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next()? {
+            let name = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            if fold(name).contains(&needle) {
+                found.push(name.to_string());
+            }
+        }
+        Ok(found)
+    }
+
+    /// The values of a tag kept in `tag_value` (`event`, `site`) that
+    /// contain `needle`, without case or accents.
+    fn values_containing(&self, field: &str, needle: &str) -> Result<Vec<String>, StoreError> {
+        let needle = fold(needle);
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT value FROM tag_value WHERE field = ?1")?;
+        let mut rows = stmt.query([field])?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next()? {
+            let value = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            if fold(value).contains(&needle) {
+                found.push(value.to_string());
+            }
+        }
+        Ok(found)
+    }
+
+    /// The games that pass `filter`, ordered by `sort`, `offset` skipped,
+    /// at most `limit` (0 = all), with how many pass in all.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn games(
+        &self,
+        filter: &GameFilter,
+        sort: GameSort,
+        limit: usize,
+        offset: usize,
+    ) -> Result<GameList, StoreError> {
+        let Some((condition, params)) = filter.condition(self, false)? else {
+            return Ok(GameList {
+                games: Vec::new(),
+                total: 0,
+            });
+        };
+        let total = self.count_games(filter, &condition, &params)?;
+        // A player with many games: their first games come soonest in id order.
+        let scan = sort == GameSort::Id
+            && self.player_games(filter)? * 20_000 >= (limit.max(1) + offset) as i64 * total;
+        let (condition, mut params) = match scan {
+            true => filter.condition(self, true)?.unwrap_or((condition, params)),
+            false => (condition, params),
+        };
+        let order = match sort {
+            GameSort::Id => "g.id",
+            GameSort::Date => "g.day IS NULL, g.day, g.id",
+            GameSort::Event => "g.event, g.id",
+            GameSort::Player => "g.white, g.black, g.id",
+        };
+        params.push(Value::Integer(if limit == 0 { -1 } else { limit as i64 }));
+        params.push(Value::Integer(offset as i64));
+        let sql = format!(
+            "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
+             WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
+            params.len() - 1,
+            params.len()
+        );
+        let mut stmt = self.conn().prepare(&sql)?;
+        let rows: Vec<ListedRow> = stmt
+            .query_map(rusqlite::params_from_iter(params.iter()), |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut games = Vec::with_capacity(rows.len());
+        for (game, result, outcome, variant, status, plies) in rows {
+            let Some(source) = self.source(game)? else {
+                continue;
+            };
+            games.push(GameRow {
+                game,
+                file: source.file,
+                index: source.index,
+                line: source.line,
+                tags: clean_tags(&source.tags),
+                result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
+                outcome: Outcome::from_code(outcome),
+                variant,
+                status,
+                plies,
+            });
+        }
+        Ok(GameList {
+            games,
+            total: total.max(0) as u64,
+        })
+    }
+
+    /// How many games pass `filter` (whose condition is given). A filter on
+    /// players alone is counted through the name indexes: games of White
+    /// plus games of Black less the games of both.
+    fn count_games(
+        &self,
+        filter: &GameFilter,
+        condition: &str,
+        params: &[Value],
+    ) -> Result<i64, StoreError> {
+        let count = |sql: &str, params: &[Value]| -> Result<i64, StoreError> {
+            Ok(self
+                .conn()
+                .query_row(sql, rusqlite::params_from_iter(params.iter()), |r| r.get(0))?)
+        };
+        let players_only = GameFilter {
+            player: filter.player.clone(),
+            ..GameFilter::default()
+        };
+        if filter.player.is_none() || *filter != players_only {
+            return count(
+                &format!("SELECT count(*) FROM game g WHERE {condition}"),
+                params,
+            );
+        }
+        let list = |column: &str| format!("{column} IN (SELECT value FROM json_each(?1))");
+        let white = count(
+            &format!("SELECT count(*) FROM game WHERE {}", list("white")),
+            params,
+        )?;
+        let black = count(
+            &format!("SELECT count(*) FROM game WHERE {}", list("black")),
+            params,
+        )?;
+        let both = count(
+            &format!(
+                "SELECT count(*) FROM game WHERE {} AND {}",
+                list("white"),
+                list("black")
+            ),
+            params,
+        )?;
+        Ok(white + black - both)
+    }
+
+    /// An estimate of the games of the players `filter` names (by
+    /// `--player`, else `--white`, else `--black`): their games in every
+    /// variant and on either side; 0 without a name.
+    fn player_games(&self, filter: &GameFilter) -> Result<i64, StoreError> {
+        let Some(needle) = [&filter.player, &filter.white, &filter.black]
+            .into_iter()
+            .find_map(Option::as_ref)
+        else {
+            return Ok(0);
+        };
+        let names = self.names_containing(needle)?;
+        Ok(self.conn().query_row(
+            "SELECT coalesce(sum(games), 0) FROM player_stat WHERE name IN (SELECT value FROM json_each(?1))",
+            [serde_json::Value::from(names).to_string()],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Of `ids`, those that pass `filter`, in the same order.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn games_passing(&self, filter: &GameFilter, ids: &[i64]) -> Result<Vec<i64>, StoreError> {
+        if filter.is_empty() {
+            return Ok(ids.to_vec());
+        }
+        let Some((condition, mut params)) = filter.condition(self, false)? else {
+            return Ok(Vec::new());
+        };
+        let list = serde_json::Value::from(ids.to_vec()).to_string();
+        params.push(Value::Text(list));
+        let sql = format!(
+            "SELECT g.id FROM game g WHERE g.id IN (SELECT value FROM json_each(?{})) AND {condition}",
+            params.len()
+        );
+        let mut stmt = self.conn().prepare(&sql)?;
+        let passing: std::collections::HashSet<i64> = stmt
+            .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids
+            .iter()
+            .copied()
+            .filter(|id| passing.contains(id))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_ignores_case_accents_and_extra_blanks() {
+        assert_eq!(fold("  José   MARÍA "), "jose maria");
+        assert_eq!(fold("Ølsen"), "ølsen");
+        assert!(fold("Łukasz Ñúñez").contains("nunez"));
+        assert_eq!(fold("100%_sure"), "100%_sure");
+    }
+
+    #[test]
+    fn date_ranges_read_each_form() {
+        let r: DateRange = "2019".parse().unwrap();
+        assert_eq!(
+            (r.from.as_deref(), r.to.as_deref()),
+            (Some("2019.00.00"), Some("2019.99.99"))
+        );
+        let r: DateRange = "2019.05..".parse().unwrap();
+        assert_eq!((r.from.as_deref(), r.to), (Some("2019.05.00"), None));
+        let r: DateRange = "..2020.02.29".parse().unwrap();
+        assert_eq!((r.from, r.to.as_deref()), (None, Some("2020.02.29")));
+        assert_eq!(r.to_prefix.as_deref(), Some("2020.02.29"));
+        assert!("2019.05..2019.05".parse::<DateRange>().is_ok());
+    }
+
+    #[test]
+    fn malformed_date_ranges_say_why() {
+        for (text, says) in [
+            ("", "no date given"),
+            ("  ", "no date given"),
+            ("..", "at least one end"),
+            ("20x9", "not a date"),
+            ("2019.13", "no month 13"),
+            ("2019.00", "no month 00"),
+            ("2019.02.30", "no such day"),
+            ("2019...2020", "not a date"),
+            ("2019..2020..2021", "not a date"),
+            ("19", "not a date"),
+            ("2019.5", "not a date"),
+            ("2019..2018", "the range is empty"),
+        ] {
+            let err = text.parse::<DateRange>().unwrap_err().to_string();
+            assert!(err.contains(says), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn days_keep_unknown_parts_and_drop_unknown_years() {
+        assert_eq!(day_of("2019.5.3").as_deref(), Some("2019.05.03"));
+        assert_eq!(day_of("2019").as_deref(), Some("2019.??.??"));
+        assert_eq!(day_of("????.??.??"), None);
+        assert_eq!(day_of("not a date"), None);
+    }
+
+    #[test]
+    fn the_player_test_reads_alike_through_the_indexes_and_in_id_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
+        for (id, white, black) in [
+            (1, "Ann", "Bob"),
+            (2, "Cy", "Ann"),
+            (3, "Bob", "Cy"),
+            (4, "Anna", "Anna"),
+        ] {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO game (id, status, variant, preset, white, black) \
+                     VALUES (?1, 'ok', 'english', 'english', ?2, ?3)",
+                    rusqlite::params![id, white, black],
+                )
+                .unwrap();
+        }
+        let ids = |filter: &GameFilter, scan: bool| -> Vec<i64> {
+            let (condition, params) = filter.condition(&store, scan).unwrap().unwrap();
+            let sql = format!("SELECT g.id FROM game g WHERE {condition} ORDER BY g.id");
+            let mut stmt = store.conn().prepare(&sql).unwrap();
+            stmt.query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        for (filter, expected) in [
+            (
+                GameFilter {
+                    player: Some("ann".into()),
+                    ..GameFilter::default()
+                },
+                vec![1, 2, 4],
+            ),
+            (
+                GameFilter {
+                    white: Some("b".into()),
+                    ..GameFilter::default()
+                },
+                vec![3],
+            ),
+            (
+                GameFilter {
+                    white: Some("a".into()),
+                    black: Some("b".into()),
+                    ..GameFilter::default()
+                },
+                vec![1],
+            ),
+        ] {
+            assert_eq!(ids(&filter, false), expected);
+            assert_eq!(ids(&filter, true), expected);
+            let counted = store
+                .count_games(
+                    &filter,
+                    &filter.condition(&store, false).unwrap().unwrap().0,
+                    &filter.condition(&store, false).unwrap().unwrap().1,
+                )
+                .unwrap();
+            assert_eq!(counted, expected.len() as i64);
+        }
+    }
+
+    #[test]
+    fn results_read_as_written_or_as_winner() {
+        assert_eq!("2-0".parse(), Ok(ResultFilter::Written("1-0")));
+        assert_eq!("½-½".parse(), Ok(ResultFilter::Written("1/2-1/2")));
+        assert_eq!("Black".parse(), Ok(ResultFilter::Winner(Outcome::Black)));
+        assert!("3-0".parse::<ResultFilter>().is_err());
+    }
+}
