@@ -29,8 +29,13 @@ use crate::pdn::{Encoding, Game, Reader};
 use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
-/// Games written per transaction.
+/// Games the reading thread hands over at a time.
 pub const BATCH: usize = 2_000;
+
+/// Games written per transaction: few commits, as each writes the pages
+/// of the game table's indexes (players, events, dates) that its games
+/// touched, scattered as those are.
+pub const COMMIT_GAMES: usize = 32_000;
 
 /// The summary of an import (DESIGN §6).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -891,25 +896,34 @@ fn write_batches(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
     let mut games = 0;
+    let mut uncommitted = 0;
+    let conn = store.conn_mut();
+    let mut tx = conn.transaction()?;
     for mut batch in receiver {
         for game in &mut batch.games {
             game.complete();
         }
-        let tx = store.conn_mut().transaction()?;
         for game in &batch.games {
             write_game(&tx, move_ids, index, file_id, game, summary)?;
             games += 1;
         }
+        uncommitted += batch.games.len();
         if index.is_full() {
             index.spill(&tx)?;
         }
-        tx.commit()?;
-        crash_point(games);
+        if uncommitted >= COMMIT_GAMES {
+            tx.commit()?;
+            crash_point(games);
+            tx = conn.transaction()?;
+            uncommitted = 0;
+        }
         progress(Progress::Advance {
             bytes: batch.bytes,
             games: summary.games + summary.duplicates,
         });
     }
+    tx.commit()?;
+    crash_point(games);
     Ok(games)
 }
 
