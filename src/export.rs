@@ -92,6 +92,9 @@ pub struct Exported {
     pub back: Option<CheckRecord>,
     /// Whether it reads back as the game was read ([`keeps_reading`]).
     pub kept: bool,
+    /// Whether it is written in the game's own notation instead of the one
+    /// asked for, in which it would not read back as it was read.
+    pub own_notation: bool,
 }
 
 /// The PDN text for `game`, as `checked` read it, and how it reads back;
@@ -130,14 +133,21 @@ pub fn export_text(
     let from = before.ply.map_or(replay.reached, |p| p.saturating_sub(1));
     let mut tries = match before.status {
         Status::Illegal => vec![(*options, Some(from)), (own, Some(from))],
-        Status::Ambiguous => vec![(*options, None), (*options, Some(from)), (own, Some(from))],
+        Status::Ambiguous => vec![
+            (*options, None),
+            (*options, Some(from)),
+            (own, None),
+            (own, Some(from)),
+        ],
         _ => vec![(*options, None)],
     };
     tries.dedup();
+    let asked = *options;
     let mut last = None;
     for (options, keep_from) in tries {
         let text = game_to_string(&export_replayed(game, &read, &options, keep_from));
-        let exported = verified(text, before);
+        let mut exported = verified(text, before);
+        exported.own_notation = options != asked;
         if exported.kept {
             // The note on the fault says what the text written says (its
             // kept tokens may be wrong in another way in another notation).
@@ -145,7 +155,8 @@ pub fn export_text(
             if keep_from.is_some() && said.is_some() && said != read.message {
                 read.message = said;
                 let text = game_to_string(&export_replayed(game, &read, &options, keep_from));
-                let again = verified(text, before);
+                let mut again = verified(text, before);
+                again.own_notation = options != asked;
                 if again.kept {
                     return Some(again);
                 }
@@ -185,7 +196,12 @@ pub fn read_back(text: &str) -> Option<CheckRecord> {
 fn verified(text: String, before: &CheckRecord) -> Exported {
     let back = read_back(&text);
     let kept = back.as_ref().is_some_and(|b| keeps_reading(before, b));
-    Exported { text, back, kept }
+    Exported {
+        text,
+        back,
+        kept,
+        own_notation: false,
+    }
 }
 
 /// A record that was not replayed (unreadable or unsupported) as written:
@@ -715,7 +731,7 @@ fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdn::{Reader, game_to_string};
+    use crate::pdn::Reader;
     use crate::replay::{Overrides, check_game};
 
     fn export(text: &str, options: &ExportOptions) -> Option<String> {

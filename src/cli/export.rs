@@ -110,6 +110,7 @@ pub fn cmd_export(
         skipped,
         doubtful,
         doubtful_new,
+        own,
         changed,
     } = tally;
     if skipped > 0 {
@@ -119,9 +120,14 @@ pub fn cmd_export(
     }
     if notation == Some(Notation::Dama) && written > 0 {
         eprintln!(
-            "{} of them will read back more than one way, since a Dama number names two \
-             squares ({} of these read one way as stored)",
-            doubtful, doubtful_new
+            "{doubtful} of them will read back more than one way, since a Dama number names \
+             two squares ({doubtful_new} of these read one way before)"
+        );
+    }
+    if own > 0 {
+        eprintln!(
+            "{own} of them are written in their own notation: in the one asked for they \
+             would not read back as they were read"
         );
     }
     if !changed.is_empty() {
@@ -150,6 +156,8 @@ struct Tally {
     doubtful: usize,
     /// Those of them that were not ambiguous as stored.
     doubtful_new: usize,
+    /// Games written in their own notation instead of the one asked for.
+    own: usize,
     /// Games (ids) that read back otherwise than they were read, those
     /// the Dama notation makes ambiguous aside.
     changed: Vec<i64>,
@@ -204,6 +212,9 @@ fn export_games(
         };
         out.write_all(exported.text.as_bytes())?;
         tally.written += 1;
+        if exported.own_notation {
+            tally.own += 1;
+        }
         let back = exported.back.as_ref().map(|b| b.status);
         let dama = options.notation == Some(Notation::Dama);
         let doubtful = dama && back == Some(Status::Ambiguous);
