@@ -41,7 +41,7 @@ pub struct ExportArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Leave out illegal, unreadable and unsupported games instead of
-    /// exporting them with their text in a comment.
+    /// exporting them with their moves as written.
     #[arg(long)]
     pub skip_broken: bool,
 }
