@@ -1,7 +1,9 @@
-//! Clean PDN 3.0 from games as read and replayed.
+//! Clean PDN 3.0 from games as read and replayed, honest about what they
+//! are: every game reads back with the status, variant and plies it was
+//! read with (and, when illegal, the same fault at the same ply).
 //!
-//! [`export_game`] turns one game, with what replay found in it, into a new
-//! [`Game`] for [`crate::pdn::write_game`]:
+//! [`export_text`] turns one game, with what replay found in it, into PDN
+//! text, and reads that text back to say whether it keeps its reading:
 //!
 //! * tags in the standard order (Event, Site, Date, Round, White, Black,
 //!   Result), then `GameType` for the rules, notation and board (with
@@ -10,23 +12,33 @@
 //!   the initial position, then the other original tags. Dates become
 //!   `YYYY.MM.DD` (unknown parts `??`), results the PDN forms (`2-0` →
 //!   `1-0`, `0-2` → `0-1`, `1-1` and `½-½` → `1/2-1/2`), names trimmed.
+//!   Every tag value loses its control characters ([`clean_tag_value`]).
 //! * Moves written afresh from the replayed moves, start and end only unless
 //!   two legal moves share them; comments, annotations and variations kept
 //!   where they stood (variations re-written as far as they replay;
 //!   comments without blanks at their ends).
 //! * An ambiguous record: its first reading as the main line, every other
-//!   reading as a variation where it parts, and a comment with the count.
-//! * An illegal record: the moves up to the fault, then the rest of the text
-//!   as written in a comment saying what is wrong. An unreadable or
-//!   unsupported one: its tags, and its move text in a comment with the
-//!   reason. With [`ExportOptions::skip_broken`] these are left out instead.
+//!   reading as a variation where it parts, and a comment with the count —
+//!   when that reads back ambiguous where the record is; otherwise the moves
+//!   before that ply written afresh and the rest as written.
+//! * An illegal record: the moves up to the fault written afresh, then the
+//!   rest as written (as moves), so that it reads back illegal at the same
+//!   ply, with the same token. Where the chosen notation cannot keep that
+//!   (the record's own tokens would mean other moves in it), the game is
+//!   written in its own notation.
+//! * An unreadable or unsupported record: its tags and its move text as
+//!   written. With [`ExportOptions::skip_broken`] these and the illegal
+//!   ones are left out instead.
 
 use crate::notation::{MoveToken, Notation, dama_number, write_fen, write_move, write_move_among};
 use crate::pdn::{
     Comment, CommentKind, FenSource, Game, GameResult, GameType, Line, MoveNumber, Ply, PlyToken,
-    Position as TextPosition, Tag,
+    Position as TextPosition, Reader, Tag, game_to_string, tags_to_string,
 };
-use crate::replay::{CheckedGame, Reading, Replay, Status, move_number, replay, written_moves};
+use crate::replay::{
+    CheckRecord, CheckedGame, Overrides, Reading, Replay, Status, check_game, move_number, replay,
+    written_moves,
+};
 use crate::rules::{Move, Position, Preset, Rules};
 use thin_vec::ThinVec;
 
@@ -36,6 +48,15 @@ pub const MAX_ALTERNATIVES: usize = 64;
 
 /// Deepest nesting of the variations written for other readings.
 const MAX_ALTERNATIVE_DEPTH: usize = 32;
+
+/// The comment that opens the variation of another reading.
+const ANOTHER_READING: &str = "another reading";
+
+/// How the note on an ambiguous record starts.
+const READ_WAYS: &str = "This record can be read ";
+
+/// How the note on an illegal record ends.
+const AS_WRITTEN: &str = "From there the moves are as written.";
 
 /// The tags written first, in this order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -61,75 +82,147 @@ pub fn is_broken(status: Status) -> bool {
     )
 }
 
-/// The clean game to write for `game`, as `checked` read it; `None` when
-/// the options leave it out.
-pub fn export_game(game: &Game, checked: &CheckedGame, options: &ExportOptions) -> Option<Game> {
-    match &checked.reading {
-        Reading::Replayed {
-            rules,
-            notation,
-            start,
-            replay,
-            ..
-        } => {
-            if options.skip_broken && is_broken(checked.record.status) {
-                return None;
+/// One exported game and how its text reads back.
+#[derive(Clone, Debug)]
+pub struct Exported {
+    /// The PDN text, ending with a blank line.
+    pub text: String,
+    /// The record of the text read back by itself, as an import of it
+    /// reads it; `None` when the text holds no game.
+    pub back: Option<CheckRecord>,
+    /// Whether it reads back as the game was read ([`keeps_reading`]).
+    pub kept: bool,
+    /// Whether it is written in the game's own notation instead of the one
+    /// asked for, in which it would not read back as it was read.
+    pub own_notation: bool,
+}
+
+/// The PDN text for `game`, as `checked` read it, and how it reads back;
+/// `None` when the options leave it out.
+pub fn export_text(
+    game: &Game,
+    checked: &CheckedGame,
+    options: &ExportOptions,
+) -> Option<Exported> {
+    let before = &checked.record;
+    if options.skip_broken && is_broken(before.status) {
+        return None;
+    }
+    let Reading::Replayed {
+        rules,
+        notation,
+        start,
+        replay,
+        ..
+    } = &checked.reading
+    else {
+        return Some(verified(as_written_text(game), before));
+    };
+    let mut read = ReadGame {
+        rules,
+        notation: *notation,
+        start,
+        replay,
+        message: before.message.as_deref(),
+    };
+    // The record's own notation, for tokens kept as written.
+    let own = ExportOptions {
+        notation: *notation,
+        ..*options
+    };
+    let from = before.ply.map_or(replay.reached, |p| p.saturating_sub(1));
+    let mut tries = match before.status {
+        Status::Illegal => vec![(*options, Some(from)), (own, Some(from))],
+        Status::Ambiguous => vec![
+            (*options, None),
+            (*options, Some(from)),
+            (own, None),
+            (own, Some(from)),
+        ],
+        _ => vec![(*options, None)],
+    };
+    tries.dedup();
+    let asked = *options;
+    let mut last = None;
+    for (options, keep_from) in tries {
+        let text = game_to_string(&export_replayed(game, &read, &options, keep_from));
+        let mut exported = verified(text, before);
+        exported.own_notation = options != asked;
+        if exported.kept {
+            // The note on the fault says what the text written says (its
+            // kept tokens may be wrong in another way in another notation).
+            let said = exported.back.as_ref().and_then(|b| b.message.as_deref());
+            if keep_from.is_some() && said.is_some() && said != read.message {
+                read.message = said;
+                let text = game_to_string(&export_replayed(game, &read, &options, keep_from));
+                let mut again = verified(text, before);
+                again.own_notation = options != asked;
+                if again.kept {
+                    return Some(again);
+                }
             }
-            let reading = ReadGame {
-                rules,
-                notation: *notation,
-                start,
-                replay,
-                message: checked.record.message.as_deref(),
-            };
-            Some(export_replayed(game, &reading, options))
+            return Some(exported);
         }
-        Reading::Unsupported { message, .. } => {
-            export_unread(game, Status::Unsupported, message, options)
-        }
-        Reading::Unreadable { message, .. } => {
-            export_unread(game, Status::Unreadable, message, options)
-        }
+        last = Some(exported);
+    }
+    last
+}
+
+/// Whether `back`, the record of an exported game read back, keeps what
+/// `before` found: the same status, variant and plies; for an illegal game
+/// the same fault (ply and token), for an ambiguous one the same ply where
+/// the readings part.
+pub fn keeps_reading(before: &CheckRecord, back: &CheckRecord) -> bool {
+    let same = before.status == back.status
+        && before.variant == back.variant
+        && before.plies == back.plies;
+    same && match before.status {
+        Status::Illegal => before.ply == back.ply && before.token == back.token,
+        Status::Ambiguous => before.ply == back.ply,
+        _ => true,
     }
 }
 
-/// The clean game for a record that was not replayed (unreadable or
-/// unsupported): its tags (the roster normalised, the rest as written) and
-/// its move text in a comment with the reason; `None` with
-/// [`ExportOptions::skip_broken`].
-pub fn export_unread(
-    game: &Game,
-    status: Status,
-    message: &str,
-    options: &ExportOptions,
-) -> Option<Game> {
-    if options.skip_broken {
-        return None;
+/// How one exported game's text reads back by itself.
+pub fn read_back(text: &str) -> Option<CheckRecord> {
+    let game = Reader::new(text.as_bytes()).next_game().ok()??;
+    let overrides = Overrides {
+        skip_alternatives: true,
+        ..Overrides::default()
+    };
+    Some(check_game(&game, "", &overrides).record)
+}
+
+fn verified(text: String, before: &CheckRecord) -> Exported {
+    let back = read_back(&text);
+    let kept = back.as_ref().is_some_and(|b| keeps_reading(before, b));
+    Exported {
+        text,
+        back,
+        kept,
+        own_notation: false,
     }
-    let (mut tags, result, mut notes) = roster(game);
-    tags.extend(
-        game.tags
-            .iter()
-            .filter(|t| !is_named(&t.name, &ROSTER))
-            .cloned(),
-    );
-    let why = format!("{}: {message}", status.name());
-    let mut line = Line::default();
-    if game.plies().is_empty() {
-        // No moves: the comments and set-ups are kept as they are (a record
-        // exported before already says why).
-        if !game.line.comments.iter().any(|c| c.text.starts_with(&why)) {
-            notes.insert(0, why);
-        }
-        line.comments = notes.into_iter().map(comment).collect();
-        line.comments.extend(game.line.comments.iter().cloned());
-        line.setups = game.line.setups.clone();
-    } else {
-        let moves = as_written(game, None);
-        notes.insert(0, format!("{why}. The moves as written: {moves}"));
-        line.comments = notes.into_iter().map(comment).collect();
+}
+
+/// A record that was not replayed (unreadable or unsupported) as written:
+/// its tags (values cleaned) and its move text, with `*` after it when it
+/// has no result. A record without tags gets `[Event "?"]`: the text may
+/// end inside a comment, which only a tag closes, and that tag must not be
+/// the next game's.
+fn as_written_text(game: &Game) -> String {
+    let mut tags: Vec<Tag> = game.tags.iter().map(cleaned).collect();
+    if tags.is_empty() {
+        tags.push(tag("Event", "?"));
     }
-    Some(new_game(game, tags, line, result))
+    let mut out = tags_to_string(&tags);
+    let moves = game.movetext.trim_end();
+    out.push_str(moves);
+    if game.result.is_none() {
+        // On a line of its own: the text may end inside a comment.
+        out.push_str(if moves.is_empty() { "*" } else { "\n*" });
+    }
+    out.push_str("\n\n");
+    out
 }
 
 /// What replay found in a game.
@@ -141,7 +234,14 @@ struct ReadGame<'a> {
     message: Option<&'a str>,
 }
 
-fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) -> Game {
+/// The clean game; with `keep_from`, the main line's plies from that one
+/// (0-based) on are the record's own, as written.
+fn export_replayed(
+    game: &Game,
+    read: &ReadGame<'_>,
+    options: &ExportOptions,
+    keep_from: Option<usize>,
+) -> Game {
     let rules = read.rules;
     let asked = options.notation.or(read.notation);
     let out = asked
@@ -182,6 +282,10 @@ fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) ->
     };
     let replay = read.replay;
     let mut plies = writer.reading(game.plies(), *read.start, replay, true, 0);
+    if let Some(k) = keep_from {
+        plies.truncate(k);
+        plies.extend(game.plies().iter().skip(k).cloned());
+    }
     if let Some(first) = plies.first_mut() {
         let (number, side) = move_number(rules, read.start.side(), 1);
         first.number = Some(MoveNumber {
@@ -189,17 +293,22 @@ fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) ->
             ellipsis: side != rules.first,
         });
     }
-    if replay.interpretations.is_some_and(|n| n > 1) {
-        let n = replay.interpretations.unwrap_or_default();
-        let at = replay
-            .divergence
-            .as_ref()
-            .map_or(String::new(), |(ply, _)| format!(" (first at ply {ply})"));
-        let mut note = format!(
-            "This record can be read {n} ways: the main line is the first reading; \
-             the other readings are given as variations where they part from it{at}."
-        );
-        if writer.left_out {
+    let at = replay
+        .divergence
+        .as_ref()
+        .map_or(String::new(), |(ply, _)| format!(" (first at ply {ply})"));
+    if let Some(n) = replay.interpretations.filter(|&n| n > 1) {
+        let mut note = match keep_from {
+            None => format!(
+                "{READ_WAYS}{n} ways: the main line is the first reading; \
+                 the other readings are given as variations where they part from it{at}."
+            ),
+            Some(k) => format!(
+                "{READ_WAYS}{n} ways{at}: the moves from ply {} on are as written.",
+                k + 1
+            ),
+        };
+        if writer.left_out && keep_from.is_none() {
             note.push_str(&format!(
                 " Only {MAX_ALTERNATIVES} of them are written; the others are left out."
             ));
@@ -211,15 +320,21 @@ fn export_replayed(game: &Game, read: &ReadGame<'_>, options: &ExportOptions) ->
             || format!("ply {} cannot be read", replay.reached + 1),
             str::to_string,
         );
-        let rest = as_written(game, Some(replay.reached));
-        let text = format!("{why}. The record goes on as written: {rest}");
-        match plies.last_mut() {
-            Some(last) => last.comments.push(comment(text)),
-            None => notes.push(text),
-        }
+        notes.insert(0, format!("{why}. {AS_WRITTEN}"));
     }
-    let mut comments: Vec<Comment> = notes.into_iter().map(comment).collect();
-    comments.extend(game.line.comments.iter().map(trimmed));
+    let mut comments: Vec<Comment> = notes.iter().cloned().map(comment).collect();
+    // The notes of an earlier export are written afresh, not kept.
+    let earlier = |c: &Comment| {
+        let words = c.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        words.ends_with(AS_WRITTEN) || words.starts_with(READ_WAYS)
+    };
+    comments.extend(
+        game.line
+            .comments
+            .iter()
+            .filter(|c| !earlier(c))
+            .map(trimmed),
+    );
     // A set-up command that gave the start position is now the FEN tag.
     let mut setups = game.line.setups.clone();
     if game
@@ -269,7 +384,15 @@ impl MoveWriter<'_> {
             let original = originals.get(k).filter(|_| annotate);
             let mut ply = self.ply(&position, &step.chosen, original);
             if let Some(original) = original {
-                for variation in &original.variations {
+                // Other readings written by an earlier export are written
+                // again below, not kept.
+                let earlier = |v: &&Line| {
+                    !step.alternatives.is_empty()
+                        && v.comments
+                            .first()
+                            .is_some_and(|c| c.text.trim_start().starts_with(ANOTHER_READING))
+                };
+                for variation in original.variations.iter().filter(|v| !earlier(v)) {
                     ply.variations.push(self.variation(variation, position));
                 }
             }
@@ -287,11 +410,11 @@ impl MoveWriter<'_> {
                 // Dama numbers may write both readings alike: name the move.
                 let note = if self.out == Notation::Dama {
                     format!(
-                        "another reading: {} in numeric notation",
+                        "{ANOTHER_READING}: {} in numeric notation",
                         alternative.full_numeric()
                     )
                 } else {
-                    "another reading".to_string()
+                    ANOTHER_READING.to_string()
                 };
                 ply.variations.push(Line {
                     comments: vec![comment(note)],
@@ -551,47 +674,6 @@ fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     (tags, result, notes)
 }
 
-/// The move text as written (from main-line ply `from`, 0-based, when
-/// given), without the result, on one line, braces made parentheses so that
-/// it can stand in a comment.
-fn as_written(game: &Game, from: Option<usize>) -> String {
-    let text = game.movetext.as_str();
-    let from_ply = from.unwrap_or(0);
-    let offset = match from.map(|k| game.plies().get(k)) {
-        None => Some(0),
-        Some(None) => None,
-        Some(Some(ply)) => {
-            usize::try_from(ply.position.byte.saturating_sub(game.movetext_start.byte))
-                .ok()
-                .filter(|&k| k <= text.len() && text.is_char_boundary(k))
-        }
-    };
-    let mut rest = match offset {
-        Some(k) => text[k..].trim_end(),
-        // Positions that do not fit the text: the tokens instead.
-        None => "",
-    }
-    .to_string();
-    if offset.is_none() {
-        rest = game
-            .plies()
-            .iter()
-            .skip(from_ply)
-            .map(|p| p.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-    } else if let Some(result) = &game.result
-        && rest.ends_with(result.text.as_str())
-    {
-        rest.truncate(rest.len() - result.text.len());
-    }
-    rest.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace('{', "(")
-        .replace('}', ")")
-}
-
 fn is_named(name: &str, names: &[&str]) -> bool {
     names.iter().any(|n| n.eq_ignore_ascii_case(name.trim()))
 }
@@ -620,11 +702,19 @@ fn trimmed(c: &Comment) -> Comment {
     }
 }
 
+/// A tag with its value cleaned ([`clean_tag_value`]).
+fn cleaned(t: &Tag) -> Tag {
+    Tag {
+        value: clean_tag_value(&t.value).into(),
+        ..t.clone()
+    }
+}
+
 fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game {
     Game {
         index: original.index,
         start: TextPosition::START,
-        tags,
+        tags: tags.iter().map(cleaned).collect(),
         line,
         result: Some(GameResult {
             text: result,
@@ -641,13 +731,13 @@ fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdn::{Reader, game_to_string};
+    use crate::pdn::Reader;
     use crate::replay::{Overrides, check_game};
 
     fn export(text: &str, options: &ExportOptions) -> Option<String> {
         let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
         let checked = check_game(&game, "t.pdn", &Overrides::default());
-        export_game(&game, &checked, options).map(|g| game_to_string(&g))
+        export_text(&game, &checked, options).map(|e| e.text)
     }
 
     #[test]
@@ -719,34 +809,50 @@ mod tests {
         // Dama 9-15 from W:WK29:B1 names 29-15 and 29-18.
         let out = export(
             "[FEN \"W:WK29:B1\"]\n[Notation \"Dama\"]\n1. 9-15 12-7 *",
-            &ExportOptions {
-                notation: Some(Notation::Numeric),
-                ..ExportOptions::default()
-            },
+            &ExportOptions::default(),
         )
         .unwrap();
         assert!(out.contains("[SetUp \"1\"]\n[FEN \"W:WK29:B1\"]"), "{out}");
-        assert!(!out.contains("Notation"), "{out}");
+        assert!(out.contains("[Notation \"Dama\"]"), "{out}");
         assert!(out.contains("read 2 ways"), "{out}");
         assert!(
-            out.contains("1. 29-15 ({another reading} 1. 29-18 1-6) 1... 1-6 *"),
-            "{out}"
-        );
-    }
-
-    #[test]
-    fn an_illegal_record_keeps_the_rest_in_a_comment() {
-        let text = "1. 23-18 10-15 2. 18-13 {bad} 7-10 3. 22-17 *";
-        let out = export(text, &ExportOptions::default())
-            .unwrap()
-            .replace('\n', " ");
-        assert!(
             out.contains(
-                "1. 23-18 10-15 {ply 3 (2.) 18-13 is illegal. The record goes on as written: \
-                 18-13 (bad) 7-10 3. 22-17} *"
+                "1. 9-15 ({another reading: 29-18 in numeric notation} 1. 9-15 12-7) \
+                 1... 12-7 *"
             ),
             "{out}"
         );
+        assert_eq!(
+            fault(&out),
+            (Status::Ambiguous, Some(1), Some("9-15".into()))
+        );
+        // Exported again: the same text, the other reading not doubled.
+        assert_eq!(export(&out, &ExportOptions::default()).unwrap(), out);
+    }
+
+    /// The status, ply and token of a text read back.
+    fn fault(text: &str) -> (Status, Option<usize>, Option<String>) {
+        let back = read_back(text).unwrap();
+        (back.status, back.ply, back.token)
+    }
+
+    #[test]
+    fn an_illegal_record_keeps_the_rest_as_moves() {
+        let text = "1. 23-18 10-15 2. 18-13 {bad} 7-10 3. 22-17 *";
+        let out = export(text, &ExportOptions::default()).unwrap();
+        assert!(
+            out.replace('\n', " ").contains(
+                "{ply 3 (2.) 18-13 is illegal. From there the moves are as written.} \
+                 1. 23-18 10-15 2. 18-13 {bad} 2... 7-10 3. 22-17 *"
+            ),
+            "{out}"
+        );
+        assert_eq!(
+            fault(&out),
+            (Status::Illegal, Some(3), Some("18-13".to_string()))
+        );
+        // Exported again: the same text.
+        assert_eq!(export(&out, &ExportOptions::default()).unwrap(), out);
         let skip = ExportOptions {
             skip_broken: true,
             ..ExportOptions::default()
@@ -755,22 +861,77 @@ mod tests {
     }
 
     #[test]
-    fn an_unsupported_record_keeps_its_tags_and_moves() {
-        let text = "[GameType \"40\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2-0";
-        let out = export(text, &ExportOptions::default())
-            .unwrap()
-            .replace('\n', " ");
-        assert!(out.contains("[GameType \"40\"]"), "{out}");
-        assert!(
-            out.contains(
-                "{unsupported: GameType \"40\" is Frisian draughts, a game pdndb does not play."
-            ),
-            "{out}"
+    fn the_faulty_token_keeps_its_form() {
+        // `d4:f6` is illegal; written afresh it would be `d4xf6`.
+        let text = "1. e3-d4 d6-c5 2. d4:f6 g7:e5 *";
+        for notation in [None, Some(Notation::Numeric), Some(Notation::Luzon)] {
+            let options = ExportOptions {
+                notation,
+                ..ExportOptions::default()
+            };
+            let out = export(text, &options).unwrap();
+            assert!(out.contains("2. d4:f6 g7:e5 *"), "{out}");
+            assert_eq!(
+                fault(&out),
+                (Status::Illegal, Some(3), Some("d4:f6".to_string())),
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_illegal_record_keeps_its_own_notation_where_another_would_read_it() {
+        // `22-18` is no Dama move (22 is not a Dama number), but in numbers
+        // it is the first move of the game.
+        let text = "[Notation \"Dama\"]\n1. 22-18 *";
+        let numeric = ExportOptions {
+            notation: Some(Notation::Numeric),
+            ..ExportOptions::default()
+        };
+        let out = export(text, &numeric).unwrap();
+        assert!(out.contains("[Notation \"Dama\"]"), "{out}");
+        assert_eq!(
+            fault(&out),
+            (Status::Illegal, Some(1), Some("22-18".to_string()))
         );
-        assert!(
-            out.contains("The moves as written: 1. 32-28 19-23} 1-0"),
-            "{out}"
+    }
+
+    #[test]
+    fn an_ambiguous_record_reads_back_ambiguous_in_numbers() {
+        // Dama 9-15 from W:WK29:B1 names 29-15 and 29-18.
+        let text = "[FEN \"W:WK29:B1\"]\n[Notation \"Dama\"]\n1. 9-15 12-7 *";
+        let numeric = ExportOptions {
+            notation: Some(Notation::Numeric),
+            ..ExportOptions::default()
+        };
+        let out = export(text, &numeric).unwrap();
+        // Its first reading in numbers would read one way: the ambiguous
+        // move and the rest are as written.
+        assert!(out.contains("1. 9-15 12-7 *"), "{out}");
+        assert_eq!(
+            fault(&out),
+            (Status::Ambiguous, Some(1), Some("9-15".into()))
         );
+        assert!(out.contains("read 2 ways"), "{out}");
+    }
+
+    #[test]
+    fn an_unsupported_record_is_written_as_it_was() {
+        let text = "[GameType \"40\"]\n[Result \"2-0\"]\n1. 32-28 {a  b} 19-23 2-0";
+        let out = export(text, &ExportOptions::default()).unwrap();
+        assert_eq!(
+            out,
+            "[GameType \"40\"]\n[Result \"2-0\"]\n\n1. 32-28 {a  b} 19-23 2-0\n\n"
+        );
+        assert_eq!(fault(&out).0, Status::Unsupported);
+    }
+
+    #[test]
+    fn an_unreadable_record_is_written_as_it_was() {
+        let text = "[White \"a\u{1b}[31mb\"]\n[FEN \"W:W5:B5\"]\n1. 1-5";
+        let out = export(text, &ExportOptions::default()).unwrap();
+        assert_eq!(out, "[White \"ab\"]\n[FEN \"W:W5:B5\"]\n\n1. 1-5\n*\n\n");
+        assert_eq!(fault(&out).0, Status::Unreadable);
     }
 
     /// Random legal games of every preset, written in every notation, come
@@ -813,8 +974,7 @@ mod tests {
                             notation: Some(out),
                             ..ExportOptions::default()
                         };
-                        let exported = export_game(&game, &checked, &options).unwrap();
-                        let text = game_to_string(&exported);
+                        let text = export_text(&game, &checked, &options).unwrap().text;
                         let again = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
                         let (status_again, moves_again) = first_reading(&again);
                         if out == Notation::Dama && status_again == Status::Ambiguous {
@@ -832,8 +992,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Any text: exporting never panics, and what is written reads
-        /// back as as many games.
+        /// Any text: exporting never panics, what is written reads back as
+        /// as many games, and each game in its own notation reads back as
+        /// it was read.
         #[test]
         fn any_text_exports_and_reads_back(text in "[0-9x:. {}()\\[\\]\"*/?!$abcdhWBK,;%\n-]{0,160}") {
             let games: Vec<Game> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
@@ -843,8 +1004,17 @@ mod tests {
                 let checked = check_game(game, "t.pdn", &Overrides::default());
                 for notation in [None, Some(Notation::Dama)] {
                     let options = ExportOptions { notation, skip_broken: false };
-                    let exported = export_game(game, &checked, &options).unwrap();
-                    out.push_str(&game_to_string(&exported));
+                    let exported = export_text(game, &checked, &options).unwrap();
+                    if notation.is_none() {
+                        proptest::prop_assert!(
+                            exported.kept,
+                            "{:?}\n{}\n{:?}",
+                            checked.record,
+                            exported.text,
+                            exported.back
+                        );
+                    }
+                    out.push_str(&exported.text);
                     written += 1;
                 }
             }

@@ -8,9 +8,9 @@ use clap::Args;
 
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
-use crate::export::{ExportOptions, export_game, export_unread, is_broken};
+use crate::export::{ExportOptions, export_text, is_broken};
 use crate::notation::Notation;
-use crate::pdn::{Reader, write_game};
+use crate::pdn::Reader;
 use crate::replay::{Overrides, Status, check_game};
 use crate::rules::Rules;
 use crate::store::Store;
@@ -41,7 +41,7 @@ pub struct ExportArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Leave out illegal, unreadable and unsupported games instead of
-    /// exporting them with their text in a comment.
+    /// exporting them with their moves as written.
     #[arg(long)]
     pub skip_broken: bool,
 }
@@ -95,7 +95,7 @@ pub fn cmd_export(
             &mut file
         }
     };
-    let (written, skipped) = export_games(
+    let tally = export_games(
         &store,
         &ids,
         args,
@@ -105,16 +105,66 @@ pub fn cmd_export(
         sink,
     )?;
     sink.flush()?;
+    let Tally {
+        written,
+        skipped,
+        doubtful,
+        doubtful_new,
+        own,
+        changed,
+    } = tally;
     if skipped > 0 {
         say!("{written} games exported ({skipped} broken games left out)");
     } else {
         say!("{written} games exported");
     }
+    if notation == Some(Notation::Dama) && written > 0 {
+        eprintln!(
+            "{doubtful} of them will read back more than one way, since a Dama number names \
+             two squares ({doubtful_new} of these read one way before)"
+        );
+    }
+    if own > 0 {
+        eprintln!(
+            "{own} of them are written in their own notation: in the one asked for they \
+             would not read back as they were read"
+        );
+    }
+    if !changed.is_empty() {
+        let shown: Vec<String> = changed.iter().take(10).map(i64::to_string).collect();
+        let more = if changed.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        };
+        eprintln!(
+            "warning: {} games will not read back as they were read (games {}{more})",
+            changed.len(),
+            shown.join(", ")
+        );
+    }
     Ok(Exit::Success)
 }
 
-/// Writes the chosen games one at a time; returns how many were written and
-/// how many `--skip-broken` left out.
+/// What an export wrote.
+#[derive(Default)]
+struct Tally {
+    written: usize,
+    /// Left out by `--skip-broken`.
+    skipped: usize,
+    /// Written games that read back ambiguous in the Dama notation.
+    doubtful: usize,
+    /// Those of them that were not ambiguous as stored.
+    doubtful_new: usize,
+    /// Games written in their own notation instead of the one asked for.
+    own: usize,
+    /// Games (ids) that read back otherwise than they were read, those
+    /// the Dama notation makes ambiguous aside.
+    changed: Vec<i64>,
+}
+
+/// Writes the chosen games one at a time, each checked by reading its text
+/// back.
 fn export_games(
     store: &Store,
     ids: &[i64],
@@ -123,10 +173,10 @@ fn export_games(
     options: &ExportOptions,
     limit: usize,
     out: &mut dyn Write,
-) -> Result<(usize, usize), CliError> {
-    let (mut written, mut skipped) = (0, 0);
+) -> Result<Tally, CliError> {
+    let mut tally = Tally::default();
     for &id in ids {
-        if written >= limit {
+        if tally.written >= limit {
             break;
         }
         if !args.game.is_empty() && !args.game.contains(&id) {
@@ -140,7 +190,7 @@ fn export_games(
             continue;
         }
         if options.skip_broken && is_broken(status) {
-            skipped += 1;
+            tally.skipped += 1;
             continue;
         }
         let file = store.source(id)?.map(|s| s.file).unwrap_or_default();
@@ -149,32 +199,34 @@ fn export_games(
             say!("{file}: game {id} has no text to export; left out");
             continue;
         };
-        let message = || {
-            stored.record["message"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
+        // Read it again the way it was imported.
+        let overrides = Overrides {
+            rules: stored.rules(),
+            notation: stored.notation.as_deref().and_then(|n| n.parse().ok()),
+            skip_alternatives: true,
+            ..Overrides::default()
         };
-        let game = match status {
-            Status::Unreadable | Status::Unsupported => {
-                export_unread(&original, status, &message(), options)
-            }
-            _ => {
-                // Read it again the way it was imported.
-                let overrides = Overrides {
-                    rules: stored.rules(),
-                    notation: stored.notation.as_deref().and_then(|n| n.parse().ok()),
-                    skip_alternatives: true,
-                    ..Overrides::default()
-                };
-                let checked = check_game(&original, &file, &overrides);
-                export_game(&original, &checked, options)
-            }
+        let checked = check_game(&original, &file, &overrides);
+        let Some(exported) = export_text(&original, &checked, options) else {
+            continue;
         };
-        if let Some(game) = game {
-            write_game(out, &game)?;
-            written += 1;
+        out.write_all(exported.text.as_bytes())?;
+        tally.written += 1;
+        if exported.own_notation {
+            tally.own += 1;
+        }
+        let back = exported.back.as_ref().map(|b| b.status);
+        let dama = options.notation == Some(Notation::Dama);
+        let doubtful = dama && back == Some(Status::Ambiguous);
+        if doubtful {
+            tally.doubtful += 1;
+        }
+        let new_doubt = doubtful && checked.record.status != Status::Ambiguous;
+        if new_doubt {
+            tally.doubtful_new += 1;
+        } else if !exported.kept {
+            tally.changed.push(id);
         }
     }
-    Ok((written, skipped))
+    Ok(tally)
 }

@@ -84,7 +84,7 @@ pub use game::{
 pub use reader::Reader;
 pub use sniff::{NotPdn, SNIFF_SAMPLE, sniff};
 pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
-pub use writer::{game_to_string, write_game, write_games};
+pub use writer::{game_to_string, tags_to_string, write_game, write_games};
 
 /// Deepest variation nesting read; deeper variations are skipped with a
 /// warning.

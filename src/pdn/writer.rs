@@ -5,8 +5,10 @@
 //! 80 columns, then a blank line. Move numbers are written afresh: `12.`
 //! before the first side's moves, `12...` before a second-side move that
 //! opens a line or follows a comment or variation. Moves are written in
-//! their canonical form (`23x14`, `a3-b4`); unknown moves as `- -`, and text
-//! that was not a move as it was written. Marks are glued to their move,
+//! their canonical form (`23x14`, `a3-b4`), or as their text when that
+//! reads back as the same move (`23:14`, `01-05`), so that a move copied from
+//! a record keeps its form; unknown moves as `- -`, and text that was not a
+//! move as it was written. Marks are glued to their move,
 //! glyphs written `$n`, comments `{…}`, set-up commands `/…/`, variations
 //! `( … )`. A game without a result, or with the unknown result `-`, gets
 //! `*`.
@@ -17,8 +19,9 @@
 
 use std::io::{self, Write};
 
-use super::game::{Comment, Game, Line, Nag, Ply, PlyToken, SetupCommand};
+use super::game::{Comment, Game, Line, Nag, Ply, PlyToken, SetupCommand, Tag};
 use super::lex::result_len;
+use crate::notation::MoveToken;
 
 /// Lines are kept under this many columns.
 const WIDTH: usize = 79;
@@ -47,8 +50,22 @@ pub fn write_games<'a, W: Write>(
 
 /// One game as PDN text, ending with a blank line.
 pub fn game_to_string(game: &Game) -> String {
+    let mut out = tags_to_string(&game.tags);
+    let mut text = Wrap::default();
+    write_line(&mut text, &game.line, Counter::start(&game.line));
+    // A lone `-` (an unknown result some files write) is PDN's `*`.
+    let result = game.result.as_ref().map_or("*", |r| r.text.as_str()).trim();
+    text.word(if result == "-" { "*" } else { result });
+    out.push_str(&text.out);
+    out.push_str("\n\n");
+    out
+}
+
+/// Tags as PDN text, one per line (`[Name "value"]`), then a blank line
+/// when there is any.
+pub fn tags_to_string(tags: &[Tag]) -> String {
     let mut out = String::new();
-    for tag in &game.tags {
+    for tag in tags {
         out.push('[');
         out.push_str(&tag.name);
         out.push_str(" \"");
@@ -65,16 +82,9 @@ pub fn game_to_string(game: &Game) -> String {
         }
         out.push_str("\"]\n");
     }
-    if !game.tags.is_empty() {
+    if !tags.is_empty() {
         out.push('\n');
     }
-    let mut text = Wrap::default();
-    write_line(&mut text, &game.line, Counter::start(&game.line));
-    // A lone `-` (an unknown result some files write) is PDN's `*`.
-    let result = game.result.as_ref().map_or("*", |r| r.text.as_str()).trim();
-    text.word(if result == "-" { "*" } else { result });
-    out.push_str(&text.out);
-    out.push_str("\n\n");
     out
 }
 
@@ -214,7 +224,16 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
     };
     let text = match &ply.token {
         PlyToken::Move(token) => {
-            let text = token.to_string();
+            // As written when that is the same move.
+            let written = ply.text.as_str();
+            let text = if !written.is_empty()
+                && !written.contains(char::is_whitespace)
+                && written.parse::<MoveToken>().as_ref() == Ok(token)
+            {
+                written.to_string()
+            } else {
+                token.to_string()
+            };
             // A move such as `1-0` would read as a result: zero-pad it.
             if result_len(text.as_bytes()).is_some() {
                 format!("0{text}")
