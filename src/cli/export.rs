@@ -119,13 +119,13 @@ pub fn cmd_export(
         say!("{written} games exported");
     }
     if notation == Some(Notation::Dama) && written > 0 {
-        eprintln!(
+        say!(
             "{doubtful} of them will read back more than one way, since a Dama number names \
              two squares ({doubtful_new} of these read one way before)"
         );
     }
     if own > 0 {
-        eprintln!(
+        say!(
             "{own} of them are written in their own notation: in the one asked for they \
              would not read back as they were read"
         );
@@ -137,7 +137,7 @@ pub fn cmd_export(
         } else {
             ""
         };
-        eprintln!(
+        say!(
             "warning: {} games will not read back as they were read (games {}{more})",
             changed.len(),
             shown.join(", ")
