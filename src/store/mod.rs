@@ -6,6 +6,7 @@
 
 pub mod import;
 pub mod index;
+pub mod listing;
 mod migrate;
 pub mod moves;
 pub mod query;
