@@ -8,6 +8,7 @@ use super::board::print_query_board;
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
 use crate::render::Board;
+use crate::store::listing::Roster;
 
 /// Arguments of `search`.
 #[derive(Debug, Args)]
@@ -47,30 +48,28 @@ pub fn cmd_search(
         board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let hits = store.search(&query.position, &query.filter, args.limit)?;
-    for hit in &hits {
+    if let Some(note) = query.variant.note() {
+        eprintln!("search: {note}");
+    }
+    let found = store.search(&query.position, &query.filter, args.limit)?;
+    for hit in &found.hits {
         if args.json {
             super::write_json_line(out, hit)?;
         } else {
-            let tag = |n: &str| super::tag_text(Some(&hit.tags), n);
             writeln!(
                 out,
-                "game {:<6} {}:{} at ply {:<3} {} – {}, {} {}  {}  {}",
+                "{} ({}) [id {}]: at ply {}, {}, {}",
+                hit.place(),
+                Roster::of(&hit.tags),
                 hit.game,
-                hit.file,
-                hit.index,
                 hit.ply,
-                tag("White"),
-                tag("Black"),
-                tag("Event"),
-                tag("Date"),
-                hit.result.as_deref().unwrap_or("*"),
+                hit.outcome,
                 hit.variant
             )?;
         }
     }
     if !args.json {
-        eprintln!("{} games", hits.len());
+        eprintln!("{}", found.shown());
     }
     Ok(Exit::Success)
 }
