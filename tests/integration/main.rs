@@ -8,6 +8,7 @@ mod export;
 mod parsers;
 mod perft;
 mod pictures;
+mod queries;
 mod reader;
 mod robust;
 mod seed_game;
