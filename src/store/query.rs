@@ -1163,6 +1163,43 @@ mod tests {
     }
 
     #[test]
+    fn variants_are_compared_without_case_and_choices_are_said() {
+        assert_eq!(
+            VariantFilter::new(Some(" English ")),
+            VariantFilter(Some("english".to_string()))
+        );
+        assert_eq!(VariantFilter::new(None), VariantFilter(None));
+        assert_eq!(VariantChoice::Given.note(), None);
+        assert_eq!(
+            VariantChoice::MostGames(Preset::Filipino).note().unwrap(),
+            "filipino games (the variant with most games; --variant to choose)"
+        );
+        assert!(
+            VariantChoice::Every
+                .note()
+                .unwrap()
+                .contains("every variant")
+        );
+        let absent = QueryError::Absent {
+            asked: "pool".to_string(),
+            present: vec![("english".to_string(), 2), ("filipino".to_string(), 1)],
+        };
+        assert_eq!(
+            absent.to_string(),
+            "--variant pool: no game in the database is pool; it holds english (2 games), filipino (1 game)"
+        );
+        let elsewhere = QueryError::LegalElsewhere {
+            message: "ply 1 (1.) 23-18 is illegal".to_string(),
+            variant: "english".to_string(),
+            legal_under: vec![Preset::Filipino, Preset::Russian],
+        };
+        assert_eq!(
+            elsewhere.to_string(),
+            "--moves: ply 1 (1.) 23-18 is illegal under english; legal under filipino, russian: add --variant filipino"
+        );
+    }
+
+    #[test]
     fn moves_are_renamed_square_by_square() {
         let g = Geometry::standard();
         assert_eq!(
