@@ -7,11 +7,10 @@ use clap::Args;
 use super::board::{colour_for, reading_board, with_candidates};
 use super::query_args::open_store;
 use super::{CliError, Exit};
-use crate::export::{clean_tag_value, normalise_date};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, check_game, move_number};
-use crate::store::listing::{Outcome, Place, shown_result};
+use crate::store::listing::{shown_result, shown_tag};
 use crate::store::query::{Source, StoredGame};
 
 /// Arguments of `show`.
@@ -132,7 +131,7 @@ pub fn cmd_show(
             "index": source.index,
             "line": source.line,
             "tags": source.tags,
-            "outcome": outcome(&game),
+            "outcome": game.outcome(),
             "variant": game.variant,
             "variant_from": game.variant_from,
             "status": game.status,
@@ -183,11 +182,6 @@ pub fn cmd_show(
     Ok(Exit::Success)
 }
 
-/// Who won the game, by its variant's reading of the result.
-fn outcome(game: &StoredGame) -> Outcome {
-    Outcome::read(game.result.as_deref(), game.rules().as_ref())
-}
-
 /// The game's place, rules and status, its tags (cleaned) and result.
 fn write_header(
     out: &mut impl Write,
@@ -195,14 +189,10 @@ fn write_header(
     game: &StoredGame,
     source: &Source,
 ) -> Result<(), CliError> {
-    let place = Place {
-        file: &source.file,
-        line: source.line,
-        index: source.index,
-    };
     writeln!(
         out,
-        "{place} [id {id}] ({}, {}; rules {})",
+        "{} [id {id}] ({}, {}; rules {})",
+        source.place(),
         game.variant,
         game.status,
         game.variant_from
@@ -210,28 +200,19 @@ fn write_header(
             .unwrap_or("unrecorded: run `pdndb recheck`")
     )?;
     for (name, value) in &source.tags {
-        writeln!(out, "[{name} \"{}\"]", shown_tag(name, value))?;
+        writeln!(
+            out,
+            "[{name} \"{}\"]",
+            shown_tag(name, value.as_str().unwrap_or_default())
+        )?;
     }
     writeln!(
         out,
         "result {}: {}",
         shown_result(game.result.as_deref()),
-        outcome(game)
+        game.outcome()
     )?;
     Ok(())
-}
-
-/// A tag's value as people see it: cleaned, a date or result normalised
-/// as export writes it.
-fn shown_tag(name: &str, value: &serde_json::Value) -> String {
-    let value = clean_tag_value(value.as_str().unwrap_or_default());
-    if name.eq_ignore_ascii_case("Date") {
-        normalise_date(&value).unwrap_or(value)
-    } else if name.eq_ignore_ascii_case("Result") {
-        shown_result(Some(&value))
-    } else {
-        value
-    }
 }
 
 /// Shows a game that has no position to show: its tags and why there is
@@ -256,7 +237,7 @@ fn show_without_board(
             "index": source.index,
             "line": source.line,
             "tags": source.tags,
-            "outcome": outcome(game),
+            "outcome": game.outcome(),
             "variant": game.variant,
             "variant_from": game.variant_from,
             "status": game.status,

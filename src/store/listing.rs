@@ -148,6 +148,19 @@ pub fn shown_result(result: Option<&str>) -> String {
     }
 }
 
+/// A tag's value as people see it: cleaned, a `Date` or `Result`
+/// normalised as export writes it.
+pub fn shown_tag(name: &str, value: &str) -> String {
+    let value = clean_tag_value(value);
+    if name.eq_ignore_ascii_case("Date") {
+        normalise_date(&value).unwrap_or(value)
+    } else if name.eq_ignore_ascii_case("Result") {
+        shown_result(Some(&value))
+    } else {
+        value
+    }
+}
+
 /// How many of how many games a listing shows: `50 of 873 games`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Shown {
@@ -209,6 +222,9 @@ mod tests {
         );
         assert_eq!(shown_result(Some("2-0")), "1-0");
         assert_eq!(shown_result(None), "*");
+        assert_eq!(shown_tag("date", " 3/5/2019 "), roster.date);
+        assert_eq!(shown_tag("Result", "½-½"), "1/2-1/2");
+        assert_eq!(shown_tag("Site", " a\u{7}b "), "a b");
         assert_eq!(
             Shown {
                 shown: 50,

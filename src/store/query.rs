@@ -80,6 +80,17 @@ pub struct Source {
     pub tags: serde_json::Map<String, serde_json::Value>,
 }
 
+impl Source {
+    /// Where the game stands in its file.
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            file: &self.file,
+            line: self.line,
+            index: self.index,
+        }
+    }
+}
+
 /// One game found by `search`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {
@@ -214,6 +225,11 @@ impl StoredGame {
     /// The rules the game was read by; `None` for unsupported games.
     pub fn rules(&self) -> Option<Rules> {
         Rules::parse(&self.variant).ok()
+    }
+
+    /// Who won, by the variant's reading of the result.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::read(self.result.as_deref(), self.rules().as_ref())
     }
 
     /// Why the game has no position to show, if it has none: an
