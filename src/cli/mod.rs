@@ -194,7 +194,8 @@ pub enum CliError {
     Store(#[from] crate::store::StoreError),
 }
 
-/// A tag's value from a JSON tag object, `?` when absent (names compared
+/// A tag's value from a JSON tag object, cleaned for people
+/// ([`crate::export::clean_tag_value`]), `?` when absent or empty (names compared
 /// without case; a standard tag also read through its names in other
 /// languages, see [`crate::pdn::standard_tag`]).
 pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name: &str) -> String {
@@ -203,8 +204,9 @@ pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name:
         .flatten()
         .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
     crate::pdn::standard_tag(pairs, name)
-        .unwrap_or("?")
-        .to_string()
+        .map(crate::export::clean_tag_value)
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// Writes one value as a line of JSON (the `--json` output of every

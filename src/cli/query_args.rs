@@ -27,9 +27,10 @@ pub struct PositionArgs {
     /// "1. 23-18 10-15".
     #[arg(long, conflicts_with = "fen")]
     pub moves: Option<String>,
-    /// Only games of this variant: a preset name (any switches) or a full
-    /// variant string. For --moves and the start position it also chooses
-    /// the rules (default: the preset with most games).
+    /// Only games of this variant (any case): a preset name (any
+    /// switches) or a full variant string; one no stored game has is an
+    /// error. For --moves and the start position it also chooses the rules
+    /// (default: the preset with most games).
     #[arg(long)]
     pub variant: Option<String>,
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::replay::Status;
+use crate::store::listing::{Place, Roster, Shown};
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]
@@ -59,23 +60,22 @@ pub fn cmd_report(
                     group.variant
                 )?;
                 for m in &group.members {
-                    let tag = |n: &str| super::tag_text(Some(&m.tags), n);
                     writeln!(
                         out,
-                        "    game {} {}:{} {} – {}, {} {}",
-                        m.game,
-                        m.file,
-                        m.index,
-                        tag("White"),
-                        tag("Black"),
-                        tag("Event"),
-                        tag("Date")
+                        "    {} ({}) [id {}]",
+                        m.place(),
+                        Roster::of(&m.tags),
+                        m.game
                     )?;
                 }
             }
         }
         let games: usize = groups.iter().map(|g| g.games.len()).sum();
-        say!("{} groups holding {games} games", groups.len());
+        let shown = Shown {
+            shown: games,
+            total: store.game_count()?,
+        };
+        say!("{} groups holding {shown}", groups.len());
         return Ok(Exit::Success);
     }
     let statuses: Vec<Status> = if args.status.is_empty() {
@@ -114,7 +114,16 @@ pub fn cmd_report(
                     .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
                     .unwrap_or_default()
             };
-            let tag = |n: &str| super::tag_text(record.get("tags").and_then(|t| t.as_object()), n);
+            let roster = record
+                .get("tags")
+                .and_then(|t| t.as_object())
+                .map(Roster::of)
+                .unwrap_or_else(|| Roster::of(&serde_json::Map::new()));
+            let place = Place {
+                file: &get("file"),
+                line: record.get("line").and_then(|v| v.as_i64()).unwrap_or(0),
+                index: record.get("index").and_then(|v| v.as_i64()).unwrap_or(0),
+            };
             let message = record.get("message").and_then(|v| v.as_str()).map_or_else(
                 || {
                     let resolved = record
@@ -125,19 +134,7 @@ pub fn cmd_report(
                 },
                 str::to_string,
             );
-            writeln!(
-                out,
-                "{}:{}: game {} ({} – {}, {}) [id {}]: {} [{}]",
-                get("file"),
-                get("line"),
-                get("index"),
-                tag("White"),
-                tag("Black"),
-                tag("Event"),
-                id,
-                message,
-                status
-            )?;
+            writeln!(out, "{place} ({roster}) [id {id}]: {message} [{status}]")?;
             let mut rules = format!("    read as {}", get("variant"));
             if let Some(from) = record.get("variant_from").and_then(|v| v.as_str()) {
                 rules.push_str(&format!(" ({from})"));
@@ -154,7 +151,11 @@ pub fn cmd_report(
             writeln!(out, "{rules}")?;
         }
     }
-    say!("{} games listed", ids.len());
+    let shown = Shown {
+        shown: ids.len(),
+        total: store.game_count()?,
+    };
+    say!("{shown} listed");
     Ok(if problems {
         Exit::Problems
     } else {

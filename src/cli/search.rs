@@ -9,6 +9,7 @@ use super::games::GameFilterArgs;
 use super::query_args::{PositionArgs, open_store};
 use super::{CliError, Exit};
 use crate::render::Board;
+use crate::store::listing::Roster;
 
 /// Arguments of `search`.
 #[derive(Debug, Args)]
@@ -51,42 +52,28 @@ pub fn cmd_search(
         board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let hits = if filter.is_empty() {
-        store.search(&query.position, &query.filter, args.limit)?
-    } else {
-        let mut hits = store.search(&query.position, &query.filter, 0)?;
-        let ids: Vec<i64> = hits.iter().map(|h| h.game).collect();
-        let passing: std::collections::HashSet<i64> =
-            store.games_passing(&filter, &ids)?.into_iter().collect();
-        hits.retain(|h| passing.contains(&h.game));
-        if args.limit != 0 {
-            hits.truncate(args.limit);
-        }
-        hits
-    };
-    for hit in &hits {
+    if let Some(note) = query.variant.note() {
+        say!("search: {note}");
+    }
+    let found = store.search(&query.position, &query.filter, &filter, args.limit)?;
+    for hit in &found.hits {
         if args.json {
             super::write_json_line(out, hit)?;
         } else {
-            let tag = |n: &str| super::tag_text(Some(&hit.tags), n);
             writeln!(
                 out,
-                "game {:<6} {}:{} at ply {:<3} {} – {}, {} {}  {}  {}",
+                "{} ({}) [id {}]: at ply {}, {}, {}",
+                hit.place(),
+                Roster::of(&hit.tags),
                 hit.game,
-                hit.file,
-                hit.index,
                 hit.ply,
-                tag("White"),
-                tag("Black"),
-                tag("Event"),
-                tag("Date"),
-                hit.result.as_deref().unwrap_or("*"),
+                hit.outcome,
                 hit.variant
             )?;
         }
     }
     if !args.json {
-        say!("{} games", hits.len());
+        say!("{}", found.shown());
     }
     Ok(Exit::Success)
 }

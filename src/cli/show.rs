@@ -10,6 +10,8 @@ use super::{CliError, Exit};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, check_game, move_number};
+use crate::store::listing::{shown_result, shown_tag};
+use crate::store::query::{Source, StoredGame};
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]
@@ -58,6 +60,9 @@ pub fn cmd_show(
             .and_then(|n| n.parse().ok())
             .unwrap_or(Notation::Numeric),
     };
+    if let Some(why) = game.no_board() {
+        return show_without_board(args, &game, &source, &why, out);
+    }
     let Some((rules, start, moves)) = game.reading() else {
         return Err(usage(format!(
             "game {} is {}: it has no moves to show",
@@ -124,7 +129,9 @@ pub fn cmd_show(
             "game": args.game,
             "file": source.file,
             "index": source.index,
+            "line": source.line,
             "tags": source.tags,
+            "outcome": game.outcome(),
             "variant": game.variant,
             "variant_from": game.variant_from,
             "status": game.status,
@@ -133,25 +140,12 @@ pub fn cmd_show(
             "ply": ply,
             "certain": is_certain,
             "fen": write_fen(&position),
+            "no_board": null,
         });
         writeln!(out, "{value}")?;
         return Ok(Exit::Success);
     }
-    writeln!(
-        out,
-        "game {}: {}, game {} in the file ({}, {}; rules {})",
-        args.game,
-        source.file,
-        source.index,
-        game.variant,
-        game.status,
-        game.variant_from
-            .as_deref()
-            .unwrap_or("unrecorded: run `pdndb recheck`")
-    )?;
-    for (name, value) in &source.tags {
-        writeln!(out, "[{name} \"{}\"]", value.as_str().unwrap_or_default())?;
-    }
+    write_header(out, args.game, &game, &source)?;
     writeln!(out)?;
     let mut line = String::new();
     for (i, text) in written.iter().enumerate() {
@@ -185,5 +179,80 @@ pub fn cmd_show(
     let colour = colour_for(&std::io::stdout());
     write!(out, "{}", crate::render::text::render(&board, colour))?;
     writeln!(out, "FEN {}", write_fen(&position))?;
+    Ok(Exit::Success)
+}
+
+/// The game's place, rules and status, its tags (cleaned) and result.
+fn write_header(
+    out: &mut impl Write,
+    id: i64,
+    game: &StoredGame,
+    source: &Source,
+) -> Result<(), CliError> {
+    writeln!(
+        out,
+        "{} [id {id}] ({}, {}; rules {})",
+        source.place(),
+        game.variant,
+        game.status,
+        game.variant_from
+            .as_deref()
+            .unwrap_or("unrecorded: run `pdndb recheck`")
+    )?;
+    for (name, value) in &source.tags {
+        writeln!(
+            out,
+            "[{name} \"{}\"]",
+            shown_tag(name, value.as_str().unwrap_or_default())
+        )?;
+    }
+    writeln!(
+        out,
+        "result {}: {}",
+        shown_result(game.result.as_deref()),
+        game.outcome()
+    )?;
+    Ok(())
+}
+
+/// Shows a game that has no position to show: its tags and why there is
+/// no board.
+fn show_without_board(
+    args: &ShowArgs,
+    game: &StoredGame,
+    source: &Source,
+    why: &str,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    if args.ply.is_some() || args.svg.is_some() {
+        return Err(CliError::Usage(format!(
+            "game {} has no board to show: {why}",
+            args.game
+        )));
+    }
+    if args.json {
+        let value = serde_json::json!({
+            "game": args.game,
+            "file": source.file,
+            "index": source.index,
+            "line": source.line,
+            "tags": source.tags,
+            "outcome": game.outcome(),
+            "variant": game.variant,
+            "variant_from": game.variant_from,
+            "status": game.status,
+            "notation": game.notation,
+            "moves": [],
+            "ply": null,
+            "certain": false,
+            "fen": null,
+            "no_board": why,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Exit::Success);
+    }
+    write_header(out, args.game, game, source)?;
+    writeln!(out)?;
+    writeln!(out, "no board: {why}")?;
     Ok(Exit::Success)
 }

@@ -15,9 +15,10 @@ use crate::render::Board;
 pub struct TreeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Notation of the moves: numeric, vismin, luzon or dama.
-    #[arg(long, default_value = "numeric")]
-    pub notation: String,
+    /// Notation of the moves: numeric, vismin, luzon or dama (default: the
+    /// variant's usual one, algebraic for Russian, Brazilian and Czech).
+    #[arg(long)]
+    pub notation: Option<String>,
     /// One JSON object per move.
     #[arg(long)]
     pub json: bool,
@@ -37,12 +38,18 @@ pub fn cmd_tree(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let notation: Notation = args
+    let asked: Option<Notation> = args
         .notation
-        .parse()
+        .as_deref()
+        .map(str::parse)
+        .transpose()
         .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
+    if let Some(note) = query.variant.note() {
+        eprintln!("tree: {note}");
+    }
+    let notation = asked.unwrap_or_else(|| query.usual_notation());
     if args.board {
         let mut board = Board::new(query.position, query.rules.geometry, notation);
         board.last_move = query.last_move;
@@ -57,8 +64,8 @@ pub fn cmd_tree(
     if !args.json {
         writeln!(
             out,
-            "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6}",
-            "move", "games", "white", "draws", "black", "score"
+            "{:<24} {:>7} {:>6} {:>7} {:>7} {:>7} {:>7} {:>6}",
+            "move", "games", "share", "white", "draws", "black", "unknown", "score"
         )?;
     }
     for m in &moves {
@@ -70,8 +77,8 @@ pub fn cmd_tree(
                 .map_or_else(|| "-".to_string(), |s| format!("{s:.1}"));
             writeln!(
                 out,
-                "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6}",
-                m.mv, m.games, m.white_wins, m.draws, m.black_wins, score
+                "{:<24} {:>7} {:>5.1}% {:>7} {:>7} {:>7} {:>7} {:>6}",
+                m.mv, m.games, m.share, m.white_wins, m.draws, m.black_wins, m.unknown, score
             )?;
         }
     }

@@ -7,7 +7,6 @@
 //! `player_stat` and `tag_value` (kept by triggers, schema step 6), matched
 //! here, and the games found by value through an index.
 
-use std::fmt;
 use std::str::FromStr;
 
 use rusqlite::types::Value;
@@ -15,6 +14,7 @@ use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+use super::listing::Outcome;
 use super::{Store, StoreError};
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
@@ -222,57 +222,6 @@ impl FromStr for ResultFilter {
                     )
                 }),
         }
-    }
-}
-
-/// Who won a game, read per variant (DESIGN §2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// White won.
-    White,
-    /// Black won.
-    Black,
-    /// A draw.
-    Draw,
-    /// No result, or none that says who won.
-    Unknown,
-}
-
-impl Outcome {
-    /// From the stored code (`game.outcome`).
-    pub fn from_code(code: i64) -> Outcome {
-        match code {
-            1 => Outcome::White,
-            2 => Outcome::Black,
-            3 => Outcome::Draw,
-            _ => Outcome::Unknown,
-        }
-    }
-
-    fn code(self) -> i64 {
-        match self {
-            Outcome::White => 1,
-            Outcome::Black => 2,
-            Outcome::Draw => 3,
-            Outcome::Unknown => 0,
-        }
-    }
-
-    /// Its name: `white`, `black`, `draw`, `unknown`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::White => "white",
-            Outcome::Black => "black",
-            Outcome::Draw => "draw",
-            Outcome::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod games;
 pub mod import;
 pub mod index;
+pub mod listing;
 mod migrate;
 pub mod moves;
 pub mod players;

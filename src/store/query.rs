@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
+use super::games::GameFilter;
+use super::listing::{Outcome, Place, Shown};
 use super::moves::decode;
 use super::{Store, StoreError};
 use crate::notation::{Fen, Notation, parse_fen_on};
@@ -20,12 +22,48 @@ use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 pub struct VariantFilter(pub Option<String>);
 
 impl VariantFilter {
+    /// The filter for a variant as a user writes it: names compared
+    /// without case or surrounding blanks.
+    pub fn new(variant: Option<&str>) -> VariantFilter {
+        VariantFilter(variant.map(|v| v.trim().to_ascii_lowercase()))
+    }
+
     /// Whether a game's variant passes: a preset name matches the preset
-    /// whatever the switches; a full variant string matches exactly.
+    /// whatever the switches; a full variant string matches exactly
+    /// (without case: stored names are lower case).
     fn sql(&self) -> &'static str {
         match self.0 {
             None => "1",
-            Some(_) => "(g.preset = ?2 OR g.variant = ?2)",
+            Some(_) => "(g.preset = lower(trim(?2)) OR g.variant = lower(trim(?2)))",
+        }
+    }
+}
+
+/// How a query's variant was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantChoice {
+    /// Given by the user.
+    Given,
+    /// Not given, for a position given as a FEN: games of every variant.
+    Every,
+    /// Not given: the preset with most games in the database.
+    MostGames(Preset),
+}
+
+impl VariantChoice {
+    /// What a person is told about the variant a query used when it was
+    /// not given (`filipino games (the variant with most games; --variant
+    /// to choose)`); `None` when it was given.
+    pub fn note(self) -> Option<String> {
+        match self {
+            VariantChoice::Given => None,
+            VariantChoice::Every => {
+                Some("games of every variant (--variant to choose one)".to_string())
+            }
+            VariantChoice::MostGames(preset) => Some(format!(
+                "{} games (the variant with most games; --variant to choose)",
+                preset.name()
+            )),
         }
     }
 }
@@ -43,6 +81,17 @@ pub struct Source {
     pub tags: serde_json::Map<String, serde_json::Value>,
 }
 
+impl Source {
+    /// Where the game stands in its file.
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            file: &self.file,
+            line: self.line,
+            index: self.index,
+        }
+    }
+}
+
 /// One game found by `search`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {
@@ -52,14 +101,48 @@ pub struct SearchHit {
     pub file: String,
     /// Index in the file.
     pub index: i64,
+    /// Line of the game's first tag (or first move) in the file.
+    pub line: i64,
     /// The first position number at which the game reaches the position.
     pub ply: i64,
     /// Original tags.
     pub tags: serde_json::Map<String, serde_json::Value>,
     /// The result as written.
     pub result: Option<String>,
+    /// Who won, by the variant's reading of the result.
+    pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+}
+
+impl SearchHit {
+    /// Where the game stands in its file.
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            file: &self.file,
+            line: self.line,
+            index: self.index,
+        }
+    }
+}
+
+/// The games found by `search`: the first of them, and how many there are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The games listed, by id.
+    pub hits: Vec<SearchHit>,
+    /// Every game that reaches the position.
+    pub total: usize,
+}
+
+impl SearchResult {
+    /// How many of how many games are listed.
+    pub fn shown(&self) -> Shown {
+        Shown {
+            shown: self.hits.len(),
+            total: self.total,
+        }
+    }
 }
 
 /// One move of the opening tree.
@@ -76,6 +159,12 @@ pub struct TreeMove {
     pub draws: i64,
     /// Won by Black.
     pub black_wins: i64,
+    /// Without a known result (`*`, `0-0` or none): `games` = `white_wins`
+    /// + `draws` + `black_wins` + `unknown`.
+    pub unknown: i64,
+    /// Percentage of the games listed in the tree that played this move,
+    /// one decimal.
+    pub share: f64,
     /// 100 × (wins + ½ draws) / decided-or-drawn games, for the side to
     /// move; `None` with no such game.
     pub score: Option<f64>,
@@ -139,6 +228,33 @@ impl StoredGame {
         Rules::parse(&self.variant).ok()
     }
 
+    /// Who won, by the variant's reading of the result.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::read(self.result.as_deref(), self.rules().as_ref())
+    }
+
+    /// Why the game has no position to show, if it has none: an
+    /// unreadable game (a set-up that cannot be read, text the reader
+    /// cannot parse, a game over the length limit) or an unsupported one
+    /// was never replayed, and its stored start is not its own.
+    pub fn no_board(&self) -> Option<String> {
+        let why = |detail: Option<&str>| match detail {
+            Some(detail) => format!("the game is {}: {detail}", self.status),
+            None => format!("the game is {}", self.status),
+        };
+        if self.status == "unreadable" || self.status == "unsupported" {
+            let message = self.record.get("message").and_then(|m| m.as_str());
+            return Some(why(message));
+        }
+        if self.reading().is_none() {
+            return Some(why(Some(&format!(
+                "its start cannot be rebuilt under {}",
+                self.variant
+            ))));
+        }
+        None
+    }
+
     /// The start position.
     pub fn start(&self, rules: &Rules) -> Option<Position> {
         start_position(rules, self.start_fen.as_deref())
@@ -185,6 +301,16 @@ pub struct PositionQuery {
     pub filter: VariantFilter,
     /// The last of the moves that led to the position, if given by moves.
     pub last_move: Option<Move>,
+    /// How the variant was chosen.
+    pub variant: VariantChoice,
+}
+
+impl PositionQuery {
+    /// The notation moves are usually written in under the query's rules
+    /// (algebraic for Russian, Brazilian and Czech draughts).
+    pub fn usual_notation(&self) -> Notation {
+        Notation::usual_for(self.rules.preset)
+    }
 }
 
 /// Why a position asked about cannot be used.
@@ -199,9 +325,60 @@ pub enum QueryError {
     /// The moves cannot be read, or do not make one legal sequence.
     #[error("--moves: {0}")]
     Moves(String),
+    /// The moves are not legal under the variant used but are under others.
+    #[error(
+        "--moves: {message} under {variant}; legal under {}: add --variant {}",
+        names(legal_under),
+        legal_under.first().map_or("", |p| p.name())
+    )]
+    LegalElsewhere {
+        /// Why they do not read under the variant used.
+        message: String,
+        /// The variant used.
+        variant: String,
+        /// The presets under which they read, those with most games first.
+        legal_under: Vec<Preset>,
+    },
+    /// No stored game has the variant asked for.
+    #[error(
+        "--variant {asked}: no game in the database is {asked}; {}",
+        holdings(present)
+    )]
+    Absent {
+        /// The variant asked for.
+        asked: String,
+        /// The variants the database holds, with their games.
+        present: Vec<(String, i64)>,
+    },
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Preset names, comma-separated.
+fn names(presets: &[Preset]) -> String {
+    presets
+        .iter()
+        .map(|p| p.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the database holds: `english (14 games), filipino (3 games)`.
+fn holdings(present: &[(String, i64)]) -> String {
+    if present.is_empty() {
+        return "the database holds no games".to_string();
+    }
+    let list: Vec<String> = present
+        .iter()
+        .map(|(variant, games)| {
+            format!(
+                "{variant} ({games} game{})",
+                if *games == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    format!("it holds {}", list.join(", "))
 }
 
 /// Reads a position from a FEN for queries: numeric or algebraic; a `?`
@@ -241,26 +418,41 @@ impl Store {
         moves: Option<&str>,
         variant: Option<&str>,
     ) -> Result<PositionQuery, QueryError> {
-        let asked = variant.map(Rules::parse).transpose()?;
+        let given = VariantFilter::new(variant);
+        let asked = given.0.as_deref().map(Rules::parse).transpose()?;
+        if let Some(asked) = &given.0
+            && self.games_of(&given)? == 0
+        {
+            return Err(QueryError::Absent {
+                asked: asked.clone(),
+                present: self.variant_counts()?,
+            });
+        }
+        let choice = |default| match asked {
+            Some(_) => VariantChoice::Given,
+            None => default,
+        };
         if let Some(fen) = fen {
             let (position, rules) =
                 position_from_fen(fen, asked.as_ref()).map_err(QueryError::Fen)?;
             return Ok(PositionQuery {
                 position,
                 rules,
-                filter: VariantFilter(variant.map(str::to_string)),
+                filter: given,
                 last_move: None,
+                variant: choice(VariantChoice::Every),
             });
         }
         let rules = match asked {
             Some(rules) => rules,
             None => self.main_preset()?.rules(),
         };
-        let filter = VariantFilter(Some(
-            variant.map_or_else(|| rules.preset.name().to_string(), str::to_string),
-        ));
+        let filter = match given.0 {
+            Some(_) => given,
+            None => VariantFilter(Some(rules.preset.name().to_string())),
+        };
         let (position, last_move) = match moves {
-            Some(moves) => position_after_moves(moves, rules).map_err(QueryError::Moves)?,
+            Some(moves) => self.after_moves(moves, rules, filter.0.as_deref())?,
             None => (Position::initial(&rules), None),
         };
         Ok(PositionQuery {
@@ -268,7 +460,100 @@ impl Store {
             rules,
             filter,
             last_move,
+            variant: choice(VariantChoice::MostGames(rules.preset)),
         })
+    }
+
+    /// The position after `moves` under `rules`; when they do not read
+    /// there, an error naming the presets under which they do.
+    fn after_moves(
+        &self,
+        moves: &str,
+        rules: Rules,
+        variant: Option<&str>,
+    ) -> Result<(Position, Option<Move>), QueryError> {
+        let message = match position_after_moves(moves, rules) {
+            Ok(found) => return Ok(found),
+            Err(message) => message,
+        };
+        let variant = variant.map_or_else(|| rules.name(), str::to_string);
+        if moves.trim().is_empty() {
+            return Err(QueryError::Moves(message));
+        }
+        // Presets with games in the database first, most games first.
+        let mut order: Vec<Preset> = self
+            .preset_counts()?
+            .into_iter()
+            .filter_map(|(name, _)| name.parse().ok())
+            .collect();
+        for preset in Preset::ALL {
+            if !order.contains(&preset) {
+                order.push(preset);
+            }
+        }
+        let legal_under: Vec<Preset> = order
+            .into_iter()
+            .filter(|p| p.rules() != rules && position_after_moves(moves, p.rules()).is_ok())
+            .collect();
+        if legal_under.is_empty() {
+            return Err(QueryError::Moves(format!(
+                "{message} under {variant} (and under every other variant)"
+            )));
+        }
+        Err(QueryError::LegalElsewhere {
+            message,
+            variant,
+            legal_under,
+        })
+    }
+
+    /// How many games the database holds.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn game_count(&self) -> Result<usize, StoreError> {
+        Ok(usize::try_from(self.games_of(&VariantFilter(None))?).unwrap_or(0))
+    }
+
+    /// How many games pass a variant filter.
+    fn games_of(&self, filter: &VariantFilter) -> Result<i64, StoreError> {
+        let sql = format!(
+            "SELECT count(*) FROM game g WHERE {}",
+            filter.sql().replace("?2", "?1")
+        );
+        let mut stmt = self.conn().prepare(&sql)?;
+        Ok(match &filter.0 {
+            None => stmt.query_row([], |r| r.get(0))?,
+            Some(v) => stmt.query_row([v], |r| r.get(0))?,
+        })
+    }
+
+    /// Games per variant (full variant strings), most first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn variant_counts(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.counts_by("variant", "")
+    }
+
+    /// Games per preset (unsupported games aside), most first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn preset_counts(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.counts_by("preset", "WHERE status <> 'unsupported'")
+    }
+
+    /// Games per value of a column of `game`, most first, ties by value.
+    fn counts_by(&self, column: &str, filter: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut stmt = self.conn().prepare(&format!(
+            "SELECT {column}, count(*) FROM game {filter} GROUP BY {column} \
+             ORDER BY count(*) DESC, {column}"
+        ))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
     }
 
     /// The preset with the most games (unsupported ones aside); `filipino`
@@ -277,16 +562,10 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn main_preset(&self) -> Result<Preset, StoreError> {
-        let name: Option<String> = self
-            .conn()
-            .query_row(
-                "SELECT preset FROM game WHERE status <> 'unsupported' GROUP BY preset ORDER BY count(*) DESC, preset LIMIT 1",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        Ok(name
-            .and_then(|n| n.parse().ok())
+        Ok(self
+            .preset_counts()?
+            .into_iter()
+            .find_map(|(name, _)| name.parse().ok())
             .unwrap_or(Preset::Filipino))
     }
 
@@ -358,7 +637,6 @@ impl Store {
         &self,
         position: &Position,
         filter: &VariantFilter,
-        limit: usize,
         from_ply: Ply,
     ) -> Result<Vec<GameAt>, StoreError> {
         let sql = format!(
@@ -380,9 +658,6 @@ impl Store {
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
         while let Some(r) = rows.next()? {
-            if limit != 0 && found.len() >= limit {
-                break;
-            }
             let (game, ply, next, outcome): (i64, i64, Option<i64>, i64) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
             let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
@@ -486,7 +761,7 @@ impl Store {
         filter: &VariantFilter,
     ) -> Result<Vec<i64>, StoreError> {
         Ok(self
-            .games_at(position, filter, 0, Ply::Any)?
+            .games_at(position, filter, Ply::Any)?
             .into_iter()
             .map(|(game, ..)| game)
             .collect())
@@ -518,10 +793,20 @@ impl Store {
         &self,
         position: &Position,
         filter: &VariantFilter,
+        games: &GameFilter,
         limit: usize,
-    ) -> Result<Vec<SearchHit>, StoreError> {
+    ) -> Result<SearchResult, StoreError> {
+        let mut found = self.games_at(position, filter, Ply::Any)?;
+        if !games.is_empty() {
+            let ids: Vec<i64> = found.iter().map(|g| g.0).collect();
+            let passing: std::collections::HashSet<i64> =
+                self.games_passing(games, &ids)?.into_iter().collect();
+            found.retain(|g| passing.contains(&g.0));
+        }
+        let total = found.len();
+        let listed = if limit == 0 { total } else { limit.min(total) };
         let mut hits = Vec::new();
-        for (game, ply, _, _) in self.games_at(position, filter, limit, Ply::Any)? {
+        for &(game, ply, _, outcome) in &found[..listed] {
             let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
                 continue;
             };
@@ -529,13 +814,15 @@ impl Store {
                 game,
                 file: source.file,
                 index: source.index,
+                line: source.line,
                 ply,
                 tags: source.tags,
                 result: stored.result,
+                outcome: Outcome::from_code(outcome),
                 variant: stored.variant,
             });
         }
-        Ok(hits)
+        Ok(SearchResult { hits, total })
     }
 
     /// The moves played from `position`, most played first (ties by move),
@@ -550,23 +837,24 @@ impl Store {
         notation: Notation,
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
-        let mut by_move: HashMap<i64, [i64; 4]> = HashMap::new();
+        let mut by_move: HashMap<i64, [i64; 5]> = HashMap::new();
         let mut count = |next: i64, outcome: i64, games: i64| {
             let counts = by_move.entry(next).or_default();
             counts[0] += games;
-            match outcome {
-                1 => counts[1] += games,
-                3 => counts[2] += games,
-                2 => counts[3] += games,
-                _ => {}
-            }
+            let column = match Outcome::from_code(outcome) {
+                Outcome::White => 1,
+                Outcome::Draw => 2,
+                Outcome::Black => 3,
+                Outcome::Unknown => 4,
+            };
+            counts[column] += games;
         };
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
             count(next, outcome, games);
         }
         // Games that come here later, one by one.
-        for (_, _, next, outcome) in self.games_at(position, filter, 0, Ply::AfterStart)? {
+        for (_, _, next, outcome) in self.games_at(position, filter, Ply::AfterStart)? {
             if let Some(next) = next {
                 count(next, outcome, 1);
             }
@@ -574,8 +862,9 @@ impl Store {
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
+        let all: i64 = by_move.values().map(|counts| counts[0]).sum();
         let mut moves = Vec::new();
-        for (id, [games, white, draws, black]) in by_move {
+        for (id, [games, white, draws, black, unknown]) in by_move {
             let name: String = names.query_row([id], |r| r.get(0))?;
             let (wins, losses) = match position.side() {
                 Color::White => (white, black),
@@ -591,6 +880,8 @@ impl Store {
                 white_wins: white,
                 draws,
                 black_wins: black,
+                unknown,
+                share: (1000.0 * games as f64 / all as f64).round() / 10.0,
                 score,
             });
         }
@@ -621,8 +912,21 @@ pub struct TwinMember {
     pub file: String,
     /// Index in the file.
     pub index: i64,
+    /// Line of the game's first tag (or first move) in the file.
+    pub line: i64,
     /// Original tags.
     pub tags: serde_json::Map<String, serde_json::Value>,
+}
+
+impl TwinMember {
+    /// Where the game stands in its file.
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            file: &self.file,
+            line: self.line,
+            index: self.index,
+        }
+    }
 }
 
 /// Counts for `stats`.
@@ -720,6 +1024,7 @@ impl Store {
                         game,
                         file: source.file,
                         index: source.index,
+                        line: source.line,
                         tags: source.tags,
                     });
                 }
@@ -879,6 +1184,43 @@ mod tests {
         let italian = Preset::Italian.rules();
         let (position, _) = position_from_fen("W:W21-32:B1-12", Some(&italian)).unwrap();
         assert_eq!(position, Position::initial(&italian));
+    }
+
+    #[test]
+    fn variants_are_compared_without_case_and_choices_are_said() {
+        assert_eq!(
+            VariantFilter::new(Some(" English ")),
+            VariantFilter(Some("english".to_string()))
+        );
+        assert_eq!(VariantFilter::new(None), VariantFilter(None));
+        assert_eq!(VariantChoice::Given.note(), None);
+        assert_eq!(
+            VariantChoice::MostGames(Preset::Filipino).note().unwrap(),
+            "filipino games (the variant with most games; --variant to choose)"
+        );
+        assert!(
+            VariantChoice::Every
+                .note()
+                .unwrap()
+                .contains("every variant")
+        );
+        let absent = QueryError::Absent {
+            asked: "pool".to_string(),
+            present: vec![("english".to_string(), 2), ("filipino".to_string(), 1)],
+        };
+        assert_eq!(
+            absent.to_string(),
+            "--variant pool: no game in the database is pool; it holds english (2 games), filipino (1 game)"
+        );
+        let elsewhere = QueryError::LegalElsewhere {
+            message: "ply 1 (1.) 23-18 is illegal".to_string(),
+            variant: "english".to_string(),
+            legal_under: vec![Preset::Filipino, Preset::Russian],
+        };
+        assert_eq!(
+            elsewhere.to_string(),
+            "--moves: ply 1 (1.) 23-18 is illegal under english; legal under filipino, russian: add --variant filipino"
+        );
     }
 
     #[test]

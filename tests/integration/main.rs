@@ -11,6 +11,7 @@ mod parsers;
 mod perft;
 mod pictures;
 mod pipes;
+mod queries;
 mod reader;
 mod reimport;
 mod robust;
