@@ -27,6 +27,8 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
+// Output goes through `cli::output`, which a closed pipe cannot make panic.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod cli;
 pub mod export;

@@ -47,7 +47,7 @@ pub fn cmd_tree(
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
     if let Some(note) = query.variant.note() {
-        eprintln!("tree: {note}");
+        say!("tree: {note}");
     }
     let notation = asked.unwrap_or_else(|| query.usual_notation());
     if args.board {
