@@ -9,6 +9,7 @@ use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::replay::Status;
 use crate::store::games::{DateRange, GameFilter, GameSort, ResultFilter};
+use crate::store::listing::{Place, Shown};
 
 /// Games chosen by their tags (shared by `games` and `search`). Names,
 /// events and sites match as substrings, without case or accents; `%` and
@@ -164,31 +165,29 @@ pub fn cmd_games(
             continue;
         }
         let tag = |n: &str| super::tag_text(Some(&game.tags), n);
-        let who = match game.outcome.name() {
-            "white" => "White won",
-            "black" => "Black won",
-            "draw" => "draw",
-            _ => "no result",
+        let place = Place {
+            file: &game.file,
+            line: game.line,
+            index: game.index,
         };
         writeln!(
             out,
-            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {}:{}",
+            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}",
             game.game,
             tag("Date"),
             tag("White"),
             tag("Black"),
             game.result.as_deref().unwrap_or("*"),
-            who,
+            game.outcome,
             tag("Event"),
-            game.file,
-            game.line
         )?;
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "{} of {} games",
-        list.games.len(),
-        list.total
+    say!(
+        "{}",
+        Shown {
+            shown: list.games.len(),
+            total: list.total as usize,
+        }
     );
     Ok(Exit::Success)
 }

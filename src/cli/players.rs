@@ -52,6 +52,6 @@ pub fn cmd_players(
             p.name, p.games, p.wins, p.draws, p.losses, p.unknown, score, dates
         )?;
     }
-    let _ = writeln!(std::io::stderr(), "{} players", players.len());
+    say!("{} players", players.len());
     Ok(Exit::Success)
 }
