@@ -153,7 +153,8 @@ CREATE INDEX source_file_path ON source_file (path);
 -- the Site tag (trimmed), `day` the Date tag normalised (`YYYY.MM.DD`, `??`
 -- for unknown parts; NULL when it cannot be read or its year is unknown).
 -- `player_stat` counts each player's games and results per variant (names
--- as stored, '' left out) and `tag_value` the games of each event and site:
+-- as stored, '' left out) and `tag_value` the games of each event, site,
+-- variant and preset (`preset`: supported games only, the others under ''):
 -- the triggers below keep both right under every write to `game`, so a
 -- query scans a few thousand names instead of a million games.
 ALTER TABLE game ADD COLUMN site TEXT NOT NULL DEFAULT '';
@@ -163,10 +164,13 @@ UPDATE game SET
                      WHERE p.game = game.id AND lower(j.key) = 'site' AND j.type = 'text'
                      ORDER BY p.file, p.idx LIMIT 1), ''),
     day = pdndb_day(date);
--- One column each: a new game lands at the end of its name's (event's,
--- site's) entries, so an import touches few index pages.
+-- Short keys: a new game lands at the end of its name's (pair's, event's,
+-- site's) entries, so an import touches few index pages. The pair index
+-- counts a player's games as White plus as Black less those against
+-- themselves (or against another name matched alike) without reading them.
 CREATE INDEX game_white ON game (white);
 CREATE INDEX game_black ON game (black);
+CREATE INDEX game_pair ON game (white, black);
 CREATE INDEX game_event ON game (event);
 CREATE INDEX game_site ON game (site);
 CREATE INDEX game_day ON game (day);
@@ -191,13 +195,17 @@ INSERT INTO player_stat
           SELECT black, variant, preset, outcome, day, 2, 1 FROM game WHERE black <> '')
     GROUP BY name, variant;
 CREATE TABLE tag_value (
-    field TEXT    NOT NULL,                -- 'event' or 'site'
+    field TEXT    NOT NULL,                -- 'event', 'site', 'variant' or 'preset'
     value TEXT    NOT NULL,
     games INTEGER NOT NULL,
     PRIMARY KEY (field, value)
 ) WITHOUT ROWID;
 INSERT INTO tag_value SELECT 'event', event, count(*) FROM game GROUP BY event;
 INSERT INTO tag_value SELECT 'site', site, count(*) FROM game GROUP BY site;
+INSERT INTO tag_value SELECT 'variant', variant, count(*) FROM game GROUP BY variant;
+INSERT INTO tag_value
+    SELECT 'preset', CASE WHEN status = 'unsupported' THEN '' ELSE preset END, count(*) FROM game
+    GROUP BY 2;
 
 CREATE TRIGGER game_tags_insert AFTER INSERT ON game BEGIN
     INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, first_day, last_day)
@@ -214,7 +222,9 @@ CREATE TRIGGER game_tags_insert AFTER INSERT ON game BEGIN
                              THEN coalesce(excluded.first_day, first_day) ELSE first_day END,
             last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day
                             THEN coalesce(excluded.last_day, last_day) ELSE last_day END;
-    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1)
+    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1),
+        ('variant', new.variant, 1),
+        ('preset', CASE WHEN new.status = 'unsupported' THEN '' ELSE new.preset END, 1)
         ON CONFLICT DO UPDATE SET games = games + 1;
 END;
 
@@ -240,16 +250,21 @@ CREATE TRIGGER game_tags_delete AFTER DELETE ON game BEGIN
         WHERE name IN (old.white, old.black) AND variant = old.variant
           AND (first_day = old.day OR last_day = old.day);
     UPDATE tag_value SET games = games - 1
-        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site);
-    DELETE FROM tag_value
-        WHERE ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)) AND games <= 0;
+        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)
+           OR (field = 'variant' AND value = old.variant)
+           OR (field = 'preset' AND value = CASE WHEN old.status = 'unsupported' THEN '' ELSE old.preset END);
+    DELETE FROM tag_value WHERE games <= 0
+        AND ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)
+           OR (field = 'variant' AND value = old.variant)
+           OR (field = 'preset' AND value = CASE WHEN old.status = 'unsupported' THEN '' ELSE old.preset END));
 END;
 
 -- An update counts the game out with its old values and in with its new ones.
-CREATE TRIGGER game_tags_update AFTER UPDATE OF white, black, event, site, day, variant, preset, outcome ON game
+CREATE TRIGGER game_tags_update AFTER UPDATE OF white, black, event, site, day, variant, preset, outcome, status ON game
 WHEN old.white IS NOT new.white OR old.black IS NOT new.black OR old.event IS NOT new.event
   OR old.site IS NOT new.site OR old.day IS NOT new.day OR old.variant IS NOT new.variant
   OR old.preset IS NOT new.preset OR old.outcome IS NOT new.outcome
+  OR (old.status = 'unsupported') IS NOT (new.status = 'unsupported')
 BEGIN
     UPDATE player_stat SET games = games - 1, wins = wins - (old.outcome = 1),
            draws = draws - (old.outcome = 3), losses = losses - (old.outcome = 2),
@@ -271,9 +286,13 @@ BEGIN
             SELECT max(day) FROM game WHERE black = player_stat.name AND variant = player_stat.variant))
         WHERE name IN (old.white, old.black) AND variant = old.variant;
     UPDATE tag_value SET games = games - 1
-        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site);
-    DELETE FROM tag_value
-        WHERE ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)) AND games <= 0;
+        WHERE (field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)
+           OR (field = 'variant' AND value = old.variant)
+           OR (field = 'preset' AND value = CASE WHEN old.status = 'unsupported' THEN '' ELSE old.preset END);
+    DELETE FROM tag_value WHERE games <= 0
+        AND ((field = 'event' AND value = old.event) OR (field = 'site' AND value = old.site)
+           OR (field = 'variant' AND value = old.variant)
+           OR (field = 'preset' AND value = CASE WHEN old.status = 'unsupported' THEN '' ELSE old.preset END));
     INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, first_day, last_day)
         SELECT new.white, new.variant, new.preset, 1, new.outcome = 1, new.outcome = 3,
                new.outcome = 2, new.outcome NOT IN (1, 2, 3), new.day, new.day WHERE new.white <> ''
@@ -288,6 +307,8 @@ BEGIN
                              THEN coalesce(excluded.first_day, first_day) ELSE first_day END,
             last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day
                             THEN coalesce(excluded.last_day, last_day) ELSE last_day END;
-    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1)
+    INSERT INTO tag_value (field, value, games) VALUES ('event', new.event, 1), ('site', new.site, 1),
+        ('variant', new.variant, 1),
+        ('preset', CASE WHEN new.status = 'unsupported' THEN '' ELSE new.preset END, 1)
         ON CONFLICT DO UPDATE SET games = games + 1;
 END;

@@ -515,17 +515,15 @@ impl Store {
         Ok(usize::try_from(self.games_of(&VariantFilter(None))?).unwrap_or(0))
     }
 
-    /// How many games pass a variant filter.
+    /// How many games pass a variant filter (from the counts kept in
+    /// `tag_value`, not by reading the games).
     fn games_of(&self, filter: &VariantFilter) -> Result<i64, StoreError> {
-        let sql = format!(
-            "SELECT count(*) FROM game g WHERE {}",
-            filter.sql().replace("?2", "?1")
-        );
-        let mut stmt = self.conn().prepare(&sql)?;
-        Ok(match &filter.0 {
-            None => stmt.query_row([], |r| r.get(0))?,
-            Some(v) => stmt.query_row([v], |r| r.get(0))?,
-        })
+        Ok(self.conn().query_row(
+            "SELECT coalesce(sum(games), 0) FROM tag_value WHERE field = 'variant' \
+             AND (?1 IS NULL OR value = ?1 OR substr(value, 1, length(?1) + 1) = ?1 || '+')",
+            [filter.0.as_deref()],
+            |r| r.get(0),
+        )?)
     }
 
     /// Games per variant (full variant strings), most first.
@@ -533,7 +531,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn variant_counts(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.counts_by("variant", "")
+        self.counts_by("variant")
     }
 
     /// Games per preset (unsupported games aside), most first.
@@ -541,17 +539,19 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn preset_counts(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.counts_by("preset", "WHERE status <> 'unsupported'")
+        self.counts_by("preset")
     }
 
-    /// Games per value of a column of `game`, most first, ties by value.
-    fn counts_by(&self, column: &str, filter: &str) -> Result<Vec<(String, i64)>, StoreError> {
-        let mut stmt = self.conn().prepare(&format!(
-            "SELECT {column}, count(*) FROM game {filter} GROUP BY {column} \
-             ORDER BY count(*) DESC, {column}"
-        ))?;
+    /// Games per value of a column of `game` (`variant`, `preset`; '' for
+    /// unsupported games' preset, left out), most first, ties by value:
+    /// the counts kept in `tag_value`.
+    fn counts_by(&self, field: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT value, games FROM tag_value WHERE field = ?1 AND value <> '' AND games > 0 \
+             ORDER BY games DESC, value",
+        )?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([field], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         Ok(rows)
     }
@@ -638,6 +638,7 @@ impl Store {
         position: &Position,
         filter: &VariantFilter,
         from_ply: Ply,
+        limit: usize,
     ) -> Result<Vec<GameAt>, StoreError> {
         let sql = format!(
             "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
@@ -705,9 +706,37 @@ impl Store {
             };
             if verified {
                 found.push((game, ply, next, outcome));
+                if found.len() == limit {
+                    break;
+                }
             }
         }
         Ok(found)
+    }
+
+    /// How many games of the filter's variants have `position` in the index
+    /// (by its key alone: read from the index only when every stored game
+    /// passes the filter).
+    fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
+        let key = position.zobrist() as i64;
+        let every =
+            filter.0.is_none() || self.games_of(filter)? == self.games_of(&VariantFilter(None))?;
+        let count: i64 = if every {
+            self.conn()
+                .query_row("SELECT count(*) FROM position WHERE key = ?1", [key], |r| {
+                    r.get(0)
+                })?
+        } else {
+            self.conn().query_row(
+                &format!(
+                    "SELECT count(*) FROM position p JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {}",
+                    filter.sql()
+                ),
+                params![key, filter.0],
+                |r| r.get(0),
+            )?
+        };
+        Ok(count.max(0) as usize)
     }
 
     /// The games that start at `position`, as `(first move, outcome,
@@ -761,7 +790,7 @@ impl Store {
         filter: &VariantFilter,
     ) -> Result<Vec<i64>, StoreError> {
         Ok(self
-            .games_at(position, filter, Ply::Any)?
+            .games_at(position, filter, Ply::Any, 0)?
             .into_iter()
             .map(|(game, ..)| game)
             .collect())
@@ -796,14 +825,20 @@ impl Store {
         games: &GameFilter,
         limit: usize,
     ) -> Result<SearchResult, StoreError> {
-        let mut found = self.games_at(position, filter, Ply::Any)?;
+        // Without game filters, the games past the limit are only counted.
+        let first = if games.is_empty() { limit } else { 0 };
+        let mut found = self.games_at(position, filter, Ply::Any, first)?;
         if !games.is_empty() {
             let ids: Vec<i64> = found.iter().map(|g| g.0).collect();
             let passing: std::collections::HashSet<i64> =
                 self.games_passing(games, &ids)?.into_iter().collect();
             found.retain(|g| passing.contains(&g.0));
         }
-        let total = found.len();
+        let total = if first == 0 || found.len() < first {
+            found.len()
+        } else {
+            self.count_at(position, filter)?
+        };
         let listed = if limit == 0 { total } else { limit.min(total) };
         let mut hits = Vec::new();
         for &(game, ply, _, outcome) in &found[..listed] {
@@ -854,7 +889,7 @@ impl Store {
             count(next, outcome, games);
         }
         // Games that come here later, one by one.
-        for (_, _, next, outcome) in self.games_at(position, filter, Ply::AfterStart)? {
+        for (_, _, next, outcome) in self.games_at(position, filter, Ply::AfterStart, 0)? {
             if let Some(next) = next {
                 count(next, outcome, 1);
             }
