@@ -125,23 +125,19 @@ pub fn cmd_show(
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
     }
     if args.json {
-        let value = serde_json::json!({
-            "game": args.game,
-            "file": source.file,
-            "index": source.index,
-            "line": source.line,
-            "tags": source.tags,
-            "outcome": game.outcome(),
-            "variant": game.variant,
-            "variant_from": game.variant_from,
-            "status": game.status,
-            "notation": notation.name(),
-            "moves": written,
-            "ply": ply,
-            "certain": is_certain,
-            "fen": write_fen(&position),
-            "no_board": null,
-        });
+        let value = show_json(
+            args.game,
+            &game,
+            &source,
+            serde_json::json!({
+                "notation": notation.name(),
+                "moves": written,
+                "ply": ply,
+                "certain": is_certain,
+                "fen": write_fen(&position),
+                "no_board": null,
+            }),
+        );
         writeln!(out, "{value}")?;
         return Ok(Exit::Success);
     }
@@ -215,6 +211,31 @@ fn write_header(
     Ok(())
 }
 
+/// The record of `show --json`: which game it is, then `rest` (its
+/// moves and the position shown, or why there is none).
+fn show_json(
+    id: i64,
+    game: &StoredGame,
+    source: &Source,
+    rest: serde_json::Value,
+) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "game": id,
+        "file": source.file,
+        "index": source.index,
+        "line": source.line,
+        "tags": source.tags,
+        "outcome": game.outcome(),
+        "variant": game.variant,
+        "variant_from": game.variant_from,
+        "status": game.status,
+    });
+    if let (Some(map), serde_json::Value::Object(rest)) = (value.as_object_mut(), rest) {
+        map.extend(rest);
+    }
+    value
+}
+
 /// Shows a game that has no position to show: its tags and why there is
 /// no board.
 fn show_without_board(
@@ -231,23 +252,19 @@ fn show_without_board(
         )));
     }
     if args.json {
-        let value = serde_json::json!({
-            "game": args.game,
-            "file": source.file,
-            "index": source.index,
-            "line": source.line,
-            "tags": source.tags,
-            "outcome": game.outcome(),
-            "variant": game.variant,
-            "variant_from": game.variant_from,
-            "status": game.status,
-            "notation": game.notation,
-            "moves": [],
-            "ply": null,
-            "certain": false,
-            "fen": null,
-            "no_board": why,
-        });
+        let value = show_json(
+            args.game,
+            game,
+            source,
+            serde_json::json!({
+                "notation": game.notation,
+                "moves": [],
+                "ply": null,
+                "certain": false,
+                "fen": null,
+                "no_board": why,
+            }),
+        );
         writeln!(out, "{value}")?;
         return Ok(Exit::Success);
     }

@@ -495,18 +495,12 @@ impl FileVersion<'_> {
     /// Adds it as a new file, not yet complete; returns its id.
     fn add(&self, conn: &rusqlite::Connection) -> Result<i64, StoreError> {
         conn.execute(
-            "INSERT INTO source_file (path, location, size, hash, imported_at, options, reading) \
-             VALUES (?1, ?2, ?3, ?4, datetime('now'), ?5, ?6)",
-            params![
-                self.name,
-                self.location,
-                self.size as i64,
-                self.hash,
-                self.options,
-                READING_VERSION
-            ],
+            "INSERT INTO source_file (path, size, hash, imported_at) VALUES ('', 0, '', datetime('now'))",
+            [],
         )?;
-        Ok(conn.last_insert_rowid())
+        let id = conn.last_insert_rowid();
+        self.record(conn, id)?;
+        Ok(id)
     }
 
     /// Records it as the content of file `id`.
