@@ -459,34 +459,34 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn names_containing(&self, needle: &str) -> Result<Vec<String>, StoreError> {
-        let needle = fold(needle);
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT DISTINCT name FROM player_stat")?;
-        let mut rows = stmt.query([])?;
-        let mut found = Vec::new();
-        while let Some(row) = rows.next()? {
-            let name = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            if fold(name).contains(&needle) {
-                found.push(name.to_string());
-            }
-        }
-        Ok(found)
+        self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle)
     }
 
     /// The values of a tag kept in `tag_value` (`event`, `site`) that
     /// contain `needle`, without case or accents.
     fn values_containing(&self, field: &str, needle: &str) -> Result<Vec<String>, StoreError> {
+        self.texts_containing(
+            "SELECT value FROM tag_value WHERE field = ?1",
+            [field],
+            needle,
+        )
+    }
+
+    /// The texts `sql` selects that contain `needle`, both folded.
+    fn texts_containing(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        needle: &str,
+    ) -> Result<Vec<String>, StoreError> {
         let needle = fold(needle);
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT value FROM tag_value WHERE field = ?1")?;
-        let mut rows = stmt.query([field])?;
+        let mut stmt = self.conn().prepare_cached(sql)?;
+        let mut rows = stmt.query(params)?;
         let mut found = Vec::new();
         while let Some(row) = rows.next()? {
-            let value = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            if fold(value).contains(&needle) {
-                found.push(value.to_string());
+            let text = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            if fold(text).contains(&needle) {
+                found.push(text.to_string());
             }
         }
         Ok(found)
