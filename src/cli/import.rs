@@ -7,9 +7,10 @@ use clap::Args;
 
 use super::files::{discover, skip_not_pdn};
 use super::progress::bytes_bar;
+use super::query_args::open_writer;
 use super::{CliError, Exit, ReadingArgs};
 use crate::store::import::{ImportSummary, Importer, Progress};
-use crate::store::{Mode, Store};
+use std::time::Duration;
 
 /// Arguments of `import`.
 #[derive(Debug, Args)]
@@ -27,6 +28,10 @@ pub struct ImportArgs {
     /// (their games are replaced by what reading them finds now).
     #[arg(long)]
     pub force: bool,
+    /// Seconds to wait for another import (or remove, recheck) writing to
+    /// the database before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::store::lock::DEFAULT_WAIT.as_secs())]
+    pub wait: u64,
     #[command(flatten)]
     pub reading: ReadingArgs,
 }
@@ -49,7 +54,7 @@ pub fn cmd_import(
         say!("{error}");
     }
     let not_pdn = skip_not_pdn(&mut found.files);
-    let mut store = Store::open(db, Mode::Write)?;
+    let mut store = open_writer(db, Duration::from_secs(args.wait))?;
     let total: u64 = found
         .files
         .iter()

@@ -17,6 +17,23 @@ pub fn open_store(db: &Path) -> Result<Store, CliError> {
     Ok(Store::open(db, Mode::Read)?)
 }
 
+/// Opens the database for a command that writes, once no other writer
+/// holds it: waits up to `wait`, saying so once if it has to.
+///
+/// # Errors
+/// A database that cannot be opened or written, or another writer for the
+/// whole wait.
+pub fn open_writer(db: &Path, wait: std::time::Duration) -> Result<Store, CliError> {
+    Ok(Store::open_writer(db, wait, &mut |pid| {
+        let holder = pid.map(|pid| format!(" (pid {pid})")).unwrap_or_default();
+        say!(
+            "{}: another import is writing to it{holder}; waiting up to {} s for it to finish",
+            db.display(),
+            wait.as_secs()
+        );
+    })?)
+}
+
 /// The position a query is about.
 #[derive(Debug, Default, Args)]
 pub struct PositionArgs {

@@ -8,7 +8,6 @@ use clap::Args;
 use super::progress::count_bar;
 use super::{CliError, Exit};
 use crate::store::recheck::RecheckSummary;
-use crate::store::{Mode, Store};
 
 /// Arguments of `recheck`.
 #[derive(Debug, Args)]
@@ -37,7 +36,7 @@ pub fn cmd_recheck(
     if !db.exists() {
         return Err(crate::store::StoreError::Missing(db.to_path_buf()).into());
     }
-    let mut store = Store::open(db, Mode::Write)?;
+    let mut store = super::query_args::open_writer(db, crate::store::lock::DEFAULT_WAIT)?;
     let files = if args.paths.is_empty() {
         None
     } else {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{CliError, Exit};
+use crate::store::StoreError;
 use crate::store::remove::RemoveSummary;
-use crate::store::{Mode, Store, StoreError};
 
 /// Arguments of `remove`.
 #[derive(Debug, Args)]
@@ -43,7 +43,7 @@ pub fn cmd_remove(
     if !db.exists() {
         return Err(StoreError::Missing(db.to_path_buf()).into());
     }
-    let mut store = Store::open(db, Mode::Write)?;
+    let mut store = super::query_args::open_writer(db, crate::store::lock::DEFAULT_WAIT)?;
     let files = store.files_at(&args.paths)?;
     if !files.unknown.is_empty() {
         return Err(CliError::Usage(format!(

@@ -8,6 +8,7 @@ pub mod games;
 pub mod import;
 pub mod index;
 pub mod listing;
+pub mod lock;
 mod migrate;
 pub mod moves;
 pub mod players;
@@ -19,7 +20,9 @@ mod rows;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+pub use lock::{LockError, WriteLock};
 
 pub use migrate::{MigrateError, latest as latest_step, steps as schema_steps};
 
@@ -45,6 +48,9 @@ pub enum StoreError {
         /// What went wrong.
         source: MigrateError,
     },
+    /// Another writer holds the database.
+    #[error(transparent)]
+    Lock(#[from] LockError),
     /// A query failed.
     #[error("database: {}", describe(.0))]
     Sqlite(#[from] rusqlite::Error),
@@ -82,15 +88,47 @@ pub enum Mode {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// Held by a store that writes, for as long as it is open (dropped
+    /// after the connection).
+    _lock: Option<WriteLock>,
 }
 
 impl Store {
-    /// Opens (or, in [`Mode::Write`], creates) the database at `path`.
+    /// Opens (or, in [`Mode::Write`], creates) the database at `path`. A
+    /// store that writes takes the write lock first (see [`lock`]), waiting
+    /// up to [`lock::DEFAULT_WAIT`] for another writer.
     ///
     /// # Errors
     /// A missing database in read mode, a file SQLite cannot open, a
-    /// database newer than this binary.
+    /// database newer than this binary, another writer for the whole wait.
     pub fn open(path: &Path, mode: Mode) -> Result<Store, StoreError> {
+        match mode {
+            Mode::Write => Store::open_writer(path, lock::DEFAULT_WAIT, &mut |_| {}),
+            Mode::Read => Store::open_with_lock(path, mode, None),
+        }
+    }
+
+    /// Opens the database at `path` for writing, creating it if needed,
+    /// once no other writer holds it: waits up to `wait`, calling `waiting`
+    /// (with the other writer's process id) once if it has to wait.
+    ///
+    /// # Errors
+    /// As [`Store::open`]; [`StoreError::Lock`] when another writer held the
+    /// database for the whole wait.
+    pub fn open_writer(
+        path: &Path,
+        wait: Duration,
+        waiting: &mut dyn FnMut(Option<u32>),
+    ) -> Result<Store, StoreError> {
+        let lock = WriteLock::take(path, wait, waiting)?;
+        Store::open_with_lock(path, Mode::Write, Some(lock))
+    }
+
+    fn open_with_lock(
+        path: &Path,
+        mode: Mode,
+        lock: Option<WriteLock>,
+    ) -> Result<Store, StoreError> {
         if mode == Mode::Read && !path.exists() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
@@ -116,6 +154,9 @@ impl Store {
         conn.busy_timeout(Duration::from_secs(30))
             .map_err(open_err)?;
         if mode == Mode::Write {
+            // A transaction takes the write lock when it begins, so that
+            // SQLite's busy wait applies (a read turned write cannot wait).
+            conn.set_transaction_behavior(TransactionBehavior::Immediate);
             // Before anything is written: lets imports hand back the pages
             // of the sorted runs they set aside (no effect on an existing database).
             conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
@@ -153,6 +194,7 @@ impl Store {
         Ok(Store {
             conn,
             path: path.to_path_buf(),
+            _lock: lock,
         })
     }
 
