@@ -312,3 +312,14 @@ BEGIN
         ('preset', CASE WHEN new.status = 'unsupported' THEN '' ELSE new.preset END, 1)
         ON CONFLICT DO UPDATE SET games = games + 1;
 END;
+
+-- step 7: a game met again is found by its duplicate key (src/store/identity.rs):
+-- a hash of its status, variant, start, moves, what its reading leaves open
+-- and its players, event and date as an export writes them. Filled here for
+-- the `ok` games (whose key follows from their columns); other games stored
+-- before get theirs when read again (`pdndb recheck`, or their file
+-- imported again).
+ALTER TABLE game ADD COLUMN dup_key INTEGER;
+UPDATE game SET dup_key = pdndb_dup_key(status, variant, start_fen, moves, white, black, event, date)
+    WHERE status = 'ok';
+CREATE INDEX game_dup_key ON game (dup_key);

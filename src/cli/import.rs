@@ -87,6 +87,12 @@ pub fn cmd_import(
                 path.display()
             )
         }),
+        Progress::StartedOver(path) => bar.suspend(|| {
+            say!(
+                "{}: its interrupted import read it with other options; reading it from the start with these",
+                path.display()
+            )
+        }),
         Progress::Problem(message) => bar.suspend(|| say!("{message}")),
     };
     let (summary, failed) = Importer::new(&mut store, overrides)

@@ -17,6 +17,25 @@ pub fn open_store(db: &Path) -> Result<Store, CliError> {
     Ok(Store::open(db, Mode::Read)?)
 }
 
+/// Says when a position query cannot find every game: some are stored
+/// but not yet in the index.
+///
+/// # Errors
+/// A database failure.
+pub fn warn_unindexed(store: &Store) -> Result<(), CliError> {
+    let missing = store.unindexed()?;
+    if missing > 0 {
+        if crate::store::lock::is_held(store.path()) {
+            say!(
+                "warning: {missing} games are not indexed yet: an import is writing them; ask again when it is done"
+            );
+        } else {
+            say!("warning: {missing} games are not indexed yet: run pdndb import again");
+        }
+    }
+    Ok(())
+}
+
 /// Opens the database for a command that writes, once no other writer
 /// holds it: waits up to `wait`, saying so once if it has to.
 ///

@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::board::print_query_board;
 use super::games::GameFilterArgs;
-use super::query_args::{PositionArgs, open_store};
+use super::query_args::{PositionArgs, open_store, warn_unindexed};
 use super::{CliError, Exit};
 use crate::render::Board;
 use crate::store::listing::Roster;
@@ -42,6 +42,7 @@ pub fn cmd_search(
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
+    warn_unindexed(&store)?;
     let filter = args.games.filter(None)?;
     if args.board {
         let mut board = Board::new(

@@ -3,6 +3,10 @@
 use std::io::Write;
 
 use clap::Args;
+use serde::Serialize;
+
+use crate::store::invariants::Checked;
+use crate::store::query::Stats;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
@@ -13,6 +17,20 @@ pub struct StatsArgs {
     /// One JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also check that what pdndb keeps is consistent (SQLite's quick
+    /// check, every game from a file, complete files whole, the tree counts,
+    /// index rows read again for a sample of games); exit 1 when not.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// The JSON record: the counts, and with `--check` what the check found.
+#[derive(Serialize)]
+struct StatsRecord<'a> {
+    #[serde(flatten)]
+    stats: &'a Stats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<&'a Checked>,
 }
 
 /// Runs `stats`.
@@ -26,9 +44,18 @@ pub fn cmd_stats(
 ) -> Result<Exit, CliError> {
     let store = open_store(db)?;
     let stats = store.stats()?;
+    let checked = args.check.then(|| store.check_invariants()).transpose()?;
+    let exit = match &checked {
+        Some(checked) if !checked.ok => Exit::Problems,
+        _ => Exit::Success,
+    };
     if args.json {
-        super::write_json_line(out, &stats)?;
-        return Ok(Exit::Success);
+        let record = StatsRecord {
+            stats: &stats,
+            check: checked.as_ref(),
+        };
+        super::write_json_line(out, &record)?;
+        return Ok(exit);
     }
     writeln!(
         out,
@@ -43,5 +70,24 @@ pub fn cmd_stats(
     };
     writeln!(out, "by status: {}", list(&stats.by_status))?;
     writeln!(out, "by variant: {}", list(&stats.by_variant))?;
-    Ok(Exit::Success)
+    if stats.unindexed > 0 {
+        writeln!(
+            out,
+            "{} games are not indexed yet: run pdndb import again",
+            stats.unindexed
+        )?;
+    }
+    if let Some(checked) = checked {
+        for problem in &checked.problems {
+            writeln!(out, "check: {problem}")?;
+        }
+        if checked.ok {
+            writeln!(
+                out,
+                "check: consistent ({} games' index rows read again)",
+                checked.sampled
+            )?;
+        }
+    }
+    Ok(exit)
 }

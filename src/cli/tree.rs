@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::board::print_query_board;
-use super::query_args::{PositionArgs, open_store};
+use super::query_args::{PositionArgs, open_store, warn_unindexed};
 use super::{CliError, Exit};
 use crate::notation::Notation;
 use crate::render::Board;
@@ -46,6 +46,7 @@ pub fn cmd_tree(
         .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
+    warn_unindexed(&store)?;
     if let Some(note) = query.variant.note() {
         say!("tree: {note}");
     }

@@ -19,6 +19,7 @@ use flate2::Compression;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
+use super::identity::Identity;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
 use super::recheck::{FileOptions, READING_VERSION};
@@ -103,6 +104,9 @@ pub enum Progress {
     /// A file already imported was read again with the current rules; the
     /// number of its games whose reading changed.
     ReadAgain(PathBuf, usize),
+    /// A file whose import was interrupted is read from its start again,
+    /// because this import reads it with other options.
+    StartedOver(PathBuf),
     /// A problem with one file; the import goes on.
     Problem(String),
 }
@@ -134,6 +138,10 @@ pub(super) struct Prepared {
     pub(super) reading: Option<(Rules, Position, Vec<Move>)>,
     pub(super) moves: Option<Vec<u8>>,
     pub(super) moves_key: Option<i64>,
+    /// What the reading leaves open (see [`super::identity::open_part`]).
+    pub(super) open_part: String,
+    /// The duplicate key (see [`super::identity`]), set by [`Prepared::complete`].
+    pub(super) dup_key: i64,
     pub(super) record: Option<String>,
     pub(super) variant_from: &'static str,
     pub(super) positions: Vec<(i64, u32, Option<Move>)>,
@@ -162,6 +170,22 @@ impl Prepared {
             }
             _ => None,
         };
+        self.dup_key = self.identity().key();
+    }
+
+    /// What makes this game the game it is.
+    pub(super) fn identity(&self) -> Identity<'_> {
+        Identity {
+            status: self.status.name(),
+            variant: &self.variant,
+            start_fen: self.start_fen.as_deref(),
+            moves: self.moves.as_deref(),
+            open_part: &self.open_part,
+            white: &self.white,
+            black: &self.black,
+            event: &self.event,
+            date: &self.date,
+        }
     }
 }
 
@@ -307,6 +331,12 @@ impl<'a> Importer<'a> {
             }
             Plan::New => version.add(self.store.conn())?,
             Plan::Replace(ids) => {
+                if let [file] = stored.as_slice()
+                    && !file.complete
+                    && file.hash == hash
+                {
+                    progress(Progress::StartedOver(path.to_path_buf()));
+                }
                 return self.replace_file(path, &version, &reading, &ids, summary, progress);
             }
         };
@@ -953,8 +983,8 @@ fn write_game(
         None => {
             tx.prepare_cached(
                 "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, moves_key, record, variant_from, site, day) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                 plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             )?
             .execute(params![
                 game.status.name(),
@@ -975,6 +1005,7 @@ fn write_game(
                 game.variant_from,
                 game.site,
                 super::games::day_of(&game.date),
+                game.dup_key,
             ])?;
             let id = tx.last_insert_rowid();
             summary.games += 1;
@@ -1028,33 +1059,25 @@ fn insert_copy(
     Ok(())
 }
 
-/// Another stored `ok` game equal to `game` (the same moves from the same
-/// start under the same variant, the same players, event and date), other
+/// Another stored game that is `game` (see [`super::identity`]), other
 /// than `except`: the game a copy of it is a duplicate of.
 pub(super) fn equal_game(
     tx: &Transaction<'_>,
     game: &Prepared,
     except: Option<i64>,
 ) -> Result<Option<i64>, StoreError> {
-    let Some(key) = game.moves_key else {
-        return Ok(None);
-    };
     Ok(tx
         .prepare_cached(
-            "SELECT id FROM game WHERE moves_key = ?1 AND status = 'ok' AND variant = ?2 \
-             AND start_fen IS ?3 AND moves = ?4 AND white = ?5 AND black = ?6 AND event = ?7 \
-             AND date = ?8 AND id IS NOT ?9 ORDER BY id LIMIT 1",
+            "SELECT id FROM game WHERE dup_key = ?1 AND status = ?2 AND variant = ?3 \
+             AND start_fen IS ?4 AND moves IS ?5 AND id IS NOT ?6 ORDER BY id LIMIT 1",
         )?
         .query_row(
             params![
-                key,
+                game.dup_key,
+                game.status.name(),
                 game.variant,
                 game.start_fen,
                 game.moves,
-                game.white,
-                game.black,
-                game.event,
-                game.date,
                 except
             ],
             |r| r.get(0),
@@ -1265,6 +1288,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         reading,
         moves: None,
         moves_key: None,
+        open_part: super::identity::open_part(game, record),
+        dup_key: 0,
         record: record_json,
         variant_from: record.variant_from.name(),
         positions,

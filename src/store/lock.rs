@@ -124,6 +124,21 @@ impl WriteLock {
     }
 }
 
+/// Whether a writer holds the lock of `database` now.
+pub fn is_held(database: &Path) -> bool {
+    let Ok(file) = File::open(lock_path(database)) else {
+        return false;
+    };
+    match file.try_lock_shared() {
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(TryLockError::WouldBlock) => true,
+        Err(TryLockError::Error(_)) => false,
+    }
+}
+
 impl Drop for WriteLock {
     fn drop(&mut self) {
         // Removed while still locked: a writer that opened it meanwhile
@@ -172,8 +187,10 @@ mod tests {
             message.contains(&format!("(pid {})", std::process::id())),
             "{message}"
         );
+        assert!(is_held(&db));
         drop(first);
         assert!(!lock_path(&db).exists(), "the lock file is removed");
+        assert!(!is_held(&db));
         let again = WriteLock::take(&db, Duration::ZERO, &mut |_| {}).unwrap();
         drop(again);
     }

@@ -105,18 +105,38 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 }
 
 /// The functions steps call: `pdndb_day(date)`, a Date tag's value as
-/// `game.day` holds it (step 6 fills the column of existing games).
+/// `game.day` holds it (step 6 fills the column of existing games), and
+/// `pdndb_dup_key(status, variant, start_fen, moves, white, black, event,
+/// date)`, the duplicate key of a game whose reading leaves nothing open
+/// (step 7).
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
-    conn.create_scalar_function(
-        "pdndb_day",
-        1,
-        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-        |ctx| {
-            let date: Option<String> = ctx.get(0)?;
-            Ok(date.as_deref().and_then(super::games::day_of))
-        },
-    )
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("pdndb_day", 1, flags, |ctx| {
+        let date: Option<String> = ctx.get(0)?;
+        Ok(date.as_deref().and_then(super::games::day_of))
+    })?;
+    conn.create_scalar_function("pdndb_dup_key", 8, flags, |ctx| {
+        let text = |i| -> rusqlite::Result<String> {
+            Ok(ctx.get::<Option<String>>(i)?.unwrap_or_default())
+        };
+        let start_fen: Option<String> = ctx.get(2)?;
+        let moves: Option<Vec<u8>> = ctx.get(3)?;
+        let (status, variant) = (text(0)?, text(1)?);
+        let (white, black, event, date) = (text(4)?, text(5)?, text(6)?, text(7)?);
+        Ok(super::identity::Identity {
+            status: &status,
+            variant: &variant,
+            start_fen: start_fen.as_deref(),
+            moves: moves.as_deref(),
+            open_part: "",
+            white: &white,
+            black: &black,
+            event: &event,
+            date: &date,
+        }
+        .key())
+    })
 }
 
 #[cfg(test)]

@@ -5,8 +5,10 @@
 //! steps, and refuses a database newer than the binary.
 
 pub mod games;
+mod identity;
 pub mod import;
 pub mod index;
+pub mod invariants;
 pub mod listing;
 pub mod lock;
 mod migrate;

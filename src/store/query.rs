@@ -979,6 +979,9 @@ pub struct Stats {
     pub duplicates: i64,
     /// Indexed (game, position) pairs.
     pub positions: i64,
+    /// Games stored but not yet in the position index (see
+    /// [`Store::unindexed`]).
+    pub unindexed: i64,
     /// Database size in bytes.
     pub bytes: i64,
 }
@@ -1098,6 +1101,7 @@ impl Store {
                 "SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)",
             )?,
             positions: count("SELECT count(*) FROM position")?,
+            unindexed: self.unindexed()?,
             bytes: count(
                 "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
             )?,

@@ -89,16 +89,12 @@ impl Row {
     }
 
     /// Writes these columns to game `id`.
-    fn write(
-        &self,
-        tx: &Transaction<'_>,
-        id: i64,
-        moves_key: Option<i64>,
-    ) -> Result<(), StoreError> {
+    fn write(&self, tx: &Transaction<'_>, id: i64, new: &Prepared) -> Result<(), StoreError> {
         tx.prepare_cached(
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19 WHERE id = ?1",
+             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20 \
+             WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -115,18 +111,19 @@ impl Row {
             self.plies,
             self.start_fen,
             self.moves,
-            moves_key,
+            new.moves_key,
             self.record,
             self.variant_from,
             self.site,
             super::games::day_of(&self.date),
+            new.dup_key,
         ])?;
         Ok(())
     }
 
     /// The certain positions a game of this row has in the index: its
     /// text read again with the row's variant and notation.
-    fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>)> {
+    pub(super) fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>)> {
         if !matches!(self.status.as_str(), "ok" | "ambiguous" | "illegal") {
             return Vec::new();
         }
@@ -238,6 +235,9 @@ pub(super) fn update_game(
     };
     let now = Row::of(new);
     if old == now {
+        // Games stored before duplicate keys covered every status get theirs.
+        tx.prepare_cached("UPDATE game SET dup_key = ?2 WHERE id = ?1 AND dup_key IS NOT ?2")?
+            .execute(params![id, new.dup_key])?;
         return Ok(update);
     }
     update.updated = true;
@@ -252,7 +252,7 @@ pub(super) fn update_game(
     let same_index = read_alike
         && (&old.moves, &old.start_fen, old.outcome) == (&now.moves, &now.start_fen, now.outcome);
     if same_index {
-        now.write(tx, id, new.moves_key)?;
+        now.write(tx, id, new)?;
         return Ok(update);
     }
     if let Some(text) = super::query::stored_text(tx, id)? {
@@ -266,7 +266,7 @@ pub(super) fn update_game(
         update.merged = true;
         return Ok(update);
     }
-    now.write(tx, id, new.moves_key)?;
+    now.write(tx, id, new)?;
     update.positions_added = index(tx, id, &now, &new.positions, move_ids)?;
     Ok(update)
 }

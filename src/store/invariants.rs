@@ -1,0 +1,189 @@
+//! What must hold in every pdndb database, whatever was imported, removed
+//! or interrupted: `pdndb stats --check`.
+//!
+//! SQLite keeps its own structures consistent (`PRAGMA quick_check`);
+//! these are pdndb's: every game comes from a file, every file marked
+//! complete holds the games it says, every indexed game's index rows are
+//! what reading its stored text again gives, and the tree's counts at start
+//! positions agree with the index.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::rows::Row;
+use super::{Store, StoreError};
+
+/// Indexed games whose index rows are read again and compared, at most.
+pub const SAMPLE_GAMES: i64 = 500;
+
+/// What `stats --check` found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Checked {
+    /// Whether every invariant holds.
+    pub ok: bool,
+    /// Games whose index rows were recounted.
+    pub sampled: i64,
+    /// One line per broken invariant.
+    pub problems: Vec<String>,
+}
+
+impl Store {
+    /// Checks pdndb's invariants; index rows are recounted for up to
+    /// [`SAMPLE_GAMES`] indexed games spread over the database.
+    ///
+    /// # Errors
+    /// A database failure (a broken invariant is a problem, not an error).
+    pub fn check_invariants(&self) -> Result<Checked, StoreError> {
+        let tx = self.conn().unchecked_transaction()?;
+        let count = |sql: &str| -> Result<i64, StoreError> {
+            Ok(tx.query_row(sql, [], |r| r.get(0))?)
+        };
+        let mut problems = Vec::new();
+        let expect = |problems: &mut Vec<String>, found: i64, what: &str| {
+            if found != 0 {
+                problems.push(format!("{found} {what}"));
+            }
+        };
+        let quick: String = tx.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+        if quick != "ok" {
+            problems.push(format!("SQLite's quick_check: {quick}"));
+        }
+        expect(
+            &mut problems,
+            count("SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)")?,
+            "games come from no file",
+        );
+        expect(
+            &mut problems,
+            count("SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)")?,
+            "copies in files are of no stored game",
+        );
+        expect(
+            &mut problems,
+            count(
+                "SELECT count(*) FROM source_file f WHERE complete = 1 \
+                 AND games <> (SELECT count(*) FROM provenance p WHERE p.file = f.id)",
+            )?,
+            "files marked complete hold another number of games than they say",
+        );
+        let duplicates = count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
+        if duplicates < 0 {
+            problems.push(format!("{duplicates} duplicates (fewer copies than games)"));
+        }
+        let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
+        let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
+        let replayed = count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
+        if at_start != replayed {
+            problems.push(format!(
+                "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
+            ));
+        }
+        let indexed = count(&format!(
+            "SELECT count(*) FROM game WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')"
+        ))?;
+        let step = (indexed / SAMPLE_GAMES).max(1);
+        let sample: Vec<i64> = tx
+            .prepare(&format!(
+                "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM game \
+                 WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')) \
+                 WHERE n % {step} = 0 LIMIT {SAMPLE_GAMES}"
+            ))?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut differ = 0;
+        for &id in &sample {
+            let (Some(row), Some(text)) = (Row::stored(&tx, id)?, super::query::stored_text(&tx, id)?)
+            else {
+                continue;
+            };
+            let recount: BTreeSet<(i64, u32, String)> = row
+                .positions(&text)
+                .into_iter()
+                .map(|(key, ply, next)| (key, ply, next.map(|m| m.full_numeric()).unwrap_or_default()))
+                .collect();
+            let stored: BTreeSet<(i64, u32, String)> = tx
+                .prepare_cached(
+                    "SELECT p.key, p.ply, coalesce(m.name, '') FROM position p \
+                     LEFT JOIN move_name m ON m.id = p.next WHERE p.game = ?1",
+                )?
+                .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<Result<_, _>>()?;
+            if recount != stored {
+                differ += 1;
+            }
+        }
+        if differ > 0 {
+            problems.push(format!(
+                "{differ} of {} games read again have other index rows than stored",
+                sample.len()
+            ));
+        }
+        Ok(Checked {
+            ok: problems.is_empty(),
+            sampled: sample.len() as i64,
+            problems,
+        })
+    }
+
+    /// Games stored but not yet in the position index (an import was
+    /// interrupted, or is running): search and tree do not find them yet.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn unindexed(&self) -> Result<i64, StoreError> {
+        Ok(self.conn().query_row(
+            "SELECT count(*) FROM game WHERE id > (SELECT coalesce(max(indexed_through), 0) FROM index_state) \
+             AND status IN ('ok', 'ambiguous', 'illegal')",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Mode;
+    use crate::store::import::Importer;
+
+    #[test]
+    fn an_imported_database_is_clean_and_a_lost_index_row_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        let mut text = Vec::new();
+        let options = crate::generate::GenerateOptions {
+            games: 40,
+            seed: 3,
+            rules: crate::rules::Preset::Filipino.rules(),
+            notation: crate::notation::Notation::Numeric,
+        };
+        crate::generate::generate(&options, &mut text).unwrap();
+        std::fs::write(&pdn, text).unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        Importer::new(&mut store, Default::default())
+            .run(&[pdn], &mut |_| {})
+            .unwrap();
+        let checked = store.check_invariants().unwrap();
+        assert!(checked.ok, "{:?}", checked.problems);
+        assert_eq!(checked.sampled, 40);
+        assert_eq!(store.unindexed().unwrap(), 0);
+        store
+            .conn()
+            .execute("DELETE FROM position WHERE game = 7 AND ply = 5", [])
+            .unwrap();
+        store
+            .conn()
+            .execute("UPDATE index_state SET indexed_through = 30", [])
+            .unwrap();
+        let checked = store.check_invariants().unwrap();
+        assert!(!checked.ok);
+        assert!(
+            checked.problems.iter().any(|p| p.contains("1 of 30 games read again")),
+            "{:?}",
+            checked.problems
+        );
+        assert_eq!(store.unindexed().unwrap(), 10);
+    }
+}
