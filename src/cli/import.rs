@@ -64,7 +64,8 @@ pub fn cmd_import(
     let bar = bytes_bar(total, args.quiet);
     let mut done_before = 0u64;
     let mut current = 0u64;
-    let mut report = |p: Progress| match p {
+    let mut report = |p: Progress| {
+        match p {
         Progress::File { bytes, .. } => {
             done_before += current;
             current = bytes;
@@ -94,6 +95,7 @@ pub fn cmd_import(
             )
         }),
         Progress::Problem(message) => bar.suspend(|| say!("{message}")),
+    }
     };
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)

@@ -36,9 +36,8 @@ impl Store {
     /// A database failure (a broken invariant is a problem, not an error).
     pub fn check_invariants(&self) -> Result<Checked, StoreError> {
         let tx = self.conn().unchecked_transaction()?;
-        let count = |sql: &str| -> Result<i64, StoreError> {
-            Ok(tx.query_row(sql, [], |r| r.get(0))?)
-        };
+        let count =
+            |sql: &str| -> Result<i64, StoreError> { Ok(tx.query_row(sql, [], |r| r.get(0))?) };
         let mut problems = Vec::new();
         let expect = |problems: &mut Vec<String>, found: i64, what: &str| {
             if found != 0 {
@@ -51,12 +50,16 @@ impl Store {
         }
         expect(
             &mut problems,
-            count("SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)")?,
+            count(
+                "SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)",
+            )?,
             "games come from no file",
         );
         expect(
             &mut problems,
-            count("SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)")?,
+            count(
+                "SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)",
+            )?,
             "copies in files are of no stored game",
         );
         expect(
@@ -67,13 +70,15 @@ impl Store {
             )?,
             "files marked complete hold another number of games than they say",
         );
-        let duplicates = count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
+        let duplicates =
+            count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
         if duplicates < 0 {
             problems.push(format!("{duplicates} duplicates (fewer copies than games)"));
         }
         let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
         let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
-        let replayed = count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
+        let replayed =
+            count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
         if at_start != replayed {
             problems.push(format!(
                 "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
@@ -93,14 +98,17 @@ impl Store {
             .collect::<Result<_, _>>()?;
         let mut differ = 0;
         for &id in &sample {
-            let (Some(row), Some(text)) = (Row::stored(&tx, id)?, super::query::stored_text(&tx, id)?)
+            let (Some(row), Some(text)) =
+                (Row::stored(&tx, id)?, super::query::stored_text(&tx, id)?)
             else {
                 continue;
             };
             let recount: BTreeSet<(i64, u32, String)> = row
                 .positions(&text)
                 .into_iter()
-                .map(|(key, ply, next)| (key, ply, next.map(|m| m.full_numeric()).unwrap_or_default()))
+                .map(|(key, ply, next)| {
+                    (key, ply, next.map(|m| m.full_numeric()).unwrap_or_default())
+                })
                 .collect();
             let stored: BTreeSet<(i64, u32, String)> = tx
                 .prepare_cached(
@@ -180,7 +188,10 @@ mod tests {
         let checked = store.check_invariants().unwrap();
         assert!(!checked.ok);
         assert!(
-            checked.problems.iter().any(|p| p.contains("1 of 30 games read again")),
+            checked
+                .problems
+                .iter()
+                .any(|p| p.contains("1 of 30 games read again")),
             "{:?}",
             checked.problems
         );

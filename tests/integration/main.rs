@@ -3,6 +3,8 @@
 
 mod check;
 mod cli;
+mod concurrency;
+mod duplicates;
 mod engine;
 mod export;
 mod files;

@@ -20,7 +20,7 @@ const GAME: &str = "g.status || '|' || g.variant || '|' || g.preset || '|' || co
 /// What a database holds, without its ids: games, their copies in files,
 /// index rows, the opening tree's counts and the files.
 #[derive(Debug, PartialEq)]
-struct Snapshot {
+pub struct Snapshot {
     games: Vec<String>,
     copies: Vec<String>,
     index: Vec<String>,
@@ -41,7 +41,7 @@ fn strings(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
     rows
 }
 
-fn snapshot(db: &Path) -> Snapshot {
+pub fn snapshot(db: &Path) -> Snapshot {
     let conn = rusqlite::Connection::open(db).unwrap();
     Snapshot {
         games: strings(&conn, &format!("SELECT {GAME} FROM game g")),
@@ -89,7 +89,7 @@ fn snapshot(db: &Path) -> Snapshot {
 }
 
 /// Asserts two databases hold the same, naming the first part that differs.
-fn assert_same(db: &Path, fresh: &Path, context: &str) {
+pub fn assert_same(db: &Path, fresh: &Path, context: &str) {
     let (a, b) = (snapshot(db), snapshot(fresh));
     assert_eq!(
         a.strays, 0,
