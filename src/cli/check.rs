@@ -61,7 +61,8 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         };
         let source = BufReader::with_capacity(1 << 16, file);
         let mut reader = Reader::with_encoding(source, args.reading.encoding);
-        let mut checker = FileChecker::new(name.as_str(), &overrides);
+        let mut checker =
+            FileChecker::new(name.as_str(), &overrides).with_jobs(args.reading.jobs());
         let mut done = Vec::new();
         loop {
             let game = match reader.next_game() {

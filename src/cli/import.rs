@@ -100,6 +100,7 @@ pub fn cmd_import(
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)
         .with_force(args.force)
+        .with_jobs(args.reading.jobs())
         .run(&found.files, &mut report)?;
     bar.finish_and_clear();
     for dir in args.paths.iter().filter(|p| p.is_dir()) {

@@ -117,6 +117,10 @@ pub struct ReadingArgs {
     /// windows-1251, iso-8859-2, koi8-r, …) instead of detecting it.
     #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
     pub encoding: Option<&'static crate::pdn::Encoding>,
+    /// Threads that replay games (default: one per core); the output is
+    /// the same for every number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
 }
 
 /// `--encoding NAME`: an encoding the reader can read.
@@ -125,6 +129,14 @@ fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
 }
 
 impl ReadingArgs {
+    /// The threads to replay games on: `--jobs`, else one per core.
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+    }
+
     /// The overrides these arguments ask for.
     ///
     /// # Errors

@@ -49,7 +49,17 @@ pub const CALIBRATION_GAMES: usize = 64;
 /// Bytes of movetext held to choose the file's preset, at most.
 const CALIBRATION_BYTES: usize = 16 << 20;
 
+/// Games checked together on several threads, at most (per thread).
+const GAMES_PER_JOB: usize = 64;
+
+/// Bytes of movetext checked together on several threads, at most.
+const PARALLEL_BYTES: usize = 8 << 20;
+
 /// Checks the games of one file in order.
+///
+/// With [`FileChecker::with_jobs`] above 1, games are checked on that many
+/// threads, a group of games at a time; the results come out in file order
+/// all the same, and equal to one thread's.
 ///
 /// Where rules are inferred, the file's own preset is tried first, so that
 /// it takes the games every preset reads alike (most Russian games read as
@@ -71,6 +81,11 @@ pub struct FileChecker<'a> {
     clean: [u32; Preset::ALL.len()],
     /// `None` while games are held.
     preset: Option<Option<Preset>>,
+    /// Threads that check games.
+    jobs: usize,
+    /// Games waiting to be checked together, once the preset is chosen.
+    waiting: Vec<(Game, bool)>,
+    waiting_bytes: usize,
 }
 
 impl<'a> FileChecker<'a> {
@@ -87,7 +102,16 @@ impl<'a> FileChecker<'a> {
             } else {
                 None
             },
+            jobs: 1,
+            waiting: Vec::new(),
+            waiting_bytes: 0,
         }
+    }
+
+    /// Checks games on `jobs` threads (1, the default: on the caller's).
+    pub fn with_jobs(mut self, jobs: usize) -> FileChecker<'a> {
+        self.jobs = jobs.max(1);
+        self
     }
 
     /// The file's preset, once chosen: the one tried first where rules are
@@ -109,9 +133,22 @@ impl<'a> FileChecker<'a> {
         out: &mut Vec<(Game, CheckedGame)>,
     ) {
         if self.preset.is_some() {
-            if wanted {
-                let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-                out.push((game, checked));
+            if self.jobs == 1 {
+                if wanted {
+                    let checked =
+                        check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
+                    out.push((game, checked));
+                }
+            } else if wanted {
+                self.waiting_bytes += game.movetext.len();
+                self.waiting.push((game, wanted));
+                if self.waiting.len() >= GAMES_PER_JOB * self.jobs
+                    || self.waiting_bytes >= PARALLEL_BYTES
+                {
+                    let games = std::mem::take(&mut self.waiting);
+                    self.waiting_bytes = 0;
+                    self.check_all(games, with_tags, out);
+                }
             }
             return;
         }
@@ -137,6 +174,44 @@ impl<'a> FileChecker<'a> {
         if self.preset.is_none() {
             self.release(with_tags, out);
         }
+        let games = std::mem::take(&mut self.waiting);
+        self.waiting_bytes = 0;
+        self.check_all(games, with_tags, out);
+    }
+
+    /// Checks the wanted ones of `games` with the file's preset, on
+    /// [`FileChecker::with_jobs`] threads, and appends them to `out` in order.
+    fn check_all(
+        &self,
+        games: Vec<(Game, bool)>,
+        with_tags: bool,
+        out: &mut Vec<(Game, CheckedGame)>,
+    ) {
+        let preset = self.preset();
+        let check = |game: &Game| check_in(game, &self.file, self.overrides, preset, with_tags);
+        let wanted: Vec<Game> = games
+            .into_iter()
+            .filter_map(|(game, wanted)| wanted.then_some(game))
+            .collect();
+        if self.jobs == 1 || wanted.len() < 2 {
+            out.extend(wanted.into_iter().map(|game| {
+                let checked = check(&game);
+                (game, checked)
+            }));
+            return;
+        }
+        let per_job = wanted.len().div_ceil(self.jobs);
+        let checked: Vec<CheckedGame> = std::thread::scope(|scope| {
+            let parts: Vec<_> = wanted
+                .chunks(per_job)
+                .map(|part| scope.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        out.extend(wanted.into_iter().zip(checked));
     }
 
     /// Chooses the file's preset and checks the held games with it.
@@ -149,13 +224,9 @@ impl<'a> FileChecker<'a> {
             }
         }
         self.preset = Some(best.map(|(preset, _)| preset));
-        for (game, wanted) in std::mem::take(&mut self.held) {
-            if wanted {
-                let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-                out.push((game, checked));
-            }
-        }
+        let held = std::mem::take(&mut self.held);
         self.held_bytes = 0;
+        self.check_all(held, with_tags, out);
     }
 }
 

@@ -197,6 +197,8 @@ pub struct Importer<'a> {
     encoding: Option<&'static Encoding>,
     /// Read every file again, changed or not.
     force: bool,
+    /// Threads that replay games.
+    jobs: usize,
     /// Files read in full this run, with their game counts: marked complete
     /// once their positions are merged.
     finished: Vec<(i64, usize)>,
@@ -214,6 +216,7 @@ impl<'a> Importer<'a> {
             overrides,
             encoding: None,
             force: false,
+            jobs: 1,
             finished: Vec::new(),
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
@@ -231,6 +234,13 @@ impl<'a> Importer<'a> {
     /// games are replaced as for a changed file).
     pub fn with_force(mut self, force: bool) -> Importer<'a> {
         self.force = force;
+        self
+    }
+
+    /// Replays games on `jobs` threads (1, the default: on the reading
+    /// thread); what is stored is the same for every number.
+    pub fn with_jobs(mut self, jobs: usize) -> Importer<'a> {
+        self.jobs = jobs.max(1);
         self
     }
 
@@ -356,12 +366,13 @@ impl<'a> Importer<'a> {
         let file = File::open(path).map_err(io_err)?;
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
+        let jobs = self.jobs;
         let (sender, receiver) = sync_channel::<Batch>(4);
         let read = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, &name, overrides, encoding, &done, sender)
+                    read_games(file, &name, overrides, encoding, &done, jobs, sender)
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             write_batches(
@@ -421,13 +432,14 @@ impl<'a> Importer<'a> {
         });
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
+        let jobs = self.jobs;
         let (sender, receiver) = sync_channel::<Batch>(4);
         let done = HashSet::new();
         let replaced = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, name, overrides, encoding, &done, sender)
+                    read_games(file, name, overrides, encoding, &done, jobs, sender)
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             let mut replacement = Replacement {
@@ -868,13 +880,14 @@ fn read_games(
     overrides: &Overrides,
     encoding: Option<&'static Encoding>,
     done: &HashSet<i64>,
+    jobs: usize,
     sender: SyncSender<Batch>,
 ) -> Result<(), String> {
     let source = BufReader::with_capacity(1 << 16, file);
     let mut reader = Reader::with_encoding(source, encoding);
     let mut batch = Vec::with_capacity(BATCH);
     let mut deflater = Deflater::new();
-    let mut checker = FileChecker::new(name, overrides);
+    let mut checker = FileChecker::new(name, overrides).with_jobs(jobs);
     let mut checked = Vec::new();
     loop {
         let game = match reader.next_game() {

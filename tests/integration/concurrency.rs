@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::reimport::assert_same;
-use crate::{json_lines, pdndb, run};
+use crate::{crate_path, json_lines, pdndb, run};
 
 /// `pdndb generate` into `dir/name`.
 fn generated(dir: &Path, name: &str, games: usize, seed: u64) -> PathBuf {
@@ -303,4 +303,68 @@ fn stats_check_finds_a_damaged_index() {
         problems.contains("files marked complete hold another number"),
         "{problems}"
     );
+}
+
+#[test]
+fn check_and_import_give_the_same_for_every_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = vec![crate_path("sample-pdn")];
+    for (variant, seed) in [
+        ("filipino", 21),
+        ("russian", 22),
+        ("english", 23),
+        ("international", 24),
+    ] {
+        let path = dir.path().join(format!("{variant}.pdn"));
+        let out = pdndb(&dir.path().join("unused.sqlite"))
+            .args([
+                "generate",
+                "--games",
+                "700",
+                "--seed",
+                &seed.to_string(),
+                "--variant",
+                variant,
+                "-o",
+            ])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        paths.push(path);
+    }
+    let check = |jobs: &str| {
+        let out = pdndb(&dir.path().join("unused.sqlite"))
+            .args(["check", "--json", "--jobs", jobs])
+            .args(&paths)
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, out.stderr)
+    };
+    let one = check("1");
+    assert_eq!(one.0, Some(1), "sample-pdn holds problem games");
+    for jobs in ["2", "3", "8"] {
+        assert!(
+            check(jobs) == one,
+            "check --jobs {jobs} differs from --jobs 1"
+        );
+    }
+    let import = |jobs: &str| {
+        let db = dir.path().join(format!("jobs{jobs}.sqlite"));
+        let out = pdndb(&db)
+            .args(["import", "--quiet", "--jobs", jobs])
+            .args(&paths)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        db
+    };
+    let single = import("1");
+    for jobs in ["2", "5"] {
+        assert_same(&import(jobs), &single, &format!("import --jobs {jobs}"));
+    }
 }
