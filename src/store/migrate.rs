@@ -55,6 +55,18 @@ pub enum MigrateError {
         /// The binary's last step.
         known: u32,
     },
+    /// Written by an older pdndb, and opened for queries only (bringing it
+    /// up to date writes it).
+    #[error(
+        "the database is at schema step {found}, older than this pdndb reads (step {known}): \
+         run `pdndb recheck` (or import into it) to bring it up to date"
+    )]
+    Outdated {
+        /// The database's step.
+        found: u32,
+        /// The binary's last step.
+        known: u32,
+    },
     /// SQLite failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
