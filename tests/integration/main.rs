@@ -3,6 +3,8 @@
 
 mod check;
 mod cli;
+#[cfg(unix)]
+mod database_file;
 mod engine;
 mod export;
 mod files;
