@@ -55,11 +55,11 @@ pub enum MigrateError {
         /// The binary's last step.
         known: u32,
     },
-    /// Written by an older pdndb, and opened for queries only (bringing it
-    /// up to date writes it).
+    /// Written by an older pdndb, and read-only here (bringing it up to
+    /// date writes it).
     #[error(
-        "the database is at schema step {found}, older than this pdndb reads (step {known}): \
-         run `pdndb recheck` (or import into it) to bring it up to date"
+        "the database is at schema step {found}, older than this pdndb reads (step {known}), \
+         and read-only here: `pdndb recheck` where it can be written brings it up to date"
     )]
     Outdated {
         /// The database's step.

@@ -3,8 +3,9 @@
 //! [`Store`] owns the connection. Opening refuses a file that is not
 //! pdndb's before writing anything; for writing it sets the per-connection
 //! pragmas (WAL, so readers can query during an import), marks the database
-//! as pdndb's and applies missing schema steps; queries never write. A
-//! database newer than the binary is refused.
+//! as pdndb's and applies missing schema steps; queries write nothing (but
+//! bring a database of an older pdndb up to date first). A database newer
+//! than the binary is refused.
 
 pub mod games;
 pub mod import;
@@ -127,15 +128,17 @@ impl Store {
     /// [`Mode::Read`] writes nothing (SQLite refuses any write from its
     /// connection), so it also reads a database on a read-only file, folder
     /// or mount, where it opens it read-only (immutable when no writer's
-    /// log is beside it: no `-wal` or `-shm` file can be made there). It
-    /// reads only a database at this binary's schema step: every query
-    /// needs the tables and columns of the last step, and bringing an older
-    /// database up to date is a write, left to `import` and `recheck`.
+    /// log is beside it: no `-wal` or `-shm` file can be made there). One
+    /// exception: a database written by an older pdndb, which the queries
+    /// cannot read (each needs the tables and columns of the last schema
+    /// step), is first brought up to date as [`Mode::Write`] does, when it
+    /// can be written; when it cannot, the error says how to do it.
     ///
     /// # Errors
     /// A missing database in read mode, a file that is not pdndb's, a file
     /// SQLite cannot open, a database that cannot be written in write mode,
-    /// one at an older schema step in read mode, one newer than this binary.
+    /// one at an older schema step that cannot be written in read mode, one
+    /// newer than this binary.
     pub fn open(path: &Path, mode: Mode) -> Result<Store, StoreError> {
         let place = Place::of(path);
         if mode == Mode::Read && !place.exists {
@@ -165,36 +168,51 @@ impl Store {
         })
     }
 
-    /// The connection of [`Mode::Read`], after checking the schema step.
+    /// The connection of [`Mode::Read`], to a database at this binary's
+    /// schema step.
     fn connect_for_queries(
         path: &Path,
         place: &Place,
         holds: Holds,
     ) -> Result<Connection, StoreError> {
-        let open_err = |source| StoreError::Open {
-            path: path.to_path_buf(),
-            source,
-        };
         if holds == Holds::Nothing {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
-        let conn = open::open_for_queries(path, place).map_err(open_err)?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(open_err)?;
+        let conn = Self::query_connection(path, place)?;
         let found: u32 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(open_err)?;
+            .map_err(|source| StoreError::Open {
+                path: path.to_path_buf(),
+                source,
+            })?;
         let known = migrate::latest();
-        let outdated = match found {
+        let problem = match found {
             0 => return Err(StoreError::Missing(path.to_path_buf())),
+            f if f < known && place.writable => {
+                drop(conn);
+                drop(Self::connect_for_writing(path, place, holds)?);
+                return Self::query_connection(path, place);
+            }
             f if f < known => MigrateError::Outdated { found, known },
             f if f > known => MigrateError::TooNew { found, known },
             _ => return Ok(conn),
         };
         Err(StoreError::Schema {
             path: path.to_path_buf(),
-            source: outdated,
+            source: problem,
         })
+    }
+
+    /// A connection that only reads the pdndb database at `path`.
+    fn query_connection(path: &Path, place: &Place) -> Result<Connection, StoreError> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let conn = open::open_for_queries(path, place).map_err(open_err)?;
+        conn.busy_timeout(Duration::from_secs(30))
+            .map_err(open_err)?;
+        Ok(conn)
     }
 
     /// The connection of [`Mode::Write`]: pragmas set, pdndb's mark on the

@@ -158,31 +158,31 @@ fn pdndb_marks_its_databases_and_knows_those_written_before_the_mark() {
     assert_eq!(application_id(&empty), APPLICATION_ID);
 }
 
-#[test]
-fn a_query_on_a_database_of_an_older_schema_says_how_to_bring_it_up_to_date() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("previous-release.sqlite");
+/// The database of the previous release (schema step 3, no mark), copied.
+fn previous_release(to: &Path) {
     std::fs::copy(
         crate_path("tests/data/previous-release/previous-release.sqlite"),
-        &db,
+        to,
     )
     .unwrap();
-    let before = folder(dir.path());
-    for args in [&["stats"][..], &["games"], &["tree"]] {
-        let (out, err, code) = run(&db, args);
-        assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
-        assert!(
-            err.contains("previous-release.sqlite: the database is at schema step 3, older than this pdndb reads")
-                && err.contains("run `pdndb recheck` (or import into it) to bring it up to date"),
-            "{err}"
-        );
-        assert_eq!(folder(dir.path()), before, "{args:?}");
-    }
-    let (_, err, code) = run(&db, &["recheck", "--quiet"]);
-    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_query_brings_a_database_of_an_older_pdndb_up_to_date_and_marks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("previous-release.sqlite");
+    previous_release(&db);
+    assert_eq!(application_id(&db), 0);
     let (out, err, code) = run(&db, &["stats", "--json"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_lines(&out)[0]["games"], 61);
+    assert_eq!(application_id(&db), APPLICATION_ID);
+    let step: u32 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(step, pdndb::store::latest_step());
+    assert_eq!(names(&folder(dir.path())), ["previous-release.sqlite"]);
 }
 
 #[test]
@@ -230,7 +230,8 @@ fn unprivileged_user() -> Option<(String, String)> {
 }
 
 /// A folder under /tmp that every user may enter, holding a copy of the
-/// binary and a database imported from the sample files; `(folder, db)`.
+/// binary, a database imported from the sample files and one of the
+/// previous release (`old.sqlite`); `(folder, db)`.
 fn shared_database() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::Builder::new()
         .prefix("pdndb-ro")
@@ -242,7 +243,8 @@ fn shared_database() -> (tempfile::TempDir, PathBuf) {
     let (_, err, code) = run(&db, &["import", crate_path("sample-pdn").to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     std::fs::write(dir.path().join("games.pdn"), GAME).unwrap();
-    for name in ["db.sqlite", "games.pdn"] {
+    previous_release(&dir.path().join("old.sqlite"));
+    for name in ["db.sqlite", "games.pdn", "old.sqlite"] {
         std::fs::set_permissions(
             dir.path().join(name),
             std::fs::Permissions::from_mode(0o444),
@@ -284,6 +286,15 @@ fn check_read_only(dir: &Path, pdndb: &dyn Fn(&[&str]) -> Outcome) {
     let (out, err, code) = run(&["export"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("[Event"));
+    // A database of an older pdndb cannot be brought up to date here.
+    let (out, err, code) = pdndb(&["--db", "old.sqlite", "stats"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    let message = format!(
+        "old.sqlite: the database is at schema step 3, older than this pdndb reads (step {}), \
+         and read-only here: `pdndb recheck` where it can be written brings it up to date",
+        pdndb::store::latest_step()
+    );
+    assert!(err.contains(&message), "{err}");
     assert_eq!(folder(dir), before, "queries changed nothing");
     for args in [
         &["import", "games.pdn"][..],
