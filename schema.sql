@@ -4,6 +4,12 @@
 -- user_version (= the last step applied). Steps are append-only: released
 -- steps are never edited; changes come as new steps.
 --
+-- Every database pdndb writes carries PRAGMA application_id 0x50444E64
+-- (`PDNd` in ASCII), set whenever it is opened for writing (a header field,
+-- not a step): a file with another application_id, or with tables but
+-- neither the mark nor pdndb's `source_file` and `game`, is not pdndb's and
+-- is left alone.
+--
 -- Zobrist keys in `position.key` follow src/rules/zobrist.rs (its Stability
 -- section): changing the key tables needs a step that rehashes every key.
 

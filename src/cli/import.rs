@@ -42,7 +42,8 @@ pub struct ImportArgs {
 /// # Errors
 /// Bad arguments, or a database that cannot be opened or written. Files
 /// that cannot be read are reported; the others are imported, then the exit
-/// status is 2.
+/// status is 2. When no file at all is found (every path is missing), the
+/// database is not opened, so none is created.
 pub fn cmd_import(
     args: &ImportArgs,
     db: &std::path::Path,
@@ -52,6 +53,10 @@ pub fn cmd_import(
     let mut found = discover(&args.paths);
     for error in &found.errors {
         say!("{error}");
+    }
+    if found.files.is_empty() && !found.errors.is_empty() {
+        // Nothing to read: no database is created or opened.
+        return Ok(Exit::Error);
     }
     let not_pdn = skip_not_pdn(&mut found.files);
     let mut store = open_writer(db, Duration::from_secs(args.wait))?;

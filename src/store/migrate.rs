@@ -55,6 +55,18 @@ pub enum MigrateError {
         /// The binary's last step.
         known: u32,
     },
+    /// Written by an older pdndb, and read-only here (bringing it up to
+    /// date writes it).
+    #[error(
+        "the database is at schema step {found}, older than this pdndb reads (step {known}), \
+         and read-only here: `pdndb recheck` where it can be written brings it up to date"
+    )]
+    Outdated {
+        /// The database's step.
+        found: u32,
+        /// The binary's last step.
+        known: u32,
+    },
     /// SQLite failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),

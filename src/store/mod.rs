@@ -1,8 +1,11 @@
 //! The SQLite database: schema, import, queries.
 //!
-//! [`Store`] owns the connection. Opening sets the per-connection pragmas
-//! (WAL, so readers can query during an import), applies missing schema
-//! steps, and refuses a database newer than the binary.
+//! [`Store`] owns the connection. Opening refuses a file that is not
+//! pdndb's before writing anything; for writing it sets the per-connection
+//! pragmas (WAL, so readers can query during an import), marks the database
+//! as pdndb's and applies missing schema steps; queries write nothing (but
+//! bring a database of an older pdndb up to date first). A database newer
+//! than the binary is refused.
 
 pub mod games;
 mod identity;
@@ -13,6 +16,7 @@ pub mod listing;
 pub mod lock;
 mod migrate;
 pub mod moves;
+mod open;
 pub mod players;
 pub mod query;
 pub mod recheck;
@@ -27,6 +31,9 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 pub use lock::{LockError, WriteLock};
 
 pub use migrate::{MigrateError, latest as latest_step, steps as schema_steps};
+pub use open::{APPLICATION_ID, Foreign};
+
+use open::{Holds, IdentifyError, Place};
 
 /// Why the database cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +49,31 @@ pub enum StoreError {
         /// What SQLite said.
         source: rusqlite::Error,
     },
+    /// The file is not a pdndb database; it is left as it is.
+    #[error("{path}: not a pdndb database ({why}); give another --db")]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        why: Foreign,
+    },
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A command that writes was given a database it may not write.
+    #[error(
+        "{0}: the database is read-only here (the file or its folder cannot be written): \
+         queries can read it; import, recheck and remove cannot"
+    )]
+    ReadOnly(PathBuf),
+    /// The database would be created in a folder that cannot be written.
+    #[error("{0}: cannot create the database here (its folder cannot be written)")]
+    CannotCreate(PathBuf),
     /// Schema problems.
     #[error("{path}: {source}")]
     Schema {
@@ -80,9 +112,9 @@ const WRITE_CACHE_KIB: i64 = 64 * 1024;
 /// How to open a database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// Create it if needed and allow writes (import).
+    /// Create it if needed and allow writes (import, recheck, remove).
     Write,
-    /// It must exist; queries only.
+    /// It must exist; queries only: SQLite refuses any write.
     Read,
 }
 
@@ -96,18 +128,33 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (or, in [`Mode::Write`], creates) the database at `path`. A
-    /// store that writes takes the write lock first (see [`lock`]), waiting
-    /// up to [`lock::DEFAULT_WAIT`] for another writer.
+    /// Opens (or, in [`Mode::Write`], creates) the database at `path`.
+    ///
+    /// A file that is not pdndb's is refused before anything is written to
+    /// it: its header, else its tables read through a read-only connection,
+    /// tell. A pdndb database is one that carries
+    /// [`APPLICATION_ID`], or, written before that mark existed, has pdndb's
+    /// tables: opening it for writing marks it.
+    ///
+    /// [`Mode::Read`] writes nothing (SQLite refuses any write from its
+    /// connection), so it also reads a database on a read-only file, folder
+    /// or mount, where it opens it read-only (immutable when no writer's
+    /// log is beside it: no `-wal` or `-shm` file can be made there). One
+    /// exception: a database written by an older pdndb, which the queries
+    /// cannot read (each needs the tables and columns of the last schema
+    /// step), is first brought up to date as [`Mode::Write`] does, when it
+    /// can be written; when it cannot, the error says how to do it.
+    ///
+    /// A store that writes takes the write lock first (see [`lock`]),
+    /// waiting up to [`lock::DEFAULT_WAIT`] for another writer.
     ///
     /// # Errors
-    /// A missing database in read mode, a file SQLite cannot open, a
-    /// database newer than this binary, another writer for the whole wait.
+    /// A missing database in read mode, a file that is not pdndb's, a file
+    /// SQLite cannot open, a database that cannot be written in write mode,
+    /// one at an older schema step that cannot be written in read mode, one
+    /// newer than this binary, another writer for the whole wait.
     pub fn open(path: &Path, mode: Mode) -> Result<Store, StoreError> {
-        match mode {
-            Mode::Write => Store::open_writer(path, lock::DEFAULT_WAIT, &mut |_| {}),
-            Mode::Read => Store::open_with_lock(path, mode, None),
-        }
+        Store::open_waiting(path, mode, lock::DEFAULT_WAIT, &mut |_| {})
     }
 
     /// Opens the database at `path` for writing, creating it if needed,
@@ -122,82 +169,151 @@ impl Store {
         wait: Duration,
         waiting: &mut dyn FnMut(Option<u32>),
     ) -> Result<Store, StoreError> {
-        let lock = WriteLock::take(path, wait, waiting)?;
-        Store::open_with_lock(path, Mode::Write, Some(lock))
+        Store::open_waiting(path, Mode::Write, wait, waiting)
     }
 
-    fn open_with_lock(
+    fn open_waiting(
         path: &Path,
         mode: Mode,
-        lock: Option<WriteLock>,
+        wait: Duration,
+        waiting: &mut dyn FnMut(Option<u32>),
     ) -> Result<Store, StoreError> {
-        if mode == Mode::Read && !path.exists() {
+        let place = Place::of(path);
+        if mode == Mode::Read && !place.exists {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
-        let open_err = |source| StoreError::Open {
-            path: path.to_path_buf(),
-            source,
-        };
-        let flags = match mode {
+        let holds = open::identify(path, &place).map_err(|e| match e {
+            IdentifyError::Foreign(why) => StoreError::Foreign {
+                path: path.to_path_buf(),
+                why,
+            },
+            IdentifyError::Io(source) => StoreError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            },
+            IdentifyError::Sqlite(source) => StoreError::Open {
+                path: path.to_path_buf(),
+                source,
+            },
+        })?;
+        let (conn, lock) = match mode {
+            Mode::Read => (Self::connect_for_queries(path, &place, holds)?, None),
             Mode::Write => {
-                OpenFlags::SQLITE_OPEN_READ_WRITE
-                    | OpenFlags::SQLITE_OPEN_CREATE
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                Self::check_writable(path, &place)?;
+                let lock = WriteLock::take(path, wait, waiting)?;
+                (Self::connect_for_writing(path, &place, holds)?, Some(lock))
             }
-            Mode::Read => OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         };
-        let mut conn = Connection::open_with_flags(path, flags)
-            .or_else(|e| match mode {
-                // A read-only file or folder still serves queries.
-                Mode::Read => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
-                Mode::Write => Err(e),
-            })
-            .map_err(open_err)?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(open_err)?;
-        if mode == Mode::Write {
-            // A transaction takes the write lock when it begins, so that
-            // SQLite's busy wait applies (a read turned write cannot wait).
-            conn.set_transaction_behavior(TransactionBehavior::Immediate);
-            // Before anything is written: lets imports hand back the pages
-            // of the sorted runs they set aside (no effect on an existing database).
-            conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
-                .map_err(open_err)?;
-            conn.pragma_update(None, "journal_mode", "WAL")
-                .map_err(open_err)?;
-            conn.pragma_update(None, "synchronous", "NORMAL")
-                .map_err(open_err)?;
-            // Writes touch the game table's indexes (names, events,
-            // dates) in no order: a cache that holds them spares a read
-            // and a write per game.
-            conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
-                .map_err(open_err)?;
-            conn.pragma_update(None, "temp_store", "MEMORY")
-                .map_err(open_err)?;
-        }
-        let found: u32 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(open_err)?;
-        let schema_err = |source| StoreError::Schema {
-            path: path.to_path_buf(),
-            source,
-        };
-        if mode == Mode::Write || found < migrate::latest() {
-            if mode == Mode::Read && found == 0 {
-                return Err(StoreError::Missing(path.to_path_buf()));
-            }
-            migrate::migrate(&mut conn).map_err(schema_err)?;
-        } else if found > migrate::latest() {
-            return Err(schema_err(MigrateError::TooNew {
-                found,
-                known: migrate::latest(),
-            }));
-        }
         Ok(Store {
             conn,
             path: path.to_path_buf(),
             _lock: lock,
         })
+    }
+
+    /// The connection of [`Mode::Read`], to a database at this binary's
+    /// schema step.
+    fn connect_for_queries(
+        path: &Path,
+        place: &Place,
+        holds: Holds,
+    ) -> Result<Connection, StoreError> {
+        if holds == Holds::Nothing {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        let conn = Self::query_connection(path, place)?;
+        let found: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|source| StoreError::Open {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let known = migrate::latest();
+        let problem = match found {
+            0 => return Err(StoreError::Missing(path.to_path_buf())),
+            f if f < known && place.writable => {
+                drop(conn);
+                drop(Self::connect_for_writing(path, place, holds)?);
+                return Self::query_connection(path, place);
+            }
+            f if f < known => MigrateError::Outdated { found, known },
+            f if f > known => MigrateError::TooNew { found, known },
+            _ => return Ok(conn),
+        };
+        Err(StoreError::Schema {
+            path: path.to_path_buf(),
+            source: problem,
+        })
+    }
+
+    /// A connection that only reads the pdndb database at `path`.
+    fn query_connection(path: &Path, place: &Place) -> Result<Connection, StoreError> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let conn = open::open_for_queries(path, place).map_err(open_err)?;
+        conn.busy_timeout(Duration::from_secs(30))
+            .map_err(open_err)?;
+        Ok(conn)
+    }
+
+    /// Whether a writer can write the database at `path`.
+    fn check_writable(path: &Path, place: &Place) -> Result<(), StoreError> {
+        if place.writable {
+            Ok(())
+        } else if place.exists {
+            Err(StoreError::ReadOnly(path.to_path_buf()))
+        } else {
+            Err(StoreError::CannotCreate(path.to_path_buf()))
+        }
+    }
+
+    /// The connection of [`Mode::Write`]: pragmas set, pdndb's mark on the
+    /// database, its schema up to date.
+    fn connect_for_writing(
+        path: &Path,
+        place: &Place,
+        holds: Holds,
+    ) -> Result<Connection, StoreError> {
+        Self::check_writable(path, place)?;
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        conn.busy_timeout(Duration::from_secs(30))
+            .map_err(open_err)?;
+        // A transaction takes the write lock when it begins, so that
+        // SQLite's busy wait applies (a read turned write cannot wait).
+        conn.set_transaction_behavior(TransactionBehavior::Immediate);
+        // Before anything is written: lets imports hand back the pages
+        // of the sorted runs they set aside (no effect on an existing database).
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        // Writes touch the game table's indexes (names, events,
+        // dates) in no order: a cache that holds them spares a read
+        // and a write per game.
+        conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
+            .map_err(open_err)?;
+        conn.pragma_update(None, "temp_store", "MEMORY")
+            .map_err(open_err)?;
+        if holds != (Holds::Pdndb { marked: true }) {
+            conn.pragma_update(None, "application_id", i64::from(APPLICATION_ID))
+                .map_err(open_err)?;
+        }
+        migrate::migrate(&mut conn).map_err(|source| StoreError::Schema {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(conn)
     }
 
     /// The connection, for the import and query modules.

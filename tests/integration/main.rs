@@ -4,6 +4,8 @@
 mod check;
 mod cli;
 mod concurrency;
+#[cfg(unix)]
+mod database_file;
 mod duplicates;
 mod engine;
 mod export;
