@@ -274,7 +274,7 @@ impl<'a> Importer<'a> {
         summary: &mut ImportSummary,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), FileError> {
-        let (path, name) = (input.given(), &input.name());
+        let (path, name) = (input.given(), input.name());
         let io_err = |e: io::Error| FileError::Io(format!("{name}: {e}"));
         let snapshot = input.snapshot().map_err(io_err)?;
         change_point(input.path());
@@ -288,7 +288,7 @@ impl<'a> Importer<'a> {
         let reading = self.reading_for(&stored);
         let options = reading.options.to_json();
         let version = FileVersion {
-            name,
+            name: &name,
             location: &location,
             hash,
             size: *size,
@@ -330,7 +330,7 @@ impl<'a> Importer<'a> {
             bytes: *size,
         });
         let mut file = snapshot.open().map_err(io_err)?;
-        let snapshot = &snapshot;
+        let (name, snapshot) = (name.as_str(), &snapshot);
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
         let (sender, receiver) = sync_channel::<Batch>(4);
