@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::board::diagram;
-use super::files::{discover, skip_not_pdn};
+use super::files::{discover, open_inputs};
 use super::{CliError, Exit, ReadingArgs};
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
@@ -18,7 +18,8 @@ use crate::rules::Position;
 /// Arguments of `check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// PDN files or folders (searched for `*.pdn`, any case).
+    /// PDN files or folders (searched for `*.pdn`, any case); `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// One JSON object per game on standard output.
@@ -42,16 +43,16 @@ struct Tally {
 /// exit status 2 after every other file has been read.
 pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let overrides = args.reading.overrides()?;
-    let mut found = discover(&args.paths);
-    skip_not_pdn(&mut found.files);
-    let mut failed = !found.errors.is_empty();
+    let found = discover(&args.paths);
+    let opened = open_inputs(&found.files, args.reading.encoding);
+    let mut failed = !found.errors.is_empty() || opened.failed > 0;
     for error in &found.errors {
         say!("{error}");
     }
     let mut tally = Tally::default();
-    for path in &found.files {
-        let name = path.display().to_string();
-        let file = match File::open(path) {
+    for input in &opened.inputs {
+        let name = input.name();
+        let file = match File::open(input.path()) {
             Ok(file) => file,
             Err(err) => {
                 say!("{name}: {err}");
@@ -97,7 +98,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
     say!(
         "checked {} games in {} files: {}",
         tally.games,
-        found.files.len(),
+        opened.inputs.len(),
         counts.join(", ")
     );
     Ok(if failed {

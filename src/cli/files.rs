@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::pdn::{NotPdn, sniff};
+use crate::pdn::{Encoding, Input, NotPdn, STDIN};
 
 use walkdir::WalkDir;
 
@@ -22,11 +22,16 @@ fn is_pdn(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
 }
 
-/// Expands each path: a file is taken as it is (whatever its name), a folder
-/// is searched, following symbolic links, for `*.pdn` files.
+/// Expands each path: a file is taken as it is (whatever its name, and
+/// `-`, standard input), a folder is searched, following symbolic links,
+/// for `*.pdn` files.
 pub fn discover(paths: &[PathBuf]) -> Discovery {
     let mut found = Discovery::default();
     for path in paths {
+        if path == Path::new(STDIN) {
+            found.files.push(path.clone());
+            continue;
+        }
         if !path.is_dir() {
             if path.exists() {
                 found.files.push(path.clone());
@@ -62,29 +67,49 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
     found
 }
 
-/// Why the file at `path` is not PDN, or `None` when it is PDN, is
-/// standard input (`-`, which cannot be read twice), or cannot be read
-/// (left for the reader to report).
-pub fn not_pdn(path: &Path) -> Option<NotPdn> {
-    if path == Path::new("-") {
-        return None;
-    }
-    let file = std::fs::File::open(path).ok()?;
-    sniff(file).ok().flatten()
+/// The inputs to read, and what became of the others.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// Inputs that hold PDN (or whose file is left for the reader to
+    /// report), in the order given.
+    pub inputs: Vec<Input>,
+    /// Inputs that are not PDN, skipped.
+    pub not_pdn: usize,
+    /// Inputs that could not be read (or not without `--encoding`).
+    pub failed: usize,
 }
 
-/// Takes the files that are not PDN out of `files`, saying so for each on
-/// standard error; returns how many. Skipping one is not an error.
-pub fn skip_not_pdn(files: &mut Vec<PathBuf>) -> usize {
-    let before = files.len();
-    files.retain(|path| match not_pdn(path) {
-        Some(why) => {
-            say!("{}: not PDN ({why}); skipped", path.display());
-            false
+/// Opens each file (a stream is copied as it is read, see [`Input`]),
+/// its text read in `encoding` when given; one that is not PDN is left
+/// out with a line on standard error saying why (not an error), one
+/// that cannot be read with a line saying so (an error).
+pub fn open_inputs(files: &[PathBuf], encoding: Option<&'static Encoding>) -> Opened {
+    let mut opened = Opened::default();
+    for path in files {
+        let name = path.display();
+        match Input::open(path, encoding) {
+            Ok(Ok(input)) => opened.inputs.push(input),
+            Ok(Err(NotPdn::Utf16WithoutBom(found))) => {
+                let (label, other) = match found.name() {
+                    "UTF-16BE" => ("utf-16be", "utf-16le"),
+                    _ => ("utf-16le", "utf-16be"),
+                };
+                say!(
+                    "{name}: UTF-16 text without a byte-order mark; give --encoding {label} (or {other})"
+                );
+                opened.failed += 1;
+            }
+            Ok(Err(why)) => {
+                say!("{name}: not PDN ({why}); skipped");
+                opened.not_pdn += 1;
+            }
+            Err(err) => {
+                say!("{name}: {err}");
+                opened.failed += 1;
+            }
         }
-        None => true,
-    });
-    before - files.len()
+    }
+    opened
 }
 
 #[cfg(test)]
@@ -133,19 +158,31 @@ mod tests {
             std::fs::write(&path, bytes).unwrap();
             path
         };
-        let mut files = vec![
+        let utf16: Vec<u8> = "[Event \"x\"]\n1. 11-15 *\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let files = vec![
             write("games.pdn", b"1. 11-15 23-19 *\n"),
             write("empty.pdn", b""),
             write("image.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
             write("Cargo.toml", b"[package]\nname = \"x\"\n"),
             write("fen.pdn", b"[FEN \"W:W21:B1\"]\n"),
+            write("utf16.pdn", &utf16),
             root.join("missing.pdn"),
         ];
-        assert_eq!(not_pdn(&files[1]), Some(NotPdn::Empty));
-        assert_eq!(not_pdn(&files[2]), Some(NotPdn::Binary));
-        assert_eq!(not_pdn(&files[3]), Some(NotPdn::NoGame));
-        assert_eq!(skip_not_pdn(&mut files), 3);
-        let names: Vec<_> = files.iter().map(|p| p.file_name().unwrap()).collect();
+        let opened = open_inputs(&files, None);
+        assert_eq!((opened.not_pdn, opened.failed), (3, 1));
+        let names: Vec<_> = opened
+            .inputs
+            .iter()
+            .map(|i| i.given().file_name().unwrap())
+            .collect();
         assert_eq!(names, ["games.pdn", "fen.pdn", "missing.pdn"]);
+        let utf16 = open_inputs(
+            &files[5..6],
+            Some(crate::pdn::Encoding::for_label(b"utf-16le").unwrap()),
+        );
+        assert_eq!(utf16.inputs.len(), 1);
     }
 }

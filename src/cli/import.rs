@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::files::{discover, skip_not_pdn};
+use super::files::{discover, open_inputs};
 use super::progress::bytes_bar;
 use super::query_args::open_writer;
 use super::{CliError, Exit, ReadingArgs};
@@ -15,7 +15,8 @@ use std::time::Duration;
 /// Arguments of `import`.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// PDN files or folders (searched for `*.pdn`, any case).
+    /// PDN files or folders (searched for `*.pdn`, any case); `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Print the summary as one JSON object.
@@ -50,7 +51,7 @@ pub fn cmd_import(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let overrides = args.reading.overrides()?;
-    let mut found = discover(&args.paths);
+    let found = discover(&args.paths);
     for error in &found.errors {
         say!("{error}");
     }
@@ -58,12 +59,12 @@ pub fn cmd_import(
         // Nothing to read: no database is created or opened.
         return Ok(Exit::Error);
     }
-    let not_pdn = skip_not_pdn(&mut found.files);
+    let opened = open_inputs(&found.files, args.reading.encoding);
     let mut store = open_writer(db, Duration::from_secs(args.wait))?;
-    let total: u64 = found
-        .files
+    let total: u64 = opened
+        .inputs
         .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
+        .filter_map(|f| std::fs::metadata(f.path()).ok())
         .map(|m| m.len())
         .sum();
     let bar = bytes_bar(total, args.quiet);
@@ -106,7 +107,7 @@ pub fn cmd_import(
         .with_encoding(args.reading.encoding)
         .with_force(args.force)
         .with_jobs(args.reading.jobs())
-        .run(&found.files, &mut report)?;
+        .run(&opened.inputs, &mut report)?;
     bar.finish_and_clear();
     for dir in args.paths.iter().filter(|p| p.is_dir()) {
         for gone in store.files_gone(dir)? {
@@ -123,13 +124,15 @@ pub fn cmd_import(
         };
         super::write_json_line(out, &json)?;
     } else {
-        write_summary(out, &summary, not_pdn, &database)?;
+        write_summary(out, &summary, opened.not_pdn, &database)?;
     }
-    Ok(if failed > 0 || !found.errors.is_empty() {
-        Exit::Error
-    } else {
-        Exit::Success
-    })
+    Ok(
+        if failed > 0 || opened.failed > 0 || !found.errors.is_empty() {
+            Exit::Error
+        } else {
+            Exit::Success
+        },
+    )
 }
 
 /// The summary printed by `--json`: the importer's, plus the database

@@ -114,7 +114,8 @@ pub struct ReadingArgs {
     #[arg(long, ignore_case = true, value_parser = notation_names())]
     pub notation: Option<String>,
     /// Read the files' text in this encoding (utf-8, windows-1252,
-    /// windows-1251, iso-8859-2, koi8-r, …) instead of detecting it.
+    /// windows-1251, iso-8859-2, koi8-r, utf-16le, utf-16be, …) instead of
+    /// detecting it.
     #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
     pub encoding: Option<&'static crate::pdn::Encoding>,
     /// Threads that replay games (default: one per core); the output is

@@ -18,7 +18,7 @@
 //!   whose bytes are valid UTF-8 is still read as UTF-8 in such a file
 //!   (files joined from several sources mix both).
 
-use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// Bytes looked at, from the first byte outside ASCII on, to decide a
 /// file's encoding.
@@ -131,6 +131,12 @@ pub(crate) fn readable(encoding: &'static Encoding) -> bool {
     encoding == UTF_8 || (encoding.is_single_byte() && encoding.is_ascii_compatible())
 }
 
+/// Whether `encoding` is UTF-16, which the reader turns into UTF-8 as it
+/// reads (see [`Reader::with_encoding`](super::Reader::with_encoding)).
+pub(crate) fn is_utf16(encoding: &'static Encoding) -> bool {
+    encoding == UTF_16LE || encoding == UTF_16BE
+}
+
 /// How many characters outside ASCII in `sample` are valid UTF-8, and how
 /// many invalid sequences it holds; a sequence cut at the end of a sample
 /// that is not `complete` counts as neither.
@@ -176,7 +182,7 @@ pub enum EncodingError {
     /// The encoding exists but cannot be read: neither UTF-8 nor a
     /// single-byte encoding whose ASCII bytes are ASCII.
     #[error(
-        "encoding `{0}` cannot be read: pdndb reads UTF-8 and single-byte encodings (windows-1252, windows-1251, iso-8859-2, koi8-r, …)"
+        "encoding `{0}` cannot be read: pdndb reads UTF-8, UTF-16 and single-byte encodings (windows-1252, windows-1251, iso-8859-2, koi8-r, …)"
     )]
     Unsupported(String),
 }
@@ -188,11 +194,12 @@ pub enum EncodingError {
 /// # Errors
 /// [`EncodingError::Unknown`] for a label no encoding has,
 /// [`EncodingError::Unsupported`] for an encoding the reader cannot read
-/// (UTF-16, or multi-byte ones such as Shift_JIS).
+/// (multi-byte ones such as Shift_JIS). UTF-16 (`utf-16le`, `utf-16be`)
+/// is read: for text in it without a byte-order mark.
 pub fn encoding_for_label(label: &str) -> Result<&'static Encoding, EncodingError> {
     let encoding = Encoding::for_label(label.trim().as_bytes())
         .ok_or_else(|| EncodingError::Unknown(label.to_string()))?;
-    if readable(encoding) {
+    if readable(encoding) || is_utf16(encoding) {
         Ok(encoding)
     } else {
         Err(EncodingError::Unsupported(label.to_string()))
@@ -251,10 +258,8 @@ mod tests {
             encoding_for_label("shift_jis"),
             Err(EncodingError::Unsupported(_))
         ));
-        assert!(matches!(
-            encoding_for_label("utf-16le"),
-            Err(EncodingError::Unsupported(_))
-        ));
+        assert_eq!(encoding_for_label("utf-16le"), Ok(UTF_16LE));
+        assert_eq!(encoding_for_label("UTF-16BE"), Ok(UTF_16BE));
         assert!(!readable(SHIFT_JIS));
         assert_eq!(
             Choice {

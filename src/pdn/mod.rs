@@ -20,9 +20,11 @@
 //! (Windows-1252, Windows-1251, ISO-8859-2, KOI8-U, …), named once in a
 //! warning on the first game that uses it. [`Reader::with_encoding`] gives
 //! the encoding instead ([`encoding_for_label`] reads its name). Text in
-//! UTF-16 with its byte-order mark is read too. [`sniff`] tells an input
-//! that is not PDN at all (empty, binary, or text without a tag pair or a
-//! move) before it is read.
+//! UTF-16 with its byte-order mark is read too (without one, when its
+//! encoding is given). [`sniff`] tells an input that is not PDN at all
+//! (empty, binary, or text without a tag pair or a move) before it is
+//! read; [`Input`] opens a file, or a stream (standard input, a pipe, a
+//! device), read once into a temporary copy and sniffed on the way.
 //!
 //! Tolerance policy, in order: never panic and stay linear in time and
 //! bounded in memory on any input; read valid PDN exactly; be fast; be
@@ -68,6 +70,7 @@ mod error;
 mod framing;
 mod game;
 mod grammar;
+mod input;
 mod lex;
 mod reader;
 mod sniff;
@@ -81,8 +84,9 @@ pub use game::{
     BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType, GameTypeHint,
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
+pub use input::{Content, Hashed, Input, STDIN, Snapshot};
 pub use reader::Reader;
-pub use sniff::{NotPdn, SNIFF_SAMPLE, sniff};
+pub use sniff::{NotPdn, SNIFF_SAMPLE, STREAM_SNIFF_LIMIT, sniff, sniff_as};
 pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
 pub use writer::{game_to_string, tags_to_string, write_game, write_games};
 

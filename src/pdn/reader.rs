@@ -2,9 +2,10 @@
 
 use std::io::{self, Read};
 
-use encoding_rs::Encoding;
+use encoding_rs::{Encoding, UTF_8};
 use encoding_rs_io::{DecodeReaderBytes, DecodeReaderBytesBuilder};
 
+use super::encoding::is_utf16;
 use super::error::{Diagnostic, Position};
 use super::framing::Framer;
 use super::game::{Game, TextEncoding};
@@ -48,13 +49,24 @@ impl<R: Read> Reader<R> {
     /// bytes are ASCII ([`encoding_for_label`](super::encoding_for_label)
     /// accepts only those): the framing reads brackets, quotes and line
     /// ends as bytes, and positions count one character per byte of any
-    /// other encoding. A UTF-16 byte-order mark wins over `encoding`.
+    /// other encoding. UTF-16 (`UTF_16LE`, `UTF_16BE`) is read too, turned
+    /// into UTF-8 as it is read. A UTF-16 byte-order mark wins over
+    /// `encoding`.
     pub fn with_encoding(source: R, encoding: Option<&'static Encoding>) -> Reader<R> {
-        // Bytes pass through untouched unless a UTF-16 byte-order mark
-        // starts them (a UTF-8 one stays, for the framing to skip).
+        // Bytes pass through untouched unless they are UTF-16, given or
+        // known by a byte-order mark (a UTF-8 one stays, for the framing
+        // to skip).
+        let utf16 = encoding.filter(|e| is_utf16(e));
         let source = DecodeReaderBytesBuilder::new()
             .utf8_passthru(true)
+            .encoding(utf16)
+            .bom_override(true)
             .build(source);
+        let encoding = if utf16.is_some() {
+            Some(UTF_8)
+        } else {
+            encoding
+        };
         Reader {
             framer: Framer::with_encoding(source, encoding),
             games: 0,
@@ -141,6 +153,23 @@ mod tests {
             assert_eq!(game.plies().len(), 2);
             assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
             assert!(reader.next_game().unwrap().is_none());
+        }
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_read_when_given() {
+        let text = "[White \"Müller\"]\n1. 11-15 23-19 *\n";
+        let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, encoding) in [
+            (little, encoding_rs::UTF_16LE),
+            (big, encoding_rs::UTF_16BE),
+        ] {
+            let mut reader = Reader::with_encoding(&bytes[..], Some(encoding));
+            let game = reader.next_game().unwrap().unwrap();
+            assert_eq!(game.tag("white"), Some("Müller"));
+            assert_eq!(game.plies().len(), 2);
+            assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
         }
     }
 }

@@ -11,13 +11,18 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read};
 
-use encoding_rs::{UTF_16BE, UTF_16LE};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 
+use super::encoding::is_utf16;
 use super::game::PlyToken;
 use super::reader::Reader;
 
 /// Leading bytes looked at to tell text from binary content.
 pub const SNIFF_SAMPLE: usize = 64 << 10;
+
+/// Bytes of a stream (standard input, a pipe, a device) read at most to
+/// find a game in its text; a file is read to its end.
+pub const STREAM_SNIFF_LIMIT: u64 = 16 << 20;
 
 /// At most one control character in this many bytes of text: past
 /// that, the sample is binary content. Text has none besides blanks and
@@ -35,6 +40,13 @@ pub enum NotPdn {
     Binary,
     /// It is text, but holds neither a tag pair nor a move.
     NoGame,
+    /// It is a stream whose first [`STREAM_SNIFF_LIMIT`] bytes are text
+    /// holding neither a tag pair nor a move (the rest is not read).
+    NoGameAtStart,
+    /// It is UTF-16 text without the byte-order mark that would tell it
+    /// (its ASCII characters alternate with NUL bytes), in this encoding
+    /// as far as its bytes tell: read only when the encoding is given.
+    Utf16WithoutBom(&'static Encoding),
 }
 
 impl fmt::Display for NotPdn {
@@ -43,6 +55,14 @@ impl fmt::Display for NotPdn {
             NotPdn::Empty => "empty",
             NotPdn::Binary => "binary content",
             NotPdn::NoGame => "no tag pair or move in it",
+            NotPdn::NoGameAtStart => {
+                return write!(
+                    f,
+                    "no tag pair or move in its first {} MiB",
+                    STREAM_SNIFF_LIMIT >> 20
+                );
+            }
+            NotPdn::Utf16WithoutBom(_) => "UTF-16 text without a byte-order mark",
         })
     }
 }
@@ -60,7 +80,20 @@ impl fmt::Display for NotPdn {
 ///
 /// # Errors
 /// An I/O error of the source.
-pub fn sniff<R: Read>(mut source: R) -> io::Result<Option<NotPdn>> {
+pub fn sniff<R: Read>(source: R) -> io::Result<Option<NotPdn>> {
+    sniff_as(source, None)
+}
+
+/// As [`sniff`], the text read in `encoding` when one is given (as
+/// [`Reader::with_encoding`] reads it); UTF-16 without a byte-order mark
+/// is text only so.
+///
+/// # Errors
+/// An I/O error of the source.
+pub fn sniff_as<R: Read>(
+    mut source: R,
+    encoding: Option<&'static Encoding>,
+) -> io::Result<Option<NotPdn>> {
     let mut sample = Vec::with_capacity(SNIFF_SAMPLE.min(8 << 10));
     (&mut source)
         .take(SNIFF_SAMPLE as u64)
@@ -68,8 +101,12 @@ pub fn sniff<R: Read>(mut source: R) -> io::Result<Option<NotPdn>> {
     if sample.is_empty() {
         return Ok(Some(NotPdn::Empty));
     }
-    let text = as_utf8(&sample);
+    let text = as_utf8(&sample, encoding);
     if is_binary(&text) {
+        if let Some(utf16) = utf16_without_bom(&sample).filter(|_| !encoding.is_some_and(is_utf16))
+        {
+            return Ok(Some(NotPdn::Utf16WithoutBom(utf16)));
+        }
         let clean = text.iter().position(|&b| is_control(b)).unwrap_or(0);
         return Ok(if holds_game(&text[..clean])? {
             None
@@ -78,7 +115,7 @@ pub fn sniff<R: Read>(mut source: R) -> io::Result<Option<NotPdn>> {
         });
     }
     let whole = io::Cursor::new(sample).chain(source);
-    Ok(if holds_game(whole)? {
+    Ok(if holds_game_as(whole, encoding)? {
         None
     } else {
         Some(NotPdn::NoGame)
@@ -88,7 +125,12 @@ pub fn sniff<R: Read>(mut source: R) -> io::Result<Option<NotPdn>> {
 /// Whether the reader finds a game with a tag pair or a move in `source`;
 /// it stops at the first.
 fn holds_game<R: Read>(source: R) -> io::Result<bool> {
-    let mut reader = Reader::new(source);
+    holds_game_as(source, None)
+}
+
+/// As [`holds_game`], the text read in `encoding` when one is given.
+fn holds_game_as<R: Read>(source: R, encoding: Option<&'static Encoding>) -> io::Result<bool> {
+    let mut reader = Reader::with_encoding(source, encoding);
     while let Some(game) = reader.next_game()? {
         let has_move = game
             .plies()
@@ -102,16 +144,40 @@ fn holds_game<R: Read>(source: R) -> io::Result<bool> {
 }
 
 /// A sample as bytes in which ASCII characters are ASCII bytes: the
-/// sample itself, or, for UTF-16 text known by its byte-order mark (whose
-/// ASCII characters hold NUL bytes), the sample decoded into UTF-8.
-fn as_utf8(sample: &[u8]) -> Cow<'_, [u8]> {
-    let (encoding, rest) = match sample {
-        [0xFF, 0xFE, rest @ ..] => (UTF_16LE, rest),
-        [0xFE, 0xFF, rest @ ..] => (UTF_16BE, rest),
+/// sample itself, or, for UTF-16 text known by its byte-order mark or
+/// `given` (whose ASCII characters hold NUL bytes), the sample decoded
+/// into UTF-8.
+fn as_utf8<'a>(sample: &'a [u8], given: Option<&'static Encoding>) -> Cow<'a, [u8]> {
+    let (encoding, rest) = match (sample, given) {
+        ([0xFF, 0xFE, rest @ ..], _) => (UTF_16LE, rest),
+        ([0xFE, 0xFF, rest @ ..], _) => (UTF_16BE, rest),
+        (_, Some(given)) if is_utf16(given) => (given, sample),
         _ => return Cow::Borrowed(sample),
     };
     let (text, _) = encoding.decode_without_bom_handling(rest);
     Cow::Owned(text.into_owned().into_bytes())
+}
+
+/// The encoding of a sample of UTF-16 text without a byte-order mark: one
+/// byte of each pair is mostly NUL (ASCII characters), the other hardly
+/// ever, and the sample decoded is text.
+fn utf16_without_bom(sample: &[u8]) -> Option<&'static Encoding> {
+    let units = &sample[..sample.len() & !1];
+    let nuls = |first: usize| {
+        let at = units.iter().skip(first).step_by(2);
+        at.filter(|&&b| b == 0).count()
+    };
+    let (even, odd) = (nuls(0), nuls(1));
+    let half = units.len() / 4;
+    let encoding = if odd >= half && even.saturating_mul(8) <= odd {
+        UTF_16LE
+    } else if even >= half && odd.saturating_mul(8) <= even {
+        UTF_16BE
+    } else {
+        return None;
+    };
+    let (text, _) = encoding.decode_without_bom_handling(units);
+    (units.len() >= 4 && !is_binary(text.as_bytes())).then_some(encoding)
 }
 
 /// Whether a sample (from [`as_utf8`]) is binary content: it holds a
@@ -172,13 +238,29 @@ mod tests {
         }
         // Bytes above 127 only, as in Cyrillic text in KOI8-R.
         let (cyrillic, _, _) = KOI8_U.encode("{Иванов Пётр Сидоров Алексей}");
-        assert!(!is_binary(&as_utf8(&cyrillic)));
+        assert!(!is_binary(&as_utf8(&cyrillic, None)));
         assert_eq!(verdict(&utf16(text, true)), None);
         assert_eq!(verdict(&utf16(text, false)), None);
         assert_eq!(
             verdict(&utf16("just some words\n", true)),
             Some(NotPdn::NoGame)
         );
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_told_apart() {
+        let text = "[White \"Müller\"]\n1. 11-15 23-19 *\n";
+        let little: Vec<u8> = utf16(text, true).split_off(2);
+        let big: Vec<u8> = utf16(text, false).split_off(2);
+        assert_eq!(verdict(&little), Some(NotPdn::Utf16WithoutBom(UTF_16LE)));
+        assert_eq!(verdict(&big), Some(NotPdn::Utf16WithoutBom(UTF_16BE)));
+        // Read as given, it is PDN.
+        assert_eq!(sniff_as(&little[..], Some(UTF_16LE)).unwrap(), None);
+        assert_eq!(sniff_as(&big[..], Some(UTF_16BE)).unwrap(), None);
+        // NULs everywhere, or in binary records, are not UTF-16.
+        assert_eq!(verdict(&[0; 4096]), Some(NotPdn::Binary));
+        let records: Vec<u8> = (0u16..2048).flat_map(u16::to_le_bytes).collect();
+        assert_eq!(verdict(&records), Some(NotPdn::Binary));
     }
 
     #[test]

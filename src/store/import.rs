@@ -9,8 +9,7 @@
 //! record of how far the index is complete.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
@@ -26,7 +25,7 @@ use super::recheck::{FileOptions, READING_VERSION};
 use super::rows::{Row, delete_games, has_copies, update_game};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
-use crate::pdn::{Encoding, Game, Reader};
+use crate::pdn::{Content, Encoding, Game, Input, Reader, Snapshot};
 use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
@@ -244,22 +243,23 @@ impl<'a> Importer<'a> {
         self
     }
 
-    /// Imports every file; a file that cannot be read is reported through
-    /// `progress` and counted, the others go on.
+    /// Imports every file; a file that cannot be read (or that changed
+    /// while it was read) is reported through `progress` and counted, the
+    /// others go on.
     ///
     /// # Errors
     /// A database failure (the files already written stay written).
     pub fn run(
         &mut self,
-        files: &[PathBuf],
+        files: &[Input],
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(ImportSummary, usize), StoreError> {
         let began = Instant::now();
         let mut summary = ImportSummary::default();
         let mut failed = 0;
         summary.positions += self.index_missing()?;
-        for path in files {
-            match self.import_file(path, &mut summary, progress) {
+        for input in files {
+            match self.import_file(input, &mut summary, progress) {
                 Ok(()) => {}
                 Err(FileError::Io(message)) => {
                     progress(Progress::Problem(message));
@@ -304,22 +304,28 @@ impl<'a> Importer<'a> {
 
     fn import_file(
         &mut self,
-        path: &Path,
+        input: &Input,
         summary: &mut ImportSummary,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), FileError> {
-        let name = path.display().to_string();
+        let (path, name) = (input.given(), input.name());
         let io_err = |e: io::Error| FileError::Io(format!("{name}: {e}"));
-        let (hash, size) = hash_file(path).map_err(io_err)?;
-        let location = locate(path);
+        let snapshot = input.snapshot().map_err(io_err)?;
+        change_point(input.path());
+        let Content { hash, size } = &snapshot.content;
+        // A stream has no place of its own: it is known by its content.
+        let location = match input.streamed() {
+            Some(_) => format!("stream:{hash}"),
+            None => locate(path),
+        };
         let stored = stored_versions(self.store.conn(), &location, &name)?;
         let reading = self.reading_for(&stored);
         let options = reading.options.to_json();
         let version = FileVersion {
             name: &name,
             location: &location,
-            hash: &hash,
-            size,
+            hash,
+            size: *size,
             options: &options,
         };
         let file_id = match plan(&stored, &version, self.force) {
@@ -343,11 +349,11 @@ impl<'a> Importer<'a> {
             Plan::Replace(ids) => {
                 if let [file] = stored.as_slice()
                     && !file.complete
-                    && file.hash == hash
+                    && file.hash == *hash
                 {
                     progress(Progress::StartedOver(path.to_path_buf()));
                 }
-                return self.replace_file(path, &version, &reading, &ids, summary, progress);
+                return self.replace_file(&snapshot, &version, &reading, &ids, summary, progress);
             }
         };
         let done: HashSet<i64> = {
@@ -361,9 +367,10 @@ impl<'a> Importer<'a> {
         summary.files += 1;
         progress(Progress::File {
             path: path.to_path_buf(),
-            bytes: size,
+            bytes: *size,
         });
-        let file = File::open(path).map_err(io_err)?;
+        let mut file = snapshot.open().map_err(io_err)?;
+        let (name, snapshot) = (name.as_str(), &snapshot);
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
         let jobs = self.jobs;
@@ -372,7 +379,9 @@ impl<'a> Importer<'a> {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, &name, overrides, encoding, &done, jobs, sender)
+                    let read =
+                        read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
+                    read.map(|()| snapshot.unchanged(&file))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             write_batches(
@@ -391,7 +400,17 @@ impl<'a> Importer<'a> {
             )
         })?;
         match read {
-            Ok(()) => {
+            // Its games stay, the file not complete: the next import
+            // reads it again and replaces them.
+            Ok(false) => {
+                FileVersion {
+                    hash: "",
+                    ..version
+                }
+                .record(self.store.conn(), file_id)?;
+                Err(changed(name))
+            }
+            Ok(true) => {
                 let stored: i64 = self.store.conn().query_row(
                     "SELECT count(*) FROM provenance WHERE file = ?1",
                     [file_id],
@@ -412,7 +431,7 @@ impl<'a> Importer<'a> {
     /// deleted with their index rows.
     fn replace_file(
         &mut self,
-        path: &Path,
+        snapshot: &Snapshot,
         version: &FileVersion<'_>,
         reading: &FileReading,
         ids: &[i64],
@@ -420,14 +439,17 @@ impl<'a> Importer<'a> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), FileError> {
         let name = version.name;
-        let file = File::open(path).map_err(|e| FileError::Io(format!("{name}: {e}")))?;
+        let mut file = snapshot
+            .open()
+            .map_err(|e| FileError::Io(format!("{name}: {e}")))?;
         // The index rows waiting in memory are written first, so that a
         // replacement that does not complete can discard its own.
         summary.positions += self.write_index()?;
+        let counted = summary.clone();
         summary.files += 1;
         summary.files_replaced += 1;
         progress(Progress::File {
-            path: path.to_path_buf(),
+            path: PathBuf::from(name),
             bytes: version.size,
         });
         let overrides = &reading.overrides;
@@ -439,7 +461,9 @@ impl<'a> Importer<'a> {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    read_games(file, name, overrides, encoding, &done, jobs, sender)
+                    let read =
+                        read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
+                    read.map(|()| snapshot.unchanged(&file))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             let mut replacement = Replacement {
@@ -451,7 +475,9 @@ impl<'a> Importer<'a> {
             let old = OldCopies::set_aside(&tx, ids)?;
             replacement.write(&tx, ids[0], old, receiver, progress)?;
             match worker.join() {
-                Ok(Ok(())) => {
+                // Rolled back: the old version stays as it was.
+                Ok(Ok(false)) => Err(changed(name)),
+                Ok(Ok(true)) => {
                     version.record(&tx, ids[0])?;
                     tx.execute(
                         "UPDATE source_file SET complete = 1, \
@@ -470,6 +496,7 @@ impl<'a> Importer<'a> {
             // Rolled back: what was noted of its games is void.
             self.index.discard();
             self.move_ids.clear();
+            *summary = counted;
         }
         replaced
     }
@@ -856,26 +883,9 @@ struct Batch {
     bytes: u64,
 }
 
-/// BLAKE3 of a file's content, and its size.
-fn hash_file(path: &Path) -> io::Result<(String, u64)> {
-    let mut hasher = blake3::Hasher::new();
-    let mut file = File::open(path)?;
-    let mut buffer = vec![0u8; 1 << 16];
-    let mut size = 0u64;
-    loop {
-        let n = file.read(&mut buffer)?;
-        if n == 0 {
-            break;
-        }
-        size += n as u64;
-        hasher.update(&buffer[..n]);
-    }
-    Ok((hasher.finalize().to_hex().to_string(), size))
-}
-
 /// The reading side: games read, checked and prepared, sent in batches.
 fn read_games(
-    file: File,
+    file: impl Read,
     name: &str,
     overrides: &Overrides,
     encoding: Option<&'static Encoding>,
@@ -966,6 +976,23 @@ fn write_batches(
     tx.commit()?;
     crash_point(games);
     Ok(games)
+}
+
+/// The problem of a file that changed while it was read.
+fn changed(name: &str) -> FileError {
+    FileError::Io(format!(
+        "{name}: changed while it was read; run pdndb import again"
+    ))
+}
+
+/// For the tests of a file that changes while it is read: with
+/// `PDNDB_TEST_APPEND=TEXT` set, TEXT is appended to each file once it is
+/// hashed, as by another program writing it.
+fn change_point(path: &Path) {
+    if let Some(text) = std::env::var_os("PDNDB_TEST_APPEND") {
+        let file = std::fs::OpenOptions::new().append(true).open(path);
+        let _ = file.and_then(|mut f| f.write_all(text.as_encoded_bytes()));
+    }
 }
 
 /// For the tests of crash safety: with `PDNDB_TEST_ABORT_AFTER=N` set, the

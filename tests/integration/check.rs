@@ -933,10 +933,10 @@ fn the_encoding_can_be_given() {
             "{stderr}"
         );
     }
-    let (_, stderr, code) = crate::run(&db, &["check", "--encoding", "utf-16le", "x.pdn"]);
+    let (_, stderr, code) = crate::run(&db, &["check", "--encoding", "shift_jis", "x.pdn"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("encoding `utf-16le` cannot be read"),
+        stderr.contains("encoding `shift_jis` cannot be read"),
         "{stderr}"
     );
 }

@@ -11,6 +11,7 @@ mod engine;
 mod export;
 mod files;
 mod games;
+mod inputs;
 mod parsers;
 mod perft;
 mod pictures;
