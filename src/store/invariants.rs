@@ -171,7 +171,10 @@ mod tests {
         std::fs::write(&pdn, text).unwrap();
         let mut store = Store::open(&db, Mode::Write).unwrap();
         Importer::new(&mut store, Default::default())
-            .run(&[pdn], &mut |_| {})
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
             .unwrap();
         let checked = store.check_invariants().unwrap();
         assert!(checked.ok, "{:?}", checked.problems);
