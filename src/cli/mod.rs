@@ -24,6 +24,7 @@ mod search;
 mod show;
 mod stats;
 mod tree;
+mod write_file;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -189,6 +190,10 @@ pub enum CliError {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// A file of the command's (`-o`, `--html`, `--svg`) could not be
+    /// written: which, and that it is left as it was.
+    #[error("{0}")]
+    Output(String),
     /// The database cannot be opened, read or written.
     #[error("{0}")]
     Store(#[from] crate::store::StoreError),
@@ -264,7 +269,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::cmd_export(args, &cli.db, &mut out),
         Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
-        Command::Generate(args) => generate::cmd_generate(args, &mut out),
+        Command::Generate(args) => generate::cmd_generate(args, &cli.db, &mut out),
         Command::Recheck(args) => {
             recheck::cmd_recheck(args, &cli.db, &mut output::Outlasting::new(&mut out))
         }

@@ -45,6 +45,13 @@ pub fn cmd_report(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
+    if let Some(path) = args
+        .html
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"))
+    {
+        super::write_file::refuse_database(path, db)?;
+    }
     let store = open_store(db)?;
     if args.twins {
         let groups = store.twins()?;
@@ -220,11 +227,12 @@ fn write_html(
     if path == std::path::Path::new("-") {
         write_page(out)?;
     } else {
-        let file = std::fs::File::create(path)
-            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
-        let mut sink = std::io::BufWriter::new(file);
-        write_page(&mut sink)?;
-        say!("{} games written to {}", records.len(), path.display());
+        super::write_file::write_file(path, db, write_page)?;
+        say!(
+            "{} games written to {}",
+            records.len(),
+            super::write_file::visible_path(path)
+        );
     }
     Ok(if problems {
         Exit::Problems

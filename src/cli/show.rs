@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::board::{colour_for, reading_board, with_candidates};
 use super::query_args::open_store;
+use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::Reader;
@@ -44,6 +45,9 @@ pub fn cmd_show(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
+    if let Some(path) = &args.svg {
+        refuse_database(path, db)?;
+    }
     let store = open_store(db)?;
     let usage = |m: String| CliError::Usage(m);
     let game = store
@@ -121,8 +125,8 @@ pub fn cmd_show(
                 "Black"
             }
         );
-        std::fs::write(path, crate::render::svg::document(&board, &title))
-            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
+        let svg = crate::render::svg::document(&board, &title);
+        write_file(path, db, |w| Ok(w.write_all(svg.as_bytes())?))?;
     }
     if args.json {
         let value = show_json(
