@@ -8,6 +8,7 @@ use clap::Args;
 use super::files::{discover, skip_not_pdn};
 use super::progress::bytes_bar;
 use super::{CliError, Exit, ReadingArgs};
+use crate::escape::visible;
 use crate::store::import::{ImportSummary, Importer, Progress};
 use crate::store::{Mode, Store};
 
@@ -150,7 +151,7 @@ fn write_summary(
         s.duplicates,
         s.positions,
         s.seconds,
-        database.display()
+        visible(&database.display().to_string())
     )?;
     if s.files_replaced > 0 {
         writeln!(

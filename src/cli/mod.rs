@@ -215,7 +215,8 @@ pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name:
 }
 
 /// Writes one value as a line of JSON (the `--json` output of every
-/// listing command).
+/// command), every control character in it escaped
+/// ([`output::JsonForTerminal`]).
 ///
 /// # Errors
 /// A failed write.
@@ -223,7 +224,8 @@ pub fn write_json_line(
     out: &mut impl Write,
     value: &impl serde::Serialize,
 ) -> Result<(), CliError> {
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    let mut json = serde_json::Serializer::with_formatter(&mut *out, output::JsonForTerminal);
+    serde::Serialize::serialize(value, &mut json).map_err(io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }

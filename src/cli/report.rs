@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::replay::Status;
 use crate::store::listing::{Place, Roster, Shown};
 
@@ -64,7 +65,7 @@ pub fn cmd_report(
                     "{} games with the same {} plies ({}):",
                     group.games.len(),
                     group.plies,
-                    group.variant
+                    visible(&group.variant)
                 )?;
                 for m in &group.members {
                     writeln!(
@@ -141,10 +142,15 @@ pub fn cmd_report(
                 },
                 str::to_string,
             );
-            writeln!(out, "{place} ({roster}) [id {id}]: {message} [{status}]")?;
-            let mut rules = format!("    read as {}", get("variant"));
+            writeln!(
+                out,
+                "{place} ({roster}) [id {id}]: {} [{}]",
+                visible(&message),
+                visible(status)
+            )?;
+            let mut rules = format!("    read as {}", visible(&get("variant")));
             if let Some(from) = record.get("variant_from").and_then(|v| v.as_str()) {
-                rules.push_str(&format!(" ({from})"));
+                rules.push_str(&format!(" ({})", visible(from)));
             }
             let alternatives: Vec<&str> = record
                 .get("reads_ok_under")
@@ -153,7 +159,7 @@ pub fn cmd_report(
                 .unwrap_or_default();
             if !alternatives.is_empty() {
                 rules.push_str("; reads ok under ");
-                rules.push_str(&alternatives.join(", "));
+                rules.push_str(&visible(&alternatives.join(", ")));
             }
             writeln!(out, "{rules}")?;
         }

@@ -8,6 +8,7 @@ use super::board::{colour_for, reading_board, with_candidates};
 use super::query_args::open_store;
 use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, check_game, move_number};
@@ -142,7 +143,7 @@ pub fn cmd_show(
                 "no_board": null,
             }),
         );
-        writeln!(out, "{value}")?;
+        super::write_json_line(out, &value)?;
         return Ok(Exit::Success);
     }
     write_header(out, args.game, &game, &source)?;
@@ -193,17 +194,20 @@ fn write_header(
         out,
         "{} [id {id}] ({}, {}; rules {})",
         source.place(),
-        game.variant,
-        game.status,
-        game.variant_from
-            .as_deref()
-            .unwrap_or("unrecorded: run `pdndb recheck`")
+        visible(&game.variant),
+        visible(&game.status),
+        visible(
+            game.variant_from
+                .as_deref()
+                .unwrap_or("unrecorded: run `pdndb recheck`")
+        )
     )?;
     for (name, value) in &source.tags {
         writeln!(
             out,
-            "[{name} \"{}\"]",
-            shown_tag(name, value.as_str().unwrap_or_default())
+            "[{} \"{}\"]",
+            visible(name),
+            visible(&shown_tag(name, value.as_str().unwrap_or_default()))
         )?;
     }
     writeln!(
@@ -269,11 +273,11 @@ fn show_without_board(
                 "no_board": why,
             }),
         );
-        writeln!(out, "{value}")?;
+        super::write_json_line(out, &value)?;
         return Ok(Exit::Success);
     }
     write_header(out, args.game, game, source)?;
     writeln!(out)?;
-    writeln!(out, "no board: {why}")?;
+    writeln!(out, "no board: {}", visible(why))?;
     Ok(Exit::Success)
 }

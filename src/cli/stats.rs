@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 
 /// Arguments of `stats`.
 #[derive(Debug, Args)]
@@ -37,7 +38,7 @@ pub fn cmd_stats(
     )?;
     let list = |map: &serde_json::Map<String, serde_json::Value>| {
         map.iter()
-            .map(|(k, v)| format!("{v} {k}"))
+            .map(|(k, v)| format!("{v} {}", visible(k)))
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -4,6 +4,7 @@
 mod check;
 mod cli;
 mod engine;
+mod escapes;
 mod export;
 mod files;
 mod games;
