@@ -129,9 +129,17 @@ pub fn write_file<T>(
         sink.flush().map_err(failed)?;
         return Ok(value);
     }
-    // A symbolic link is followed: the file it leads to is replaced.
+    // A symbolic link is followed: the file it leads to is replaced. A
+    // file we may not write stays so, though its folder would let a
+    // rename replace it.
     let target = match &existing {
-        Some(_) => fs::canonicalize(target).map_err(failed)?,
+        Some(_) => {
+            fs::OpenOptions::new()
+                .write(true)
+                .open(target)
+                .map_err(failed)?;
+            fs::canonicalize(target).map_err(failed)?
+        }
         None => target.to_path_buf(),
     };
     let folder = match target.parent() {
@@ -266,6 +274,14 @@ mod tests {
         assert_eq!(fs::read(&real).unwrap(), b"new");
         let mode = fs::metadata(&real).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
+        // A file that may not be written is not replaced.
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o440)).unwrap();
+        if fs::OpenOptions::new().write(true).open(&real).is_err() {
+            // (Not as root, who may write it anyway.)
+            let err = write_file(&link, &db, |w| Ok(w.write_all(b"newer")?)).unwrap_err();
+            assert!(err.to_string().contains("writing failed"), "{err}");
+            assert_eq!(fs::read(&real).unwrap(), b"new");
+        }
         write_file(Path::new("/dev/null"), &db, |w| Ok(w.write_all(b"x")?)).unwrap();
         assert!(
             fs::metadata("/dev/null")
