@@ -9,7 +9,10 @@
 //! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
 //! * [`export`] — clean PDN from games as read and replayed;
 //! * [`render`] — board pictures: Unicode text, SVG and the HTML report;
-//! * [`cli`] — the `pdndb` command line.
+//! * [`cli`] — the `pdndb` command line;
+//!
+//! and, for every layer, [`escape`]: text from files made safe to show on
+//! a terminal.
 //!
 //! ```
 //! use pdndb::notation::{parse_fen, write_fen, write_move, Notation};
@@ -31,6 +34,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod cli;
+pub mod escape;
 pub mod export;
 pub mod generate;
 pub mod notation;

@@ -10,6 +10,7 @@ use clap::Args;
 use super::board::diagram;
 use super::files::{discover, open_inputs};
 use super::{CliError, Exit, ReadingArgs};
+use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
 use crate::replay::{CheckedGame, FileChecker, Reading, Status, record_tags};
@@ -171,18 +172,22 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
     writeln!(
         out,
         "{}:{at}: game {} ({} – {}, {}): {} [{}]",
-        r.file,
+        visible(&r.file),
         r.index,
         tag("White"),
         tag("Black"),
         tag("Event"),
-        r.message.as_deref().unwrap_or(r.status.name()),
+        visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()
     )?;
-    let mut rules_line = format!("    read as {} ({})", r.variant, r.variant_from.name());
+    let mut rules_line = format!(
+        "    read as {} ({})",
+        visible(&r.variant),
+        r.variant_from.name()
+    );
     if !r.reads_ok_under.is_empty() {
         rules_line.push_str("; reads ok under ");
-        rules_line.push_str(&r.reads_ok_under.join(", "));
+        rules_line.push_str(&visible(&r.reads_ok_under.join(", ")));
     }
     writeln!(out, "{rules_line}")?;
     if let (
@@ -220,7 +225,11 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
             )?;
         }
         if !r.candidates.is_empty() {
-            writeln!(out, "    readings part here: {}", r.candidates.join(" "))?;
+            writeln!(
+                out,
+                "    readings part here: {}",
+                visible(&r.candidates.join(" "))
+            )?;
         }
     }
     writeln!(out)?;

@@ -1,12 +1,12 @@
 //! `pdndb export`: the games of the database as clean PDN 3.0.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::query_args::{PositionArgs, open_store};
+use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
 use crate::export::{ExportOptions, export_text, is_broken};
 use crate::notation::Notation;
@@ -19,7 +19,8 @@ use crate::store::query::VariantFilter;
 /// Arguments of `export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (replaced only once
+    /// completely written; never the database).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// How moves are written: numeric, vismin, luzon or dama (default: each
@@ -69,6 +70,9 @@ pub fn cmd_export(
         ),
         None => None,
     };
+    if let Some(path) = &args.output {
+        refuse_database(path, db)?;
+    }
     let store = open_store(db)?;
     let ids = if args.position.fen.is_some() || args.position.moves.is_some() {
         let query = args.position.resolve(&store)?;
@@ -84,27 +88,23 @@ pub fn cmd_export(
         skip_broken: args.skip_broken,
     };
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
-    let mut file;
-    let sink: &mut dyn Write = match &args.output {
-        None => out,
-        Some(path) => {
-            file = BufWriter::new(
-                File::create(path)
-                    .map_err(|e| usage(format!("{}: cannot be written: {e}", path.display())))?,
-            );
-            &mut file
-        }
+    let export = |sink: &mut dyn Write| -> Result<Tally, CliError> {
+        let tally = export_games(
+            &store,
+            &ids,
+            args,
+            statuses.as_deref(),
+            &options,
+            limit,
+            sink,
+        )?;
+        sink.flush()?;
+        Ok(tally)
     };
-    let tally = export_games(
-        &store,
-        &ids,
-        args,
-        statuses.as_deref(),
-        &options,
-        limit,
-        sink,
-    )?;
-    sink.flush()?;
+    let tally = match &args.output {
+        None => export(out)?,
+        Some(path) => write_file(path, db, export)?,
+    };
     let Tally {
         written,
         skipped,

@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::replay::Status;
 use crate::store::games::{DateRange, GameFilter, GameSort, ResultFilter};
 use crate::store::listing::{Place, Shown};
@@ -177,7 +178,7 @@ pub fn cmd_games(
             tag("Date"),
             tag("White"),
             tag("Black"),
-            game.result.as_deref().unwrap_or("*"),
+            visible(game.result.as_deref().unwrap_or("*")),
             game.outcome,
             tag("Event"),
         )?;

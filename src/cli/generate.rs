@@ -1,11 +1,11 @@
 //! `pdndb generate`: random legal games as PDN.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
 use crate::generate::{GenerateOptions, generate};
 use crate::notation::Notation;
@@ -30,7 +30,8 @@ pub struct GenerateArgs {
     /// for Russian, Brazilian and Czech draughts, algebraic squares).
     #[arg(long, ignore_case = true, value_parser = super::notation_names())]
     pub notation: Option<String>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (replaced only once
+    /// completely written; never the database).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
 }
@@ -38,8 +39,16 @@ pub struct GenerateArgs {
 /// Runs `generate`.
 ///
 /// # Errors
-/// Bad arguments or a failed write.
-pub fn cmd_generate(args: &GenerateArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+/// Bad arguments, an output file that is the database `db` (the global
+/// `--db`, which generate does not open), or a failed write.
+pub fn cmd_generate(
+    args: &GenerateArgs,
+    db: &Path,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    if let Some(path) = &args.output {
+        refuse_database(path, db)?;
+    }
     let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let notation = match &args.notation {
@@ -55,13 +64,7 @@ pub fn cmd_generate(args: &GenerateArgs, out: &mut impl Write) -> Result<Exit, C
         notation,
     };
     match &args.output {
-        Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-            let mut writer = BufWriter::new(file);
-            generate(&options, &mut writer)?;
-            writer.flush()?;
-        }
+        Some(path) => write_file(path, db, |mut w| Ok(generate(&options, &mut w)?))?,
         None => generate(&options, out)?,
     }
     Ok(Exit::Success)

@@ -9,6 +9,7 @@ use super::files::{discover, open_inputs};
 use super::progress::bytes_bar;
 use super::query_args::open_writer;
 use super::{CliError, Exit, ReadingArgs};
+use crate::escape::visible;
 use crate::store::import::{ImportSummary, Importer, Progress};
 use std::time::Duration;
 
@@ -172,7 +173,7 @@ fn write_summary(
         s.duplicates,
         s.positions,
         s.seconds,
-        database.display()
+        visible(&database.display().to_string())
     )?;
     if s.files_replaced > 0 {
         writeln!(

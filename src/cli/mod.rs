@@ -24,6 +24,7 @@ mod search;
 mod show;
 mod stats;
 mod tree;
+mod write_file;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -202,6 +203,10 @@ pub enum CliError {
     /// Writing output failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// A file of the command's (`-o`, `--html`, `--svg`) could not be
+    /// written: which, and that it is left as it was.
+    #[error("{0}")]
+    Output(String),
     /// The database cannot be opened, read or written.
     #[error("{0}")]
     Store(#[from] crate::store::StoreError),
@@ -223,7 +228,8 @@ pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name:
 }
 
 /// Writes one value as a line of JSON (the `--json` output of every
-/// listing command).
+/// command), every control character in it escaped
+/// ([`output::JsonForTerminal`]).
 ///
 /// # Errors
 /// A failed write.
@@ -231,7 +237,8 @@ pub fn write_json_line(
     out: &mut impl Write,
     value: &impl serde::Serialize,
 ) -> Result<(), CliError> {
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    let mut json = serde_json::Serializer::with_formatter(&mut *out, output::JsonForTerminal);
+    serde::Serialize::serialize(value, &mut json).map_err(io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }
@@ -277,7 +284,7 @@ pub fn run() -> ExitCode {
         Command::Export(args) => export::cmd_export(args, &cli.db, &mut out),
         Command::Stats(args) => stats::cmd_stats(args, &cli.db, &mut out),
         Command::Perft(args) => perft::cmd_perft(args, &mut out),
-        Command::Generate(args) => generate::cmd_generate(args, &mut out),
+        Command::Generate(args) => generate::cmd_generate(args, &cli.db, &mut out),
         Command::Recheck(args) => {
             recheck::cmd_recheck(args, &cli.db, &mut output::Outlasting::new(&mut out))
         }

@@ -1,23 +1,54 @@
 //! Output that never panics: messages to standard error that ignore a
 //! failed write, and standard output that a closed reader cannot make
-//! change a command's exit status.
+//! change a command's exit status. Nothing read from a file reaches the
+//! terminal as a control sequence: messages are made visible
+//! ([`crate::escape::visible`]) and JSON escapes every control character.
 
 use std::io::{self, Write};
 
-/// Writes one line for people to standard error. A failed write (standard
-/// error closed, or a pipe whose reader has gone) is ignored: a message
-/// that cannot be shown must not end the command.
+use crate::escape::visible;
+
+/// Writes one line for people to standard error, its control characters
+/// (from file names, tag values, tokens) shown as escapes (`\x1b`). A
+/// failed write (standard error closed, or a pipe whose reader has gone)
+/// is ignored: a message that cannot be shown must not end the command.
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::cli::output::say_line(format_args!($($arg)*))
     };
 }
 
-/// The line of `say!`, written and flushed; errors ignored.
+/// The line of `say!`, control characters made visible, written and
+/// flushed; errors ignored.
 pub fn say_line(args: std::fmt::Arguments<'_>) {
+    let line = args.to_string();
     let mut err = io::stderr().lock();
-    let _ = writeln!(err, "{args}");
+    let _ = writeln!(err, "{}", visible(&line));
     let _ = err.flush();
+}
+
+/// JSON as `serde_json` writes it compactly, with DEL and the C1 controls
+/// (U+007F–U+009F) also escaped (`\u009b`), as it escapes the others: a
+/// JSON line holds no control character a terminal would act on, and
+/// reads back as the same value.
+pub struct JsonForTerminal;
+
+impl serde_json::ser::Formatter for JsonForTerminal {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if ('\u{7f}'..='\u{9f}').contains(&c) {
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// Standard output for a command whose exit status depends on everything
@@ -110,6 +141,18 @@ mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn json_escapes_every_control_character_and_reads_back() {
+        let value = serde_json::json!({"t": "a\u{1b}]0;x\u{7}b\u{7f}c\u{9b}2J é\t"});
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, JsonForTerminal);
+        serde::Serialize::serialize(&value, &mut ser).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, r#"{"t":"a\u001b]0;x\u0007b\u007fc\u009b2J é\t"}"#);
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
     }
 
     #[test]

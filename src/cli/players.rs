@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 
 /// Arguments of `players`.
 #[derive(Debug, Args)]
@@ -43,13 +44,20 @@ pub fn cmd_players(
         }
         let score = p.score.map_or("-".to_string(), |s| format!("{s:.1}%"));
         let dates = match (&p.first_date, &p.last_date) {
-            (Some(a), Some(b)) => format!("{a} – {b}"),
+            (Some(a), Some(b)) => format!("{} – {}", visible(a), visible(b)),
             _ => "no dates".to_string(),
         };
         writeln!(
             out,
             "{:<24} {:>6} games  +{} ={} -{} ?{}  {:>6}  {}",
-            p.name, p.games, p.wins, p.draws, p.losses, p.unknown, score, dates
+            visible(&p.name),
+            p.games,
+            p.wins,
+            p.draws,
+            p.losses,
+            p.unknown,
+            score,
+            dates
         )?;
     }
     say!("{} players", players.len());

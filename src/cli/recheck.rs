@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::progress::count_bar;
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::store::recheck::RecheckSummary;
 
 /// Arguments of `recheck`.
@@ -51,7 +52,7 @@ pub fn cmd_recheck(
     let bar = count_bar(store.file_count(files.as_deref())?, args.quiet);
     let summary = store.recheck(files.as_deref(), &mut |path| {
         bar.inc(1);
-        bar.set_message(path.to_string());
+        bar.set_message(visible(path).into_owned());
     })?;
     bar.finish_and_clear();
     if args.json {
@@ -70,7 +71,7 @@ fn write_summary(out: &mut impl Write, s: &RecheckSummary) -> std::io::Result<()
         s.games, s.files, s.seconds, s.changed, s.merged, s.positions_added, s.positions_removed
     )?;
     for (change, games) in &s.changes {
-        writeln!(out, "  {games:>7}  {change}")?;
+        writeln!(out, "  {games:>7}  {}", visible(change))?;
     }
     Ok(())
 }

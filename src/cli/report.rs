@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::replay::Status;
 use crate::store::listing::{Place, Roster, Shown};
 
@@ -45,6 +46,13 @@ pub fn cmd_report(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
+    if let Some(path) = args
+        .html
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"))
+    {
+        super::write_file::refuse_database(path, db)?;
+    }
     let store = open_store(db)?;
     if args.twins {
         let groups = store.twins()?;
@@ -57,7 +65,7 @@ pub fn cmd_report(
                     "{} games with the same {} plies ({}):",
                     group.games.len(),
                     group.plies,
-                    group.variant
+                    visible(&group.variant)
                 )?;
                 for m in &group.members {
                     writeln!(
@@ -134,10 +142,15 @@ pub fn cmd_report(
                 },
                 str::to_string,
             );
-            writeln!(out, "{place} ({roster}) [id {id}]: {message} [{status}]")?;
-            let mut rules = format!("    read as {}", get("variant"));
+            writeln!(
+                out,
+                "{place} ({roster}) [id {id}]: {} [{}]",
+                visible(&message),
+                visible(status)
+            )?;
+            let mut rules = format!("    read as {}", visible(&get("variant")));
             if let Some(from) = record.get("variant_from").and_then(|v| v.as_str()) {
-                rules.push_str(&format!(" ({from})"));
+                rules.push_str(&format!(" ({})", visible(from)));
             }
             let alternatives: Vec<&str> = record
                 .get("reads_ok_under")
@@ -146,7 +159,7 @@ pub fn cmd_report(
                 .unwrap_or_default();
             if !alternatives.is_empty() {
                 rules.push_str("; reads ok under ");
-                rules.push_str(&alternatives.join(", "));
+                rules.push_str(&visible(&alternatives.join(", ")));
             }
             writeln!(out, "{rules}")?;
         }
@@ -220,11 +233,12 @@ fn write_html(
     if path == std::path::Path::new("-") {
         write_page(out)?;
     } else {
-        let file = std::fs::File::create(path)
-            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
-        let mut sink = std::io::BufWriter::new(file);
-        write_page(&mut sink)?;
-        say!("{} games written to {}", records.len(), path.display());
+        super::write_file::write_file(path, db, write_page)?;
+        say!(
+            "{} games written to {}",
+            records.len(),
+            super::write_file::visible_path(path)
+        );
     }
     Ok(if problems {
         Exit::Problems

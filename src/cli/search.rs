@@ -8,6 +8,7 @@ use super::board::print_query_board;
 use super::games::GameFilterArgs;
 use super::query_args::{PositionArgs, open_store, warn_unindexed};
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::render::Board;
 use crate::store::listing::Roster;
 
@@ -69,7 +70,7 @@ pub fn cmd_search(
                 hit.game,
                 hit.ply,
                 hit.outcome,
-                hit.variant
+                visible(&hit.variant)
             )?;
         }
     }

@@ -6,7 +6,9 @@ use clap::Args;
 
 use super::board::{colour_for, reading_board, with_candidates};
 use super::query_args::open_store;
+use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Reading, check_game, move_number};
@@ -44,6 +46,9 @@ pub fn cmd_show(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
+    if let Some(path) = &args.svg {
+        refuse_database(path, db)?;
+    }
     let store = open_store(db)?;
     let usage = |m: String| CliError::Usage(m);
     let game = store
@@ -121,8 +126,8 @@ pub fn cmd_show(
                 "Black"
             }
         );
-        std::fs::write(path, crate::render::svg::document(&board, &title))
-            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?;
+        let svg = crate::render::svg::document(&board, &title);
+        write_file(path, db, |w| Ok(w.write_all(svg.as_bytes())?))?;
     }
     if args.json {
         let value = show_json(
@@ -138,7 +143,7 @@ pub fn cmd_show(
                 "no_board": null,
             }),
         );
-        writeln!(out, "{value}")?;
+        super::write_json_line(out, &value)?;
         return Ok(Exit::Success);
     }
     write_header(out, args.game, &game, &source)?;
@@ -189,17 +194,20 @@ fn write_header(
         out,
         "{} [id {id}] ({}, {}; rules {})",
         source.place(),
-        game.variant,
-        game.status,
-        game.variant_from
-            .as_deref()
-            .unwrap_or("unrecorded: run `pdndb recheck`")
+        visible(&game.variant),
+        visible(&game.status),
+        visible(
+            game.variant_from
+                .as_deref()
+                .unwrap_or("unrecorded: run `pdndb recheck`")
+        )
     )?;
     for (name, value) in &source.tags {
         writeln!(
             out,
-            "[{name} \"{}\"]",
-            shown_tag(name, value.as_str().unwrap_or_default())
+            "[{} \"{}\"]",
+            visible(name),
+            visible(&shown_tag(name, value.as_str().unwrap_or_default()))
         )?;
     }
     writeln!(
@@ -265,11 +273,11 @@ fn show_without_board(
                 "no_board": why,
             }),
         );
-        writeln!(out, "{value}")?;
+        super::write_json_line(out, &value)?;
         return Ok(Exit::Success);
     }
     write_header(out, args.game, game, source)?;
     writeln!(out)?;
-    writeln!(out, "no board: {why}")?;
+    writeln!(out, "no board: {}", visible(why))?;
     Ok(Exit::Success)
 }

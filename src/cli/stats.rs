@@ -10,6 +10,7 @@ use crate::store::query::Stats;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
+use crate::escape::visible;
 
 /// Arguments of `stats`.
 #[derive(Debug, Args)]
@@ -64,7 +65,7 @@ pub fn cmd_stats(
     )?;
     let list = |map: &serde_json::Map<String, serde_json::Value>| {
         map.iter()
-            .map(|(k, v)| format!("{v} {k}"))
+            .map(|(k, v)| format!("{v} {}", visible(k)))
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -7,6 +7,7 @@ use clap::Args;
 use super::board::print_query_board;
 use super::query_args::{PositionArgs, open_store, warn_unindexed};
 use super::{CliError, Exit};
+use crate::escape::visible;
 use crate::notation::Notation;
 use crate::render::Board;
 
@@ -79,7 +80,14 @@ pub fn cmd_tree(
             writeln!(
                 out,
                 "{:<24} {:>7} {:>5.1}% {:>7} {:>7} {:>7} {:>7} {:>6}",
-                m.mv, m.games, m.share, m.white_wins, m.draws, m.black_wins, m.unknown, score
+                visible(&m.mv),
+                m.games,
+                m.share,
+                m.white_wins,
+                m.draws,
+                m.black_wins,
+                m.unknown,
+                score
             )?;
         }
     }

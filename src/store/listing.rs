@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::escape::visible;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::rules::Rules;
 
@@ -82,7 +83,7 @@ impl fmt::Display for Outcome {
 
 /// Where a game stands in its source file, as every listing writes it:
 /// `file:line: game N` (the line of its first tag, its 1-based index in
-/// the file).
+/// the file), the file's control characters shown as escapes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place<'a> {
     /// The file as given when imported.
@@ -94,8 +95,16 @@ pub struct Place<'a> {
 }
 
 impl fmt::Display for Place<'_> {
+    /// The file's control characters shown as escapes
+    /// ([`crate::escape::visible`]): a file name can hold any of them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: game {}", self.file, self.line, self.index)
+        write!(
+            f,
+            "{}:{}: game {}",
+            visible(self.file),
+            self.line,
+            self.index
+        )
     }
 }
 
@@ -229,6 +238,15 @@ mod tests {
             }
             .to_string(),
             "a.pdn:7: game 2"
+        );
+        assert_eq!(
+            Place {
+                file: "a\u{1b}]0;x\u{7}.pdn",
+                line: 1,
+                index: 1
+            }
+            .to_string(),
+            "a\\x1b]0;x\\x07.pdn:1: game 1"
         );
         assert_eq!(shown_result(Some("2-0")), "1-0");
         assert_eq!(shown_result(None), "*");
