@@ -321,11 +321,11 @@ END;
 
 -- step 7: a game met again is found by its duplicate key (src/store/identity.rs):
 -- a hash of its status, variant, start, moves, what its reading leaves open
--- and its players, event and date as an export writes them. Filled here for
+-- and its players, event, date and result as an export writes them. Filled here for
 -- the `ok` games (whose key follows from their columns); other games stored
 -- before get theirs when read again (`pdndb recheck`, or their file
 -- imported again).
 ALTER TABLE game ADD COLUMN dup_key INTEGER;
-UPDATE game SET dup_key = pdndb_dup_key(status, variant, start_fen, moves, white, black, event, date)
+UPDATE game SET dup_key = pdndb_dup_key(status, variant, start_fen, moves, white, black, event, date, result)
     WHERE status = 'ok';
 CREATE INDEX game_dup_key ON game (dup_key);

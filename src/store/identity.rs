@@ -2,8 +2,8 @@
 //! duplicate key.
 //!
 //! Two records are the same game when they read the same way under the
-//! same variant from the same start, with the same players, event and date
-//! — whatever their status, and however the text is laid out: pdndb's own
+//! same variant from the same start, with the same players, event, date and
+//! result — whatever their status, and however the text is laid out: pdndb's own
 //! export of a game (tags cleaned, dates and results in their PDN forms,
 //! moves written afresh) is the game it came from. What a record's reading
 //! leaves open is part of it: for an ambiguous record where its readings
@@ -12,7 +12,7 @@
 //! text. The key is a hash of all that; a game found by it is checked
 //! against the columns that say how it reads.
 
-use crate::export::{clean_tag_value, normalise_date};
+use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, Status};
 
@@ -29,6 +29,8 @@ pub(super) struct Identity<'a> {
     pub black: &'a str,
     pub event: &'a str,
     pub date: &'a str,
+    /// The result as written (`None`: none written, as `*`).
+    pub result: Option<&'a str>,
 }
 
 impl Identity<'_> {
@@ -48,6 +50,8 @@ impl Identity<'_> {
             part(known(name).as_bytes());
         }
         part(known_date(self.date).as_bytes());
+        let result = self.result.map_or("*", str::trim);
+        part(normalise_result(result).unwrap_or(result).as_bytes());
         let bytes = hasher.finalize();
         let mut first = [0u8; 8];
         first.copy_from_slice(&bytes.as_bytes()[..8]);
@@ -116,6 +120,7 @@ mod tests {
             black: "B",
             event: "?",
             date,
+            result: Some("2-0"),
         }
     }
 
@@ -125,6 +130,21 @@ mod tests {
         assert_eq!(identity("Juan dela Cruz", "1987.05.03").key(), stored);
         assert_ne!(identity("Juan de la Cruz", "1987.05.03").key(), stored);
         assert_eq!(identity("A", "").key(), identity("A", "????.??.??").key());
+        let written_as_pdn = Identity {
+            result: Some("1-0"),
+            ..identity("A", "")
+        };
+        assert_eq!(written_as_pdn.key(), identity("A", "").key());
+        let unknown = Identity {
+            result: Some("*"),
+            ..identity("A", "")
+        };
+        let none = Identity {
+            result: None,
+            ..identity("A", "")
+        };
+        assert_eq!(unknown.key(), none.key());
+        assert_ne!(unknown.key(), identity("A", "").key());
         let no_event = Identity {
             event: "",
             ..identity("A", "")

@@ -184,6 +184,7 @@ impl Prepared {
             black: &self.black,
             event: &self.event,
             date: &self.date,
+            result: self.result.as_deref(),
         }
     }
 }

@@ -119,7 +119,7 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 /// The functions steps call: `pdndb_day(date)`, a Date tag's value as
 /// `game.day` holds it (step 6 fills the column of existing games), and
 /// `pdndb_dup_key(status, variant, start_fen, moves, white, black, event,
-/// date)`, the duplicate key of a game whose reading leaves nothing open
+/// date, result)`, the duplicate key of a game whose reading leaves nothing open
 /// (step 7).
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
@@ -128,7 +128,7 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
         let date: Option<String> = ctx.get(0)?;
         Ok(date.as_deref().and_then(super::games::day_of))
     })?;
-    conn.create_scalar_function("pdndb_dup_key", 8, flags, |ctx| {
+    conn.create_scalar_function("pdndb_dup_key", 9, flags, |ctx| {
         let text = |i| -> rusqlite::Result<String> {
             Ok(ctx.get::<Option<String>>(i)?.unwrap_or_default())
         };
@@ -136,6 +136,7 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
         let moves: Option<Vec<u8>> = ctx.get(3)?;
         let (status, variant) = (text(0)?, text(1)?);
         let (white, black, event, date) = (text(4)?, text(5)?, text(6)?, text(7)?);
+        let result: Option<String> = ctx.get(8)?;
         Ok(super::identity::Identity {
             status: &status,
             variant: &variant,
@@ -146,6 +147,7 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
             black: &black,
             event: &event,
             date: &date,
+            result: result.as_deref(),
         }
         .key())
     })
@@ -213,6 +215,44 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(rows, [(5, 4, 1, 2), (5, 4, 2, 1)]);
+    }
+
+    #[test]
+    fn step_seven_gives_ok_games_the_duplicate_key_an_import_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        std::fs::write(
+            &pdn,
+            "[White \"A\"]\n[Date \"1987-5-3\"]\n1. 22-18 11-15 2-0\n\n\
+             [White \"B\"]\n1. 22-18 11-15 2. 18-14 9x18 *\n",
+        )
+        .unwrap();
+        {
+            let mut store = crate::store::Store::open(&db, crate::store::Mode::Write).unwrap();
+            let input = crate::pdn::Input::open(&pdn, None).unwrap().unwrap();
+            crate::store::import::Importer::new(&mut store, Default::default())
+                .run(&[input], &mut |_| {})
+                .unwrap();
+        }
+        let keys = |conn: &Connection| -> Vec<Option<i64>> {
+            conn.prepare("SELECT dup_key FROM game ORDER BY id")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let mut conn = Connection::open(&db).unwrap();
+        let imported = keys(&conn);
+        assert!(imported.iter().all(Option::is_some));
+        conn.execute_batch(
+            "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; PRAGMA user_version = 6;",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        // The ok game gets its key; the illegal one when it is read again.
+        assert_eq!(keys(&conn), [imported[0], None]);
     }
 
     #[test]
