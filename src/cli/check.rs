@@ -62,7 +62,6 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         let source = BufReader::with_capacity(1 << 16, file);
         let mut reader = Reader::with_encoding(source, args.reading.encoding);
         let mut checker = FileChecker::new(name.as_str(), &overrides);
-        let mut done = Vec::new();
         loop {
             let game = match reader.next_game() {
                 Ok(Some(game)) => game,
@@ -74,15 +73,13 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 }
             };
             // The tags are printed only in JSON and for games not `ok`.
-            checker.push(game, true, args.json, &mut done);
-            for (game, checked) in done.drain(..) {
-                report_game(out, &name, &game, checked, args.json, &mut tally)?;
-            }
+            checker.push(game, true, args.json, &mut |game, checked| {
+                report_game(out, &name, &game, checked, args.json, &mut tally)
+            })?;
         }
-        checker.finish(args.json, &mut done);
-        for (game, checked) in done.drain(..) {
-            report_game(out, &name, &game, checked, args.json, &mut tally)?;
-        }
+        checker.finish(args.json, &mut |game, checked| {
+            report_game(out, &name, &game, checked, args.json, &mut tally)
+        })?;
         for d in reader.trailing_diagnostics() {
             say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
         }

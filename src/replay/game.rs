@@ -46,7 +46,9 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
 /// Games of a file held to choose the file's preset, at most.
 pub const CALIBRATION_GAMES: usize = 64;
 
-/// Bytes of movetext held to choose the file's preset, at most.
+/// Bytes of memory (see [`Game::memory_size`]) the games held to choose
+/// the file's preset take, at most: fewer than [`CALIBRATION_GAMES`] games
+/// are held when they are very long.
 const CALIBRATION_BYTES: usize = 16 << 20;
 
 /// Checks the games of one file in order.
@@ -96,24 +98,28 @@ impl<'a> FileChecker<'a> {
         self.preset.flatten()
     }
 
-    /// Takes the next game of the file; appends to `out` every game whose
-    /// check is complete, in file order. A game not `wanted` (already
-    /// stored, say) still counts towards the file's preset but is not
-    /// checked or handed out. The records' tags are left empty unless
+    /// Takes the next game of the file; hands every game whose check is
+    /// complete to `out`, one at a time, in file order. A game not `wanted`
+    /// (already stored, say) still counts towards the file's preset but is
+    /// not checked or handed out. The records' tags are left empty unless
     /// `with_tags` (see [`record_tags`]).
-    pub fn push(
+    ///
+    /// # Errors
+    /// The first error `out` returns (the games still held are then
+    /// dropped).
+    pub fn push<E>(
         &mut self,
         game: Game,
         wanted: bool,
         with_tags: bool,
-        out: &mut Vec<(Game, CheckedGame)>,
-    ) {
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.preset.is_some() {
             if wanted {
                 let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-                out.push((game, checked));
+                out(game, checked)?;
             }
-            return;
+            return Ok(());
         }
         let evidence = if game.has_errors() {
             None
@@ -125,22 +131,36 @@ impl<'a> FileChecker<'a> {
                 self.clean[preset as usize] += 1;
             }
         }
-        self.held_bytes += game.movetext.len();
+        self.held_bytes += game.memory_size();
         self.held.push((game, wanted));
         if self.held.len() >= CALIBRATION_GAMES || self.held_bytes >= CALIBRATION_BYTES {
-            self.release(with_tags, out);
+            self.release(with_tags, out)?;
         }
+        Ok(())
     }
 
     /// Hands out the games still held, at the end of the file.
-    pub fn finish(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+    ///
+    /// # Errors
+    /// The first error `out` returns.
+    pub fn finish<E>(
+        &mut self,
+        with_tags: bool,
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.preset.is_none() {
-            self.release(with_tags, out);
+            self.release(with_tags, out)?;
         }
+        Ok(())
     }
 
-    /// Chooses the file's preset and checks the held games with it.
-    fn release(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+    /// Chooses the file's preset and checks the held games with it, one
+    /// at a time (a game's check may take far more room than the game).
+    fn release<E>(
+        &mut self,
+        with_tags: bool,
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut best: Option<(Preset, u32)> = None;
         for preset in Preset::INFERENCE_ORDER {
             let count = self.clean[preset as usize];
@@ -149,13 +169,14 @@ impl<'a> FileChecker<'a> {
             }
         }
         self.preset = Some(best.map(|(preset, _)| preset));
+        self.held_bytes = 0;
         for (game, wanted) in std::mem::take(&mut self.held) {
             if wanted {
                 let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-                out.push((game, checked));
+                out(game, checked)?;
             }
         }
-        self.held_bytes = 0;
+        Ok(())
     }
 }
 
@@ -360,5 +381,73 @@ fn check_variations(
             };
             check_variations(variation, &nested, &inner, warnings);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An English game of two kings going back and forth, `plies` long.
+    fn long_game(plies: usize) -> Game {
+        let mut text = String::from("[FEN \"W:WK32:BK1\"]\n");
+        for (i, mv) in ["32-27", "1-6", "27-32", "6-1"]
+            .iter()
+            .cycle()
+            .take(plies)
+            .enumerate()
+        {
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            text.push_str(mv);
+            text.push(' ');
+        }
+        text.push_str("*\n");
+        crate::pdn::Reader::new(text.as_bytes())
+            .next_game()
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn long_games_are_held_by_their_memory_not_their_number() {
+        let game = long_game(4_000);
+        assert!(game.memory_size() > 4_000 * std::mem::size_of::<Ply>());
+        let overrides = Overrides::default();
+        let mut checker = FileChecker::new("long.pdn", &overrides);
+        let mut pushed = 0;
+        let mut out = Vec::new();
+        while out.is_empty() {
+            pushed += 1;
+            let Ok(()) = checker.push(game.clone(), true, false, &mut |_, checked| {
+                out.push(checked.record.status);
+                Ok::<_, std::convert::Infallible>(())
+            });
+        }
+        assert!(pushed < CALIBRATION_GAMES, "{pushed} games held");
+        assert!(pushed * game.memory_size() >= CALIBRATION_BYTES);
+        assert_eq!(out, vec![super::super::Status::Ok; pushed]);
+        assert!(checker.preset().is_some());
+    }
+
+    #[test]
+    fn an_error_of_the_receiver_stops_the_release() {
+        let overrides = Overrides::default();
+        let mut checker = FileChecker::new("short.pdn", &overrides);
+        let game = long_game(10);
+        let mut ignore = |_, _| Ok::<_, ()>(());
+        for _ in 0..3 {
+            checker
+                .push(game.clone(), true, false, &mut ignore)
+                .unwrap();
+        }
+        let mut taken = 0;
+        let stopped = checker.finish(false, &mut |_, _| {
+            taken += 1;
+            Err("the reader has gone")
+        });
+        assert_eq!(stopped, Err("the reader has gone"));
+        assert_eq!(taken, 1);
     }
 }
