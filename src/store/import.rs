@@ -651,9 +651,12 @@ pub fn locate(path: &Path) -> String {
 struct OldCopies {
     /// The file holding them.
     file: i64,
-    /// By text (tags and move text hashed): the game and its index under
-    /// `file`, in file order.
-    by_text: HashMap<u128, Vec<(i64, i64)>>,
+    /// Every copy: its text (tags and move text) hashed and its index
+    /// under `file`, sorted (24 bytes a copy, so that a file of millions
+    /// of games is replaced in little memory). A claimed copy's index is
+    /// made negative: the claimed copies of a text come first among its
+    /// copies, since each claim takes the first copy left.
+    by_text: Vec<(ShortHash, i64)>,
 }
 
 impl OldCopies {
@@ -666,7 +669,7 @@ impl OldCopies {
             [],
         )?;
         let aside = tx.last_insert_rowid();
-        let mut by_text: HashMap<u128, Vec<(i64, i64)>> = HashMap::new();
+        let mut by_text = Vec::new();
         for (k, &file) in ids.iter().enumerate() {
             // Indexes kept apart when several files are set aside.
             let offset = (k as i64) << 40;
@@ -678,22 +681,24 @@ impl OldCopies {
                 tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
             }
         }
-        let mut stmt = tx.prepare(
-            "SELECT game, idx, tags, text FROM provenance WHERE file = ?1 ORDER BY idx DESC",
+        let copies: i64 = tx.query_row(
+            "SELECT count(*) FROM provenance WHERE file = ?1",
+            [aside],
+            |r| r.get(0),
         )?;
+        by_text.reserve_exact(copies.max(0) as usize);
+        let mut stmt = tx.prepare("SELECT idx, tags, text FROM provenance WHERE file = ?1")?;
         let mut rows = stmt.query([aside])?;
         let mut movetext = String::new();
         while let Some(row) = rows.next()? {
-            let tags: String = row.get(2)?;
-            let deflated = row.get_ref(3)?;
+            let tags: String = row.get(1)?;
+            let deflated = row.get_ref(2)?;
             movetext.clear();
             let _ = flate2::read::DeflateDecoder::new(deflated.as_blob().unwrap_or_default())
                 .read_to_string(&mut movetext);
-            by_text
-                .entry(short_hash(&text_hash(&tags, &movetext)))
-                .or_default()
-                .push((row.get(0)?, row.get(1)?));
+            by_text.push((short_hash(&text_hash(&tags, &movetext)), row.get(0)?));
         }
+        by_text.sort_unstable();
         Ok(OldCopies {
             file: aside,
             by_text,
@@ -703,11 +708,19 @@ impl OldCopies {
     /// The game of an old copy with this text, if one is left (in file
     /// order); the copy leaves.
     fn claim(&mut self, tx: &Transaction<'_>, hash: &[u8; 32]) -> Result<Option<i64>, StoreError> {
-        let Some((game, idx)) = self.by_text.get_mut(&short_hash(hash)).and_then(Vec::pop) else {
+        let hash = short_hash(hash);
+        let from = self.by_text.partition_point(|c| c.0 < hash);
+        let to = from + self.by_text[from..].partition_point(|c| c.0 == hash);
+        let copies = &mut self.by_text[from..to];
+        let left = copies.partition_point(|c| c.1 < 0);
+        let Some(copy) = copies.get_mut(left) else {
             return Ok(None);
         };
-        tx.prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2")?
-            .execute(params![self.file, idx])?;
+        let idx = copy.1;
+        copy.1 = -idx;
+        let game = tx
+            .prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2 RETURNING game")?
+            .query_row(params![self.file, idx], |r| r.get(0))?;
         Ok(Some(game))
     }
 
@@ -734,10 +747,15 @@ impl OldCopies {
 }
 
 /// The first 128 bits of a text hash: enough to tell a file's games apart.
-fn short_hash(hash: &[u8; 32]) -> u128 {
-    let mut first = [0u8; 16];
-    first.copy_from_slice(&hash[..16]);
-    u128::from_le_bytes(first)
+type ShortHash = [u64; 2];
+
+fn short_hash(hash: &[u8; 32]) -> ShortHash {
+    let word = |at: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&hash[at..at + 8]);
+        u64::from_le_bytes(bytes)
+    };
+    [word(0), word(8)]
 }
 
 /// The writing side of a replacement.
