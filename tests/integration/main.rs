@@ -7,6 +7,7 @@ mod engine;
 mod export;
 mod files;
 mod games;
+mod memory;
 mod parsers;
 mod perft;
 mod pictures;
