@@ -64,9 +64,15 @@ fuzz_target!(|data: &[u8]| {
         for game in Reader::new(data) {
             let game = game.expect("reading from memory cannot fail");
             read += 1;
-            checker.push(game, true, false, &mut done);
+            let Ok(()) = checker.push(game, true, false, &mut |game, checked| {
+                done.push((game, checked));
+                Ok::<_, std::convert::Infallible>(())
+            });
         }
-        checker.finish(false, &mut done);
+        let Ok(()) = checker.finish(false, &mut |game, checked| {
+            done.push((game, checked));
+            Ok::<_, std::convert::Infallible>(())
+        });
         assert_eq!(done.len() as u64, read);
         for (k, (game, checked)) in done.iter().enumerate() {
             assert_eq!(game.index, k as u64 + 1);

@@ -65,7 +65,6 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         let mut reader = Reader::with_encoding(source, args.reading.encoding);
         let mut checker =
             FileChecker::new(name.as_str(), &overrides).with_jobs(args.reading.jobs());
-        let mut done = Vec::new();
         loop {
             let game = match reader.next_game() {
                 Ok(Some(game)) => game,
@@ -77,15 +76,13 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 }
             };
             // The tags are printed only in JSON and for games not `ok`.
-            checker.push(game, true, args.json, &mut done);
-            for (game, checked) in done.drain(..) {
-                report_game(out, &name, &game, checked, args.json, &mut tally)?;
-            }
+            checker.push(game, true, args.json, &mut |game, checked| {
+                report_game(out, &name, &game, checked, args.json, &mut tally)
+            })?;
         }
-        checker.finish(args.json, &mut done);
-        for (game, checked) in done.drain(..) {
-            report_game(out, &name, &game, checked, args.json, &mut tally)?;
-        }
+        checker.finish(args.json, &mut |game, checked| {
+            report_game(out, &name, &game, checked, args.json, &mut tally)
+        })?;
         for d in reader.trailing_diagnostics() {
             say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
         }

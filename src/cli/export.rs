@@ -1,6 +1,7 @@
 //! `pdndb export`: the games of the database as clean PDN 3.0.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -74,14 +75,13 @@ pub fn cmd_export(
         refuse_database(path, db)?;
     }
     let store = open_store(db)?;
-    let ids = if args.position.fen.is_some() || args.position.moves.is_some() {
-        let query = args.position.resolve(&store)?;
-        store.game_ids_at(&query.position, &query.filter)?
+    let at = if args.position.fen.is_some() || args.position.moves.is_some() {
+        Some(args.position.resolve(&store)?)
     } else {
         if let Some(v) = &args.position.variant {
             Rules::parse(v).map_err(|e| usage(format!("--variant: {e}")))?;
         }
-        store.game_ids(&VariantFilter(args.position.variant.clone()))?
+        None
     };
     let options = ExportOptions {
         notation,
@@ -89,15 +89,25 @@ pub fn cmd_export(
     };
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
     let export = |sink: &mut dyn Write| -> Result<Tally, CliError> {
-        let tally = export_games(
-            &store,
-            &ids,
+        let mut export = Export {
+            store: &store,
             args,
-            statuses.as_deref(),
-            &options,
+            statuses: statuses.as_deref(),
+            options: &options,
             limit,
-            sink,
-        )?;
+            out: sink,
+            tally: Tally::default(),
+        };
+        // The games are written as they are found.
+        match &at {
+            Some(query) => {
+                store.each_game_id_at(&query.position, &query.filter, |id| export.game(id))?
+            }
+            None => store.each_game_id(&VariantFilter(args.position.variant.clone()), |id| {
+                export.game(id)
+            })?,
+        }
+        let tally = export.tally;
         sink.flush()?;
         Ok(tally)
     };
@@ -130,16 +140,16 @@ pub fn cmd_export(
              would not read back as they were read"
         );
     }
-    if !changed.is_empty() {
-        let shown: Vec<String> = changed.iter().take(10).map(i64::to_string).collect();
-        let more = if changed.len() > shown.len() {
+    if changed.count > 0 {
+        let shown: Vec<String> = changed.first.iter().map(i64::to_string).collect();
+        let more = if changed.count > shown.len() {
             ", …"
         } else {
             ""
         };
         say!(
             "warning: {} games will not read back as they were read (games {}{more})",
-            changed.len(),
+            changed.count,
             shown.join(", ")
         );
     }
@@ -158,46 +168,70 @@ struct Tally {
     doubtful_new: usize,
     /// Games written in their own notation instead of the one asked for.
     own: usize,
-    /// Games (ids) that read back otherwise than they were read, those
-    /// the Dama notation makes ambiguous aside.
-    changed: Vec<i64>,
+    /// Games that read back otherwise than they were read, those the Dama
+    /// notation makes ambiguous aside.
+    changed: Changed,
 }
 
-/// Writes the chosen games one at a time, each checked by reading its text
-/// back.
-fn export_games(
-    store: &Store,
-    ids: &[i64],
-    args: &ExportArgs,
-    statuses: Option<&[Status]>,
-    options: &ExportOptions,
+/// Games that read back otherwise than they were read: how many, and the
+/// first ids (as many as the warning names).
+#[derive(Default)]
+struct Changed {
+    count: usize,
+    first: Vec<i64>,
+}
+
+impl Changed {
+    /// Ids the warning names at most.
+    const NAMED: usize = 10;
+
+    fn note(&mut self, id: i64) {
+        self.count += 1;
+        if self.first.len() < Changed::NAMED {
+            self.first.push(id);
+        }
+    }
+}
+
+/// An export under way: the chosen games written one at a time, each
+/// checked by reading its text back.
+struct Export<'a> {
+    store: &'a Store,
+    args: &'a ExportArgs,
+    statuses: Option<&'a [Status]>,
+    options: &'a ExportOptions,
     limit: usize,
-    out: &mut dyn Write,
-) -> Result<Tally, CliError> {
-    let mut tally = Tally::default();
-    for &id in ids {
-        if tally.written >= limit {
-            break;
+    out: &'a mut dyn Write,
+    tally: Tally,
+}
+
+impl Export<'_> {
+    /// Writes game `id` if it is one of those chosen; breaks once `limit`
+    /// games are written.
+    fn game(&mut self, id: i64) -> Result<ControlFlow<()>, CliError> {
+        let (store, args, options, tally) = (self.store, self.args, self.options, &mut self.tally);
+        if tally.written >= self.limit {
+            return Ok(ControlFlow::Break(()));
         }
         if !args.game.is_empty() && !args.game.contains(&id) {
-            continue;
+            return Ok(ControlFlow::Continue(()));
         }
         let Some(stored) = store.game(id)? else {
-            continue;
+            return Ok(ControlFlow::Continue(()));
         };
         let status: Status = stored.status.parse().unwrap_or(Status::Unreadable);
-        if statuses.is_some_and(|s| !s.contains(&status)) {
-            continue;
+        if self.statuses.is_some_and(|s| !s.contains(&status)) {
+            return Ok(ControlFlow::Continue(()));
         }
         if options.skip_broken && is_broken(status) {
             tally.skipped += 1;
-            continue;
+            return Ok(ControlFlow::Continue(()));
         }
         let file = store.source(id)?.map(|s| s.file).unwrap_or_default();
         let text = store.original_text(id)?.unwrap_or_default();
         let Ok(Some(original)) = Reader::new(text.as_bytes()).next_game() else {
             say!("{file}: game {id} has no text to export; left out");
-            continue;
+            return Ok(ControlFlow::Continue(()));
         };
         // Read it again the way it was imported.
         let overrides = Overrides {
@@ -208,9 +242,9 @@ fn export_games(
         };
         let checked = check_game(&original, &file, &overrides);
         let Some(exported) = export_text(&original, &checked, options) else {
-            continue;
+            return Ok(ControlFlow::Continue(()));
         };
-        out.write_all(exported.text.as_bytes())?;
+        self.out.write_all(exported.text.as_bytes())?;
         tally.written += 1;
         if exported.own_notation {
             tally.own += 1;
@@ -225,8 +259,8 @@ fn export_games(
         if new_doubt {
             tally.doubtful_new += 1;
         } else if !exported.kept {
-            tally.changed.push(id);
+            tally.changed.note(id);
         }
+        Ok(ControlFlow::Continue(()))
     }
-    Ok(tally)
 }

@@ -10,7 +10,7 @@ use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::replay::Status;
 use crate::store::games::{DateRange, GameFilter, GameSort, ResultFilter};
-use crate::store::listing::{Place, Shown};
+use crate::store::listing::Place;
 
 /// Games chosen by their tags (shared by `games` and `search`). Names,
 /// events and sites match as substrings, without case or accents; `%` and
@@ -159,11 +159,10 @@ pub fn cmd_games(
         SortArg::Event => GameSort::Event,
         SortArg::Player => GameSort::Player,
     };
-    let list = store.games(&filter, sort, args.limit, args.offset)?;
-    for game in &list.games {
+    // Each game is written as it is read.
+    let shown = store.each_listed_game(&filter, sort, args.limit, args.offset, |game| {
         if args.json {
-            super::write_json_line(out, game)?;
-            continue;
+            return super::write_json_line(out, &game);
         }
         let tag = |n: &str| super::tag_text(Some(&game.tags), n);
         let place = Place {
@@ -182,13 +181,8 @@ pub fn cmd_games(
             game.outcome,
             tag("Event"),
         )?;
-    }
-    say!(
-        "{}",
-        Shown {
-            shown: list.games.len(),
-            total: list.total as usize,
-        }
-    );
+        Ok::<_, CliError>(())
+    })?;
+    say!("{shown}");
     Ok(Exit::Success)
 }

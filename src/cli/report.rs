@@ -55,10 +55,12 @@ pub fn cmd_report(
     }
     let store = open_store(db)?;
     if args.twins {
-        let groups = store.twins()?;
-        for group in &groups {
+        let (mut groups, mut games) = (0, 0);
+        store.each_twin_group(|group| -> Result<(), CliError> {
+            groups += 1;
+            games += group.games.len();
             if args.json {
-                super::write_json_line(out, group)?;
+                super::write_json_line(out, &group)?;
             } else {
                 writeln!(
                     out,
@@ -77,13 +79,13 @@ pub fn cmd_report(
                     )?;
                 }
             }
-        }
-        let games: usize = groups.iter().map(|g| g.games.len()).sum();
+            Ok(())
+        })?;
         let shown = Shown {
             shown: games,
             total: store.game_count()?,
         };
-        say!("{} groups holding {shown}", groups.len());
+        say!("{groups} groups holding {shown}");
         return Ok(Exit::Success);
     }
     let statuses: Vec<Status> = if args.status.is_empty() {
@@ -99,14 +101,14 @@ pub fn cmd_report(
             .map_err(CliError::Usage)?
     };
     let names: Vec<&str> = statuses.iter().map(|s| s.name()).collect();
-    let ids = store.report_ids(&names, args.resolved)?;
     if let Some(path) = &args.html {
-        return write_html(&store, &ids, path, db, out);
+        return write_html(&store, &names, args.resolved, path, db, out);
     }
     let mut problems = false;
-    for id in &ids {
-        let Some(record) = store.record(*id)? else {
-            continue;
+    // Each game is written as it is read.
+    let listed = store.each_report_id(&names, args.resolved, |id| -> Result<(), CliError> {
+        let Some(record) = store.record(id)? else {
+            return Ok(());
         };
         let status = record
             .get("status")
@@ -163,9 +165,10 @@ pub fn cmd_report(
             }
             writeln!(out, "{rules}")?;
         }
-    }
+        Ok(())
+    })?;
     let shown = Shown {
-        shown: ids.len(),
+        shown: listed,
         total: store.game_count()?,
     };
     say!("{shown} listed");
@@ -176,56 +179,54 @@ pub fn cmd_report(
     })
 }
 
-/// Writes the HTML page of the games `ids` to `path` (`-`: `out`).
+/// Writes the HTML page of the games listed (as `each_report_id` lists
+/// them) to `path` (`-`: `out`). The games are read twice: once to count
+/// them for the summary at the top and group them by file, then each
+/// written as it is read again, so that memory does not grow with them.
 fn write_html(
     store: &crate::store::Store,
-    ids: &[i64],
+    statuses: &[&str],
+    resolved: bool,
     path: &std::path::Path,
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    use crate::render::html::{Page, Record, Summary};
-    let mut records: Vec<(i64, Record)> = Vec::new();
-    for id in ids {
-        if let Some(record) = store.record(*id)? {
-            records.push((*id, record));
-        }
-    }
-    // Grouped by file, files in order of their first game.
-    let mut files: Vec<String> = Vec::new();
+    use crate::render::html::{Page, SummaryBuilder};
+    // Grouped by file, files in order of their first game; the ids of
+    // each file's games, in order.
+    let mut files: Vec<(String, Vec<i64>)> = Vec::new();
     let mut file_index: std::collections::HashMap<String, usize> = Default::default();
-    let mut records: Vec<(usize, i64, Record)> = records
-        .into_iter()
-        .map(|(id, r)| {
-            let file = r.get("file").and_then(|f| f.as_str()).unwrap_or_default();
-            let index = *file_index.entry(file.to_string()).or_insert_with(|| {
-                files.push(file.to_string());
-                files.len() - 1
-            });
-            (index, id, r)
-        })
-        .collect();
-    records.sort_by_key(|(file, id, _)| (*file, *id));
-    let mut per_file = vec![0usize; files.len()];
-    for (file, _, _) in &records {
-        per_file[*file] += 1;
-    }
-    let problems = records
-        .iter()
-        .any(|(_, _, r)| r.get("status").and_then(|s| s.as_str()) != Some("ok"));
-    let plain: Vec<Record> = records.iter().map(|(_, _, r)| r.clone()).collect();
-    let summary = Summary::of(&plain);
-    drop(plain);
+    let mut summary = SummaryBuilder::default();
+    let mut problems = false;
+    store.each_report_id(statuses, resolved, |id| -> Result<(), CliError> {
+        let Some(record) = store.record(id)? else {
+            return Ok(());
+        };
+        let file = record
+            .get("file")
+            .and_then(|f| f.as_str())
+            .unwrap_or_default();
+        let index = *file_index.entry(file.to_string()).or_insert_with(|| {
+            files.push((file.to_string(), Vec::new()));
+            files.len() - 1
+        });
+        files[index].1.push(id);
+        summary.add((index, id), &record);
+        problems |= record.get("status").and_then(|s| s.as_str()) != Some("ok");
+        Ok(())
+    })?;
+    drop(file_index);
+    let summary = summary.finish();
     let subtitle = format!("Database {}.", db.display());
     let write_page = |sink: &mut dyn Write| -> Result<(), CliError> {
         let mut page = Page::begin(sink, "pdndb report", &subtitle, &summary)?;
-        let mut current = None;
-        for (file, id, record) in &records {
-            if current != Some(*file) {
-                page.file(&files[*file], per_file[*file])?;
-                current = Some(*file);
+        for (file, ids) in &files {
+            page.file(file, ids.len())?;
+            for &id in ids {
+                if let Some(record) = store.record(id)? {
+                    page.game(&super::board::problem(store, id, record)?)?;
+                }
             }
-            page.game(&super::board::problem(store, *id, record.clone())?)?;
         }
         page.finish()?;
         Ok(())
@@ -236,7 +237,7 @@ fn write_html(
         super::write_file::write_file(path, db, write_page)?;
         say!(
             "{} games written to {}",
-            records.len(),
+            summary.total,
             super::write_file::visible_path(path)
         );
     }

@@ -57,25 +57,32 @@ pub fn cmd_search(
     if let Some(note) = query.variant.note() {
         say!("search: {note}");
     }
-    let found = store.search(&query.position, &query.filter, &filter, args.limit)?;
-    for hit in &found.hits {
-        if args.json {
-            super::write_json_line(out, hit)?;
-        } else {
-            writeln!(
-                out,
-                "{} ({}) [id {}]: at ply {}, {}, {}",
-                hit.place(),
-                Roster::of(&hit.tags),
-                hit.game,
-                hit.ply,
-                hit.outcome,
-                visible(&hit.variant)
-            )?;
-        }
-    }
+    // Each game is written as it is found.
+    let shown = store.each_search_hit(
+        &query.position,
+        &query.filter,
+        &filter,
+        args.limit,
+        |hit| -> Result<(), CliError> {
+            if args.json {
+                super::write_json_line(out, &hit)?;
+            } else {
+                writeln!(
+                    out,
+                    "{} ({}) [id {}]: at ply {}, {}, {}",
+                    hit.place(),
+                    Roster::of(&hit.tags),
+                    hit.game,
+                    hit.ply,
+                    hit.outcome,
+                    visible(&hit.variant)
+                )?;
+            }
+            Ok(())
+        },
+    )?;
     if !args.json {
-        say!("{}", found.shown());
+        say!("{shown}");
     }
     Ok(Exit::Success)
 }

@@ -85,6 +85,22 @@ impl Game {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// About how many bytes the game holds in memory: its text, tags,
+    /// plies (with their variations and comments) and diagnostics. A ply
+    /// takes far more room than its token, so this, not the text's
+    /// length, is what bounds the memory of games held.
+    pub fn memory_size(&self) -> usize {
+        std::mem::size_of::<Game>()
+            + self.movetext.capacity()
+            + self.tags.capacity() * std::mem::size_of::<Tag>()
+            + self.line.memory_size()
+            + self
+                .diagnostics
+                .iter()
+                .map(|d| std::mem::size_of::<Diagnostic>() + d.message.len())
+                .sum::<usize>()
+    }
 }
 
 /// How a game's bytes were turned into text.
@@ -139,6 +155,27 @@ pub struct Line {
     pub setups: Vec<SetupCommand>,
     /// The moves in order.
     pub plies: Vec<Ply>,
+}
+
+impl Line {
+    /// About how many bytes the line holds in memory (see
+    /// [`Game::memory_size`]).
+    pub fn memory_size(&self) -> usize {
+        let comments = |list: &[Comment]| -> usize {
+            list.iter()
+                .map(|c| std::mem::size_of::<Comment>() + c.text.len())
+                .sum()
+        };
+        let plies: usize = self
+            .plies
+            .iter()
+            .filter(|p| !p.comments.is_empty() || !p.variations.is_empty())
+            .map(|p| {
+                comments(&p.comments) + p.variations.iter().map(Line::memory_size).sum::<usize>()
+            })
+            .sum();
+        self.plies.capacity() * std::mem::size_of::<Ply>() + comments(&self.comments) + plies
+    }
 }
 
 /// One move of a line, with what is written after it.

@@ -110,51 +110,133 @@ fn text<'a>(record: &'a Record, key: &str) -> &'a str {
 impl Summary {
     /// The counts of these records, files in order of first appearance.
     pub fn of(records: &[Record]) -> Summary {
-        let mut statuses: Vec<&str> = STATUSES
-            .iter()
-            .copied()
-            .filter(|s| records.iter().any(|r| text(r, "status") == *s))
-            .collect();
-        for r in records {
-            let s = text(r, "status");
-            if !statuses.contains(&s) {
-                statuses.push(s);
+        let mut summary = SummaryBuilder::default();
+        for (place, r) in records.iter().enumerate() {
+            summary.add(place, r);
+        }
+        summary.finish()
+    }
+}
+
+/// The counts of a [`Summary`] gathered a record at a time, in any order:
+/// each record comes with its place on the page (its file's section,
+/// then its order there), so that a page can be counted before it is
+/// written without holding its records.
+#[derive(Clone, Debug)]
+pub struct SummaryBuilder<K> {
+    /// Per status: the first place it is met at, games.
+    statuses: Vec<(String, K, usize)>,
+    /// Per file: the first place it is met at, games per status (indexes
+    /// into `statuses`).
+    files: Vec<(String, K, Vec<usize>)>,
+    /// Per board layout: the first place it is met at.
+    layouts: Vec<((Notation, &'static Geometry), K)>,
+    total: usize,
+}
+
+impl<K> Default for SummaryBuilder<K> {
+    fn default() -> Self {
+        SummaryBuilder {
+            statuses: Vec::new(),
+            files: Vec::new(),
+            layouts: Vec::new(),
+            total: 0,
+        }
+    }
+}
+
+/// The entry of `key` in `list`, added (at `place`) when new, else met
+/// at `place` if that comes first.
+fn first_place<T: PartialEq, K: Ord + Copy, V>(
+    list: &mut Vec<(T, K, V)>,
+    key: T,
+    place: K,
+    new: impl FnOnce() -> V,
+) -> usize {
+    match list.iter().position(|(k, ..)| *k == key) {
+        Some(i) => {
+            if place < list[i].1 {
+                list[i].1 = place;
             }
+            i
         }
-        let column = |s: &str| statuses.iter().position(|x| *x == s).unwrap_or(0);
-        let mut by_status = vec![0; statuses.len()];
-        let mut by_file: Vec<(String, Vec<usize>)> = Vec::new();
-        for r in records {
-            let c = column(text(r, "status"));
-            by_status[c] += 1;
-            let file = text(r, "file");
-            let at = match by_file.iter().position(|(f, _)| f == file) {
-                Some(i) => i,
-                None => {
-                    by_file.push((file.to_string(), vec![0; statuses.len()]));
-                    by_file.len() - 1
-                }
-            };
-            by_file[at].1[c] += 1;
+        None => {
+            list.push((key, place, new()));
+            list.len() - 1
         }
-        let mut layouts: Vec<(Notation, &'static Geometry)> = Vec::new();
-        for r in records {
-            let geometry = Rules::parse(text(r, "variant"))
-                .map_or(Geometry::standard(), |rules| rules.geometry);
-            let notation = text(r, "notation").parse().unwrap_or(Notation::Numeric);
-            if !layouts.contains(&(notation, geometry)) {
-                layouts.push((notation, geometry));
-            }
+    }
+}
+
+impl<K: Ord + Copy> SummaryBuilder<K> {
+    /// Counts a record shown at `place` on the page.
+    pub fn add(&mut self, place: K, record: &Record) {
+        let status = first_place(
+            &mut self.statuses,
+            text(record, "status").to_string(),
+            place,
+            || 0,
+        );
+        self.statuses[status].2 += 1;
+        let file = first_place(
+            &mut self.files,
+            text(record, "file").to_string(),
+            place,
+            Vec::new,
+        );
+        let counts = &mut self.files[file].2;
+        if counts.len() <= status {
+            counts.resize(status + 1, 0);
         }
-        Summary {
-            by_status: statuses
+        counts[status] += 1;
+        let geometry = Rules::parse(text(record, "variant"))
+            .map_or(Geometry::standard(), |rules| rules.geometry);
+        let notation = text(record, "notation")
+            .parse()
+            .unwrap_or(Notation::Numeric);
+        match self
+            .layouts
+            .iter_mut()
+            .find(|(l, _)| *l == (notation, geometry))
+        {
+            Some((_, first)) => *first = place.min(*first),
+            None => self.layouts.push(((notation, geometry), place)),
+        }
+        self.total += 1;
+    }
+
+    /// The summary: statuses in the order of [`STATUSES`] (others after
+    /// them, in page order), files and layouts in page order.
+    pub fn finish(mut self) -> Summary {
+        let mut order: Vec<usize> = (0..self.statuses.len()).collect();
+        let rank = |s: &str| {
+            STATUSES
                 .iter()
-                .map(|s| s.to_string())
-                .zip(by_status)
+                .position(|x| *x == s)
+                .unwrap_or(STATUSES.len())
+        };
+        order.sort_by(|&a, &b| {
+            let (sa, pa, _) = &self.statuses[a];
+            let (sb, pb, _) = &self.statuses[b];
+            rank(sa).cmp(&rank(sb)).then(pa.cmp(pb))
+        });
+        self.files.sort_by_key(|f| f.1);
+        self.layouts.sort_by_key(|l| l.1);
+        let by_file = self
+            .files
+            .into_iter()
+            .map(|(file, _, counts)| {
+                let column = |&s: &usize| counts.get(s).copied().unwrap_or(0);
+                (file, order.iter().map(column).collect())
+            })
+            .collect();
+        Summary {
+            by_status: order
+                .iter()
+                .map(|&s| (self.statuses[s].0.clone(), self.statuses[s].2))
                 .collect(),
             by_file,
-            total: records.len(),
-            layouts,
+            total: self.total,
+            layouts: self.layouts.into_iter().map(|(layout, _)| layout).collect(),
         }
     }
 }
@@ -505,6 +587,30 @@ mod tests {
             ]
         );
         assert_eq!(s.total, 3);
+    }
+
+    #[test]
+    fn a_summary_counted_in_any_order_is_the_same() {
+        let mut records = vec![
+            record("a.pdn", "illegal", Value::Null),
+            record("b.pdn", "ambiguous", Value::Null),
+            record("a.pdn", "ambiguous", Value::Null),
+            record("c.pdn", "strange", Value::Null),
+            record("b.pdn", "odd", Value::Null),
+        ];
+        records[1].insert("variant".into(), "international".into());
+        records[4].insert("notation".into(), "numeric".into());
+        let whole = Summary::of(&records);
+        let mut builder = SummaryBuilder::default();
+        for place in [4, 2, 0, 3, 1] {
+            builder.add(place, &records[place]);
+        }
+        assert_eq!(builder.finish(), whole);
+        let statuses: Vec<&str> = whole.by_status.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(statuses, ["ambiguous", "illegal", "strange", "odd"]);
+        assert_eq!(whole.by_file[1], ("b.pdn".to_string(), vec![1, 0, 0, 1]));
+        assert_eq!(whole.layouts.len(), 3);
+        assert_eq!(whole.layouts[1].0, Notation::Dama);
     }
 
     #[test]

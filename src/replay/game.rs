@@ -46,14 +46,18 @@ pub fn check_game(game: &Game, file: &str, overrides: &Overrides) -> CheckedGame
 /// Games of a file held to choose the file's preset, at most.
 pub const CALIBRATION_GAMES: usize = 64;
 
-/// Bytes of movetext held to choose the file's preset, at most.
+/// Bytes of memory (see [`Game::memory_size`]) the games held to choose
+/// the file's preset take, at most: fewer than [`CALIBRATION_GAMES`] games
+/// are held when they are very long.
 const CALIBRATION_BYTES: usize = 16 << 20;
 
 /// Games checked together on several threads, at most (per thread).
 const GAMES_PER_JOB: usize = 64;
 
-/// Bytes of movetext checked together on several threads, at most.
-const PARALLEL_BYTES: usize = 8 << 20;
+/// Bytes of memory (see [`Game::memory_size`]) of the games checked
+/// together on several threads, at most: their checks are held until the
+/// last of them is done.
+const PARALLEL_BYTES: usize = 4 << 20;
 
 /// Checks the games of one file in order.
 ///
@@ -84,7 +88,7 @@ pub struct FileChecker<'a> {
     /// Threads that check games.
     jobs: usize,
     /// Games waiting to be checked together, once the preset is chosen.
-    waiting: Vec<(Game, bool)>,
+    waiting: Vec<Game>,
     waiting_bytes: usize,
 }
 
@@ -120,37 +124,24 @@ impl<'a> FileChecker<'a> {
         self.preset.flatten()
     }
 
-    /// Takes the next game of the file; appends to `out` every game whose
-    /// check is complete, in file order. A game not `wanted` (already
-    /// stored, say) still counts towards the file's preset but is not
-    /// checked or handed out. The records' tags are left empty unless
+    /// Takes the next game of the file; hands every game whose check is
+    /// complete to `out`, one at a time, in file order. A game not `wanted`
+    /// (already stored, say) still counts towards the file's preset but is
+    /// not checked or handed out. The records' tags are left empty unless
     /// `with_tags` (see [`record_tags`]).
-    pub fn push(
+    ///
+    /// # Errors
+    /// The first error `out` returns (the games still held are then
+    /// dropped).
+    pub fn push<E>(
         &mut self,
         game: Game,
         wanted: bool,
         with_tags: bool,
-        out: &mut Vec<(Game, CheckedGame)>,
-    ) {
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.preset.is_some() {
-            if self.jobs == 1 {
-                if wanted {
-                    let checked =
-                        check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-                    out.push((game, checked));
-                }
-            } else if wanted {
-                self.waiting_bytes += game.movetext.len();
-                self.waiting.push((game, wanted));
-                if self.waiting.len() >= GAMES_PER_JOB * self.jobs
-                    || self.waiting_bytes >= PARALLEL_BYTES
-                {
-                    let games = std::mem::take(&mut self.waiting);
-                    self.waiting_bytes = 0;
-                    self.check_all(games, with_tags, out);
-                }
-            }
-            return;
+            return self.enqueue(game, wanted, with_tags, out);
         }
         let evidence = if game.has_errors() {
             None
@@ -162,47 +153,70 @@ impl<'a> FileChecker<'a> {
                 self.clean[preset as usize] += 1;
             }
         }
-        self.held_bytes += game.movetext.len();
+        self.held_bytes += game.memory_size();
         self.held.push((game, wanted));
         if self.held.len() >= CALIBRATION_GAMES || self.held_bytes >= CALIBRATION_BYTES {
-            self.release(with_tags, out);
+            self.release(with_tags, out)?;
         }
+        Ok(())
     }
 
     /// Hands out the games still held, at the end of the file.
-    pub fn finish(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+    ///
+    /// # Errors
+    /// The first error `out` returns.
+    pub fn finish<E>(
+        &mut self,
+        with_tags: bool,
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.preset.is_none() {
-            self.release(with_tags, out);
+            self.release(with_tags, out)?;
         }
-        let games = std::mem::take(&mut self.waiting);
-        self.waiting_bytes = 0;
-        self.check_all(games, with_tags, out);
+        self.check_waiting(with_tags, out)
     }
 
-    /// Checks the wanted ones of `games` with the file's preset, on
-    /// [`FileChecker::with_jobs`] threads, and appends them to `out` in order.
-    fn check_all(
-        &self,
-        games: Vec<(Game, bool)>,
+    /// Checks a game with the file's preset: at once on one thread, else
+    /// once enough games wait to be checked together.
+    fn enqueue<E>(
+        &mut self,
+        game: Game,
+        wanted: bool,
         with_tags: bool,
-        out: &mut Vec<(Game, CheckedGame)>,
-    ) {
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if !wanted {
+            return Ok(());
+        }
+        if self.jobs == 1 {
+            let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
+            return out(game, checked);
+        }
+        self.waiting_bytes += game.memory_size();
+        self.waiting.push(game);
+        if self.waiting.len() >= GAMES_PER_JOB * self.jobs || self.waiting_bytes >= PARALLEL_BYTES {
+            self.check_waiting(with_tags, out)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the games waiting, on [`FileChecker::with_jobs`] threads, and
+    /// hands them to `out` in order.
+    fn check_waiting<E>(
+        &mut self,
+        with_tags: bool,
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let games = std::mem::take(&mut self.waiting);
+        self.waiting_bytes = 0;
+        if games.is_empty() {
+            return Ok(());
+        }
         let preset = self.preset();
         let check = |game: &Game| check_in(game, &self.file, self.overrides, preset, with_tags);
-        let wanted: Vec<Game> = games
-            .into_iter()
-            .filter_map(|(game, wanted)| wanted.then_some(game))
-            .collect();
-        if self.jobs == 1 || wanted.len() < 2 {
-            out.extend(wanted.into_iter().map(|game| {
-                let checked = check(&game);
-                (game, checked)
-            }));
-            return;
-        }
-        let per_job = wanted.len().div_ceil(self.jobs);
+        let per_job = games.len().div_ceil(self.jobs);
         let checked: Vec<CheckedGame> = std::thread::scope(|scope| {
-            let parts: Vec<_> = wanted
+            let parts: Vec<_> = games
                 .chunks(per_job)
                 .map(|part| scope.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
                 .collect();
@@ -211,11 +225,19 @@ impl<'a> FileChecker<'a> {
                 .flat_map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         });
-        out.extend(wanted.into_iter().zip(checked));
+        for (game, checked) in games.into_iter().zip(checked) {
+            out(game, checked)?;
+        }
+        Ok(())
     }
 
-    /// Chooses the file's preset and checks the held games with it.
-    fn release(&mut self, with_tags: bool, out: &mut Vec<(Game, CheckedGame)>) {
+    /// Chooses the file's preset and checks the held games with it, one
+    /// at a time (a game's check may take far more room than the game).
+    fn release<E>(
+        &mut self,
+        with_tags: bool,
+        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut best: Option<(Preset, u32)> = None;
         for preset in Preset::INFERENCE_ORDER {
             let count = self.clean[preset as usize];
@@ -224,9 +246,11 @@ impl<'a> FileChecker<'a> {
             }
         }
         self.preset = Some(best.map(|(preset, _)| preset));
-        let held = std::mem::take(&mut self.held);
         self.held_bytes = 0;
-        self.check_all(held, with_tags, out);
+        for (game, wanted) in std::mem::take(&mut self.held) {
+            self.enqueue(game, wanted, with_tags, out)?;
+        }
+        Ok(())
     }
 }
 
@@ -431,5 +455,73 @@ fn check_variations(
             };
             check_variations(variation, &nested, &inner, warnings);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An English game of two kings going back and forth, `plies` long.
+    fn long_game(plies: usize) -> Game {
+        let mut text = String::from("[FEN \"W:WK32:BK1\"]\n");
+        for (i, mv) in ["32-27", "1-6", "27-32", "6-1"]
+            .iter()
+            .cycle()
+            .take(plies)
+            .enumerate()
+        {
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            text.push_str(mv);
+            text.push(' ');
+        }
+        text.push_str("*\n");
+        crate::pdn::Reader::new(text.as_bytes())
+            .next_game()
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn long_games_are_held_by_their_memory_not_their_number() {
+        let game = long_game(4_000);
+        assert!(game.memory_size() > 4_000 * std::mem::size_of::<Ply>());
+        let overrides = Overrides::default();
+        let mut checker = FileChecker::new("long.pdn", &overrides);
+        let mut pushed = 0;
+        let mut out = Vec::new();
+        while out.is_empty() {
+            pushed += 1;
+            let Ok(()) = checker.push(game.clone(), true, false, &mut |_, checked| {
+                out.push(checked.record.status);
+                Ok::<_, std::convert::Infallible>(())
+            });
+        }
+        assert!(pushed < CALIBRATION_GAMES, "{pushed} games held");
+        assert!(pushed * game.memory_size() >= CALIBRATION_BYTES);
+        assert_eq!(out, vec![super::super::Status::Ok; pushed]);
+        assert!(checker.preset().is_some());
+    }
+
+    #[test]
+    fn an_error_of_the_receiver_stops_the_release() {
+        let overrides = Overrides::default();
+        let mut checker = FileChecker::new("short.pdn", &overrides);
+        let game = long_game(10);
+        let mut ignore = |_, _| Ok::<_, ()>(());
+        for _ in 0..3 {
+            checker
+                .push(game.clone(), true, false, &mut ignore)
+                .unwrap();
+        }
+        let mut taken = 0;
+        let stopped = checker.finish(false, &mut |_, _| {
+            taken += 1;
+            Err("the reader has gone")
+        });
+        assert_eq!(stopped, Err("the reader has gone"));
+        assert_eq!(taken, 1);
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use super::listing::Outcome;
+use super::listing::{Outcome, Shown};
 use super::{Store, StoreError};
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
@@ -420,6 +420,17 @@ pub struct GameRow {
 /// A listed game's columns: id, result, outcome code, variant, status, plies.
 type ListedRow = (i64, Option<String>, i64, String, String, Option<i64>);
 
+fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+    ))
+}
+
 /// A page of games and how many match in all.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameList {
@@ -504,11 +515,32 @@ impl Store {
         limit: usize,
         offset: usize,
     ) -> Result<GameList, StoreError> {
+        let mut games = Vec::new();
+        let shown = self.each_listed_game(filter, sort, limit, offset, |game| {
+            games.push(game);
+            Ok::<_, StoreError>(())
+        })?;
+        Ok(GameList {
+            games,
+            total: shown.total as u64,
+        })
+    }
+
+    /// The games of [`Store::games`], handed to `each` as they are read;
+    /// then how many were handed out of how many pass the filter.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_listed_game<E: From<StoreError>>(
+        &self,
+        filter: &GameFilter,
+        sort: GameSort,
+        limit: usize,
+        offset: usize,
+        mut each: impl FnMut(GameRow) -> Result<(), E>,
+    ) -> Result<Shown, E> {
         let Some((condition, params)) = filter.condition(self, false)? else {
-            return Ok(GameList {
-                games: Vec::new(),
-                total: 0,
-            });
+            return Ok(Shown { shown: 0, total: 0 });
         };
         let total = self.count_games(filter, &condition, &params)?;
         // A player with many games: their first games come soonest in id order.
@@ -532,25 +564,18 @@ impl Store {
             params.len() - 1,
             params.len()
         );
-        let mut stmt = self.conn().prepare(&sql)?;
-        let rows: Vec<ListedRow> = stmt
-            .query_map(rusqlite::params_from_iter(params.iter()), |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            })?
-            .collect::<Result<_, _>>()?;
-        let mut games = Vec::with_capacity(rows.len());
-        for (game, result, outcome, variant, status, plies) in rows {
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self.conn().prepare(&sql).map_err(sqlite)?;
+        let mut rows = stmt
+            .query(rusqlite::params_from_iter(params.iter()))
+            .map_err(sqlite)?;
+        let mut shown = 0;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            let (game, result, outcome, variant, status, plies) = listed_row(r).map_err(sqlite)?;
             let Some(source) = self.source(game)? else {
                 continue;
             };
-            games.push(GameRow {
+            each(GameRow {
                 game,
                 file: source.file,
                 index: source.index,
@@ -561,11 +586,12 @@ impl Store {
                 variant,
                 status,
                 plies,
-            });
+            })?;
+            shown += 1;
         }
-        Ok(GameList {
-            games,
-            total: total.max(0) as u64,
+        Ok(Shown {
+            shown,
+            total: total.max(0) as usize,
         })
     }
 

@@ -8,7 +8,7 @@
 //! Positions go to the index through [`super::index`], which keeps its own
 //! record of how far the index is complete.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -29,8 +29,18 @@ use crate::pdn::{Content, Encoding, Game, Input, Reader, Snapshot};
 use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
-/// Games the reading thread hands over at a time.
+/// Games the reading thread hands over at a time, at most.
 pub const BATCH: usize = 2_000;
+
+/// Bytes of prepared games (see [`Prepared::memory_size`]) the reading
+/// thread hands over at a time, at most (a batch of long games holds
+/// fewer than [`BATCH`]).
+pub const BATCH_BYTES: usize = 8 << 20;
+
+/// Batches waiting for the writing thread, at most. With the batch being
+/// filled and the one being written, the games between the two threads
+/// take `(QUEUED_BATCHES + 2) × BATCH_BYTES` at most.
+const QUEUED_BATCHES: usize = 2;
 
 /// The most games written per transaction. A commit writes every page of
 /// the game table's indexes (players, events, dates) that its games
@@ -133,13 +143,12 @@ pub(super) struct Prepared {
     pub(super) outcome: i64,
     pub(super) plies: Option<i64>,
     pub(super) start_fen: Option<String>,
-    /// The first reading, to be encoded into `moves` by [`Prepared::complete`].
-    pub(super) reading: Option<(Rules, Position, Vec<Move>)>,
+    /// The first reading, encoded (see [`super::moves`]).
     pub(super) moves: Option<Vec<u8>>,
     pub(super) moves_key: Option<i64>,
     /// What the reading leaves open (see [`super::identity::open_part`]).
     pub(super) open_part: String,
-    /// The duplicate key (see [`super::identity`]), set by [`Prepared::complete`].
+    /// The duplicate key (see [`super::identity`]).
     pub(super) dup_key: i64,
     pub(super) record: Option<String>,
     pub(super) variant_from: &'static str,
@@ -147,29 +156,31 @@ pub(super) struct Prepared {
 }
 
 impl Prepared {
-    /// Encodes the moves and hashes them: done on the writing thread, which
-    /// has time to spare while the reading thread reads and replays.
-    pub(super) fn complete(&mut self) {
-        self.moves = self
-            .reading
-            .take()
-            .and_then(|(rules, start, played)| encode(&rules, &start, &played));
-        self.moves_key = match (&self.moves, self.status) {
-            (Some(m), Status::Ok) => {
-                let mut hasher = blake3::Hasher::new();
-                hasher.update(self.variant.as_bytes());
-                hasher.update(&[0]);
-                hasher.update(self.start_fen.as_deref().unwrap_or("").as_bytes());
-                hasher.update(&[0]);
-                hasher.update(m);
-                let bytes = hasher.finalize();
-                let mut first = [0u8; 8];
-                first.copy_from_slice(&bytes.as_bytes()[..8]);
-                Some(i64::from_le_bytes(first))
-            }
-            _ => None,
-        };
-        self.dup_key = self.identity().key();
+    /// About how many bytes the game takes in memory while it waits to be
+    /// written: what bounds a batch besides its number of games.
+    pub(super) fn memory_size(&self) -> usize {
+        let strings: usize = [
+            &self.tags,
+            &self.variant,
+            &self.preset,
+            &self.white,
+            &self.black,
+            &self.event,
+            &self.site,
+            &self.date,
+            &self.open_part,
+        ]
+        .into_iter()
+        .chain(&self.result)
+        .chain(&self.start_fen)
+        .chain(&self.record)
+        .map(String::len)
+        .sum();
+        std::mem::size_of::<Prepared>()
+            + strings
+            + self.text.capacity()
+            + self.moves.as_ref().map_or(0, Vec::capacity)
+            + self.positions.capacity() * std::mem::size_of::<(i64, u32, Option<Move>)>()
     }
 
     /// What makes this game the game it is.
@@ -187,6 +198,22 @@ impl Prepared {
             result: self.result.as_deref(),
         }
     }
+}
+
+/// The key that finds the stored games whose moves may equal these: the
+/// first 64 bits of a hash of the variant, start and moves; only for `ok`
+/// games.
+fn moves_key(variant: &str, start_fen: Option<&str>, moves: &[u8]) -> i64 {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(variant.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(start_fen.unwrap_or("").as_bytes());
+    hasher.update(&[0]);
+    hasher.update(moves);
+    let bytes = hasher.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&bytes.as_bytes()[..8]);
+    i64::from_le_bytes(first)
 }
 
 /// The import of a set of files into a store.
@@ -357,7 +384,7 @@ impl<'a> Importer<'a> {
                 return self.replace_file(&snapshot, &version, &reading, &ids, summary, progress);
             }
         };
-        let done: HashSet<i64> = {
+        let done: StoredGames = {
             let mut stmt = self
                 .store
                 .conn()
@@ -375,7 +402,7 @@ impl<'a> Importer<'a> {
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
         let jobs = self.jobs;
-        let (sender, receiver) = sync_channel::<Batch>(4);
+        let (sender, receiver) = sync_channel::<Batch>(QUEUED_BATCHES);
         let read = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
@@ -456,8 +483,8 @@ impl<'a> Importer<'a> {
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
         let jobs = self.jobs;
-        let (sender, receiver) = sync_channel::<Batch>(4);
-        let done = HashSet::new();
+        let (sender, receiver) = sync_channel::<Batch>(QUEUED_BATCHES);
+        let done = StoredGames::default();
         let replaced = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
@@ -694,9 +721,12 @@ pub fn locate(path: &Path) -> String {
 struct OldCopies {
     /// The file holding them.
     file: i64,
-    /// By text (tags and move text hashed): the game and its index under
-    /// `file`, in file order.
-    by_text: HashMap<u128, Vec<(i64, i64)>>,
+    /// Every copy: its text (tags and move text) hashed and its index
+    /// under `file`, sorted (24 bytes a copy, so that a file of millions
+    /// of games is replaced in little memory). A claimed copy's index is
+    /// made negative: the claimed copies of a text come first among its
+    /// copies, since each claim takes the first copy left.
+    by_text: Vec<(ShortHash, i64)>,
 }
 
 impl OldCopies {
@@ -709,7 +739,7 @@ impl OldCopies {
             [],
         )?;
         let aside = tx.last_insert_rowid();
-        let mut by_text: HashMap<u128, Vec<(i64, i64)>> = HashMap::new();
+        let mut by_text = Vec::new();
         for (k, &file) in ids.iter().enumerate() {
             // Indexes kept apart when several files are set aside.
             let offset = (k as i64) << 40;
@@ -721,22 +751,24 @@ impl OldCopies {
                 tx.execute("DELETE FROM source_file WHERE id = ?1", [file])?;
             }
         }
-        let mut stmt = tx.prepare(
-            "SELECT game, idx, tags, text FROM provenance WHERE file = ?1 ORDER BY idx DESC",
+        let copies: i64 = tx.query_row(
+            "SELECT count(*) FROM provenance WHERE file = ?1",
+            [aside],
+            |r| r.get(0),
         )?;
+        by_text.reserve_exact(copies.max(0) as usize);
+        let mut stmt = tx.prepare("SELECT idx, tags, text FROM provenance WHERE file = ?1")?;
         let mut rows = stmt.query([aside])?;
         let mut movetext = String::new();
         while let Some(row) = rows.next()? {
-            let tags: String = row.get(2)?;
-            let deflated = row.get_ref(3)?;
+            let tags: String = row.get(1)?;
+            let deflated = row.get_ref(2)?;
             movetext.clear();
             let _ = flate2::read::DeflateDecoder::new(deflated.as_blob().unwrap_or_default())
                 .read_to_string(&mut movetext);
-            by_text
-                .entry(short_hash(&text_hash(&tags, &movetext)))
-                .or_default()
-                .push((row.get(0)?, row.get(1)?));
+            by_text.push((short_hash(&text_hash(&tags, &movetext)), row.get(0)?));
         }
+        by_text.sort_unstable();
         Ok(OldCopies {
             file: aside,
             by_text,
@@ -746,11 +778,19 @@ impl OldCopies {
     /// The game of an old copy with this text, if one is left (in file
     /// order); the copy leaves.
     fn claim(&mut self, tx: &Transaction<'_>, hash: &[u8; 32]) -> Result<Option<i64>, StoreError> {
-        let Some((game, idx)) = self.by_text.get_mut(&short_hash(hash)).and_then(Vec::pop) else {
+        let hash = short_hash(hash);
+        let from = self.by_text.partition_point(|c| c.0 < hash);
+        let to = from + self.by_text[from..].partition_point(|c| c.0 == hash);
+        let copies = &mut self.by_text[from..to];
+        let left = copies.partition_point(|c| c.1 < 0);
+        let Some(copy) = copies.get_mut(left) else {
             return Ok(None);
         };
-        tx.prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2")?
-            .execute(params![self.file, idx])?;
+        let idx = copy.1;
+        copy.1 = -idx;
+        let game = tx
+            .prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2 RETURNING game")?
+            .query_row(params![self.file, idx], |r| r.get(0))?;
         Ok(Some(game))
     }
 
@@ -777,10 +817,15 @@ impl OldCopies {
 }
 
 /// The first 128 bits of a text hash: enough to tell a file's games apart.
-fn short_hash(hash: &[u8; 32]) -> u128 {
-    let mut first = [0u8; 16];
-    first.copy_from_slice(&hash[..16]);
-    u128::from_le_bytes(first)
+type ShortHash = [u64; 2];
+
+fn short_hash(hash: &[u8; 32]) -> ShortHash {
+    let word = |at: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&hash[at..at + 8]);
+        u64::from_le_bytes(bytes)
+    };
+    [word(0), word(8)]
 }
 
 /// The writing side of a replacement.
@@ -802,15 +847,14 @@ impl Replacement<'_> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), StoreError> {
         let mut games = 0;
-        for mut batch in receiver {
-            for game in &mut batch.games {
-                game.complete();
+        for batch in receiver {
+            for game in &batch.games {
                 self.place(tx, file_id, game, &mut old)?;
                 games += 1;
                 crash_point(games);
-            }
-            if self.index.is_full() {
-                self.index.spill(tx)?;
+                if self.index.is_full() {
+                    self.summary.positions += self.index.spill(tx)?;
+                }
             }
             progress(Progress::Advance {
                 bytes: batch.bytes,
@@ -884,55 +928,112 @@ struct Batch {
     bytes: u64,
 }
 
+/// The indexes of a file's games already stored, a bit each (a file of
+/// millions of games takes a few hundred KiB).
+#[derive(Debug, Default)]
+struct StoredGames(Vec<u64>);
+
+impl StoredGames {
+    fn contains(&self, index: u64) -> bool {
+        let (word, bit) = ((index / 64) as usize, index % 64);
+        self.0.get(word).is_some_and(|w| w & (1 << bit) != 0)
+    }
+}
+
+impl FromIterator<i64> for StoredGames {
+    fn from_iter<I: IntoIterator<Item = i64>>(indexes: I) -> StoredGames {
+        let mut words = Vec::new();
+        for index in indexes.into_iter().filter_map(|i| u64::try_from(i).ok()) {
+            let (word, bit) = ((index / 64) as usize, index % 64);
+            if word >= words.len() {
+                words.resize(word + 1, 0);
+            }
+            words[word] |= 1 << bit;
+        }
+        StoredGames(words)
+    }
+}
+
+/// Prepared games gathered into batches for the writing thread: a batch
+/// goes when it holds [`BATCH`] games or [`BATCH_BYTES`] of them.
+struct Batcher {
+    sender: SyncSender<Batch>,
+    games: Vec<Prepared>,
+    bytes: usize,
+    deflater: Deflater,
+}
+
+/// The writing thread has stopped taking batches.
+struct Stopped;
+
+impl Batcher {
+    /// Prepares a game and sends the batch when it is full; `read` is how
+    /// far the file has been read.
+    fn add(&mut self, game: &Game, checked: &CheckedGame, read: u64) -> Result<(), Stopped> {
+        let prepared = prepare(game, checked, &mut self.deflater);
+        self.add_prepared(prepared, read)
+    }
+
+    fn add_prepared(&mut self, prepared: Prepared, read: u64) -> Result<(), Stopped> {
+        self.bytes += prepared.memory_size();
+        self.games.push(prepared);
+        if self.games.len() >= BATCH || self.bytes >= BATCH_BYTES {
+            self.send(read)?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, read: u64) -> Result<(), Stopped> {
+        self.bytes = 0;
+        let games = std::mem::take(&mut self.games);
+        self.sender
+            .send(Batch { games, bytes: read })
+            .map_err(|_| Stopped)
+    }
+}
+
 /// The reading side: games read, checked and prepared, sent in batches.
 fn read_games(
     file: impl Read,
     name: &str,
     overrides: &Overrides,
     encoding: Option<&'static Encoding>,
-    done: &HashSet<i64>,
+    done: &StoredGames,
     jobs: usize,
     sender: SyncSender<Batch>,
 ) -> Result<(), String> {
     let source = BufReader::with_capacity(1 << 16, file);
     let mut reader = Reader::with_encoding(source, encoding);
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut deflater = Deflater::new();
     let mut checker = FileChecker::new(name, overrides).with_jobs(jobs);
-    let mut checked = Vec::new();
+    let mut batcher = Batcher {
+        sender,
+        games: Vec::new(),
+        bytes: 0,
+        deflater: Deflater::new(),
+    };
     loop {
         let game = match reader.next_game() {
             Ok(Some(game)) => game,
             Ok(None) => break,
             Err(err) => return Err(format!("{name}:{}: {err}", reader.position())),
         };
+        let read = reader.position().byte;
         // Games already stored still tell the file's preset.
-        let wanted = !done.contains(&(game.index as i64));
-        checker.push(game, wanted, true, &mut checked);
-        for (game, result) in checked.drain(..) {
-            batch.push(prepare(&game, &result, &mut deflater));
-        }
-        if batch.len() >= BATCH {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-            if sender
-                .send(Batch {
-                    games: full,
-                    bytes: reader.position().byte,
-                })
-                .is_err()
-            {
-                return Ok(());
-            }
+        let wanted = !done.contains(game.index);
+        let added = checker.push(game, wanted, true, &mut |game, checked| {
+            batcher.add(&game, &checked, read)
+        });
+        if added.is_err() {
+            return Ok(());
         }
     }
-    checker.finish(true, &mut checked);
-    for (game, result) in checked.drain(..) {
-        batch.push(prepare(&game, &result, &mut deflater));
-    }
-    let _ = sender.send(Batch {
-        games: batch,
-        bytes: reader.position().byte,
+    let read = reader.position().byte;
+    let finished = checker.finish(true, &mut |game, checked| {
+        batcher.add(&game, &checked, read)
     });
+    if finished.is_ok() {
+        let _ = batcher.send(read);
+    }
     Ok(())
 }
 
@@ -950,18 +1051,15 @@ fn write_batches(
     let conn = store.conn_mut();
     let stored: i64 = conn.query_row("SELECT coalesce(max(id), 0) FROM game", [], |r| r.get(0))?;
     let mut tx = conn.transaction()?;
-    for mut batch in receiver {
-        for game in &mut batch.games {
-            game.complete();
-        }
+    for batch in receiver {
         for game in &batch.games {
             write_game(&tx, move_ids, index, file_id, game, summary)?;
             games += 1;
+            if index.is_full() {
+                summary.positions += index.spill(&tx)?;
+            }
         }
         uncommitted += batch.games.len();
-        if index.is_full() {
-            index.spill(&tx)?;
-        }
         let per_commit = (stored.max(0) as usize + games) / 4;
         if uncommitted >= per_commit.clamp(BATCH, COMMIT_GAMES) {
             tx.commit()?;
@@ -1178,6 +1276,9 @@ impl StartMove<'_> {
     }
 }
 
+/// Move ids kept in a cache at most (about 64 bytes each).
+const MOVE_IDS_CACHED: usize = 100_000;
+
 /// The id of a move's name, added when new.
 pub(super) fn move_id(
     tx: &Transaction<'_>,
@@ -1188,6 +1289,11 @@ pub(super) fn move_id(
         return Ok(id);
     }
     let id = lookup_or_add_move(tx, &mv.full_numeric())?;
+    if cache.len() >= MOVE_IDS_CACHED {
+        // Looked up again when met again: the cache stays small however
+        // many different moves an archive holds.
+        cache.clear();
+    }
     cache.insert(*mv, id);
     Ok(id)
 }
@@ -1277,12 +1383,17 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
         _ => None,
     };
-    let reading = match (rules, start, replay) {
-        (Some(rules), Some(start), Some(replay)) => Some((
-            *rules,
-            *start,
-            replay.reading.iter().map(|p| p.chosen).collect(),
-        )),
+    // Encoded here, a move to a byte: the moves as played would take 48
+    // bytes a ply while the game waits to be written.
+    let moves = match (rules, start, replay) {
+        (Some(rules), Some(start), Some(replay)) => {
+            let played: Vec<Move> = replay.reading.iter().map(|p| p.chosen).collect();
+            encode(rules, start, &played)
+        }
+        _ => None,
+    };
+    let moves_key = match (&moves, record.status) {
+        (Some(m), Status::Ok) => Some(moves_key(&record.variant, start_fen.as_deref(), m)),
         _ => None,
     };
     let positions = certain_positions(&checked.reading);
@@ -1306,7 +1417,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         value.to_string()
     });
     let tags = serde_json::Value::Object(record.tags.clone()).to_string();
-    Prepared {
+    let mut prepared = Prepared {
         index: game.index,
         byte_offset: game.start.byte,
         line: game.start.line,
@@ -1326,13 +1437,72 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         result,
         plies: record.plies.map(|p| p as i64),
         start_fen,
-        reading,
-        moves: None,
-        moves_key: None,
+        moves,
+        moves_key,
         open_part: super::identity::open_part(game, record),
         dup_key: 0,
         record: record_json,
         variant_from: record.variant_from.name(),
         positions,
+    };
+    prepared.dup_key = prepared.identity().key();
+    prepared
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::check_game;
+
+    fn prepared(text: &str) -> Prepared {
+        let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
+        let checked = check_game(&game, "test.pdn", &Overrides::default());
+        prepare(&game, &checked, &mut Deflater::new())
+    }
+
+    #[test]
+    fn stored_games_are_one_bit_each() {
+        let stored: StoredGames = [1, 2, 64, 200, -5].into_iter().collect();
+        assert!(stored.contains(1) && stored.contains(64) && stored.contains(200));
+        assert!(!stored.contains(0) && !stored.contains(3) && !stored.contains(10_000));
+        assert_eq!(stored.0.len(), 4);
+    }
+
+    #[test]
+    fn moves_are_encoded_when_prepared() {
+        let game = prepared("[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n");
+        assert_eq!(game.moves.as_ref().map(Vec::len), Some(4));
+        assert!(game.moves_key.is_some());
+        assert!(game.memory_size() > std::mem::size_of::<Prepared>());
+    }
+
+    #[test]
+    fn a_batch_goes_when_its_games_take_batch_bytes() {
+        let (sender, receiver) = sync_channel::<Batch>(8);
+        let mut batcher = Batcher {
+            sender,
+            games: Vec::new(),
+            bytes: 0,
+            deflater: Deflater::new(),
+        };
+        let big = || {
+            let mut game = prepared("1. 11-15 *\n");
+            game.positions = Vec::with_capacity(BATCH_BYTES / 3 / 64);
+            game
+        };
+        let per_game = big().memory_size();
+        assert!(per_game > BATCH_BYTES / 4 && per_game < BATCH_BYTES / 2);
+        for read in 0..7 {
+            assert!(batcher.add_prepared(big(), read).is_ok());
+        }
+        let sizes: Vec<usize> = receiver.try_iter().map(|b| b.games.len()).collect();
+        assert_eq!(sizes, vec![3, 3]);
+        assert_eq!(batcher.games.len(), 1);
+        // Small games go by number.
+        for read in 0..BATCH as u64 {
+            assert!(batcher.add_prepared(prepared("1. 11-15 *\n"), read).is_ok());
+        }
+        let sizes: Vec<usize> = receiver.try_iter().map(|b| b.games.len()).collect();
+        assert_eq!(sizes, vec![BATCH]);
     }
 }

@@ -1,14 +1,16 @@
 //! Writing the position index during an import.
 //!
 //! The positions of the games an import stores are kept in memory and
-//! written to `position` in key order: at the end of the import, or
-//! earlier when [`FLUSH_ROWS`] are waiting (which bounds memory whatever
-//! the archive's size). Sorted inserts keep the index's pages full and
-//! cost far less than inserts in game order.
+//! written to `position` in key order at the end of the import. Sorted
+//! inserts keep the index's pages full and cost far less than inserts in
+//! game order.
 //!
-//! Past [`FLUSH_ROWS`], the sorted rows are set aside as a run (a few large
-//! blobs in `position_run`), and the end of the import merges every run
-//! into the index in one pass, so import time stays linear in the games.
+//! Memory stays bounded whatever the archive's size: at [`FLUSH_ROWS`]
+//! the sorted rows are set aside as a run (blobs in `position_run`), and
+//! the end of the import merges every run into the index in one pass, so
+//! import time stays linear in the games. The merge reads each run a
+//! chunk at a time; past [`MAX_RUNS`] runs, they are merged into the index
+//! at once rather than adding another.
 //!
 //! Crash safety: `index_state.indexed_through` is the last game id whose
 //! positions are in the index, updated in the transaction that writes them.
@@ -20,12 +22,19 @@ use rusqlite::{OptionalExtension, Transaction};
 
 use super::StoreError;
 use crate::pdn::Reader;
-use crate::replay::{Overrides, Reading, check_game};
+use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Move, Rules};
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
-/// each).
-pub const FLUSH_ROWS: usize = 4_000_000;
+/// each: 48 MiB).
+pub const FLUSH_ROWS: usize = 2 << 20;
+
+/// The most rows one game adds: its certain positions, one a ply (see
+/// [`MAX_PLIES`]) and the start.
+const GAME_ROWS: usize = MAX_PLIES + 1;
+
+/// Runs set aside at most: the merge holds a chunk of each.
+pub const MAX_RUNS: i64 = 32;
 
 /// Rows written per INSERT statement.
 const ROWS_PER_STATEMENT: usize = 64;
@@ -52,6 +61,12 @@ pub struct IndexBuffer {
 impl IndexBuffer {
     /// Adds one row.
     pub fn push(&mut self, row: IndexRow) {
+        if self.rows.len() == self.rows.capacity() && self.rows.len() < FLUSH_ROWS {
+            // Doubled up to FLUSH_ROWS exactly: a buffer set aside when
+            // full never takes more.
+            let room = (2 * self.rows.capacity()).clamp(4096, FLUSH_ROWS);
+            self.rows.reserve_exact(room - self.rows.len());
+        }
         self.rows.push(row);
     }
 
@@ -60,25 +75,32 @@ impl IndexBuffer {
         self.rows.clear();
     }
 
-    /// Whether enough rows wait that they should be set aside now.
+    /// Whether enough rows wait that they should be set aside before the
+    /// next game's are added (checked after each game, the buffer never
+    /// grows past [`FLUSH_ROWS`]).
     pub fn is_full(&self) -> bool {
-        self.rows.len() >= FLUSH_ROWS
+        self.rows.len() + GAME_ROWS > FLUSH_ROWS
     }
 
     /// Sets the waiting rows aside as one sorted run in `position_run`
     /// (written in order, so cheaply) and records that every game stored
     /// so far is indexed: the runs are merged into the index by
-    /// [`IndexBuffer::flush`].
+    /// [`IndexBuffer::flush`]. When [`MAX_RUNS`] are set aside already,
+    /// flushes instead. Returns the rows added to the index (0 unless it
+    /// flushed).
     ///
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
-    pub fn spill(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        self.rows.sort_unstable();
+    pub fn spill(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
         let run: i64 = tx.query_row(
             "SELECT coalesce(max(run), 0) + 1 FROM position_run",
             [],
             |r| r.get(0),
         )?;
+        if run > MAX_RUNS {
+            return self.flush(tx);
+        }
+        self.rows.sort_unstable();
         let mut insert =
             tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
         let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES);
@@ -89,7 +111,8 @@ impl IndexBuffer {
             }
             insert.execute(rusqlite::params![run, bytes])?;
         }
-        self.mark_indexed(tx)
+        self.mark_indexed(tx)?;
+        Ok(0)
     }
 
     /// Writes every waiting row, and every run set aside, into the index
@@ -146,15 +169,13 @@ impl IndexBuffer {
             [],
         )?;
         self.rows.clear();
-        if self.rows.capacity() > FLUSH_ROWS {
-            self.rows.shrink_to(FLUSH_ROWS);
-        }
         Ok(())
     }
 }
 
-/// Rows per stored chunk of a run (1.5 MB).
-const RUN_CHUNK: usize = 65_536;
+/// Rows per stored chunk of a run (384 KiB): the merge holds one chunk
+/// of each run.
+const RUN_CHUNK: usize = 16_384;
 
 /// Bytes of one row in a stored run.
 const ROW_BYTES: usize = 24;
@@ -300,7 +321,11 @@ pub fn index_missing(
         rows.collect::<Result<_, _>>()?
     };
     let mut buffer = IndexBuffer::default();
+    let mut added = 0;
     for (id, variant, notation) in missing {
+        if buffer.is_full() {
+            added += buffer.spill(tx)?;
+        }
         let Some(text) = super::query::stored_text(tx, id)? else {
             continue;
         };
@@ -327,7 +352,7 @@ pub fn index_missing(
             });
         }
     }
-    buffer.flush(tx)
+    Ok(added + buffer.flush(tx)?)
 }
 
 #[cfg(test)]
@@ -395,6 +420,58 @@ mod tests {
             .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
             .unwrap();
         assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn the_buffer_never_holds_more_than_flush_rows() {
+        let mut buffer = IndexBuffer::default();
+        let row = |i: usize| IndexRow {
+            key: i as i64,
+            game: 1,
+            ply: 0,
+            next: 0,
+        };
+        let mut i = 0;
+        while !buffer.is_full() {
+            for _ in 0..GAME_ROWS {
+                buffer.push(row(i));
+                i += 1;
+            }
+        }
+        assert!(buffer.rows.len() <= FLUSH_ROWS);
+        assert_eq!(buffer.rows.capacity(), FLUSH_ROWS);
+    }
+
+    #[test]
+    fn past_max_runs_the_runs_are_merged_into_the_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::migrate::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut buffer = IndexBuffer::default();
+        let runs = |tx: &Transaction<'_>| -> i64 {
+            tx.query_row("SELECT count(DISTINCT run) FROM position_run", [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        };
+        for game in 0..MAX_RUNS {
+            buffer.push(IndexRow {
+                key: game,
+                game,
+                ply: 0,
+                next: 0,
+            });
+            assert_eq!(buffer.spill(&tx).unwrap(), 0);
+        }
+        assert_eq!(runs(&tx), MAX_RUNS);
+        buffer.push(IndexRow {
+            key: -1,
+            game: MAX_RUNS,
+            ply: 0,
+            next: 0,
+        });
+        assert_eq!(buffer.spill(&tx).unwrap(), MAX_RUNS as usize + 1);
+        assert_eq!(runs(&tx), 0);
     }
 
     #[test]

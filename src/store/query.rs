@@ -5,6 +5,7 @@
 //! collision never returns a wrong game.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -185,6 +186,47 @@ enum Ply {
     /// Rows past the start position (the tree counts games at their start
     /// from `start_move`).
     AfterStart,
+}
+
+/// Games found at a position checked against `search`'s game filters at
+/// once.
+const FILTERED_AT_ONCE: usize = 16_384;
+
+/// Move-list prefixes whose verdict a query keeps at most, per start.
+const PREFIXES_KEPT: usize = 100_000;
+
+/// A row of [`Store::games_at`]'s query: game, ply, next move, outcome,
+/// variant, start FEN and moves.
+type GameAtRow<'r> = (
+    i64,
+    i64,
+    Option<i64>,
+    i64,
+    &'r str,
+    Option<&'r str>,
+    &'r [u8],
+);
+
+fn game_at_row<'r>(r: &'r rusqlite::Row<'_>) -> rusqlite::Result<GameAtRow<'r>> {
+    let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
+    let start_fen = r
+        .get_ref(5)?
+        .as_str_or_null()
+        .map_err(rusqlite::Error::from)?;
+    let moves = r
+        .get_ref(6)?
+        .as_blob_or_null()
+        .map_err(rusqlite::Error::from)?
+        .unwrap_or_default();
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        variant,
+        start_fen,
+        moves,
+    ))
 }
 
 /// A variant and start FEN met in a query, with its rules and start
@@ -632,14 +674,15 @@ impl Store {
     }
 
     /// The games that reach `position`, by id, with the first ply they are
-    /// there; checked against each game's own moves.
-    fn games_at(
+    /// there; checked against each game's own moves. Each is handed to
+    /// `each` as it is found, until `each` breaks.
+    fn games_at<E: From<StoreError>>(
         &self,
         position: &Position,
         filter: &VariantFilter,
         from_ply: Ply,
-        limit: usize,
-    ) -> Result<Vec<GameAt>, StoreError> {
+        mut each: impl FnMut(GameAt) -> Result<ControlFlow<()>, E>,
+    ) -> Result<(), E> {
         let sql = format!(
             "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
              JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} {} ORDER BY p.game",
@@ -649,23 +692,19 @@ impl Store {
                 Ply::AfterStart => "AND p.ply > 0",
             }
         );
-        let mut stmt = self.conn().prepare_cached(&sql)?;
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self.conn().prepare_cached(&sql).map_err(sqlite)?;
         let key = position.zobrist() as i64;
         let mut rows = match &filter.0 {
-            None => stmt.query(params![key])?,
-            Some(v) => stmt.query(params![key, v])?,
-        };
-        let mut found = Vec::new();
+            None => stmt.query(params![key]),
+            Some(v) => stmt.query(params![key, v]),
+        }
+        .map_err(sqlite)?;
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
-        while let Some(r) = rows.next()? {
-            let (game, ply, next, outcome): (i64, i64, Option<i64>, i64) =
-                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
-            let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
-            let start_fen = r
-                .get_ref(5)?
-                .as_str_or_null()
-                .map_err(rusqlite::Error::from)?;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            let (game, ply, next, outcome, variant, start_fen, moves) =
+                game_at_row(r).map_err(sqlite)?;
             let known = starts
                 .iter()
                 .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
@@ -686,11 +725,6 @@ impl Store {
                 }
             };
             let known = &mut starts[index];
-            let moves = r
-                .get_ref(6)?
-                .as_blob_or_null()
-                .map_err(rusqlite::Error::from)?
-                .unwrap_or_default();
             let verified = match (&known.start, super::moves::prefix(moves, ply as usize)) {
                 (Some((rules, start)), Some(prefix)) => match known.checked.get(prefix) {
                     Some(&reached) => reached,
@@ -698,20 +732,20 @@ impl Store {
                         let reached = position_after_plies(rules, start, prefix, ply as usize)
                             .as_ref()
                             == Some(position);
+                        if known.checked.len() >= PREFIXES_KEPT {
+                            known.checked.clear();
+                        }
                         known.checked.insert(prefix.to_vec(), reached);
                         reached
                     }
                 },
                 _ => false,
             };
-            if verified {
-                found.push((game, ply, next, outcome));
-                if found.len() == limit {
-                    break;
-                }
+            if verified && each((game, ply, next, outcome))?.is_break() {
+                break;
             }
         }
-        Ok(found)
+        Ok(())
     }
 
     /// How many games of the filter's variants have `position` in the index
@@ -780,41 +814,51 @@ impl Store {
         Ok(found)
     }
 
-    /// The ids of every game that reaches `position`, sorted.
+    /// Every game that reaches `position`, by id, handed to `each` as it
+    /// is found, until `each` breaks.
     ///
     /// # Errors
-    /// A database failure.
-    pub fn game_ids_at(
+    /// A database failure, or the first error `each` returns.
+    pub fn each_game_id_at<E: From<StoreError>>(
         &self,
         position: &Position,
         filter: &VariantFilter,
-    ) -> Result<Vec<i64>, StoreError> {
-        Ok(self
-            .games_at(position, filter, Ply::Any, 0)?
-            .into_iter()
-            .map(|(game, ..)| game)
-            .collect())
+        mut each: impl FnMut(i64) -> Result<ControlFlow<()>, E>,
+    ) -> Result<(), E> {
+        self.games_at(position, filter, Ply::Any, |(game, ..)| each(game))
     }
 
-    /// The ids of every game of the variant filter, sorted.
+    /// Every game of the variant filter, by id, handed to `each` as it is
+    /// read, until `each` breaks.
     ///
     /// # Errors
-    /// A database failure.
-    pub fn game_ids(&self, filter: &VariantFilter) -> Result<Vec<i64>, StoreError> {
+    /// A database failure, or the first error `each` returns.
+    pub fn each_game_id<E: From<StoreError>>(
+        &self,
+        filter: &VariantFilter,
+        mut each: impl FnMut(i64) -> Result<ControlFlow<()>, E>,
+    ) -> Result<(), E> {
         let sql = format!(
             "SELECT g.id FROM game g WHERE {} ORDER BY g.id",
             filter.sql().replace("?2", "?1")
         );
-        let mut stmt = self.conn().prepare(&sql)?;
-        let ids: rusqlite::Result<Vec<i64>> = match &filter.0 {
-            None => stmt.query_map([], |r| r.get(0))?.collect(),
-            Some(v) => stmt.query_map([v], |r| r.get(0))?.collect(),
-        };
-        Ok(ids?)
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self.conn().prepare(&sql).map_err(sqlite)?;
+        let mut rows = match &filter.0 {
+            None => stmt.query([]),
+            Some(v) => stmt.query([v]),
+        }
+        .map_err(sqlite)?;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            if each(r.get(0).map_err(sqlite)?)?.is_break() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Every game that reaches `position` (sorted by id, at most `limit`;
-    /// 0 for all).
+    /// 0 for all), with how many games reach it.
     ///
     /// # Errors
     /// A database failure.
@@ -825,39 +869,106 @@ impl Store {
         games: &GameFilter,
         limit: usize,
     ) -> Result<SearchResult, StoreError> {
-        // Without game filters, the games past the limit are only counted.
-        let first = if games.is_empty() { limit } else { 0 };
-        let mut found = self.games_at(position, filter, Ply::Any, first)?;
-        if !games.is_empty() {
-            let ids: Vec<i64> = found.iter().map(|g| g.0).collect();
+        let mut hits = Vec::new();
+        let shown = self.each_search_hit(position, filter, games, limit, |hit| {
+            hits.push(hit);
+            Ok::<_, StoreError>(())
+        })?;
+        Ok(SearchResult {
+            hits,
+            total: shown.total,
+        })
+    }
+
+    /// Every game that reaches `position` (sorted by id, at most `limit`;
+    /// 0 for all), handed to `each` as it is found; then how many were
+    /// handed out of how many games reach the position.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_search_hit<E: From<StoreError>>(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        games: &GameFilter,
+        limit: usize,
+        mut each: impl FnMut(SearchHit) -> Result<(), E>,
+    ) -> Result<Shown, E> {
+        let mut shown = 0;
+        let mut hand_out = |(game, ply, _, outcome): GameAt| -> Result<(), E> {
+            if let Some(hit) = self.search_hit(game, ply, outcome)? {
+                each(hit)?;
+                shown += 1;
+            }
+            Ok(())
+        };
+        if games.is_empty() {
+            // Without game filters, the games past the limit are only counted.
+            let mut found = 0;
+            self.games_at(position, filter, Ply::Any, |game| {
+                hand_out(game)?;
+                found += 1;
+                Ok::<_, E>(if found == limit {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            })?;
+            let total = if limit == 0 || found < limit {
+                found
+            } else {
+                self.count_at(position, filter)?
+            };
+            return Ok(Shown { shown, total });
+        }
+        // The games found are checked against the filters some at a time.
+        let mut total = 0;
+        let mut waiting: Vec<GameAt> = Vec::new();
+        let mut pass = |waiting: &mut Vec<GameAt>| -> Result<(), E> {
+            let ids: Vec<i64> = waiting.iter().map(|g| g.0).collect();
             let passing: std::collections::HashSet<i64> =
                 self.games_passing(games, &ids)?.into_iter().collect();
-            found.retain(|g| passing.contains(&g.0));
-        }
-        let total = if first == 0 || found.len() < first {
-            found.len()
-        } else {
-            self.count_at(position, filter)?
+            for found in waiting.drain(..).filter(|g| passing.contains(&g.0)) {
+                total += 1;
+                if limit == 0 || total <= limit {
+                    hand_out(found)?;
+                }
+            }
+            Ok(())
         };
-        let listed = if limit == 0 { total } else { limit.min(total) };
-        let mut hits = Vec::new();
-        for &(game, ply, _, outcome) in &found[..listed] {
-            let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
-                continue;
-            };
-            hits.push(SearchHit {
-                game,
-                file: source.file,
-                index: source.index,
-                line: source.line,
-                ply,
-                tags: source.tags,
-                result: stored.result,
-                outcome: Outcome::from_code(outcome),
-                variant: stored.variant,
-            });
-        }
-        Ok(SearchResult { hits, total })
+        self.games_at(position, filter, Ply::Any, |found| {
+            waiting.push(found);
+            if waiting.len() == FILTERED_AT_ONCE {
+                pass(&mut waiting)?;
+            }
+            Ok::<_, E>(ControlFlow::Continue(()))
+        })?;
+        pass(&mut waiting)?;
+        Ok(Shown { shown, total })
+    }
+
+    /// What `search` lists of a game found at `ply`; `None` when the game
+    /// or its source is gone.
+    fn search_hit(
+        &self,
+        game: i64,
+        ply: i64,
+        outcome: i64,
+    ) -> Result<Option<SearchHit>, StoreError> {
+        let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
+            return Ok(None);
+        };
+        Ok(Some(SearchHit {
+            game,
+            file: source.file,
+            index: source.index,
+            line: source.line,
+            ply,
+            tags: source.tags,
+            result: stored.result,
+            outcome: Outcome::from_code(outcome),
+            variant: stored.variant,
+        }))
     }
 
     /// The moves played from `position`, most played first (ties by move),
@@ -889,11 +1000,17 @@ impl Store {
             count(next, outcome, games);
         }
         // Games that come here later, one by one.
-        for (_, _, next, outcome) in self.games_at(position, filter, Ply::AfterStart, 0)? {
-            if let Some(next) = next {
-                count(next, outcome, 1);
-            }
-        }
+        self.games_at(
+            position,
+            filter,
+            Ply::AfterStart,
+            |(_, _, next, outcome)| {
+                if let Some(next) = next {
+                    count(next, outcome, 1);
+                }
+                Ok::<_, StoreError>(ControlFlow::Continue(()))
+            },
+        )?;
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
@@ -987,30 +1104,36 @@ pub struct Stats {
 }
 
 impl Store {
-    /// The ids of games whose status is one of `statuses`, plus (with
-    /// `resolved`) the `ok` games that had resolved ambiguities; by id.
+    /// The games whose status is one of `statuses`, plus (with
+    /// `resolved`) the `ok` games that had resolved ambiguities: their ids,
+    /// in order, handed to `each` as they are read. Returns how many.
     ///
     /// # Errors
-    /// A database failure.
-    pub fn report_ids(&self, statuses: &[&str], resolved: bool) -> Result<Vec<i64>, StoreError> {
+    /// A database failure, or the first error `each` returns.
+    pub fn each_report_id<E: From<StoreError>>(
+        &self,
+        statuses: &[&str],
+        resolved: bool,
+        mut each: impl FnMut(i64) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
         let mut stmt = self
             .conn()
-            .prepare("SELECT id, status, record FROM game ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        let mut ids = Vec::new();
-        while let Some(r) = rows.next()? {
-            let status: String = r.get(1)?;
-            let listed = statuses.contains(&status.as_str())
-                || (resolved && status == "ok" && {
-                    // Ok games keep a record only when they had resolved ambiguities.
-                    let record: Option<String> = r.get(2)?;
-                    record.is_some()
-                });
-            if listed {
-                ids.push(r.get(0)?);
+            .prepare("SELECT id, status, record IS NOT NULL FROM game ORDER BY id")
+            .map_err(sqlite)?;
+        let mut rows = stmt.query([]).map_err(sqlite)?;
+        let mut listed = 0;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            let status = r.get_ref(1).and_then(|v| Ok(v.as_str()?)).map_err(sqlite)?;
+            // Ok games keep a record only when they had resolved ambiguities.
+            let listed_here = statuses.contains(&status)
+                || (resolved && status == "ok" && r.get::<_, bool>(2).map_err(sqlite)?);
+            if listed_here {
+                each(r.get(0).map_err(sqlite)?)?;
+                listed += 1;
             }
         }
-        Ok(ids)
+        Ok(listed)
     }
 
     /// The check record of a stored game, with its source (file, index,
@@ -1037,22 +1160,30 @@ impl Store {
         Ok(Some(record))
     }
 
-    /// Groups of different games with identical moves, variant and start.
+    /// Groups of different games with identical moves, variant and start,
+    /// in order of their first game, handed to `each` as they are read.
     ///
     /// # Errors
-    /// A database failure.
-    pub fn twins(&self) -> Result<Vec<TwinGroup>, StoreError> {
-        let mut stmt = self.conn().prepare(
-            "SELECT g.variant, g.plies, group_concat(g.id) FROM game g \
-             WHERE g.moves_key IN (SELECT moves_key FROM game WHERE moves_key IS NOT NULL \
-                                   GROUP BY moves_key HAVING count(*) > 1) \
-             GROUP BY g.variant, g.start_fen, g.moves HAVING count(*) > 1 ORDER BY min(g.id)",
-        )?;
-        let groups: Vec<(String, i64, String)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Result<_, _>>()?;
-        let mut out = Vec::new();
-        for (variant, plies, ids) in groups {
+    /// A database failure, or the first error `each` returns.
+    pub fn each_twin_group<E: From<StoreError>>(
+        &self,
+        mut each: impl FnMut(TwinGroup) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self
+            .conn()
+            .prepare(
+                "SELECT g.variant, g.plies, group_concat(g.id) FROM game g \
+                 WHERE g.moves_key IN (SELECT moves_key FROM game WHERE moves_key IS NOT NULL \
+                                       GROUP BY moves_key HAVING count(*) > 1) \
+                 GROUP BY g.variant, g.start_fen, g.moves HAVING count(*) > 1 ORDER BY min(g.id)",
+            )
+            .map_err(sqlite)?;
+        let mut rows = stmt.query([]).map_err(sqlite)?;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            let variant: String = r.get(0).map_err(sqlite)?;
+            let plies: i64 = r.get(1).map_err(sqlite)?;
+            let ids: String = r.get(2).map_err(sqlite)?;
             let mut games: Vec<i64> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
             games.sort_unstable();
             let mut members = Vec::new();
@@ -1067,14 +1198,14 @@ impl Store {
                     });
                 }
             }
-            out.push(TwinGroup {
+            each(TwinGroup {
                 variant,
                 plies,
                 games,
                 members,
-            });
+            })?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The original text of a game (its first provenance): the tags as

@@ -254,15 +254,20 @@ fn recheck_file(
             checked.push((game, result));
             continue;
         }
-        checker.push(game, wanted, true, &mut checked);
+        let Ok(()) = checker.push(game, wanted, true, &mut |game, result| {
+            checked.push((game, result));
+            Ok::<_, std::convert::Infallible>(())
+        });
     }
-    checker.finish(true, &mut checked);
+    let Ok(()) = checker.finish(true, &mut |game, result| {
+        checked.push((game, result));
+        Ok::<_, std::convert::Infallible>(())
+    });
     // The results come in file order, as the ids were taken.
     checked.sort_by_key(|(game, _)| game.index);
     for ((game, result), id) in checked.iter().zip(ids) {
         summary.games += 1;
-        let mut prepared = prepare(game, result, &mut deflater);
-        prepared.complete();
+        let prepared = prepare(game, result, &mut deflater);
         summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
     }
     // The options worked out for a file of an older version are kept, so

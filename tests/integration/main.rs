@@ -13,6 +13,7 @@ mod export;
 mod files;
 mod games;
 mod inputs;
+mod memory;
 mod outputs;
 mod parsers;
 mod perft;

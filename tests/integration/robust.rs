@@ -31,7 +31,7 @@ fn size(full: usize) -> usize {
 /// peak resident memory of the process in MiB (its `VmHWM`, sampled every
 /// millisecond while it runs: the kernel's own accounting of a child
 /// started from this large test process would include this process).
-fn run_measured(args: &[&str], db: Option<&Path>) -> (String, String, i32, u64) {
+pub fn run_measured(args: &[&str], db: Option<&Path>) -> (String, String, i32, u64) {
     let mut command = Command::new(bin());
     if let Some(db) = db {
         command.arg("--db").arg(db);

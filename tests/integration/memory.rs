@@ -1,0 +1,136 @@
+//! Memory stays bounded however much a command reads: the peak resident
+//! memory of the real binary (its `VmHWM`) importing long games, and
+//! listing many games.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::robust::run_measured;
+
+/// An English game of two kings going back and forth, `plies` long: legal
+/// however long it goes (no rule of pdndb ends it).
+fn long_game(index: usize, plies: usize) -> String {
+    let mut text =
+        format!("[Event \"Long game {index}\"]\n[GameType \"21\"]\n[FEN \"W:WK32:BK1\"]\n\n");
+    for (ply, mv) in ["32-27", "1-6", "27-32", "6-1"]
+        .iter()
+        .cycle()
+        .take(plies)
+        .enumerate()
+    {
+        if ply % 2 == 0 {
+            let _ = write!(text, "{}. ", ply / 2 + 1);
+        }
+        text.push_str(mv);
+        text.push(if ply % 16 == 15 { '\n' } else { ' ' });
+    }
+    text.push_str("*\n\n");
+    text
+}
+
+/// Full sizes in release builds, smaller in debug builds.
+fn size(full: usize) -> usize {
+    if cfg!(debug_assertions) {
+        full / 10
+    } else {
+        full
+    }
+}
+
+#[test]
+fn importing_long_games_stays_under_128_mib() {
+    // 200 games of 20,000 plies (the most a game may have): 4 million
+    // plies. Holding them as read, or their moves until written, takes
+    // several hundred MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let games = size(200);
+    let mut text = String::new();
+    for index in 1..=games {
+        text.push_str(&long_game(index, 20_000));
+    }
+    let file = dir.path().join("long.pdn");
+    std::fs::write(&file, text).unwrap();
+    let db = dir.path().join("long.sqlite");
+    let (out, err, code, peak) =
+        run_measured(&["import", "--json", file.to_str().unwrap()], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["ok"], games, "{summary}");
+    assert!(peak < 128, "import of long games peaked at {peak} MiB");
+    let (out, _, _, _) = run_measured(&["show", "1", "--json"], Some(&db));
+    let game: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(game["moves"].as_array().map(Vec::len), Some(20_000));
+}
+
+/// Generated games with White's third move made illegal.
+fn problem_games(dir: &Path, games: usize) -> std::path::PathBuf {
+    let file = dir.join("problems.pdn");
+    let (_, err, code, _) = run_measured(
+        &[
+            "generate",
+            "--games",
+            &games.to_string(),
+            "--seed",
+            "5",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut broken = String::with_capacity(text.len());
+    for game in text.split_inclusive("\n\n[") {
+        let at = game
+            .find("\n3. ")
+            .or_else(|| game.find(" 3. "))
+            .map(|at| at + 4);
+        match at {
+            Some(at) => {
+                let end = game[at..].find([' ', '\n']).map_or(game.len(), |e| at + e);
+                broken.push_str(&game[..at]);
+                broken.push_str("9-13");
+                broken.push_str(&game[end..]);
+            }
+            None => broken.push_str(game),
+        }
+    }
+    std::fs::write(&file, broken).unwrap();
+    file
+}
+
+#[test]
+fn listing_many_games_stays_under_32_mib() {
+    // Each listing writes its games as it reads them: holding them (their
+    // records, tags and boards) takes 2 to 13 KiB a game.
+    let dir = tempfile::tempdir().unwrap();
+    let games = size(20_000);
+    let file = problem_games(dir.path(), games);
+    let db = dir.path().join("problems.sqlite");
+    let (out, err, code, _) =
+        run_measured(&["import", "--json", file.to_str().unwrap()], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["illegal"], games, "{summary}");
+    let page = dir.path().join("report.html");
+    let start = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+    let listings: [(&[&str], usize); 5] = [
+        (&["report", "--html", page.to_str().unwrap()], 0),
+        (&["report", "--json"], games),
+        (&["search", "--limit", "0", "--json", "--fen", start], games),
+        (&["games", "--limit", "0", "--json"], games),
+        (&["export"], 0),
+    ];
+    for (args, lines) in listings {
+        let (out, err, code, peak) = run_measured(args, Some(&db));
+        assert!(code == 0 || code == 1, "{args:?}: exit {code}\n{err}");
+        if lines > 0 {
+            assert_eq!(out.lines().count(), lines, "{args:?}");
+        }
+        assert!(peak < 32, "{args:?} peaked at {peak} MiB");
+    }
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<details class=\"game\"").count(), games);
+}
