@@ -5,6 +5,7 @@
 //! steps, and refuses a database newer than the binary.
 
 pub mod games;
+mod id_set;
 pub mod import;
 pub mod index;
 pub mod listing;
