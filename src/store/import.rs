@@ -18,6 +18,7 @@ use flate2::Compression;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
+use super::id_set::IdSet;
 use super::identity::Identity;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
@@ -384,7 +385,7 @@ impl<'a> Importer<'a> {
                 return self.replace_file(&snapshot, &version, &reading, &ids, summary, progress);
             }
         };
-        let done: StoredGames = {
+        let done: IdSet = {
             let mut stmt = self
                 .store
                 .conn()
@@ -484,7 +485,7 @@ impl<'a> Importer<'a> {
         let encoding = reading.encoding;
         let jobs = self.jobs;
         let (sender, receiver) = sync_channel::<Batch>(QUEUED_BATCHES);
-        let done = StoredGames::default();
+        let done = IdSet::default();
         let replaced = std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
@@ -928,32 +929,6 @@ struct Batch {
     bytes: u64,
 }
 
-/// The indexes of a file's games already stored, a bit each (a file of
-/// millions of games takes a few hundred KiB).
-#[derive(Debug, Default)]
-struct StoredGames(Vec<u64>);
-
-impl StoredGames {
-    fn contains(&self, index: u64) -> bool {
-        let (word, bit) = ((index / 64) as usize, index % 64);
-        self.0.get(word).is_some_and(|w| w & (1 << bit) != 0)
-    }
-}
-
-impl FromIterator<i64> for StoredGames {
-    fn from_iter<I: IntoIterator<Item = i64>>(indexes: I) -> StoredGames {
-        let mut words = Vec::new();
-        for index in indexes.into_iter().filter_map(|i| u64::try_from(i).ok()) {
-            let (word, bit) = ((index / 64) as usize, index % 64);
-            if word >= words.len() {
-                words.resize(word + 1, 0);
-            }
-            words[word] |= 1 << bit;
-        }
-        StoredGames(words)
-    }
-}
-
 /// Prepared games gathered into batches for the writing thread: a batch
 /// goes when it holds [`BATCH`] games or [`BATCH_BYTES`] of them.
 struct Batcher {
@@ -998,7 +973,7 @@ fn read_games(
     name: &str,
     overrides: &Overrides,
     encoding: Option<&'static Encoding>,
-    done: &StoredGames,
+    done: &IdSet,
     jobs: usize,
     sender: SyncSender<Batch>,
 ) -> Result<(), String> {
@@ -1019,7 +994,7 @@ fn read_games(
         };
         let read = reader.position().byte;
         // Games already stored still tell the file's preset.
-        let wanted = !done.contains(game.index);
+        let wanted = !done.contains(game.index as i64);
         let added = checker.push(game, wanted, true, &mut |game, checked| {
             batcher.add(&game, &checked, read)
         });
@@ -1458,14 +1433,6 @@ mod tests {
         let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
         let checked = check_game(&game, "test.pdn", &Overrides::default());
         prepare(&game, &checked, &mut Deflater::new())
-    }
-
-    #[test]
-    fn stored_games_are_one_bit_each() {
-        let stored: StoredGames = [1, 2, 64, 200, -5].into_iter().collect();
-        assert!(stored.contains(1) && stored.contains(64) && stored.contains(200));
-        assert!(!stored.contains(0) && !stored.contains(3) && !stored.contains(10_000));
-        assert_eq!(stored.0.len(), 4);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! than the binary is refused.
 
 pub mod games;
+mod id_set;
 mod identity;
 pub mod import;
 pub mod index;

@@ -11,11 +11,13 @@
 //! rechecked in one transaction, so an interrupted recheck leaves every
 //! file either as it was or read again, and running it again completes it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::ops::ControlFlow;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
+use super::id_set::IdSet;
 use super::import::{Deflater, prepare};
 use super::rows::{Update, update_game};
 use super::{Store, StoreError};
@@ -142,7 +144,7 @@ impl Store {
                 .collect::<Result<_, _>>()?
         };
         let mut summary = RecheckSummary::default();
-        let mut done: HashSet<i64> = HashSet::new();
+        let mut done = IdSet::default();
         for file in all
             .into_iter()
             .filter(|f| files.is_none_or(|only| only.contains(f)))
@@ -175,18 +177,69 @@ impl RecheckSummary {
     }
 }
 
-/// One stored copy of a game: its place in its file and its text.
-struct Copy {
-    game: i64,
-    index: u64,
-    text: String,
+/// Copies of a file whose texts are read at a time.
+const COPIES_AT_ONCE: i64 = 1_000;
+
+/// The copies of a file: each one's index in the file and its game as
+/// stored before any was read again (16 bytes a copy; their texts are read
+/// a chunk at a time). A game merged into another while the file is read
+/// again keeps its old id here, so that its later copies count as done.
+struct Copies(Vec<(i64, i64)>);
+
+impl Copies {
+    fn of(tx: &Transaction<'_>, file: i64) -> Result<Copies, StoreError> {
+        let mut stmt =
+            tx.prepare("SELECT idx, game FROM provenance WHERE file = ?1 ORDER BY idx")?;
+        let copies = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(Copies(copies.collect::<Result<_, _>>()?))
+    }
+
+    /// Hands each copy that reads as a game to `each`, in file order, with
+    /// its game's id, until `each` breaks.
+    fn each_game(
+        &self,
+        tx: &Transaction<'_>,
+        file: i64,
+        mut each: impl FnMut(i64, crate::pdn::Game) -> Result<ControlFlow<()>, StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut texts = tx.prepare_cached(
+            "SELECT idx, tags, text FROM provenance WHERE file = ?1 AND idx BETWEEN ?2 AND ?3 \
+             ORDER BY idx",
+        )?;
+        for chunk in self.0.chunks(COPIES_AT_ONCE as usize) {
+            let (Some(first), Some(last)) = (chunk.first(), chunk.last()) else {
+                continue;
+            };
+            let read: Vec<(i64, String)> = texts
+                .query_map(params![file, first.0, last.0], |r| {
+                    let tags: String = r.get(1)?;
+                    let text: Vec<u8> = r.get(2)?;
+                    Ok((r.get(0)?, super::query::game_text(&tags, &text)))
+                })?
+                .collect::<Result<_, _>>()?;
+            for (idx, text) in read {
+                let Ok(at) = chunk.binary_search_by_key(&idx, |c| c.0) else {
+                    continue;
+                };
+                let Some(mut game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
+                    continue;
+                };
+                game.index = idx.max(0) as u64;
+                if each(chunk[at].1, game)?.is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-/// Reads the games of one file again; returns the file's path.
+/// Reads the games of one file again; returns the file's path. The games
+/// are read, checked and updated one at a time, in file order.
 fn recheck_file(
     tx: &Transaction<'_>,
     file: i64,
-    done: &mut HashSet<i64>,
+    done: &mut IdSet,
     summary: &mut RecheckSummary,
 ) -> Result<String, StoreError> {
     let (path, options, reading): (String, Option<String>, i64) = tx.query_row(
@@ -194,46 +247,40 @@ fn recheck_file(
         [file],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
-    let copies: Vec<Copy> = {
-        let mut stmt = tx
-            .prepare("SELECT game, idx, tags, text FROM provenance WHERE file = ?1 ORDER BY idx")?;
-        let rows = stmt.query_map([file], |r| {
-            let tags: String = r.get(2)?;
-            let text: Vec<u8> = r.get(3)?;
-            Ok(Copy {
-                game: r.get(0)?,
-                index: r.get::<_, i64>(1)?.max(0) as u64,
-                text: super::query::game_text(&tags, &text),
-            })
-        })?;
-        rows.collect::<Result<_, _>>()?
-    };
-    let games: Vec<(i64, crate::pdn::Game)> = copies
-        .into_iter()
-        .filter_map(|c| {
-            let mut game = Reader::new(c.text.as_bytes()).next_game().ok().flatten()?;
-            game.index = c.index;
-            Some((c.game, game))
-        })
-        .collect();
+    let copies = Copies::of(tx, file)?;
     let overrides = match options.as_deref() {
         Some(json) => serde_json::from_str::<FileOptions>(json)
             .unwrap_or_default()
             .overrides(),
-        None => legacy_overrides(tx, &games)?,
+        None => legacy_overrides(tx, file, &copies)?,
     };
     let legacy = reading < READING_VERSION && options.is_none();
     let per_game_forced = overrides.rules.is_none();
     let mut checker = FileChecker::new(path.as_str(), &overrides);
-    let mut checked: Vec<(crate::pdn::Game, CheckedGame)> = Vec::new();
-    let mut ids: Vec<i64> = Vec::new();
+    // The games to update, in file order, and those checked (the checker
+    // hands games out late while it chooses the file's preset).
+    let mut waiting: VecDeque<(u64, i64)> = VecDeque::new();
+    let mut checked: BTreeMap<u64, (crate::pdn::Game, CheckedGame)> = BTreeMap::new();
     let mut deflater = Deflater::new();
     let mut move_ids = HashMap::new();
-    for (id, game) in games {
-        let wanted = !done.contains(&id);
+    let mut update_ready = |waiting: &mut VecDeque<(u64, i64)>,
+                            checked: &mut BTreeMap<u64, _>|
+     -> Result<(), StoreError> {
+        while let Some(&(index, id)) = waiting.front() {
+            let Some((game, result)) = checked.remove(&index) else {
+                break;
+            };
+            waiting.pop_front();
+            summary.games += 1;
+            let prepared = prepare(&game, &result, &mut deflater);
+            summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
+        }
+        Ok(())
+    };
+    copies.each_game(tx, file, |id, game| {
+        let wanted = done.insert(id);
         if wanted {
-            ids.push(id);
-            done.insert(id);
+            waiting.push_back((game.index, id));
         }
         let kept = if !wanted || !per_game_forced {
             None
@@ -251,25 +298,21 @@ fn recheck_file(
             };
             let mut result = check_game(&game, &path, &forced);
             result.record.tags = record_tags(&game);
-            checked.push((game, result));
-            continue;
+            checked.insert(game.index, (game, result));
+        } else {
+            let Ok(()) = checker.push(game, wanted, true, &mut |game, result| {
+                checked.insert(game.index, (game, result));
+                Ok::<_, std::convert::Infallible>(())
+            });
         }
-        let Ok(()) = checker.push(game, wanted, true, &mut |game, result| {
-            checked.push((game, result));
-            Ok::<_, std::convert::Infallible>(())
-        });
-    }
+        update_ready(&mut waiting, &mut checked)?;
+        Ok(ControlFlow::Continue(()))
+    })?;
     let Ok(()) = checker.finish(true, &mut |game, result| {
-        checked.push((game, result));
+        checked.insert(game.index, (game, result));
         Ok::<_, std::convert::Infallible>(())
     });
-    // The results come in file order, as the ids were taken.
-    checked.sort_by_key(|(game, _)| game.index);
-    for ((game, result), id) in checked.iter().zip(ids) {
-        summary.games += 1;
-        let prepared = prepare(game, result, &mut deflater);
-        summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
-    }
+    update_ready(&mut waiting, &mut checked)?;
     // The options worked out for a file of an older version are kept, so
     // that the next recheck reads it the same way.
     tx.execute(
@@ -285,18 +328,27 @@ fn recheck_file(
 /// given (games that still differ are kept as they were, one by one).
 fn legacy_overrides(
     tx: &Transaction<'_>,
-    games: &[(i64, crate::pdn::Game)],
+    file: i64,
+    copies: &Copies,
 ) -> Result<Overrides, StoreError> {
     let mut given: Option<String> = None;
-    for (id, game) in games {
-        let Some(variant) = legacy_deviation(tx, *id, game)? else {
-            continue;
+    let mut several = false;
+    copies.each_game(tx, file, |id, game| {
+        let Some(variant) = legacy_deviation(tx, id, &game)? else {
+            return Ok(ControlFlow::Continue(()));
         };
         match &given {
             None => given = Some(variant),
             Some(v) if *v == variant => {}
-            Some(_) => return Ok(Overrides::default()),
+            Some(_) => {
+                several = true;
+                return Ok(ControlFlow::Break(()));
+            }
         }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if several {
+        return Ok(Overrides::default());
     }
     Ok(Overrides {
         rules: given.as_deref().and_then(|v| Rules::parse(v).ok()),

@@ -40,7 +40,7 @@ fn size(full: usize) -> usize {
 }
 
 #[test]
-fn importing_long_games_stays_under_128_mib() {
+fn importing_and_rechecking_long_games_stays_under_128_mib() {
     // 200 games of 20,000 plies (the most a game may have): 4 million
     // plies. Holding them as read, or their moves until written, takes
     // several hundred MiB.
@@ -59,6 +59,13 @@ fn importing_long_games_stays_under_128_mib() {
     let summary: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary["ok"], games, "{summary}");
     assert!(peak < 128, "import of long games peaked at {peak} MiB");
+    // Read again (as the next import does for a file read by an older
+    // version) a game at a time.
+    let (out, err, code, peak) = run_measured(&["recheck", "--json"], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["games"], games, "{summary}");
+    assert!(peak < 128, "recheck of long games peaked at {peak} MiB");
     let (out, _, _, _) = run_measured(&["show", "1", "--json"], Some(&db));
     let game: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(game["moves"].as_array().map(Vec::len), Some(20_000));
