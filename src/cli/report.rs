@@ -61,7 +61,8 @@ pub fn cmd_report(
                     group.plies,
                     group.variant
                 )?;
-                for m in &group.members {
+                for m in group.members() {
+                    let m = m?;
                     writeln!(
                         out,
                         "    {} ({}) [id {}]",
