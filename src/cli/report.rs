@@ -69,7 +69,8 @@ pub fn cmd_report(
                     group.plies,
                     visible(&group.variant)
                 )?;
-                for m in &group.members {
+                for m in group.members() {
+                    let m = m?;
                     writeln!(
                         out,
                         "    {} ({}) [id {}]",

@@ -33,8 +33,11 @@ pub const FLUSH_ROWS: usize = 2 << 20;
 /// [`MAX_PLIES`]) and the start.
 const GAME_ROWS: usize = MAX_PLIES + 1;
 
-/// Runs set aside at most: the merge holds a chunk of each.
-pub const MAX_RUNS: i64 = 32;
+/// Runs set aside at most (512 million rows, some 11 million games): the
+/// merge holds a chunk of each. Past them the runs are merged into the
+/// index, and a later merge into an index that holds rows costs a pass
+/// over it.
+pub const MAX_RUNS: i64 = 256;
 
 /// Rows written per INSERT statement.
 const ROWS_PER_STATEMENT: usize = 64;
@@ -173,9 +176,9 @@ impl IndexBuffer {
     }
 }
 
-/// Rows per stored chunk of a run (384 KiB): the merge holds one chunk
-/// of each run.
-const RUN_CHUNK: usize = 16_384;
+/// Rows per stored chunk of a run (96 KiB): the merge holds one chunk of
+/// each run, 24 MiB for [`MAX_RUNS`].
+const RUN_CHUNK: usize = 4_096;
 
 /// Bytes of one row in a stored run.
 const ROW_BYTES: usize = 24;

@@ -1042,17 +1042,64 @@ impl Store {
     }
 }
 
-/// A group of different games with identical moves.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TwinGroup {
+/// A group of different games with identical moves, as listed: its
+/// members (where each game came from) are read one at a time, so that a
+/// group of many games takes little memory. Serialized as
+/// `{variant, plies, games, members}`.
+pub struct TwinGroup<'s> {
     /// The shared variant.
     pub variant: String,
     /// Plies of the shared move list.
     pub plies: i64,
     /// The games, by id.
     pub games: Vec<i64>,
-    /// Where each came from.
-    pub members: Vec<TwinMember>,
+    store: &'s Store,
+}
+
+impl TwinGroup<'_> {
+    /// Where each game came from, in the order of `games` (a game without
+    /// a source is left out).
+    pub fn members(&self) -> impl Iterator<Item = Result<TwinMember, StoreError>> + '_ {
+        self.games.iter().filter_map(|&game| {
+            let source = match self.store.source(game) {
+                Ok(source) => source?,
+                Err(err) => return Some(Err(err)),
+            };
+            Some(Ok(TwinMember {
+                game,
+                file: source.file,
+                index: source.index,
+                line: source.line,
+                tags: source.tags,
+            }))
+        })
+    }
+}
+
+impl Serialize for TwinGroup<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut group = serializer.serialize_struct("TwinGroup", 4)?;
+        group.serialize_field("variant", &self.variant)?;
+        group.serialize_field("plies", &self.plies)?;
+        group.serialize_field("games", &self.games)?;
+        group.serialize_field("members", &TwinMembers(self))?;
+        group.end()
+    }
+}
+
+/// The members of a group, serialized as they are read.
+struct TwinMembers<'g, 's>(&'g TwinGroup<'s>);
+
+impl Serialize for TwinMembers<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = serializer.serialize_seq(None)?;
+        for member in self.0.members() {
+            seq.serialize_element(&member.map_err(S::Error::custom)?)?;
+        }
+        seq.end()
+    }
 }
 
 /// One game of a twin group.
@@ -1167,7 +1214,7 @@ impl Store {
     /// A database failure, or the first error `each` returns.
     pub fn each_twin_group<E: From<StoreError>>(
         &self,
-        mut each: impl FnMut(TwinGroup) -> Result<(), E>,
+        mut each: impl FnMut(TwinGroup<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
         let mut stmt = self
@@ -1186,23 +1233,11 @@ impl Store {
             let ids: String = r.get(2).map_err(sqlite)?;
             let mut games: Vec<i64> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
             games.sort_unstable();
-            let mut members = Vec::new();
-            for &game in &games {
-                if let Some(source) = self.source(game)? {
-                    members.push(TwinMember {
-                        game,
-                        file: source.file,
-                        index: source.index,
-                        line: source.line,
-                        tags: source.tags,
-                    });
-                }
-            }
             each(TwinGroup {
                 variant,
                 plies,
                 games,
-                members,
+                store: self,
             })?;
         }
         Ok(())
