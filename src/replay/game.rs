@@ -231,8 +231,10 @@ impl<'a> FileChecker<'a> {
         Ok(())
     }
 
-    /// Chooses the file's preset and checks the held games with it, one
-    /// at a time (a game's check may take far more room than the game).
+    /// Chooses the file's preset and checks the held games with it, as the
+    /// games after them: one at a time on one thread (a game's check may
+    /// take far more room than the game), in groups bounded by their size
+    /// on several.
     fn release<E>(
         &mut self,
         with_tags: bool,
