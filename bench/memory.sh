@@ -103,14 +103,14 @@ if [ "${BENCH_QUERIES:-1}" != 0 ]; then
     "$gen" generate --games 100000 --seed 5 -o "$problems"
     # White's third move made illegal in every game.
     sed -i -E 's/(^| )3\. [0-9]+[-x][0-9]+([-x][0-9]+)*/\13. 9-13/' "$problems"
-    "$gen" --db "$work/problems.sqlite" import --quiet "$problems"
+    "$gen" --db "$work/problems.sqlite" import --quiet "$problems" >/dev/null
     query_row "report --html, 100,000 problem games" "$work/problems.sqlite" report --html "$work/report.html"
     query_row "report --json, 100,000 problem games" "$work/problems.sqlite" report --json
     rm -f "$problems" "$work/problems.sqlite"* "$work/report.html"
 
     games="$work/games.pdn"
     "$gen" generate --games 200000 --seed 3 -o "$games"
-    "$gen" --db "$work/games.sqlite" import --quiet "$games"
+    "$gen" --db "$work/games.sqlite" import --quiet "$games" >/dev/null
     rm -f "$games"
     start="W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     query_row "search --limit 0 (200,000 games)" "$work/games.sqlite" search --limit 0 --fen "$start"
