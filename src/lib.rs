@@ -9,7 +9,10 @@
 //! * [`pdn`] — the streaming, tolerant PDN reader and the PDN writer;
 //! * [`export`] — clean PDN from games as read and replayed;
 //! * [`render`] — board pictures: Unicode text, SVG and the HTML report;
-//! * [`cli`] — the `pdndb` command line;
+//! * [`store`] — the SQLite database: import, the position index and the
+//!   typed queries both front ends call;
+//! * [`cli`] — the `pdndb` command line; [`serve`] — the web explorer and
+//!   its JSON API;
 //!
 //! and, for every layer, [`escape`]: text from files made safe to show on
 //! a terminal.
@@ -42,4 +45,5 @@ pub mod pdn;
 pub mod render;
 pub mod replay;
 pub mod rules;
+pub mod serve;
 pub mod store;

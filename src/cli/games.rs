@@ -9,7 +9,7 @@ use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::replay::Status;
-use crate::store::games::{DateRange, GameFilter, GameSort, ResultFilter};
+use crate::store::games::{GameFilter, GameFilterText, GameSort};
 use crate::store::listing::Place;
 
 /// Games chosen by their tags (shared by `games` and `search`). Names,
@@ -57,51 +57,19 @@ impl GameFilterArgs {
     /// # Errors
     /// An empty text, a malformed date range or result, naming the option.
     pub fn filter(&self, variant: Option<&str>) -> Result<GameFilter, CliError> {
-        let text = |name: &str, value: &Option<String>| -> Result<Option<String>, CliError> {
-            match value {
-                Some(v) if v.trim().is_empty() => Err(CliError::Usage(format!(
-                    "--{name}: give some text to look for"
-                ))),
-                other => Ok(other.clone()),
-            }
-        };
-        let date = match &self.date {
-            Some(d) => Some(
-                d.parse::<DateRange>()
-                    .map_err(|e| CliError::Usage(format!("--date {e}")))?,
-            ),
-            None => None,
-        };
-        let result = match &self.result {
-            Some(r) => Some(
-                r.parse::<ResultFilter>()
-                    .map_err(|e| CliError::Usage(format!("--result: {e}")))?,
-            ),
-            None => None,
-        };
-        let status = match &self.status {
-            Some(s) => Some(
-                s.to_ascii_lowercase()
-                    .parse::<Status>()
-                    .map_err(|e| CliError::Usage(format!("--status: {e}")))?,
-            ),
-            None => None,
-        };
-        if let Some(v) = variant {
-            crate::rules::Rules::parse(v)
-                .map_err(|e| CliError::Usage(format!("--variant: {e}")))?;
+        GameFilterText {
+            player: self.player.as_deref(),
+            white: self.white.as_deref(),
+            black: self.black.as_deref(),
+            event: self.event.as_deref(),
+            site: self.site.as_deref(),
+            date: self.date.as_deref(),
+            result: self.result.as_deref(),
+            status: self.status.as_deref(),
+            variant,
         }
-        Ok(GameFilter {
-            player: text("player", &self.player)?,
-            white: text("white", &self.white)?,
-            black: text("black", &self.black)?,
-            event: text("event", &self.event)?,
-            site: text("site", &self.site)?,
-            date,
-            result,
-            status,
-            variant: variant.map(str::to_string),
-        })
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--{e}")))
     }
 }
 

@@ -21,6 +21,7 @@ mod recheck;
 mod remove;
 mod report;
 mod search;
+mod serve;
 mod show;
 mod stats;
 mod tree;
@@ -87,6 +88,9 @@ enum Command {
     Games(games::GamesArgs),
     /// Each player's games and results.
     Players(players::PlayersArgs),
+    /// The web explorer: board, opening tree, games and problems, in a
+    /// browser (and its JSON API), read-only.
+    Serve(serve::ServeArgs),
 }
 
 /// The preset names, for clap to list and check.
@@ -293,6 +297,7 @@ pub fn run() -> ExitCode {
         Command::Man => man::cmd_man(&mut out),
         Command::Games(args) => games::cmd_games(args, &cli.db, &mut out),
         Command::Players(args) => players::cmd_players(args, &cli.db, &mut out),
+        Command::Serve(args) => serve::cmd_serve(args, &cli.db, &mut out),
     };
     // Output finished but not yet taken by a reader that has gone leaves
     // the status as it is.

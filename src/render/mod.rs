@@ -36,6 +36,12 @@ pub struct Board {
     pub last_move: Option<Move>,
     /// Moves drawn as arrows, in distinct colours, in this order.
     pub arrows: Vec<Arrow>,
+    /// Drawn turned half a turn: Black at the bottom.
+    pub flipped: bool,
+    /// Every playing square carries a transparent target naming it
+    /// (`rect.sq` with `data-square`, its number), for pages that let
+    /// people click squares.
+    pub clickable: bool,
 }
 
 impl Board {
@@ -47,6 +53,8 @@ impl Board {
             notation,
             last_move: None,
             arrows: Vec::new(),
+            flipped: false,
+            clickable: false,
         }
     }
 
@@ -75,9 +83,11 @@ impl Board {
     /// The drawing cell (row, column from the top left of the picture) of
     /// a square.
     pub fn cell(&self, square: Square) -> (u32, u32) {
+        let (w, h) = (self.geometry.width(), self.geometry.height());
         let (row, col) = (self.geometry.row(square), self.geometry.col(square));
-        if self.mirrored() {
-            (row, self.geometry.width() - 1 - col)
+        let col = if self.mirrored() { w - 1 - col } else { col };
+        if self.flipped {
+            (h - 1 - row, w - 1 - col)
         } else {
             (row, col)
         }
@@ -85,8 +95,14 @@ impl Board {
 
     /// The square drawn at a cell, if it is a playing square.
     pub fn square_at(&self, row: u32, col: u32) -> Option<Square> {
+        let (w, h) = (self.geometry.width(), self.geometry.height());
+        let (row, col) = if self.flipped {
+            (h.checked_sub(row + 1)?, w.checked_sub(col + 1)?)
+        } else {
+            (row, col)
+        };
         let col = if self.mirrored() {
-            self.geometry.width().checked_sub(col + 1)?
+            w.checked_sub(col + 1)?
         } else {
             col
         };
@@ -104,11 +120,21 @@ impl Board {
         self.notation.orientation().is_some()
     }
 
-    /// The file letters left to right, as drawn (`a`.. for algebraic boards).
+    /// The file letters left to right, as drawn (`a`.. for algebraic
+    /// boards; reversed on a flipped board).
     pub fn files(&self) -> Vec<char> {
-        (0..self.geometry.width())
+        let w = self.geometry.width();
+        (0..w)
+            .map(|c| if self.flipped { w - 1 - c } else { c })
             .map(|c| char::from_u32('a' as u32 + c).unwrap_or('?'))
             .collect()
+    }
+
+    /// The rank number drawn on a row (counted from the top of the
+    /// picture).
+    pub fn rank(&self, row: u32) -> u32 {
+        let h = self.geometry.height();
+        if self.flipped { row + 1 } else { h - row }
     }
 
     /// The marks of the last move on a square.

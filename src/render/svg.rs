@@ -50,7 +50,7 @@ fn n(value: f64) -> String {
 /// board (numbers on the squares, or files and ranks on the edges): its
 /// size, and for boards other than the usual one, its playing corner and
 /// numbering (`8x8-right-from-bottom` for the Spanish board).
-fn labels_id(notation: Notation, geometry: &Geometry) -> String {
+fn labels_id(notation: Notation, geometry: &Geometry, flipped: bool) -> String {
     let corner = match geometry.corner() {
         Corner::Left => "",
         Corner::Right => "-right",
@@ -59,8 +59,9 @@ fn labels_id(notation: Notation, geometry: &Geometry) -> String {
         Numbering::FromTop => "",
         Numbering::FromBottom => "-from-bottom",
     };
+    let turned = if flipped { "-flipped" } else { "" };
     format!(
-        "{ID}-labels-{}-{}x{}{corner}{numbering}",
+        "{ID}-labels-{}-{}x{}{corner}{numbering}{turned}",
         notation.name(),
         geometry.width(),
         geometry.height()
@@ -70,6 +71,12 @@ fn labels_id(notation: Notation, geometry: &Geometry) -> String {
 /// The definitions boards refer to: square patterns, pieces, and the
 /// square labels of each given notation for the given board shapes.
 pub fn defs(layouts: &[(Notation, &'static Geometry)]) -> String {
+    let layouts: Vec<_> = layouts.iter().map(|&(n, g)| (n, g, false)).collect();
+    defs_turned(&layouts)
+}
+
+/// [`defs`] for boards that may be drawn flipped.
+fn defs_turned(layouts: &[(Notation, &'static Geometry, bool)]) -> String {
     let s = n(SQUARE);
     let d = n(2.0 * SQUARE);
     let mut out = String::from("<defs>");
@@ -98,12 +105,16 @@ pub fn defs(layouts: &[(Notation, &'static Geometry)]) -> String {
         inner = inner
     );
     let mut seen = Vec::new();
-    for &(notation, geometry) in layouts {
-        let id = labels_id(notation, geometry);
+    for &(notation, geometry, flipped) in layouts {
+        let id = labels_id(notation, geometry, flipped);
         if seen.contains(&id) {
             continue;
         }
-        let _ = write!(out, r#"<g id="{id}">{}</g>"#, labels(notation, geometry));
+        let _ = write!(
+            out,
+            r#"<g id="{id}">{}</g>"#,
+            labels(notation, geometry, flipped)
+        );
         seen.push(id);
     }
     out.push_str("</defs>");
@@ -122,12 +133,13 @@ pub fn shared_defs() -> String {
 
 /// The coordinates of a board, in its own user space (board origin at
 /// the top left corner of the squares).
-fn labels(notation: Notation, geometry: &'static Geometry) -> String {
-    let board = Board::new(
+fn labels(notation: Notation, geometry: &'static Geometry, flipped: bool) -> String {
+    let mut board = Board::new(
         crate::rules::Position::initial(&crate::rules::Rules::default()),
         geometry,
         notation,
     );
+    board.flipped = flipped;
     let (w, h) = (geometry.width(), geometry.height());
     let mut out = String::new();
     if board.algebraic() {
@@ -144,7 +156,7 @@ fn labels(notation: Notation, geometry: &'static Geometry) -> String {
         }
         for row in 0..h {
             let y = n((row as f64 + 0.5) * SQUARE + 4.5);
-            let rank = h - row;
+            let rank = board.rank(row);
             let _ = write!(
                 out,
                 r#"<text x="-12" y="{y}">{rank}</text><text x="{}" y="{y}">{rank}</text>"#,
@@ -199,7 +211,7 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         title = escape(title)
     );
     if defs_from == Defs::Inline {
-        out.push_str(&defs(&[(board.notation, geometry)]));
+        out.push_str(&defs_turned(&[(board.notation, geometry, board.flipped)]));
     }
     let _ = write!(out, r#"<g transform="translate({m} {m})">"#, m = n(MARGIN));
     // "l": the top-left square of the drawing is a playing square.
@@ -285,7 +297,7 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
     let _ = write!(
         out,
         r##"<use href="#{}"/>"##,
-        labels_id(board.notation, geometry)
+        labels_id(board.notation, geometry, board.flipped)
     );
     let count = board.arrows.len();
     for (i, arrow) in board.arrows.iter().enumerate() {
@@ -309,6 +321,9 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         );
         out.push_str(&arrow_shapes(&points));
         out.push_str("</g>");
+    }
+    if board.clickable {
+        out.push_str(&click_targets(board));
     }
     out.push_str("</g>");
     // The legend under the board.
@@ -355,6 +370,29 @@ pub fn document(board: &Board, title: &str) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}\n",
         render(board, Defs::Inline, title)
     )
+}
+
+/// A transparent target over every playing square, naming it by number
+/// (`data-square`) and as the board's notation writes it (`data-name`).
+fn click_targets(board: &Board) -> String {
+    let mut out = String::from(r#"<g class="squares">"#);
+    for row in 0..board.geometry.height() {
+        for col in 0..board.geometry.width() {
+            if let Some(square) = board.square_at(row, col) {
+                let _ = write!(
+                    out,
+                    r#"<rect class="sq" data-square="{}" data-name="{}" x="{}" y="{}" width="{s}" height="{s}" fill="transparent"/>"#,
+                    square.label(),
+                    escape(&board.square_name(square)),
+                    n(col as f64 * SQUARE),
+                    n(row as f64 * SQUARE),
+                    s = n(SQUARE)
+                );
+            }
+        }
+    }
+    out.push_str("</g>");
+    out
 }
 
 /// The line and head of an arrow through `points` (at least one).
@@ -453,7 +491,7 @@ mod tests {
         assert!(shared.len() < 3000, "{}", shared.len());
         let all = shared_defs();
         for notation in Notation::ALL {
-            assert!(all.contains(&labels_id(notation, Geometry::standard())));
+            assert!(all.contains(&labels_id(notation, Geometry::standard(), false)));
         }
     }
 

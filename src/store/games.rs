@@ -9,6 +9,7 @@
 
 use std::str::FromStr;
 
+use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
@@ -260,6 +261,90 @@ pub struct GameFilter {
     pub status: Option<Status>,
     /// A preset (any switches) or a full variant string.
     pub variant: Option<String>,
+}
+
+/// A game filter as people write it (command-line options or query
+/// parameters), not yet checked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameFilterText<'a> {
+    /// White or Black contains this.
+    pub player: Option<&'a str>,
+    /// White contains this.
+    pub white: Option<&'a str>,
+    /// Black contains this.
+    pub black: Option<&'a str>,
+    /// The event contains this.
+    pub event: Option<&'a str>,
+    /// The site contains this.
+    pub site: Option<&'a str>,
+    /// `FROM..TO` or one date.
+    pub date: Option<&'a str>,
+    /// A result as written, or `white`, `black`, `draw`.
+    pub result: Option<&'a str>,
+    /// A status name (any case).
+    pub status: Option<&'a str>,
+    /// A preset (any switches) or a full variant string.
+    pub variant: Option<&'a str>,
+}
+
+/// A part of a game filter that cannot be read: `message` starts with the
+/// part's name (`date 2019.13: …`, `player: …`), to which the command line
+/// adds its `--`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct FilterError {
+    /// The name of the part, then why.
+    pub message: String,
+}
+
+impl GameFilterText<'_> {
+    /// The filter, checked.
+    ///
+    /// # Errors
+    /// An empty text, a malformed date range or result, an unknown status
+    /// or variant.
+    pub fn parse(&self) -> Result<GameFilter, FilterError> {
+        let fail = |message: String| FilterError { message };
+        let text = |name: &str, value: Option<&str>| match value {
+            Some(v) if v.trim().is_empty() => {
+                Err(fail(format!("{name}: give some text to look for")))
+            }
+            other => Ok(other.map(str::to_string)),
+        };
+        let date = self
+            .date
+            .map(|d| d.parse::<DateRange>().map_err(|e| fail(format!("date {e}"))))
+            .transpose()?;
+        let result = self
+            .result
+            .map(|r| {
+                r.parse::<ResultFilter>()
+                    .map_err(|e| fail(format!("result: {e}")))
+            })
+            .transpose()?;
+        let status = self
+            .status
+            .map(|s| {
+                s.to_ascii_lowercase()
+                    .parse::<Status>()
+                    .map_err(|e| fail(format!("status: {e}")))
+            })
+            .transpose()?;
+        if let Some(v) = self.variant {
+            crate::rules::Rules::parse(v).map_err(|e| fail(format!("variant: {e}")))?;
+        }
+        Ok(GameFilter {
+            player: text("player", self.player)?,
+            white: text("white", self.white)?,
+            black: text("black", self.black)?,
+            event: text("event", self.event)?,
+            site: text("site", self.site)?,
+            date,
+            result,
+            status,
+            variant: self.variant.map(str::to_string),
+        })
+    }
 }
 
 /// A condition on `game g` and its parameters; `None` when no game can match.
@@ -571,28 +656,54 @@ impl Store {
             .map_err(sqlite)?;
         let mut shown = 0;
         while let Some(r) = rows.next().map_err(sqlite)? {
-            let (game, result, outcome, variant, status, plies) = listed_row(r).map_err(sqlite)?;
-            let Some(source) = self.source(game)? else {
+            let Some(row) = self.listed_game(listed_row(r).map_err(sqlite)?)? else {
                 continue;
             };
-            each(GameRow {
-                game,
-                file: source.file,
-                index: source.index,
-                line: source.line,
-                tags: clean_tags(&source.tags),
-                result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
-                outcome: Outcome::from_code(outcome),
-                variant,
-                status,
-                plies,
-            })?;
+            each(row)?;
             shown += 1;
         }
         Ok(Shown {
             shown,
             total: total.max(0) as usize,
         })
+    }
+
+    /// One game as `games` lists it; `None` when there is no such game.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn game_row(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        let row = self
+            .conn()
+            .prepare_cached(
+                "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g WHERE g.id = ?1",
+            )?
+            .query_row([id], listed_row)
+            .optional()?;
+        match row {
+            Some(row) => self.listed_game(row),
+            None => Ok(None),
+        }
+    }
+
+    /// A listed game's row with its source; `None` when its source is gone.
+    fn listed_game(&self, row: ListedRow) -> Result<Option<GameRow>, StoreError> {
+        let (game, result, outcome, variant, status, plies) = row;
+        let Some(source) = self.source(game)? else {
+            return Ok(None);
+        };
+        Ok(Some(GameRow {
+            game,
+            file: source.file,
+            index: source.index,
+            line: source.line,
+            tags: clean_tags(&source.tags),
+            result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
+            outcome: Outcome::from_code(outcome),
+            variant,
+            status,
+            plies,
+        }))
     }
 
     /// How many games pass `filter` (whose condition is given). A filter on

@@ -7,6 +7,7 @@
 //! bring a database of an older pdndb up to date first). A database newer
 //! than the binary is refused.
 
+pub mod explore;
 pub mod games;
 mod id_set;
 mod identity;
@@ -19,6 +20,7 @@ mod migrate;
 pub mod moves;
 mod open;
 pub mod players;
+pub mod problems;
 pub mod query;
 pub mod recheck;
 pub mod remove;

@@ -1,0 +1,288 @@
+//! The JSON API (DESIGN §6): each route reads its parameters, calls the
+//! library's query and answers the records the command's `--json` prints,
+//! as one array (with `X-Total-Count` where a listing is cut to a page)
+//! or one object.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::error::ApiError;
+use super::params::{Params, shown};
+use super::state::AppState;
+use crate::notation::Notation;
+use crate::replay::Status;
+use crate::store::Store;
+use crate::store::games::{GameFilterText, GameSort};
+use crate::store::problems::ProblemFilter;
+use crate::store::query::{PositionQuery, SearchHit};
+
+/// The most records one page holds.
+const MAX_LIMIT: usize = 1000;
+/// The furthest a page starts.
+const MAX_OFFSET: usize = 100_000_000;
+
+/// The parameters naming a position (as `tree` and `search` take them).
+const POSITION: [&str; 3] = ["variant", "fen", "moves"];
+/// The parameters of the games filter (as `games` takes them).
+const FILTER: [&str; 8] = [
+    "player", "white", "black", "event", "site", "date", "result", "status",
+];
+
+type Answer = Result<Response, ApiError>;
+
+/// A JSON body with how many records there are in all.
+fn page<T: Serialize>(records: T, total: usize) -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert("x-total-count", HeaderValue::from(total));
+    (headers, Json(records)).into_response()
+}
+
+/// The names a route takes: `groups` joined.
+fn names(groups: &[&[&'static str]]) -> Vec<&'static str> {
+    groups.iter().flat_map(|g| g.iter().copied()).collect()
+}
+
+/// The notation asked for, if any.
+fn notation(params: &Params) -> Result<Option<Notation>, ApiError> {
+    params.parsed("notation", |n| n.parse::<Notation>())
+}
+
+/// The position asked for, as the commands resolve `--variant`, `--fen`
+/// and `--moves`.
+fn asked_position(store: &Store, params: &Params) -> Result<PositionQuery, ApiError> {
+    if params.text("fen").is_some() && params.text("moves").is_some() {
+        return Err(ApiError::bad_request(
+            "give fen or moves, not both".to_string(),
+        ));
+    }
+    Ok(store.position_query(
+        params.text("fen"),
+        params.text("moves"),
+        params.text("variant"),
+    )?)
+}
+
+/// The games filter of the parameters (`variant` apart).
+fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterText<'a> {
+    GameFilterText {
+        player: params.text("player"),
+        white: params.text("white"),
+        black: params.text("black"),
+        event: params.text("event"),
+        site: params.text("site"),
+        date: params.text("date"),
+        result: params.text("result"),
+        status: params.text("status"),
+        variant,
+    }
+}
+
+/// `GET /api/stats`: as `stats --json`.
+pub async fn stats(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    Params::parse(query.as_deref(), &[])?;
+    let stats = state.with_store(|store| Ok(store.stats()?)).await?;
+    Ok(Json(stats).into_response())
+}
+
+/// `GET /api/tree`: as `tree --json`.
+pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    let params = Params::parse(query.as_deref(), &names(&[&POSITION, &["notation"]]))?;
+    let asked = notation(&params)?;
+    let moves = state
+        .with_store(move |store| {
+            let query = asked_position(store, &params)?;
+            let notation = asked.unwrap_or_else(|| query.usual_notation());
+            Ok(store.tree(
+                &query.position,
+                &query.filter,
+                notation,
+                query.rules.geometry,
+            )?)
+        })
+        .await?;
+    Ok(Json(moves).into_response())
+}
+
+/// A game found by `search`, with its status (for the explorer's list).
+#[derive(Serialize)]
+struct FoundGame {
+    #[serde(flatten)]
+    hit: SearchHit,
+    status: String,
+    plies: Option<i64>,
+    cleaned_tags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// `GET /api/search`: as `search --json`, plus each game's `status`,
+/// `plies` and `cleaned_tags` (as `games` shows them); `limit` (1–1000, default 50) games after `offset`.
+pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    let params = Params::parse(
+        query.as_deref(),
+        &names(&[&POSITION, &FILTER, &["limit", "offset"]]),
+    )?;
+    let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
+    let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
+    let filter = filter_text(&params, None)
+        .parse()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let (found, total) = state
+        .with_store(move |store| {
+            let query = asked_position(store, &params)?;
+            let mut found = Vec::new();
+            let mut seen = 0;
+            let shown = store.each_search_hit(
+                &query.position,
+                &query.filter,
+                &filter,
+                offset + limit,
+                |hit| -> Result<(), ApiError> {
+                    seen += 1;
+                    if seen > offset {
+                        if let Some(row) = store.game_row(hit.game)? {
+                            found.push(FoundGame {
+                                status: row.status,
+                                plies: row.plies,
+                                cleaned_tags: row.tags,
+                                hit,
+                            });
+                        }
+                    }
+                    Ok(())
+                },
+            )?;
+            Ok((found, shown.total))
+        })
+        .await?;
+    Ok(page(found, total))
+}
+
+/// `GET /api/games`: as `games --json`.
+pub async fn games(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    let params = Params::parse(
+        query.as_deref(),
+        &names(&[&FILTER, &["variant", "sort", "limit", "offset"]]),
+    )?;
+    let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
+    let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
+    let sort = match params.text("sort") {
+        None | Some("id") => GameSort::Id,
+        Some("date") => GameSort::Date,
+        Some("event") => GameSort::Event,
+        Some("player") => GameSort::Player,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "sort: {} is not id, date, event or player",
+                shown(other)
+            )));
+        }
+    };
+    let filter = filter_text(&params, params.text("variant"))
+        .parse()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let (rows, total) = state
+        .with_store(move |store| {
+            let mut rows = Vec::new();
+            let shown = store.each_listed_game(&filter, sort, limit, offset, |row| {
+                rows.push(row);
+                Ok::<_, ApiError>(())
+            })?;
+            Ok((rows, shown.total))
+        })
+        .await?;
+    Ok(page(rows, total))
+}
+
+/// `GET /api/report`: as `report --json`, a page at a time: `status`
+/// (comma-separated; default every status but ok), `resolved`, `variant`,
+/// `file` (a part of the file's path), `limit`, `offset`.
+pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    let params = Params::parse(
+        query.as_deref(),
+        &["status", "resolved", "variant", "file", "limit", "offset"],
+    )?;
+    let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
+    let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
+    let statuses = params
+        .parsed("status", |list| {
+            list.split(',')
+                .map(|s| s.trim().to_ascii_lowercase().parse::<Status>())
+                .collect::<Result<Vec<_>, _>>()
+        })?
+        .unwrap_or_default();
+    if let Some(variant) = params.text("variant") {
+        crate::rules::Rules::parse(variant)
+            .map_err(|e| ApiError::bad_request(format!("variant: {e}")))?;
+    }
+    let filter = ProblemFilter {
+        statuses,
+        resolved: params.flag("resolved")?,
+        variant: params.text("variant").map(str::to_string),
+        file: params.text("file").map(str::to_string),
+    };
+    let found = state
+        .with_store(move |store| Ok(store.problem_page(&filter, limit, offset)?))
+        .await?;
+    Ok(page(found.records, found.total))
+}
+
+/// `GET /api/position`: the line `moves` plays from `fen` (default: the
+/// start of `variant`) and the legal moves where it ends, for the
+/// explorer's board.
+pub async fn position(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
+    let params = Params::parse(query.as_deref(), &names(&[&POSITION, &["notation"]]))?;
+    let asked = notation(&params)?;
+    let line = state
+        .with_store(move |store| {
+            Ok(store.line(
+                params.text("variant"),
+                params.text("fen"),
+                params.text("moves"),
+                asked,
+            )?)
+        })
+        .await?;
+    Ok(Json(line).into_response())
+}
+
+/// The game id of a path, strictly: a positive whole number.
+pub fn game_id(text: &str) -> Result<i64, ApiError> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!("{} is not a game id (a number from 1)", shown(text)))
+        })
+}
+
+/*
+/// `GET /api/game/ID`: as `show --json`, with every move of the main line
+/// (comments, NAGs and variations as written) and, for problem games, the
+/// fault and the other readings.
+pub async fn game(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Answer {
+    let id = game_id(&id)?;
+    let params = Params::parse(query.as_deref(), &["ply", "notation"])?;
+    let ply = params
+        .text("ply")
+        .map(|_| params.number("ply", 0usize, 0..=100_000))
+        .transpose()?;
+    let asked = notation(&params)?;
+    let detail = state
+        .with_store(move |store| {
+            store
+                .game_detail(id, ply, asked)
+                .map_err(ApiError::from)?
+                .ok_or_else(|| ApiError::not_found(format!("no game {id} in the database")))
+        })
+        .await?;
+    Ok(Json(detail).into_response())
+}
+*/

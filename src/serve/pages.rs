@@ -1,0 +1,168 @@
+//! The pages, their scripts and styles (built into the binary: nothing is
+//! read from disk or fetched from elsewhere), and the board picture.
+
+use axum::extract::{Path, RawQuery};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::api::game_id;
+use super::error::ApiError;
+use super::params::Params;
+use crate::notation::Notation;
+use crate::render::Board;
+use crate::render::svg;
+use crate::rules::{Color, Move, Rules};
+use crate::store::query::position_from_fen;
+
+/// A built-in file: its name under `/assets/`, type and content.
+struct Asset {
+    name: &'static str,
+    kind: &'static str,
+    body: &'static str,
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Every file a page loads.
+const ASSETS: &[Asset] = &[
+    Asset {
+        name: "app.css",
+        kind: "text/css; charset=utf-8",
+        body: include_str!("assets/app.css"),
+    },
+    Asset {
+        name: "common.js",
+        kind: JS,
+        body: include_str!("assets/common.js"),
+    },
+    Asset {
+        name: "explorer.js",
+        kind: JS,
+        body: include_str!("assets/explorer.js"),
+    },
+    Asset {
+        name: "game.js",
+        kind: JS,
+        body: include_str!("assets/game.js"),
+    },
+    Asset {
+        name: "report.js",
+        kind: JS,
+        body: include_str!("assets/report.js"),
+    },
+];
+
+const HTML: &str = "text/html; charset=utf-8";
+
+/// An HTML answer.
+fn html(status: StatusCode, body: &'static str) -> Response {
+    (status, [(header::CONTENT_TYPE, HTML)], body).into_response()
+}
+
+/// `GET /`: the explorer (its state is in the query string, read by the
+/// page's script).
+pub async fn explorer() -> Response {
+    html(StatusCode::OK, include_str!("assets/explorer.html"))
+}
+
+/// `GET /game/ID`: the game viewer.
+pub async fn game(Path(id): Path<String>) -> Response {
+    match game_id(&id) {
+        Ok(_) => html(StatusCode::OK, include_str!("assets/game.html")),
+        Err(_) => html(
+            StatusCode::BAD_REQUEST,
+            include_str!("assets/bad-request.html"),
+        ),
+    }
+}
+
+/// `GET /report`: the problem games.
+pub async fn report() -> Response {
+    html(StatusCode::OK, include_str!("assets/report.html"))
+}
+
+/// A page for paths that lead nowhere.
+pub fn not_found_page() -> Response {
+    html(StatusCode::NOT_FOUND, include_str!("assets/not-found.html"))
+}
+
+/// `GET /assets/NAME`: a built-in file, found by its exact name (no path
+/// is ever opened).
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|a| a.name == name) {
+        Some(asset) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, asset.kind)],
+            asset.body,
+        )
+            .into_response(),
+        None => not_found_page(),
+    }
+}
+
+/// `GET /board.svg`: the board of `fen` (or, with `last`, of the position
+/// after that move from `fen`, the move marked), squares named in
+/// `notation` (which also orients the board: Luzon mirrored), `flip=1`
+/// for Black at the bottom, `arrows` (moves of the shown position,
+/// comma-separated), `clickable=1` for square targets.
+pub async fn board(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
+    let params = Params::parse(
+        query.as_deref(),
+        &["variant", "fen", "notation", "flip", "last", "arrows", "clickable"],
+    )?;
+    let asked = params.parsed("variant", Rules::parse)?;
+    let (mut position, rules) = match params.text("fen") {
+        Some(fen) => position_from_fen(fen, asked.as_ref())
+            .map_err(|e| ApiError::bad_request(format!("fen: {e}")))?,
+        None => {
+            let rules = asked.unwrap_or_default();
+            (crate::rules::Position::initial(&rules), rules)
+        }
+    };
+    let notation = params
+        .parsed("notation", |n| n.parse::<Notation>())?
+        .unwrap_or_else(|| Notation::usual_for(rules.preset));
+    let find = |position: &crate::rules::Position, token: &str, what: &str| {
+        let legal = position.legal_moves(&rules);
+        legal
+            .iter()
+            .find(|m| m.full_numeric() == token)
+            .copied()
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "{what}: {} is not a legal move of the position",
+                    super::params::shown(token)
+                ))
+            })
+    };
+    let mut last = None;
+    if let Some(token) = params.text("last") {
+        let mv = find(&position, token.trim(), "last")?;
+        position = position.play(&mv);
+        last = Some(mv);
+    }
+    let arrows: Vec<Move> = match params.text("arrows") {
+        Some(list) => list
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .take(16)
+            .map(|t| find(&position, t.trim(), "arrows"))
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
+    let mut board = Board::new(position, rules.geometry, notation).with_arrows(&rules, &arrows);
+    board.last_move = last;
+    board.flipped = params.flag("flip")?;
+    board.clickable = params.flag("clickable")?;
+    let side = match position.side() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let picture = svg::document(&board, &format!("{side} to move"));
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+        picture,
+    )
+        .into_response())
+}

@@ -1,0 +1,165 @@
+//! Query strings read strictly: each route names the parameters it takes;
+//! an unknown, repeated, empty-named or overlong one, or a value that is
+//! not what the parameter needs, is refused with a message naming it.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use super::error::ApiError;
+
+/// The longest value read, in bytes (a move list of a long game fits).
+const MAX_VALUE: usize = 4 * 1024;
+
+/// A request's parameters, checked against the names a route takes.
+#[derive(Debug, Default)]
+pub struct Params {
+    values: BTreeMap<String, String>,
+}
+
+impl Params {
+    /// Reads a query string (`None`: no `?`), allowing only `names`.
+    ///
+    /// # Errors
+    /// A query that is not form-encoded UTF-8, an unknown or repeated
+    /// name, an overlong value.
+    pub fn parse(query: Option<&str>, names: &[&str]) -> Result<Params, ApiError> {
+        let mut values = BTreeMap::new();
+        let Some(query) = query else {
+            return Ok(Params { values });
+        };
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).map_err(|_| {
+            ApiError::bad_request("the query string cannot be read (form-encoded UTF-8)".into())
+        })?;
+        for (name, value) in pairs {
+            if !names.contains(&name.as_str()) {
+                let shown: String = name.chars().take(40).collect();
+                return Err(ApiError::bad_request(format!(
+                    "unknown parameter {shown:?}; this route takes: {}",
+                    names.join(", ")
+                )));
+            }
+            if value.len() > MAX_VALUE {
+                return Err(ApiError::bad_request(format!(
+                    "{name}: {} bytes; at most {MAX_VALUE} are read",
+                    value.len()
+                )));
+            }
+            if values.insert(name.clone(), value).is_some() {
+                return Err(ApiError::bad_request(format!("{name}: given twice")));
+            }
+        }
+        Ok(Params { values })
+    }
+
+    /// A text parameter; an empty value counts as absent.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.values
+            .get(name)
+            .map(String::as_str)
+            .filter(|v| !v.trim().is_empty())
+    }
+
+    /// A whole number in `range` (`default` when absent).
+    ///
+    /// # Errors
+    /// Not a number, or outside the range.
+    pub fn number<T>(
+        &self,
+        name: &str,
+        default: T,
+        range: std::ops::RangeInclusive<T>,
+    ) -> Result<T, ApiError>
+    where
+        T: FromStr + PartialOrd + std::fmt::Display + Copy,
+    {
+        let Some(text) = self.text(name) else {
+            return Ok(default);
+        };
+        let out_of_range = || {
+            ApiError::bad_request(format!(
+                "{name}: {} is not a whole number from {} to {}",
+                shown(text),
+                range.start(),
+                range.end()
+            ))
+        };
+        let value: T = text.trim().parse().map_err(|_| out_of_range())?;
+        if range.contains(&value) {
+            Ok(value)
+        } else {
+            Err(out_of_range())
+        }
+    }
+
+    /// An on/off parameter: `1`, `true`, `on` or `0`, `false`, `off`.
+    ///
+    /// # Errors
+    /// Any other value.
+    pub fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        match self.text(name).map(str::to_ascii_lowercase).as_deref() {
+            None | Some("0" | "false" | "off") => Ok(false),
+            Some("1" | "true" | "on") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "{name}: {} is not 1 or 0",
+                shown(other)
+            ))),
+        }
+    }
+
+    /// A parameter read by `parse`, its error message prefixed with the
+    /// parameter's name.
+    ///
+    /// # Errors
+    /// What `parse` says.
+    pub fn parsed<T, E: std::fmt::Display>(
+        &self,
+        name: &str,
+        parse: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<Option<T>, ApiError> {
+        self.text(name)
+            .map(|text| parse(text).map_err(|e| ApiError::bad_request(format!("{name}: {e}"))))
+            .transpose()
+    }
+}
+
+/// A value as it appears in a message: quoted, cut at 40 characters.
+pub fn shown(value: &str) -> String {
+    let cut: String = value.chars().take(40).collect();
+    if cut.len() < value.len() {
+        format!("{:?}…", cut)
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_and_repeated_names_are_refused() {
+        let p = Params::parse(Some("limit=5&fen=W%3AW21"), &["limit", "fen"]).unwrap();
+        assert_eq!(p.text("fen"), Some("W:W21"));
+        assert_eq!(p.number("limit", 50usize, 1..=1000).unwrap(), 5);
+        let e = Params::parse(Some("x=1"), &["limit"]).unwrap_err();
+        assert!(e.message.contains("unknown parameter \"x\""), "{}", e.message);
+        let e = Params::parse(Some("limit=1&limit=2"), &["limit"]).unwrap_err();
+        assert_eq!(e.message, "limit: given twice");
+        assert!(Params::parse(Some("limit=%FF"), &["limit"]).is_err());
+    }
+
+    #[test]
+    fn numbers_and_flags_are_checked() {
+        let p = Params::parse(
+            Some("limit=99999999999999999999999&offset=-1&flip=maybe&ply=7"),
+            &["limit", "offset", "flip", "ply"],
+        )
+        .unwrap();
+        assert!(p.number("limit", 50usize, 1..=1000).is_err());
+        assert!(p.number("offset", 0usize, 0..=1_000_000).is_err());
+        assert!(p.flag("flip").is_err());
+        assert_eq!(p.number("ply", 0usize, 0..=10_000).unwrap(), 7);
+        assert_eq!(p.number("absent", 3usize, 0..=9).unwrap(), 3);
+        assert!(!Params::default().flag("flip").unwrap());
+    }
+}

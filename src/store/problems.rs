@@ -1,0 +1,109 @@
+//! The problem games a page at a time: `report`'s records filtered by
+//! status, variant and file, for the web explorer's problems page.
+
+use rusqlite::types::Value;
+
+use super::{Store, StoreError};
+use crate::replay::Status;
+
+/// Which problem games to list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProblemFilter {
+    /// These statuses (empty: every status but ok).
+    pub statuses: Vec<Status>,
+    /// Also ok games that had resolved ambiguities.
+    pub resolved: bool,
+    /// A preset (any switches) or a full variant string.
+    pub variant: Option<String>,
+    /// Games from a file whose path contains this.
+    pub file: Option<String>,
+}
+
+/// A page of records and how many games the filter chooses in all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProblemPage {
+    /// The check records (as `report --json` prints them), by game id.
+    pub records: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// Games the filter chooses.
+    pub total: usize,
+}
+
+impl ProblemFilter {
+    /// The SQL condition on `game g` and its parameters.
+    fn condition(&self) -> (String, Vec<Value>) {
+        let statuses: Vec<&str> = if self.statuses.is_empty() {
+            Status::ALL
+                .iter()
+                .filter(|s| **s != Status::Ok)
+                .map(|s| s.name())
+                .collect()
+        } else {
+            self.statuses.iter().map(|s| s.name()).collect()
+        };
+        let mut params: Vec<Value> = Vec::new();
+        let mut listed = String::from("(g.status IN (SELECT value FROM json_each(?1))");
+        params.push(Value::Text(serde_json::Value::from(statuses).to_string()));
+        if self.resolved {
+            listed.push_str(" OR (g.status = 'ok' AND g.record IS NOT NULL)");
+        }
+        listed.push(')');
+        let mut parts = vec![listed];
+        if let Some(variant) = &self.variant {
+            params.push(Value::Text(variant.trim().to_ascii_lowercase()));
+            let n = params.len();
+            parts.push(format!("(g.preset = ?{n} OR g.variant = ?{n})"));
+        }
+        if let Some(file) = &self.file {
+            params.push(Value::Text(file.clone()));
+            parts.push(format!(
+                "g.id IN (SELECT p.game FROM provenance p JOIN source_file f ON f.id = p.file \
+                 WHERE instr(f.path, ?{}) > 0)",
+                params.len()
+            ));
+        }
+        (parts.join(" AND "), params)
+    }
+}
+
+impl Store {
+    /// The records of the games `filter` chooses, `limit` of them after
+    /// `offset`, by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn problem_page(
+        &self,
+        filter: &ProblemFilter,
+        limit: usize,
+        offset: usize,
+    ) -> Result<ProblemPage, StoreError> {
+        let (condition, mut params) = filter.condition();
+        let total: i64 = self.conn().query_row(
+            &format!("SELECT count(*) FROM game g WHERE {condition}"),
+            rusqlite::params_from_iter(params.iter()),
+            |r| r.get(0),
+        )?;
+        params.push(Value::Integer(limit as i64));
+        params.push(Value::Integer(offset as i64));
+        let sql = format!(
+            "SELECT g.id FROM game g WHERE {condition} ORDER BY g.id LIMIT ?{} OFFSET ?{}",
+            params.len() - 1,
+            params.len()
+        );
+        let ids: Vec<i64> = self
+            .conn()
+            .prepare(&sql)?
+            .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut records = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(record) = self.record(id)? {
+                records.push(record);
+            }
+        }
+        Ok(ProblemPage {
+            records,
+            total: usize::try_from(total).unwrap_or(0),
+        })
+    }
+}
