@@ -30,12 +30,11 @@ pub fn cmd_serve(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let bound = bind(db.to_path_buf(), SocketAddr::new(args.bind, args.port)).map_err(
-        |e| match e {
+    let bound =
+        bind(db.to_path_buf(), SocketAddr::new(args.bind, args.port)).map_err(|e| match e {
             ServeError::Store(e) => CliError::Store(e),
             other => CliError::Usage(other.to_string()),
-        },
-    )?;
+        })?;
     if !args.bind.is_loopback() {
         say!(
             "warning: listening on {}: anyone who can reach this machine can read {}",
@@ -50,8 +49,6 @@ pub fn cmd_serve(
         db.display()
     )?;
     out.flush()?;
-    bound
-        .run()
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    bound.run().map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(Exit::Success)
 }

@@ -5,13 +5,12 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::error::ApiError;
+use super::error::{ApiError, json};
 use super::params::{Params, shown};
 use super::state::AppState;
 use crate::notation::Notation;
@@ -39,7 +38,7 @@ type Answer = Result<Response, ApiError>;
 fn page<T: Serialize>(records: T, total: usize) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert("x-total-count", HeaderValue::from(total));
-    (headers, Json(records)).into_response()
+    (headers, json(StatusCode::OK, &records)).into_response()
 }
 
 /// The names a route takes: `groups` joined.
@@ -86,7 +85,7 @@ fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterTe
 pub async fn stats(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
     Params::parse(query.as_deref(), &[])?;
     let stats = state.with_store(|store| Ok(store.stats()?)).await?;
-    Ok(Json(stats).into_response())
+    Ok(json(StatusCode::OK, &stats))
 }
 
 /// `GET /api/tree`: as `tree --json`.
@@ -105,7 +104,7 @@ pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery)
             )?)
         })
         .await?;
-    Ok(Json(moves).into_response())
+    Ok(json(StatusCode::OK, &moves))
 }
 
 /// A game found by `search`, with its status (for the explorer's list).
@@ -142,15 +141,15 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
                 offset + limit,
                 |hit| -> Result<(), ApiError> {
                     seen += 1;
-                    if seen > offset {
-                        if let Some(row) = store.game_row(hit.game)? {
-                            found.push(FoundGame {
-                                status: row.status,
-                                plies: row.plies,
-                                cleaned_tags: row.tags,
-                                hit,
-                            });
-                        }
+                    if seen > offset
+                        && let Some(row) = store.game_row(hit.game)?
+                    {
+                        found.push(FoundGame {
+                            status: row.status,
+                            plies: row.plies,
+                            cleaned_tags: row.tags,
+                            hit,
+                        });
                     }
                     Ok(())
                 },
@@ -246,7 +245,7 @@ pub async fn position(State(state): State<Arc<AppState>>, RawQuery(query): RawQu
             )?)
         })
         .await?;
-    Ok(Json(line).into_response())
+    Ok(json(StatusCode::OK, &line))
 }
 
 /// The game id of a path, strictly: a positive whole number.
@@ -255,7 +254,10 @@ pub fn game_id(text: &str) -> Result<i64, ApiError> {
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| {
-            ApiError::bad_request(format!("{} is not a game id (a number from 1)", shown(text)))
+            ApiError::bad_request(format!(
+                "{} is not a game id (a number from 1)",
+                shown(text)
+            ))
         })
 }
 
@@ -283,6 +285,6 @@ pub async fn game(
                 .ok_or_else(|| ApiError::not_found(format!("no game {id} in the database")))
         })
         .await?;
-    Ok(Json(detail).into_response())
+    Ok(json(StatusCode::OK, &detail))
 }
 */

@@ -197,7 +197,10 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
              object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
         ),
     );
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
@@ -257,10 +260,21 @@ mod tests {
 
     #[test]
     fn only_local_hosts_are_answered_on_loopback() {
-        for host in ["localhost", "localhost:8740", "127.0.0.1:8740", "[::1]:8740", "LOCALHOST"] {
+        for host in [
+            "localhost",
+            "localhost:8740",
+            "127.0.0.1:8740",
+            "[::1]:8740",
+            "LOCALHOST",
+        ] {
             assert!(local_host(&with_host(host)), "{host}");
         }
-        for host in ["evil.example", "evil.example:8740", "10.0.0.2:8740", "localhost.evil:80"] {
+        for host in [
+            "evil.example",
+            "evil.example:8740",
+            "10.0.0.2:8740",
+            "localhost.evil:80",
+        ] {
             assert!(!local_host(&with_host(host)), "{host}");
         }
     }

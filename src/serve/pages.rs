@@ -108,7 +108,15 @@ pub async fn asset(Path(name): Path<String>) -> Response {
 pub async fn board(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
     let params = Params::parse(
         query.as_deref(),
-        &["variant", "fen", "notation", "flip", "last", "arrows", "clickable"],
+        &[
+            "variant",
+            "fen",
+            "notation",
+            "flip",
+            "last",
+            "arrows",
+            "clickable",
+        ],
     )?;
     let asked = params.parsed("variant", Rules::parse)?;
     let (mut position, rules) = match params.text("fen") {

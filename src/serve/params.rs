@@ -27,9 +27,14 @@ impl Params {
         let Some(query) = query else {
             return Ok(Params { values });
         };
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).map_err(|_| {
-            ApiError::bad_request("the query string cannot be read (form-encoded UTF-8)".into())
-        })?;
+        let pairs = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+                Ok((decode(name)?, decode(value)?))
+            })
+            .collect::<Result<Vec<(String, String)>, ApiError>>()?;
         for (name, value) in pairs {
             if !names.contains(&name.as_str()) {
                 let shown: String = name.chars().take(40).collect();
@@ -122,6 +127,18 @@ impl Params {
     }
 }
 
+/// A form-encoded part (`+` for space, `%XX` bytes) that must decode to
+/// UTF-8.
+fn decode(part: &str) -> Result<String, ApiError> {
+    let spaced = part.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .map(|text| text.into_owned())
+        .map_err(|_| {
+            ApiError::bad_request("the query string cannot be read: it is not UTF-8".into())
+        })
+}
+
 /// A value as it appears in a message: quoted, cut at 40 characters.
 pub fn shown(value: &str) -> String {
     let cut: String = value.chars().take(40).collect();
@@ -142,7 +159,11 @@ mod tests {
         assert_eq!(p.text("fen"), Some("W:W21"));
         assert_eq!(p.number("limit", 50usize, 1..=1000).unwrap(), 5);
         let e = Params::parse(Some("x=1"), &["limit"]).unwrap_err();
-        assert!(e.message.contains("unknown parameter \"x\""), "{}", e.message);
+        assert!(
+            e.message.contains("unknown parameter \"x\""),
+            "{}",
+            e.message
+        );
         let e = Params::parse(Some("limit=1&limit=2"), &["limit"]).unwrap_err();
         assert_eq!(e.message, "limit: given twice");
         assert!(Params::parse(Some("limit=%FF"), &["limit"]).is_err());

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::query::{QueryError, position_from_fen};
 use super::Store;
+use super::query::{QueryError, position_from_fen};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::rules::{Color, Move, Position, Rules, squares};
 
@@ -152,9 +152,9 @@ fn find_move(legal: &[Move], token: &str) -> Option<Move> {
     let mut ends = token.split(['x', '-']);
     let from: u32 = ends.next()?.parse().ok()?;
     let to: u32 = token.rsplit(['x', '-']).next()?.parse().ok()?;
-    let mut fitting = legal.iter().filter(|m| {
-        m.from().label() == from && m.to().label() == to && m.is_capture() == capture
-    });
+    let mut fitting = legal
+        .iter()
+        .filter(|m| m.from().label() == from && m.to().label() == to && m.is_capture() == capture);
     match (fitting.next(), fitting.next()) {
         (Some(mv), None) => Some(*mv),
         _ => None,
@@ -228,7 +228,10 @@ mod tests {
         let err = play_line(&rules, start, &format!("{first}, 1-5"), Notation::Numeric)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("ply 2: \"1-5\" is not a legal move here"), "{err}");
+        assert!(
+            err.contains("ply 2: \"1-5\" is not a legal move here"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -238,12 +241,11 @@ mod tests {
         let p = Position::from_setup(&setup, &rules).unwrap();
         let legal = p.legal_moves(&rules);
         let full = legal[0].full_numeric();
-        let ends = format!(
-            "{}x{}",
-            legal[0].from().label(),
-            legal[0].to().label()
+        let ends = format!("{}x{}", legal[0].from().label(), legal[0].to().label());
+        assert_eq!(
+            find_move(&legal, &ends).map(|m| m.full_numeric()),
+            Some(full)
         );
-        assert_eq!(find_move(&legal, &ends).map(|m| m.full_numeric()), Some(full));
         assert!(find_move(&legal, "22-17").is_none());
     }
 }

@@ -313,7 +313,10 @@ impl GameFilterText<'_> {
         };
         let date = self
             .date
-            .map(|d| d.parse::<DateRange>().map_err(|e| fail(format!("date {e}"))))
+            .map(|d| {
+                d.parse::<DateRange>()
+                    .map_err(|e| fail(format!("date {e}")))
+            })
             .transpose()?;
         let result = self
             .result

@@ -24,6 +24,7 @@ mod reader;
 mod reimport;
 mod robust;
 mod seed_game;
+mod serve;
 mod store;
 mod zobrist;
 

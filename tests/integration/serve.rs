@@ -1,0 +1,529 @@
+//! `pdndb serve` through the real binary: its JSON API answers as the
+//! commands do, refuses bad and hostile requests clearly (never a 500),
+//! and keeps serving through imports, disconnects and bad input.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{crate_path, json_lines, run};
+
+/// A running `pdndb serve`, stopped when dropped.
+pub struct Server {
+    child: Child,
+    /// Where it listens.
+    pub address: SocketAddr,
+}
+
+impl Server {
+    /// Starts `pdndb --db DB serve --port 0 ARGS…` and reads the address it
+    /// prints.
+    pub fn start(db: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("pdndb"))
+            .arg("--db")
+            .arg(db)
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .parse()
+            .unwrap();
+        Server { child, address }
+    }
+
+    /// `GET target`: status, headers (names lower case) and body.
+    pub fn get(&self, target: &str) -> Response {
+        self.request(&format!(
+            "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        ))
+    }
+
+    /// Sends raw request bytes and reads the whole answer.
+    pub fn request(&self, raw: &str) -> Response {
+        let mut stream = TcpStream::connect(self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        stream.write_all(raw.as_bytes()).unwrap();
+        let mut bytes = Vec::new();
+        stream.read_to_end(&mut bytes).unwrap();
+        Response::parse(&bytes)
+    }
+
+    /// `GET target` expecting 200 and JSON.
+    pub fn json(&self, target: &str) -> Value {
+        let response = self.get(target);
+        assert_eq!(response.status, 200, "{target}: {}", response.body);
+        serde_json::from_str(&response.body).unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP answer.
+#[derive(Debug)]
+pub struct Response {
+    /// Status code.
+    pub status: u16,
+    /// Headers, names lower case.
+    pub headers: Vec<(String, String)>,
+    /// Body (chunked bodies joined).
+    pub body: String,
+}
+
+impl Response {
+    fn parse(bytes: &[u8]) -> Response {
+        let text = String::from_utf8_lossy(bytes);
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let mut lines = head.lines();
+        let status = lines
+            .next()
+            .and_then(|l| l.split(' ').nth(1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        let chunked = headers
+            .iter()
+            .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+        let body = if chunked {
+            unchunk(body)
+        } else {
+            body.to_string()
+        };
+        Response {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The body of a chunked answer.
+fn unchunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || after.len() < size {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = after[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A database of the sample archive.
+pub fn sample_db(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("db.sqlite");
+    let sample = crate_path("sample-pdn");
+    let (_, err, code) = run(&db, &["import", "--quiet", sample.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    db
+}
+
+/// The JSON lines a command prints, as one array.
+fn command_json(db: &Path, args: &[&str]) -> Value {
+    let (out, err, code) = run(db, args);
+    assert!(code == 0 || code == 1, "{args:?}: {err}");
+    Value::Array(json_lines(&out))
+}
+
+#[test]
+fn the_api_answers_as_the_commands_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let (stats, _, _) = run(&db, &["stats", "--json"]);
+    assert_eq!(
+        server.json("/api/stats"),
+        serde_json::from_str::<Value>(&stats).unwrap()
+    );
+    assert_eq!(
+        server.json("/api/tree"),
+        command_json(&db, &["tree", "--json"])
+    );
+    assert_eq!(
+        server.json("/api/tree?variant=english&moves=11-15%2023-19&notation=numeric"),
+        command_json(
+            &db,
+            &[
+                "tree",
+                "--json",
+                "--variant",
+                "english",
+                "--moves",
+                "11-15 23-19",
+                "--notation",
+                "numeric"
+            ]
+        )
+    );
+    assert_eq!(
+        server.json("/api/games?limit=1000&sort=date"),
+        command_json(
+            &db,
+            &["games", "--json", "--limit", "1000", "--sort", "date"]
+        )
+    );
+    assert_eq!(
+        server.json("/api/games?player=reyes&limit=1000"),
+        command_json(
+            &db,
+            &["games", "--json", "--limit", "1000", "--player", "reyes"]
+        )
+    );
+    assert_eq!(
+        server.json("/api/report?limit=1000"),
+        command_json(&db, &["report", "--json"])
+    );
+    assert_eq!(
+        server.json("/api/report?status=ambiguous"),
+        command_json(&db, &["report", "--json", "--status", "ambiguous"])
+    );
+    // search: the command's fields, plus status, plies and cleaned tags.
+    let api = server.json("/api/search?moves=22-18");
+    let cli = command_json(&db, &["search", "--json", "--moves", "22-18"]);
+    let api_games = api.as_array().unwrap();
+    assert!(!api_games.is_empty());
+    assert_eq!(api_games.len(), cli.as_array().unwrap().len());
+    for (a, c) in api_games.iter().zip(cli.as_array().unwrap()) {
+        for (field, value) in c.as_object().unwrap() {
+            assert_eq!(&a[field], value, "{field}");
+        }
+        assert!(a["status"].is_string() && a["cleaned_tags"].is_object());
+    }
+    // Pages of a listing: the total in a header, pages that join up.
+    let first = server.get("/api/search?moves=22-18&limit=2");
+    let total: usize = first.header("x-total-count").unwrap().parse().unwrap();
+    assert_eq!(total, api_games.len());
+    let second = server.json("/api/search?moves=22-18&limit=2&offset=2");
+    let joined: Vec<Value> = serde_json::from_str::<Vec<Value>>(&first.body)
+        .unwrap()
+        .into_iter()
+        .chain(second.as_array().unwrap().iter().cloned())
+        .collect();
+    assert_eq!(joined[..], api_games[..joined.len()]);
+}
+
+#[test]
+fn the_explorer_line_gives_legal_moves_and_the_board_their_squares() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let line = server.json("/api/position?variant=filipino&moves=22-18,11-15");
+    assert_eq!(line["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(line["side"], "white");
+    // 18x11 is the one capture: named by its ends or its path.
+    let legal = line["legal"].as_array().unwrap();
+    assert!(
+        legal
+            .iter()
+            .any(|m| m["move"] == "18x11" && m["captured"] == serde_json::json!([15]))
+    );
+    let after = server.json("/api/position?variant=filipino&moves=22-18,11-15,18x11");
+    assert_eq!(after["moves"][2]["fen"], after["fen"]);
+    let bad = server.get("/api/position?variant=filipino&moves=22-18,22-17");
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.body
+            .contains("ply 2: \\\"22-17\\\" is not a legal move here"),
+        "{}",
+        bad.body
+    );
+    // The board: clickable squares named by number, flipped on request.
+    let fen = line["fen"].as_str().unwrap();
+    let board = server.get(&format!(
+        "/board.svg?variant=filipino&fen={}&clickable=1&flip=1&arrows=18x11",
+        fen.replace(':', "%3A").replace(',', "%2C")
+    ));
+    assert_eq!(board.status, 200, "{}", board.body);
+    assert_eq!(
+        board.header("content-type"),
+        Some("image/svg+xml; charset=utf-8")
+    );
+    let doc = roxmltree::Document::parse(&board.body).unwrap();
+    let squares: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("sq"))
+        .collect();
+    assert_eq!(squares.len(), 32);
+    // Flipped: square 32 is drawn in the top row, square 1 in the bottom.
+    let y = |label: &str| {
+        squares
+            .iter()
+            .find(|n| n.attribute("data-square") == Some(label))
+            .and_then(|n| n.attribute("y"))
+            .and_then(|y| y.parse::<f64>().ok())
+            .unwrap()
+    };
+    assert!(y("32") < y("1"));
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("arrow"))
+            .count(),
+        1
+    );
+}
+
+/// Values meant to break parsing, escaping or file access.
+const HOSTILE: &[&str] = &[
+    "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "%22%27%3E%3Cimg%20src%3Dx%3E",
+    "..%2F..%2F..%2Fetc%2Fpasswd",
+    "99999999999999999999999999",
+    "-1",
+    "%00",
+    "%FF%FE",
+    "W%3AW99%3AB1",
+];
+
+#[test]
+fn hostile_values_are_refused_on_every_route_and_never_echoed_as_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let routes: &[(&str, &[&str])] = &[
+        ("/api/stats", &["x"]),
+        ("/api/tree", &["variant", "fen", "moves", "notation"]),
+        (
+            "/api/search",
+            &[
+                "fen", "moves", "limit", "offset", "player", "date", "result", "status",
+            ],
+        ),
+        (
+            "/api/games",
+            &[
+                "player", "event", "date", "result", "status", "variant", "sort", "limit", "offset",
+            ],
+        ),
+        ("/api/game/1", &["ply", "notation"]),
+        (
+            "/api/report",
+            &["status", "variant", "file", "resolved", "limit", "offset"],
+        ),
+        ("/api/position", &["variant", "fen", "moves", "notation"]),
+        (
+            "/board.svg",
+            &[
+                "variant",
+                "fen",
+                "notation",
+                "flip",
+                "last",
+                "arrows",
+                "clickable",
+            ],
+        ),
+        ("/", &["fen"]),
+        ("/report", &["status"]),
+        ("/game/1", &["ply"]),
+    ];
+    let mut asked = 0;
+    for (route, names) in routes {
+        for name in *names {
+            for value in HOSTILE {
+                let target = format!("{route}?{name}={value}");
+                let r = server.get(&target);
+                asked += 1;
+                assert!(
+                    [200, 400, 404].contains(&r.status),
+                    "{target}: {} {}",
+                    r.status,
+                    r.body
+                );
+                assert!(!r.body.contains("<script>alert"), "{target}: {}", r.body);
+                assert!(!r.body.contains("<img src=x>"), "{target}");
+                if route.starts_with("/api/") && r.status != 200 {
+                    let error: Value = serde_json::from_str(&r.body)
+                        .unwrap_or_else(|e| panic!("{target}: {e}: {}", r.body));
+                    assert!(error["error"].as_str().is_some_and(|m| !m.is_empty()));
+                }
+            }
+        }
+    }
+    assert!(asked > 300);
+    // Paths: ids that are not ids, files that are not assets.
+    for target in [
+        "/api/game/abc",
+        "/api/game/0",
+        "/api/game/-5",
+        "/api/game/99999999999999999999999",
+        "/game/%3Cscript%3E",
+        "/assets/..%2F..%2FCargo.toml",
+        "/assets/%2e%2e/src/main.rs",
+        "/../Cargo.toml",
+        "/assets/",
+        "/api/",
+    ] {
+        let r = server.get(target);
+        assert!([400, 404].contains(&r.status), "{target}: {}", r.status);
+        assert!(
+            !r.body.contains("[package]") && !r.body.contains("fn main"),
+            "{target}"
+        );
+    }
+    assert_eq!(server.get("/api/game/99999").status, 404);
+    // A target longer than read: 414, not a crash.
+    let long = format!("/api/tree?fen={}", "W".repeat(20_000));
+    assert_eq!(server.get(&long).status, 414);
+    // Still serving.
+    assert_eq!(server.get("/api/stats").status, 200);
+}
+
+#[test]
+fn requests_that_name_another_host_are_refused_on_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let r = server
+        .request("GET /api/stats HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n");
+    assert_eq!(r.status, 403);
+    let r = server.request(&format!(
+        "GET /api/stats HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.address
+    ));
+    assert_eq!(r.status, 200);
+    // Answers carry the headers that keep pages from being framed or fed
+    // scripts from elsewhere, and how long they took.
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-security-policy")
+            .unwrap()
+            .contains("script-src 'self'")
+    );
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+    assert!(
+        page.header("server-timing")
+            .unwrap()
+            .starts_with("app;dur=")
+    );
+    // Only reading: other methods are refused.
+    let r = server.request(
+        "POST /api/stats HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(r.status, 405);
+}
+
+#[test]
+fn a_missing_database_a_newer_one_and_a_taken_port_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.sqlite");
+    let (_, err, code) = run(&missing, &["serve", "--port", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no database here"), "{err}");
+    assert!(!missing.exists());
+
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let port = server.address.port().to_string();
+    let (_, err, code) = run(&db, &["serve", "--port", &port]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("port {port} is already in use")),
+        "{err}"
+    );
+    drop(server);
+
+    let newer = dir.path().join("newer.sqlite");
+    std::fs::copy(&db, &newer).unwrap();
+    rusqlite::Connection::open(&newer)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 999")
+        .unwrap();
+    let (_, err, code) = run(&newer, &["serve", "--port", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("newer"), "{err}");
+}
+
+#[test]
+fn it_keeps_serving_while_an_import_writes_and_after_clients_leave_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let archive = dir.path().join("many.pdn");
+    let (pdn, _, code) = run(
+        &db,
+        &[
+            "generate",
+            "--games",
+            "4000",
+            "--seed",
+            "7",
+            "--variant",
+            "filipino",
+        ],
+    );
+    assert_eq!(code, 0);
+    std::fs::write(&archive, pdn).unwrap();
+    let server = Server::start(&db, &[]);
+    let before = server.json("/api/stats")["games"].as_u64().unwrap();
+    let mut import = Command::new(assert_cmd::cargo::cargo_bin("pdndb"))
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "--quiet"])
+        .arg(&archive)
+        .spawn()
+        .unwrap();
+    // Queries keep being answered while the import runs.
+    let mut answered = 0;
+    while import.try_wait().unwrap().is_none() {
+        for target in ["/api/stats", "/api/tree", "/api/games?limit=5"] {
+            assert_eq!(server.get(target).status, 200, "{target}");
+            answered += 1;
+        }
+    }
+    assert!(import.wait().unwrap().success());
+    assert!(answered > 0);
+    let after = server.json("/api/stats")["games"].as_u64().unwrap();
+    assert_eq!(after, before + 4000);
+    // Clients that go away before their answer is read.
+    for _ in 0..20 {
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        let _ = stream.write_all(b"GET /api/games?limit=1000 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        drop(stream);
+        let mut half = TcpStream::connect(server.address).unwrap();
+        let _ = half.write_all(b"GET /api/tr");
+    }
+    assert_eq!(
+        server
+            .json("/api/games?limit=1000")
+            .as_array()
+            .unwrap()
+            .len(),
+        1000
+    );
+}
