@@ -21,8 +21,10 @@ mod open;
 pub mod players;
 pub mod query;
 pub mod recheck;
+pub mod record;
 pub mod remove;
 mod rows;
+pub mod view;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
