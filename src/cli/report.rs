@@ -111,58 +111,35 @@ pub fn cmd_report(
         let Some(record) = store.record(id)? else {
             return Ok(());
         };
-        let status = record
-            .get("status")
-            .and_then(|v| v.as_str())
-            .unwrap_or_default();
-        problems |= status != "ok";
+        let r = &record.record;
+        let status = r.status.name();
+        problems |= r.status != Status::Ok;
         if args.json {
             super::write_json_line(out, &record)?;
         } else {
-            let get = |k: &str| {
-                record
-                    .get(k)
-                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-                    .unwrap_or_default()
-            };
-            let roster = record
-                .get("tags")
-                .and_then(|t| t.as_object())
-                .map(Roster::of)
-                .unwrap_or_else(|| Roster::of(&serde_json::Map::new()));
+            let roster = Roster::of(&record.tags);
             let place = Place {
-                file: &get("file"),
-                line: record.get("line").and_then(|v| v.as_i64()).unwrap_or(0),
-                index: record.get("index").and_then(|v| v.as_i64()).unwrap_or(0),
+                file: &record.file,
+                line: record.line,
+                index: record.index,
             };
-            let message = record.get("message").and_then(|v| v.as_str()).map_or_else(
-                || {
-                    let resolved = record
-                        .get("resolved")
-                        .and_then(|r| r.as_array())
-                        .map_or(0, Vec::len);
-                    format!("{resolved} resolved ambiguities")
-                },
-                str::to_string,
-            );
+            let message = r
+                .message
+                .clone()
+                .unwrap_or_else(|| format!("{} resolved ambiguities", r.resolved.len()));
             writeln!(
                 out,
                 "{place} ({roster}) [id {id}]: {} [{}]",
                 visible(&message),
                 visible(status)
             )?;
-            let mut rules = format!("    read as {}", visible(&get("variant")));
-            if let Some(from) = record.get("variant_from").and_then(|v| v.as_str()) {
+            let mut rules = format!("    read as {}", visible(&r.variant));
+            if let Some(from) = &r.variant_from {
                 rules.push_str(&format!(" ({})", visible(from)));
             }
-            let alternatives: Vec<&str> = record
-                .get("reads_ok_under")
-                .and_then(|v| v.as_array())
-                .map(|list| list.iter().filter_map(|v| v.as_str()).collect())
-                .unwrap_or_default();
-            if !alternatives.is_empty() {
+            if !r.reads_ok_under.is_empty() {
                 rules.push_str("; reads ok under ");
-                rules.push_str(&visible(&alternatives.join(", ")));
+                rules.push_str(&visible(&r.reads_ok_under.join(", ")));
             }
             writeln!(out, "{rules}")?;
         }
@@ -203,17 +180,14 @@ fn write_html(
         let Some(record) = store.record(id)? else {
             return Ok(());
         };
-        let file = record
-            .get("file")
-            .and_then(|f| f.as_str())
-            .unwrap_or_default();
-        let index = *file_index.entry(file.to_string()).or_insert_with(|| {
-            files.push((file.to_string(), Vec::new()));
+        let file = &record.file;
+        let index = *file_index.entry(file.clone()).or_insert_with(|| {
+            files.push((file.clone(), Vec::new()));
             files.len() - 1
         });
         files[index].1.push(id);
         summary.add((index, id), &record);
-        problems |= record.get("status").and_then(|s| s.as_str()) != Some("ok");
+        problems |= record.record.status != Status::Ok;
         Ok(())
     })?;
     drop(file_index);
@@ -225,7 +199,7 @@ fn write_html(
             page.file(file, ids.len())?;
             for &id in ids {
                 if let Some(record) = store.record(id)? {
-                    page.game(&super::board::problem(store, id, record)?)?;
+                    page.game(&crate::render::game::problem(store, id, record)?)?;
                 }
             }
         }

@@ -10,15 +10,11 @@
 
 use std::io::{self, Write};
 
-use serde_json::{Map, Value};
-
 use super::svg::{self, Defs};
 use super::{Board, escape};
 use crate::notation::Notation;
 use crate::rules::{Geometry, Rules};
-
-/// A game's JSON record, as `report --json` prints it.
-pub type Record = Map<String, Value>;
+use crate::store::record::ReportRecord;
 
 /// The statuses in the order the summary lists them.
 const STATUSES: [&str; 5] = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"];
@@ -79,7 +75,7 @@ pub struct Problem {
     /// The game id in the database.
     pub id: i64,
     /// Its record (file, index, line, tags, status, message, …).
-    pub record: Record,
+    pub record: ReportRecord,
     /// The board at the fault or where readings part, when there is one.
     pub board: Option<Board>,
     /// What the board shows, one line.
@@ -103,13 +99,9 @@ pub struct Summary {
     pub layouts: Vec<(Notation, &'static Geometry)>,
 }
 
-fn text<'a>(record: &'a Record, key: &str) -> &'a str {
-    record.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
 impl Summary {
     /// The counts of these records, files in order of first appearance.
-    pub fn of(records: &[Record]) -> Summary {
+    pub fn of(records: &[ReportRecord]) -> Summary {
         let mut summary = SummaryBuilder::default();
         for (place, r) in records.iter().enumerate() {
             summary.add(place, r);
@@ -169,29 +161,27 @@ fn first_place<T: PartialEq, K: Ord + Copy, V>(
 
 impl<K: Ord + Copy> SummaryBuilder<K> {
     /// Counts a record shown at `place` on the page.
-    pub fn add(&mut self, place: K, record: &Record) {
+    pub fn add(&mut self, place: K, record: &ReportRecord) {
         let status = first_place(
             &mut self.statuses,
-            text(record, "status").to_string(),
+            record.record.status.name().to_string(),
             place,
             || 0,
         );
         self.statuses[status].2 += 1;
-        let file = first_place(
-            &mut self.files,
-            text(record, "file").to_string(),
-            place,
-            Vec::new,
-        );
+        let file = first_place(&mut self.files, record.file.clone(), place, Vec::new);
         let counts = &mut self.files[file].2;
         if counts.len() <= status {
             counts.resize(status + 1, 0);
         }
         counts[status] += 1;
-        let geometry = Rules::parse(text(record, "variant"))
+        let geometry = Rules::parse(&record.record.variant)
             .map_or(Geometry::standard(), |rules| rules.geometry);
-        let notation = text(record, "notation")
-            .parse()
+        let notation = record
+            .record
+            .notation
+            .as_deref()
+            .and_then(|n| n.parse().ok())
             .unwrap_or(Notation::Numeric);
         match self
             .layouts
@@ -348,23 +338,22 @@ impl<W: Write> Page<W> {
     /// A failed write.
     pub fn game(&mut self, game: &Problem) -> io::Result<()> {
         let r = &game.record;
-        let status = escape(text(r, "status"));
-        let tags = r.get("tags").and_then(Value::as_object);
+        let status = escape(r.record.status.name());
         // Standard tags also through their names in other languages.
         let tag = |name: &str| {
-            let pairs = tags
-                .into_iter()
-                .flatten()
+            let pairs = r
+                .tags
+                .iter()
                 .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
             crate::pdn::standard_tag(pairs, name)
                 .unwrap_or("?")
                 .to_string()
         };
-        let number = |key: &str| r.get(key).and_then(Value::as_i64);
         let message = r
-            .get("message")
-            .and_then(Value::as_str)
-            .map_or_else(|| "resolved ambiguities".to_string(), str::to_string);
+            .record
+            .message
+            .clone()
+            .unwrap_or_else(|| "resolved ambiguities".to_string());
         let open = if self.open_games {
             " open=\"open\""
         } else {
@@ -375,7 +364,7 @@ impl<W: Write> Page<W> {
             "<details class=\"game\" id=\"game-{id}\"{open}><summary><span class=\"status {status}\">{status}</span> \
              game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
-            index = number("index").unwrap_or_default(),
+            index = r.index,
             white = escape(&tag("White")),
             black = escape(&tag("Black")),
             event = escape(&tag("Event")),
@@ -397,9 +386,9 @@ impl<W: Write> Page<W> {
         write!(
             self.out,
             "<div class=\"info\"><p class=\"where\"><code>{}:{}</code>, game {} in the file, id {}",
-            escape(text(r, "file")),
-            number("line").unwrap_or_default(),
-            number("index").unwrap_or_default(),
+            escape(&r.file),
+            r.line,
+            r.index,
             game.id
         )?;
         if let Some(command) = &game.command {
@@ -409,18 +398,16 @@ impl<W: Write> Page<W> {
         write!(
             self.out,
             "<table class=\"tags\"><tbody><tr><th>variant</th><td>{}</td></tr><tr><th>notation</th><td>{}</td></tr>",
-            escape(text(r, "variant")),
-            escape(r.get("notation").and_then(Value::as_str).unwrap_or("—"))
+            escape(&r.record.variant),
+            escape(r.record.notation.as_deref().unwrap_or("—"))
         )?;
-        if let Some(tags) = tags {
-            for (name, value) in tags {
-                write!(
-                    self.out,
-                    "<tr><th>{}</th><td>{}</td></tr>",
-                    escape(name),
-                    escape(value.as_str().unwrap_or_default())
-                )?;
-            }
+        for (name, value) in &r.tags {
+            write!(
+                self.out,
+                "<tr><th>{}</th><td>{}</td></tr>",
+                escape(name),
+                escape(value.as_str().unwrap_or_default())
+            )?;
         }
         write!(self.out, "</tbody></table>")?;
         if !game.movetext.is_empty() {
@@ -468,23 +455,31 @@ impl<W: Write> Page<W> {
 mod tests {
     use super::*;
     use crate::notation::{Notation, parse_fen};
+    use crate::replay::Status;
     use crate::rules::{Position, Rules};
+    use crate::store::record::StoredRecord;
+    use serde_json::Value;
 
-    fn record(file: &str, status: &str, tags: Value) -> Record {
-        let value = serde_json::json!({
-            "game": 1, "file": file, "index": 2, "line": 3, "tags": tags,
-            "status": status, "variant": "filipino", "notation": "dama",
-            "message": "ply 2 <bad> & \"worse\"",
-        });
-        value.as_object().unwrap().clone()
+    fn record(file: &str, status: Status, tags: Value) -> ReportRecord {
+        let mut record = StoredRecord::ok("filipino".into(), Some("dama".into()), Some(2));
+        record.status = status;
+        record.message = Some("ply 2 <bad> & \"worse\"".into());
+        ReportRecord {
+            game: 1,
+            file: file.into(),
+            index: 2,
+            line: 3,
+            tags: tags.as_object().cloned().unwrap_or_default(),
+            record,
+        }
     }
 
     fn page(problems: &[Problem]) -> String {
-        let records: Vec<Record> = problems.iter().map(|p| p.record.clone()).collect();
+        let records: Vec<ReportRecord> = problems.iter().map(|p| p.record.clone()).collect();
         let summary = Summary::of(&records);
         let mut page = Page::begin(Vec::new(), "t <1>", "sub & title", &summary).unwrap();
         for p in problems {
-            page.file(text(&p.record, "file"), 1).unwrap();
+            page.file(&p.record.file, 1).unwrap();
             page.game(p).unwrap();
         }
         String::from_utf8(page.finish().unwrap()).unwrap()
@@ -503,7 +498,7 @@ mod tests {
         let problems = vec![
             Problem {
                 id: 7,
-                record: record("a<b>.pdn", "ambiguous", hostile),
+                record: record("a<b>.pdn", Status::Ambiguous, hostile),
                 board: Some(Board::new(p, rules.geometry, Notation::Dama)),
                 caption: "position 1 <x>".into(),
                 movetext: vec![
@@ -527,7 +522,7 @@ mod tests {
             },
             Problem {
                 id: 8,
-                record: record("b.pdn", "unsupported", serde_json::json!({})),
+                record: record("b.pdn", Status::Unsupported, serde_json::json!({})),
                 board: None,
                 caption: "no board".into(),
                 movetext: Vec::new(),
@@ -570,9 +565,9 @@ mod tests {
     #[test]
     fn summary_counts_per_status_and_file() {
         let records = vec![
-            record("a.pdn", "illegal", Value::Null),
-            record("b.pdn", "ambiguous", Value::Null),
-            record("a.pdn", "ambiguous", Value::Null),
+            record("a.pdn", Status::Illegal, Value::Null),
+            record("b.pdn", Status::Ambiguous, Value::Null),
+            record("a.pdn", Status::Ambiguous, Value::Null),
         ];
         let s = Summary::of(&records);
         assert_eq!(
@@ -592,14 +587,14 @@ mod tests {
     #[test]
     fn a_summary_counted_in_any_order_is_the_same() {
         let mut records = vec![
-            record("a.pdn", "illegal", Value::Null),
-            record("b.pdn", "ambiguous", Value::Null),
-            record("a.pdn", "ambiguous", Value::Null),
-            record("c.pdn", "strange", Value::Null),
-            record("b.pdn", "odd", Value::Null),
+            record("a.pdn", Status::Illegal, Value::Null),
+            record("b.pdn", Status::Ambiguous, Value::Null),
+            record("a.pdn", Status::Ambiguous, Value::Null),
+            record("c.pdn", Status::Ok, Value::Null),
+            record("b.pdn", Status::Unsupported, Value::Null),
         ];
-        records[1].insert("variant".into(), "international".into());
-        records[4].insert("notation".into(), "numeric".into());
+        records[1].record.variant = "international".into();
+        records[4].record.notation = Some("numeric".into());
         let whole = Summary::of(&records);
         let mut builder = SummaryBuilder::default();
         for place in [4, 2, 0, 3, 1] {
@@ -607,16 +602,16 @@ mod tests {
         }
         assert_eq!(builder.finish(), whole);
         let statuses: Vec<&str> = whole.by_status.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(statuses, ["ambiguous", "illegal", "strange", "odd"]);
-        assert_eq!(whole.by_file[1], ("b.pdn".to_string(), vec![1, 0, 0, 1]));
+        assert_eq!(statuses, ["ok", "ambiguous", "illegal", "unsupported"]);
+        assert_eq!(whole.by_file[1], ("b.pdn".to_string(), vec![0, 1, 0, 1]));
         assert_eq!(whole.layouts.len(), 3);
         assert_eq!(whole.layouts[1].0, Notation::Dama);
     }
 
     #[test]
     fn many_games_are_folded() {
-        let records: Vec<Record> = (0..=OPEN_UP_TO)
-            .map(|_| record("a.pdn", "illegal", Value::Null))
+        let records: Vec<ReportRecord> = (0..=OPEN_UP_TO)
+            .map(|_| record("a.pdn", Status::Illegal, Value::Null))
             .collect();
         let page = Page::begin(Vec::new(), "t", "s", &Summary::of(&records)).unwrap();
         assert!(!page.open_games);

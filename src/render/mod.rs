@@ -6,6 +6,7 @@
 //! Luzon board is drawn mirrored), the move that led to it and the moves
 //! to draw as arrows. White is always at the bottom.
 
+pub mod game;
 pub mod html;
 pub mod svg;
 pub mod text;

@@ -201,6 +201,62 @@ impl Graph {
 
 /// Replays `written` from `start`.
 pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
+    let (graph, limit) = build_graph(rules, start, written);
+    analyse(&graph, written.len(), limit)
+}
+
+/// Up to `max` of the readings of `written` from `start` that cover as
+/// many moves as any does: each the moves it plays, in the order of their
+/// canonical numeric paths (the first is [`Replay::reading`]'s).
+pub fn readings(rules: &Rules, start: Position, written: &Written, max: usize) -> Vec<Vec<Move>> {
+    let (graph, _) = build_graph(rules, start, written);
+    let reached = graph.layers.len() - 2;
+    let alive = alive_nodes(&graph, reached);
+    // Depth first, live moves in order: every branch taken completes a
+    // reading, so finding `max` of them costs `max` walks at most.
+    let mut found = Vec::new();
+    let mut path: Vec<Move> = Vec::with_capacity(reached);
+    // Per ply on the path: the live edges out of its node, still to try.
+    let mut pending: Vec<Vec<Edge>> = Vec::with_capacity(reached + 1);
+    let live_from = |node: u32, ply: usize| -> Vec<Edge> {
+        if ply >= reached {
+            return Vec::new();
+        }
+        let mut out: Vec<Edge> = graph
+            .edges_into(ply + 1)
+            .iter()
+            .filter(|e| e.parent == node && alive[e.child as usize])
+            .copied()
+            .collect();
+        out.sort_by_cached_key(|e| std::cmp::Reverse(e.mv.full_numeric()));
+        out
+    };
+    pending.push(live_from(0, 0));
+    while found.len() < max {
+        let ply = path.len();
+        if ply == reached {
+            found.push(path.clone());
+        }
+        let Some(top) = pending.last_mut() else { break };
+        match top.pop() {
+            Some(edge) => {
+                path.push(edge.mv);
+                pending.push(live_from(edge.child, ply + 1));
+            }
+            None => {
+                pending.pop();
+                if path.pop().is_none() {
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The graph of every reading of `written` from `start`, up to where the
+/// readings stop or a limit is met (and which).
+fn build_graph(rules: &Rules, start: Position, written: &Written) -> (Graph, Option<Limit>) {
     let n = written.len();
     let mut graph = Graph {
         positions: Vec::with_capacity(n + 1),
@@ -271,7 +327,7 @@ pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
         graph.layers.push(graph.positions.len() as u32);
         graph.edge_layers.push(graph.edges.len() as u32);
     }
-    analyse(&graph, written.len(), limit)
+    (graph, limit)
 }
 
 /// Works out readings, certain positions, divergence and resolved
@@ -531,6 +587,21 @@ mod tests {
         assert_eq!(r.certain[0].next, None);
         assert_eq!(r.reading[0].chosen.full_numeric(), "29-15");
         assert_eq!(r.reading[0].alternatives.len(), 1);
+        let written = sets("9-15 12-7", Notation::Dama);
+        let written: Written = written.iter().map(|s| s.as_deref()).collect();
+        let all = super::readings(&rules, position("W:WK29:B1"), &written, 16);
+        let names: Vec<Vec<String>> = all
+            .iter()
+            .map(|r| r.iter().map(Move::full_numeric).collect())
+            .collect();
+        assert_eq!(names.len(), 2);
+        assert_eq!(names[0][0], "29-15");
+        assert_eq!(names[1][0], "29-18");
+        assert!(names.iter().all(|r| r.len() == 2));
+        assert_eq!(
+            super::readings(&rules, position("W:WK29:B1"), &written, 1).len(),
+            1
+        );
     }
 
     #[test]

@@ -16,6 +16,6 @@ pub use game::{
 };
 pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
-    Replay, Resolved, Written, replay,
+    Replay, Resolved, Written, readings, replay,
 };
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

@@ -1,7 +1,7 @@
 //! The per-game record of `check` and `report`: status, where readings stop
 //! or part, and a message for people.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::detect::{Reading, RecordText, VariantFrom};
 use super::interpret::Limit;
@@ -9,7 +9,7 @@ use crate::notation::{Notation, write_fen};
 use crate::rules::{Color, Move, Rules};
 
 /// The status of a record (DESIGN §4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every move read, one reading.
@@ -58,7 +58,7 @@ impl std::str::FromStr for Status {
 }
 
 /// A ply where several moves fitted and one survived.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolvedRecord {
     /// The ply (1-based).
     pub ply: usize,

@@ -23,8 +23,10 @@ pub mod players;
 pub mod problems;
 pub mod query;
 pub mod recheck;
+pub mod record;
 pub mod remove;
 mod rows;
+pub mod view;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::games::GameFilter;
 use super::listing::{Outcome, Place, Shown};
 use super::moves::decode;
+use super::record::{ReportRecord, StoredRecord};
 use super::{Store, StoreError};
 use crate::notation::{Fen, Notation, parse_fen_on};
 use crate::replay::position_after_moves;
@@ -258,7 +259,7 @@ pub struct StoredGame {
     /// The result as written.
     pub result: Option<String>,
     /// The check record (without file, index, line, tags).
-    pub record: serde_json::Value,
+    pub record: StoredRecord,
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<String>,
@@ -285,8 +286,7 @@ impl StoredGame {
             None => format!("the game is {}", self.status),
         };
         if self.status == "unreadable" || self.status == "unsupported" {
-            let message = self.record.get("message").and_then(|m| m.as_str());
-            return Some(why(message));
+            return Some(why(self.record.message.as_deref()));
         }
         if self.reading().is_none() {
             return Some(why(Some(&format!(
@@ -624,17 +624,22 @@ impl Store {
             )?
             .query_row([id], |r| {
                 let record: Option<String> = r.get(7)?;
-                let mut record = match record {
-                    Some(text) => serde_json::from_str(&text).unwrap_or_default(),
-                    None => ok_record(r.get(2)?, r.get(3)?, r.get(8)?),
-                };
-                // Records stored before rules were inferred lack these.
+                let plies: Option<i64> = r.get(8)?;
+                let plies = plies.and_then(|p| usize::try_from(p).ok());
+                let mut record = record
+                    .and_then(|text| serde_json::from_str::<StoredRecord>(&text).ok())
+                    .map_or_else(
+                        || -> rusqlite::Result<StoredRecord> {
+                            let mut record = StoredRecord::ok(r.get(2)?, r.get(3)?, plies);
+                            let status: String = r.get(1)?;
+                            record.status = status.parse().unwrap_or(record.status);
+                            Ok(record)
+                        },
+                        Ok,
+                    )?;
+                // The column is what recheck keeps up to date.
                 let variant_from: Option<String> = r.get(9)?;
-                if let serde_json::Value::Object(map) = &mut record {
-                    map.insert("variant_from".into(), variant_from.clone().into());
-                    map.entry("reads_ok_under")
-                        .or_insert_with(|| serde_json::Value::Array(Vec::new()));
-                }
+                record.variant_from.clone_from(&variant_from);
                 Ok(StoredGame {
                     id: r.get(0)?,
                     status: r.get(1)?,
@@ -1188,23 +1193,18 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn record(
-        &self,
-        id: i64,
-    ) -> Result<Option<serde_json::Map<String, serde_json::Value>>, StoreError> {
+    pub fn record(&self, id: i64) -> Result<Option<ReportRecord>, StoreError> {
         let (Some(game), Some(source)) = (self.game(id)?, self.source(id)?) else {
             return Ok(None);
         };
-        let mut record = serde_json::Map::new();
-        record.insert("game".into(), id.into());
-        record.insert("file".into(), source.file.into());
-        record.insert("index".into(), source.index.into());
-        record.insert("line".into(), source.line.into());
-        record.insert("tags".into(), serde_json::Value::Object(source.tags));
-        if let serde_json::Value::Object(rest) = game.record {
-            record.extend(rest);
-        }
-        Ok(Some(record))
+        Ok(Some(ReportRecord {
+            game: id,
+            file: source.file,
+            index: source.index,
+            line: source.line,
+            tags: source.tags,
+            record: game.record,
+        }))
     }
 
     /// Groups of different games with identical moves, variant and start,
@@ -1329,25 +1329,6 @@ pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
     text.push_str(&movetext);
     text.push('\n');
     text
-}
-
-fn ok_record(variant: String, notation: Option<String>, plies: Option<i64>) -> serde_json::Value {
-    serde_json::json!({
-        "variant": variant,
-        "notation": notation,
-        "status": "ok",
-        "plies": plies,
-        "reached": plies,
-        "interpretations": 1,
-        "ply": null,
-        "move_number": null,
-        "side": null,
-        "token": null,
-        "fen": null,
-        "candidates": [],
-        "resolved": [],
-        "message": null,
-    })
 }
 
 /// A canonical numeric move (`30x23x14x21`) written in another notation

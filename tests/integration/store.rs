@@ -625,3 +625,33 @@ fn recheck_of_named_files_and_of_unknown_ones() {
     assert_eq!(code, 2);
     assert!(err.contains("no database here"), "{err}");
 }
+
+#[test]
+fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let sample = crate_path("sample-pdn");
+    let sample = sample.to_str().unwrap();
+    let (_, err, code) = run(&db, &["import", sample]);
+    assert_eq!(code, 0, "{err}");
+    let (report, _, code) = run(&db, &["report", "--json", "--resolved"]);
+    assert_eq!(code, 1);
+    let (check, _, _) = run(&db, &["check", "--json", sample]);
+    let checked = json_lines(&check);
+    let reported = json_lines(&report);
+    assert!(reported.len() >= 6, "{report}");
+    for r in &reported {
+        let mut r = r.as_object().unwrap().clone();
+        assert!(r.shift_remove("game").is_some());
+        let c = checked
+            .iter()
+            .map(|c| c.as_object().unwrap())
+            .find(|c| c["file"] == r["file"] && c["index"] == r["index"])
+            .unwrap_or_else(|| panic!("no check record for {r:?}"));
+        let mut c = c.clone();
+        c.shift_remove("warnings");
+        let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&r), keys(&c));
+        assert_eq!(r, c);
+    }
+}

@@ -1,0 +1,163 @@
+//! A stored game's check record read back typed: the record of `check`
+//! without its source ([`StoredRecord`]), and with it, as `report --json`
+//! prints it ([`ReportRecord`]).
+//!
+//! The fields are those of [`CheckRecord`](crate::replay::CheckRecord), in
+//! its order, so that `report --json` writes them as `check --json` does
+//! (the JSON stored may hold them in another order; records of databases
+//! written before `variant_from` and `reads_ok_under` existed lack those,
+//! and read back with the game's column and an empty list).
+
+use serde::{Deserialize, Serialize};
+
+use crate::replay::{ResolvedRecord, Status};
+
+/// The check record of a stored game, without file, index, line and tags.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredRecord {
+    /// Preset name plus non-default switches; `international` or `unknown`.
+    pub variant: String,
+    /// The notation the moves were read in.
+    pub notation: Option<String>,
+    /// The status.
+    pub status: Status,
+    /// Move tokens in the main line.
+    pub plies: Option<usize>,
+    /// Longest prefix some reading covers.
+    pub reached: Option<usize>,
+    /// Readings covering `reached` moves.
+    pub interpretations: Option<u64>,
+    /// Where readings part (ambiguous) or stop (illegal).
+    pub ply: Option<usize>,
+    /// The move number of `ply`.
+    pub move_number: Option<usize>,
+    /// Who plays `ply`: `white` or `black`.
+    pub side: Option<String>,
+    /// The move of `ply` as written.
+    pub token: Option<String>,
+    /// Canonical FEN of the position before `ply`, when certain.
+    pub fen: Option<String>,
+    /// The moves readings take at `ply` (ambiguous).
+    pub candidates: Vec<String>,
+    /// Resolved ambiguities.
+    pub resolved: Vec<ResolvedRecord>,
+    /// A line for people; `None` when ok.
+    pub message: Option<String>,
+    /// Where the rules came from (the game's column; `None` for games
+    /// stored before rules were inferred, until `recheck`).
+    #[serde(default)]
+    pub variant_from: Option<String>,
+    /// For a game that is not `ok`: the presets and switch settings under
+    /// which it reads `ok`.
+    #[serde(default)]
+    pub reads_ok_under: Vec<String>,
+}
+
+impl StoredRecord {
+    /// The record of an `ok` game without resolved ambiguities, which
+    /// follows from the game's columns (such games keep no record).
+    pub fn ok(variant: String, notation: Option<String>, plies: Option<usize>) -> StoredRecord {
+        StoredRecord {
+            variant,
+            notation,
+            status: Status::Ok,
+            plies,
+            reached: plies,
+            interpretations: Some(1),
+            ply: None,
+            move_number: None,
+            side: None,
+            token: None,
+            fen: None,
+            candidates: Vec::new(),
+            resolved: Vec::new(),
+            message: None,
+            variant_from: None,
+            reads_ok_under: Vec::new(),
+        }
+    }
+}
+
+/// A stored game's record with its source in front: the object of
+/// `report --json` (and of `check --json`, plus the game id).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportRecord {
+    /// The game id.
+    pub game: i64,
+    /// Source file as given when imported (its first copy).
+    pub file: String,
+    /// 1-based game index in the file.
+    pub index: i64,
+    /// Line of the game's first tag or move.
+    pub line: i64,
+    /// The original tags, names as written.
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// The rest of the record.
+    #[serde(flatten)]
+    pub record: StoredRecord,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdn::Reader;
+    use crate::replay::{Overrides, check_game};
+
+    /// The JSON import stores for a game's record (its fields in the
+    /// order removing the source's fields leaves them), and the record of
+    /// `check --json` without those fields.
+    fn stored_json(pdn: &str) -> (String, String) {
+        let game = Reader::new(pdn.as_bytes()).next_game().unwrap().unwrap();
+        let checked = check_game(&game, "f.pdn", &Overrides::default());
+        let mut stored = serde_json::to_value(&checked.record).unwrap();
+        let mut checked = stored.clone();
+        for field in ["file", "index", "line", "tags"] {
+            stored.as_object_mut().unwrap().remove(field);
+            checked.as_object_mut().unwrap().shift_remove(field);
+        }
+        (stored.to_string(), checked.to_string())
+    }
+
+    #[test]
+    fn a_record_read_back_has_every_field_in_the_order_of_check() {
+        let ambiguous = "[GameType \"21\"]\n1. 9-14 22-18 2. 14x23 27x18 *";
+        let illegal = "1. 22-18 11-15 2. 18-13 *";
+        for pdn in [ambiguous, illegal, "[FEN \"W:WK29:B1\"]\n1. 9-15 12-7 *"] {
+            let (stored, checked) = stored_json(pdn);
+            let record: StoredRecord = serde_json::from_str(&stored).unwrap();
+            assert_eq!(serde_json::to_string(&record).unwrap(), checked);
+        }
+    }
+
+    #[test]
+    fn records_of_older_databases_gain_the_newer_fields_at_the_end() {
+        let old = r#"{"variant":"filipino","notation":"numeric","status":"illegal","plies":3,"reached":2,"interpretations":1,"ply":3,"move_number":2,"side":"white","token":"18-13","fen":"W:W1:B2","candidates":[],"resolved":[{"ply":1,"token":"x","candidates":["a","b"]}],"message":"m"}"#;
+        let record: StoredRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(record.status, Status::Illegal);
+        assert_eq!(record.resolved[0].candidates, ["a", "b"]);
+        let again = serde_json::to_string(&record).unwrap();
+        assert_eq!(
+            again,
+            format!(
+                "{},\"variant_from\":null,\"reads_ok_under\":[]}}",
+                &old[..old.len() - 1]
+            )
+        );
+        let report = ReportRecord {
+            game: 4,
+            file: "a.pdn".into(),
+            index: 1,
+            line: 2,
+            tags: serde_json::Map::new(),
+            record,
+        };
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(
+            json.starts_with(
+                r#"{"game":4,"file":"a.pdn","index":1,"line":2,"tags":{},"variant":"filipino","#
+            ),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<ReportRecord>(&json).unwrap(), report);
+    }
+}
