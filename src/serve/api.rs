@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -19,6 +19,7 @@ use crate::store::Store;
 use crate::store::games::{GameFilterText, GameSort};
 use crate::store::problems::ProblemFilter;
 use crate::store::query::{PositionQuery, SearchHit};
+use crate::store::view::ViewError;
 
 /// The most records one page holds.
 const MAX_LIMIT: usize = 1000;
@@ -261,7 +262,6 @@ pub fn game_id(text: &str) -> Result<i64, ApiError> {
         })
 }
 
-/*
 /// `GET /api/game/ID`: as `show --json`, with every move of the main line
 /// (comments, NAGs and variations as written) and, for problem games, the
 /// fault and the other readings.
@@ -276,15 +276,17 @@ pub async fn game(
         .text("ply")
         .map(|_| params.number("ply", 0usize, 0..=100_000))
         .transpose()?;
-    let asked = notation(&params)?;
+    let asked = params.text("notation").map(str::to_string);
     let detail = state
         .with_store(move |store| {
             store
-                .game_detail(id, ply, asked)
-                .map_err(ApiError::from)?
-                .ok_or_else(|| ApiError::not_found(format!("no game {id} in the database")))
+                .game_detail(id, ply, asked.as_deref())
+                .map_err(|e| match e {
+                    ViewError::NotFound(m) => ApiError::not_found(m),
+                    ViewError::BadRequest(m) => ApiError::bad_request(m),
+                    ViewError::Store(e) => e.into(),
+                })
         })
         .await?;
     Ok(json(StatusCode::OK, &detail))
 }
-*/

@@ -137,7 +137,7 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/api/tree", get(api::tree))
         .route("/api/search", get(api::search))
         .route("/api/games", get(api::games))
-        // .route("/api/game/{id}", get(api::game))
+        .route("/api/game/{id}", get(api::game))
         .route("/api/report", get(api::report))
         .route("/api/position", get(api::position))
         .fallback(not_found)

@@ -23,7 +23,7 @@ pub struct ProblemFilter {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemPage {
     /// The check records (as `report --json` prints them), by game id.
-    pub records: Vec<serde_json::Map<String, serde_json::Value>>,
+    pub records: Vec<super::record::ReportRecord>,
     /// Games the filter chooses.
     pub total: usize,
 }

@@ -2,6 +2,7 @@
 //! `pdndb` binary, over data files in `tests/data/` and `sample-pdn/`.
 
 mod check;
+mod browser;
 mod cli;
 mod concurrency;
 #[cfg(unix)]

@@ -75,10 +75,13 @@ function drawReadings() {
   if (!readings.length) { fill($("readings")); return; }
   const buttons = [el("span", { className: "note" }, `Readings (${game.readings_total ?? readings.length}):`)];
   buttons.push(el("button", { type: "button", className: state.reading === 0 ? "active" : "", "data-reading": 0, onclick: () => choose(0) }, "as first read"));
+  const main = game.moves || [];
   readings.forEach((r, i) => {
-    const first = r.moves[0];
-    buttons.push(el("button", { type: "button", className: state.reading === i + 1 ? "active" : "", "data-reading": i + 1, onclick: () => choose(i + 1) },
-      first ? `${i + 1}: ${first.name}${r.moves.length > 1 ? " …" : ""}` : `${i + 1}`));
+    // Named by the first ply where it leaves the moves as first read.
+    const differs = r.moves.find((m) => !main[m.ply - 1] || main[m.ply - 1].move !== m.move);
+    const label = differs ? `ply ${differs.ply}: ${differs.move}` : "the first reading";
+    buttons.push(el("button", { type: "button", className: state.reading === i + 1 ? "active" : "", "data-reading": i + 1, title: r.moves.map((m) => m.move).join(" "), onclick: () => choose(i + 1) },
+      `${i + 1}: ${label}`));
   });
   fill($("readings"), buttons);
 }
@@ -161,12 +164,13 @@ function drawFault(atFault) {
   const parts = [];
   const where = el("a", { href: "#", onclick: (e) => { e.preventDefault(); state.reading = 0; drawReadings(); go(fault.ply - 1); } }, `ply ${fault.ply}`);
   if (game.status === "ambiguous") {
-    parts.push("Readings part at ", where, `: ${fault.token} fits `, (fault.candidates || []).map((c) => c.name).join(" and "), ".");
+    const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : `${c.name} (numeric ${c.move})`));
+    parts.push("Readings part at ", where, `: ${fault.token} fits `, named.join(" and "), ".");
   } else {
     parts.push("The record stops at ", where, `: ${fault.token ?? "?"} fits no legal move.`);
     if (atFault && fault.legal) parts.push(" Legal here: ", fault.legal.map((m) => m.name).join(", "), ".");
   }
-  if (game.message) parts.push(" ", game.message);
+  if (fault.message) parts.push(" ", fault.message);
   fill($("fault"), parts);
 }
 
