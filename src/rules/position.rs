@@ -65,6 +65,9 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Bytes of [`Position::packed`].
+pub const PACKED_BYTES: usize = 25;
+
 /// A legal arrangement of pieces with a side to move.
 ///
 /// Two positions are equal when they have the same pieces and side to move;
@@ -174,6 +177,22 @@ impl Position {
             side: Some(self.side),
             pieces,
         }
+    }
+
+    /// The position written exactly, in [`PACKED_BYTES`] bytes: White's,
+    /// Black's and the kings' squares (bitboards, little-endian), then the
+    /// side to move (0 White, 1 Black). Equal positions, and only they, have
+    /// equal bytes (the key follows from these).
+    pub fn packed(&self) -> [u8; PACKED_BYTES] {
+        let mut out = [0u8; PACKED_BYTES];
+        out[..8].copy_from_slice(&self.white.to_le_bytes());
+        out[8..16].copy_from_slice(&self.black.to_le_bytes());
+        out[16..24].copy_from_slice(&self.kings.to_le_bytes());
+        out[24] = match self.side {
+            Color::White => 0,
+            Color::Black => 1,
+        };
+        out
     }
 
     /// The side to move.

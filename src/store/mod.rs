@@ -22,6 +22,7 @@ pub mod players;
 pub mod query;
 pub mod recheck;
 pub mod remove;
+pub mod popular;
 mod rows;
 
 use std::path::{Path, PathBuf};

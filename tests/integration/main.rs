@@ -17,6 +17,7 @@ mod memory;
 mod outputs;
 mod parsers;
 mod perft;
+mod popular;
 mod pictures;
 mod pipes;
 mod queries;
