@@ -270,6 +270,17 @@ mod tests {
     }
 
     #[test]
+    fn packed_positions_are_equal_when_the_positions_are() {
+        let rules = Rules::default();
+        let p = Position::initial(&rules);
+        assert_eq!(p.packed(), Position::initial(&rules).packed());
+        assert_ne!(p.packed(), p.with_side(p.side().opponent()).packed());
+        let moved = p.play(&p.legal_moves(&rules)[0]);
+        assert_ne!(p.packed(), moved.packed());
+        assert_eq!(p.packed()[..8], p.pieces(Color::White).to_le_bytes());
+    }
+
+    #[test]
     fn initial_position_of_8x8() {
         let p = Position::initial(&Rules::default());
         assert_eq!(p.pieces(Color::Black), 0xFFF);

@@ -153,8 +153,10 @@ impl Store {
         let mut wrong = 0;
         for &key in &keys {
             let (stored, recounted) = recount(&tx, key)?;
-            let recounted: std::collections::HashMap<_, _> =
-                recounted.into_iter().filter(|(_, games)| *games != 0).collect();
+            let recounted: std::collections::HashMap<_, _> = recounted
+                .into_iter()
+                .filter(|(_, games)| *games != 0)
+                .collect();
             if stored != recounted {
                 wrong += 1;
             }

@@ -19,10 +19,10 @@ mod migrate;
 pub mod moves;
 mod open;
 pub mod players;
+pub mod popular;
 pub mod query;
 pub mod recheck;
 pub mod remove;
-pub mod popular;
 mod rows;
 
 use std::path::{Path, PathBuf};

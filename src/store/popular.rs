@@ -123,8 +123,8 @@ impl Boards {
             Some(i) => i,
             None => {
                 let rules = Rules::parse(variant).ok();
-                let start = rules
-                    .and_then(|rules| start_position(&rules, start_fen).map(|s| (rules, s)));
+                let start =
+                    rules.and_then(|rules| start_position(&rules, start_fen).map(|s| (rules, s)));
                 self.starts.push(Start {
                     variant: variant.to_string(),
                     start_fen: start_fen.map(str::to_string),
@@ -185,8 +185,14 @@ impl Tally {
         };
         let variant = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
         let preset = r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
-        let start_fen = r.get_ref(2)?.as_str_or_null().map_err(rusqlite::Error::from)?;
-        let moves = r.get_ref(3)?.as_blob_or_null().map_err(rusqlite::Error::from)?;
+        let start_fen = r
+            .get_ref(2)?
+            .as_str_or_null()
+            .map_err(rusqlite::Error::from)?;
+        let moves = r
+            .get_ref(3)?
+            .as_blob_or_null()
+            .map_err(rusqlite::Error::from)?;
         let outcome: i64 = r.get(4)?;
         self.add(
             key,
@@ -243,8 +249,14 @@ impl Tally {
             let next: i64 = r.get(1)?;
             let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
             let preset = r.get_ref(3)?.as_str().map_err(rusqlite::Error::from)?;
-            let start_fen = r.get_ref(4)?.as_str_or_null().map_err(rusqlite::Error::from)?;
-            let moves = r.get_ref(5)?.as_blob_or_null().map_err(rusqlite::Error::from)?;
+            let start_fen = r
+                .get_ref(4)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?;
+            let moves = r
+                .get_ref(5)?
+                .as_blob_or_null()
+                .map_err(rusqlite::Error::from)?;
             let outcome: i64 = r.get(6)?;
             self.add(
                 key,
@@ -281,7 +293,15 @@ impl Tally {
             if games == 0 {
                 continue;
             }
-            upsert.execute(params![key, &board[..], variant, preset, next, outcome, games])?;
+            upsert.execute(params![
+                key,
+                &board[..],
+                variant,
+                preset,
+                next,
+                outcome,
+                games
+            ])?;
             if games < 0 {
                 empty.execute(params![key, &board[..], variant, next, outcome])?;
             }
@@ -338,9 +358,7 @@ pub(super) fn designate(
         [],
         |r| r.get(0),
     )?;
-    let scanned: i64 = tx.query_row("SELECT scanned_games FROM popular_state", [], |r| {
-        r.get(0)
-    })?;
+    let scanned: i64 = tx.query_row("SELECT scanned_games FROM popular_state", [], |r| r.get(0))?;
     if !exact && games > 0 && 2 * games >= 3 * scanned {
         let keys: Vec<i64> = {
             let mut stmt = tx.prepare(
@@ -391,7 +409,80 @@ pub(super) fn recount(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::Notation;
+    use crate::replay::position_after_moves;
     use crate::rules::Preset;
+    use crate::store::query::VariantFilter;
+    use crate::store::{Mode, Store};
+
+    #[test]
+    fn two_positions_under_one_key_are_counted_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        std::fs::write(
+            &pdn,
+            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 *\n\n\
+             [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
+        )
+        .unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        crate::store::import::Importer::new(&mut store, Default::default())
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
+            .unwrap();
+        let rules = Preset::English.rules();
+        let (a, _) = position_after_moves("1. 11-15", rules).unwrap();
+        let (b, _) = position_after_moves("1. 9-13", rules).unwrap();
+        let (key_a, key_b) = (a.zobrist() as i64, b.zobrist() as i64);
+        // A collision, faked: the second game's row after 9-13 moves under
+        // the key of the position after 11-15, and that key is made popular.
+        let tx = store.conn_mut().transaction().unwrap();
+        tx.execute(
+            "UPDATE position SET key = ?1 WHERE key = ?2",
+            params![key_a, key_b],
+        )
+        .unwrap();
+        let mut tally = Tally::default();
+        assert!(make_popular(&tx, key_a, &mut tally).unwrap());
+        tally.write(&tx).unwrap();
+        tx.commit().unwrap();
+        let boards: i64 = store
+            .conn()
+            .query_row(
+                "SELECT count(DISTINCT board) FROM popular_move WHERE key = ?1",
+                [key_a],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(boards, 2);
+        let tree = |position: &Position| -> Vec<(String, i64)> {
+            store
+                .tree(
+                    position,
+                    &VariantFilter(None),
+                    Notation::Numeric,
+                    rules.geometry,
+                )
+                .unwrap()
+                .into_iter()
+                .map(|m| (m.mv, m.games))
+                .collect()
+        };
+        // Each position counts its own game only.
+        assert_eq!(tree(&a), [("23-19".to_string(), 1)]);
+        let found: i64 = store
+            .conn()
+            .query_row(
+                "SELECT games FROM popular_move WHERE key = ?1 AND board = ?2",
+                params![key_a, &b.packed()[..]],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 1);
+    }
 
     #[test]
     fn boards_follow_the_stored_moves() {

@@ -829,11 +829,7 @@ impl Store {
         );
         let mut stmt = self.conn().prepare_cached(&sql)?;
         let rows = stmt.query_map(
-            params![
-                position.zobrist() as i64,
-                filter.0,
-                &position.packed()[..]
-            ],
+            params![position.zobrist() as i64, filter.0, &position.packed()[..]],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         Ok(rows.collect::<Result<_, _>>()?)

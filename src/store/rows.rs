@@ -166,7 +166,9 @@ fn unindex(
     let mut tally = Tally::default();
     for (key, ply, next) in row.positions(text) {
         let gone: Option<(i64, Option<i64>)> = tx
-            .prepare_cached("DELETE FROM position WHERE key = ?1 AND game = ?2 RETURNING ply, next")?
+            .prepare_cached(
+                "DELETE FROM position WHERE key = ?1 AND game = ?2 RETURNING ply, next",
+            )?
             .query_row(params![key, id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         if let Some((ply, next)) = gone {

@@ -51,7 +51,16 @@ fn positions(db: &Path, games: &[i64]) -> Vec<String> {
     let mut fens = Vec::new();
     for game in games {
         for ply in [0, 1, 2, 3, 4, 6] {
-            let (out, _, code) = run(db, &["show", &game.to_string(), "--ply", &ply.to_string(), "--json"]);
+            let (out, _, code) = run(
+                db,
+                &[
+                    "show",
+                    &game.to_string(),
+                    "--ply",
+                    &ply.to_string(),
+                    "--json",
+                ],
+            );
             if code != 0 {
                 continue;
             }
@@ -78,7 +87,10 @@ fn popular_rows(db: &Path) -> i64 {
 /// in both databases, some of them are counted at popular positions, and
 /// `stats --check` finds the counts right.
 fn same_trees(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
-    assert!(popular_rows(popular) > 0, "nothing is counted at popular positions");
+    assert!(
+        popular_rows(popular) > 0,
+        "nothing is counted at popular positions"
+    );
     let mut moves = 0;
     for fen in fens {
         for filter in [&[][..], &["--variant", variant][..]] {
@@ -95,28 +107,50 @@ fn same_trees(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
     let (out, err, code) = run(popular, &["stats", "--check", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let stats: Value = serde_json::from_str(&out).unwrap();
-    assert!(stats["check"]["popular_sampled"].as_i64().unwrap() > 0, "{stats}");
+    assert!(
+        stats["check"]["popular_sampled"].as_i64().unwrap() > 0,
+        "{stats}"
+    );
 }
 
 #[test]
 fn the_tree_counted_at_popular_positions_follows_imports_replacements_and_removals() {
     let dir = tempfile::tempdir().unwrap();
-    let (popular, plain) = (dir.path().join("popular.sqlite"), dir.path().join("plain.sqlite"));
+    let (popular, plain) = (
+        dir.path().join("popular.sqlite"),
+        dir.path().join("plain.sqlite"),
+    );
     let a = generated(dir.path(), "a.pdn", 150, 21);
     let b = generated(dir.path(), "b.pdn", 120, 22);
-    both(&popular, &plain, &["import", "--quiet", a.to_str().unwrap()]);
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", a.to_str().unwrap()],
+    );
     let fens = positions(&plain, &[1, 2, 3, 50, 149]);
     same_trees(&popular, &plain, &fens, "filipino");
     // A second import adds games under keys already popular and new ones.
-    both(&popular, &plain, &["import", "--quiet", b.to_str().unwrap()]);
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", b.to_str().unwrap()],
+    );
     let fens = [fens, positions(&plain, &[151, 200])].concat();
     same_trees(&popular, &plain, &fens, "filipino");
     // The file replaced by other games (half of them the same).
     let text = std::fs::read_to_string(&a).unwrap();
     let half: Vec<&str> = text.split("\n\n[").collect();
     let other = std::fs::read_to_string(generated(dir.path(), "c.pdn", 60, 23)).unwrap();
-    std::fs::write(&a, format!("{}\n\n[{}\n\n{other}", half[0], half[1..75].join("\n\n["))).unwrap();
-    both(&popular, &plain, &["import", "--quiet", a.to_str().unwrap()]);
+    std::fs::write(
+        &a,
+        format!("{}\n\n[{}\n\n{other}", half[0], half[1..75].join("\n\n[")),
+    )
+    .unwrap();
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", a.to_str().unwrap()],
+    );
     same_trees(&popular, &plain, &fens, "filipino");
     both(&popular, &plain, &["remove", b.to_str().unwrap()]);
     same_trees(&popular, &plain, &fens, "filipino");
@@ -124,17 +158,28 @@ fn the_tree_counted_at_popular_positions_follows_imports_replacements_and_remova
     same_trees(&popular, &plain, &fens, "filipino");
     both(&popular, &plain, &["remove", a.to_str().unwrap()]);
     assert_eq!(popular_rows(&popular), 0);
-    both(&popular, &plain, &["import", "--quiet", b.to_str().unwrap()]);
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", b.to_str().unwrap()],
+    );
     same_trees(&popular, &plain, &fens, "filipino");
 }
 
 #[test]
 fn the_tree_counted_at_popular_positions_is_right_after_an_import_killed_and_run_again() {
     let dir = tempfile::tempdir().unwrap();
-    let (popular, plain) = (dir.path().join("popular.sqlite"), dir.path().join("plain.sqlite"));
+    let (popular, plain) = (
+        dir.path().join("popular.sqlite"),
+        dir.path().join("plain.sqlite"),
+    );
     let a = generated(dir.path(), "a.pdn", 300, 31);
     let b = generated(dir.path(), "b.pdn", 5000, 32);
-    both(&popular, &plain, &["import", "--quiet", a.to_str().unwrap()]);
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", a.to_str().unwrap()],
+    );
     // Killed once more than 2,000 games are committed.
     for db in [&popular, &plain] {
         let out = pdndb(db)
@@ -146,7 +191,11 @@ fn the_tree_counted_at_popular_positions_is_right_after_an_import_killed_and_run
             .unwrap();
         assert!(!out.status.success());
     }
-    both(&popular, &plain, &["import", "--quiet", b.to_str().unwrap()]);
+    both(
+        &popular,
+        &plain,
+        &["import", "--quiet", b.to_str().unwrap()],
+    );
     let fens = positions(&plain, &[1, 2, 301, 2500, 5300]);
     same_trees(&popular, &plain, &fens, "filipino");
     // Thousands of games removed at once: by one pass over the index.
