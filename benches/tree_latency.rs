@@ -42,7 +42,7 @@ fn main() {
     while positions.len() < wanted && tries < wanted * 20 {
         tries += 1;
         let id = 1 + (rng.next_u64() % games.max(1)) as i64;
-        let ply = if positions.len() % 2 == 0 {
+        let ply = if positions.len().is_multiple_of(2) {
             (rng.next_u64() % 7) as usize
         } else {
             (rng.next_u64() % 41) as usize

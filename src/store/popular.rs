@@ -87,6 +87,9 @@ pub(super) fn is_popular(conn: &rusqlite::Connection, key: i64) -> Result<bool, 
 /// and outcome.
 type Line = (i64, [u8; PACKED_BYTES], String, String, i64, i64);
 
+/// Games counted by what they add to.
+pub(super) type Counts = HashMap<Line, i64>;
+
 /// A start met (variant and start FEN) with its rules and position, and
 /// the positions of the move-list prefixes decoded from it.
 struct Start {
@@ -384,10 +387,7 @@ pub(super) fn designate(
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn recount(
-    tx: &Transaction<'_>,
-    key: i64,
-) -> Result<(HashMap<Line, i64>, HashMap<Line, i64>), StoreError> {
+pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Counts, Counts), StoreError> {
     let mut tally = Tally::default();
     tally.key(tx, key)?;
     let mut stmt = tx.prepare_cached(
