@@ -19,6 +19,7 @@ mod migrate;
 pub mod moves;
 mod open;
 pub mod players;
+pub mod popular;
 pub mod query;
 pub mod recheck;
 pub mod record;
