@@ -329,3 +329,35 @@ ALTER TABLE game ADD COLUMN dup_key INTEGER;
 UPDATE game SET dup_key = pdndb_dup_key(status, variant, start_fen, moves, white, black, event, date, result)
     WHERE status = 'ok';
 CREATE INDEX game_dup_key ON game (dup_key);
+
+-- step 8: the opening tree's counts at popular positions. A key is popular
+-- once the index holds many rows under it (src/store/popular.rs says how
+-- many and when that is looked at); from then on every index row under it
+-- past the start (ply > 0) whose next move is certain is counted in
+-- `popular_move`, by the position the game is really at there (its stored
+-- moves replayed to that ply, exactly as a query checks a game), so that the
+-- tree of a popular position reads a few rows instead of one row per game,
+-- and two positions sharing a key are never counted together. Rows are
+-- counted as they enter or leave `position`, in the same transaction.
+-- Built by the next writer (import, remove, recheck): `scanned_games` 0
+-- makes it scan the index whole.
+CREATE TABLE popular_key (
+    key INTEGER PRIMARY KEY                -- Zobrist key, as in position.key
+);
+CREATE TABLE popular_move (
+    key     INTEGER NOT NULL,              -- a popular key
+    board   BLOB    NOT NULL,              -- the position exactly (Position::packed): White's,
+                                           -- Black's and the kings' squares as little-endian
+                                           -- 64-bit sets, then the side to move (0 White, 1 Black)
+    variant TEXT    NOT NULL,              -- as game.variant
+    preset  TEXT    NOT NULL,              -- as game.preset
+    next    INTEGER NOT NULL,              -- move_name id of the move played from there
+    outcome INTEGER NOT NULL,              -- as game.outcome
+    games   INTEGER NOT NULL,
+    PRIMARY KEY (key, board, variant, next, outcome)
+) WITHOUT ROWID;
+CREATE TABLE popular_state (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    scanned_games INTEGER NOT NULL         -- games stored when the index was last looked at whole
+);
+INSERT INTO popular_state (id, scanned_games) VALUES (1, 0);

@@ -85,8 +85,8 @@ pub fn cmd_stats(
         if checked.ok {
             writeln!(
                 out,
-                "check: consistent ({} games' index rows read again)",
-                checked.sampled
+                "check: consistent ({} games' index rows read again, the tree's counts at {} popular positions recounted)",
+                checked.sampled, checked.popular_sampled
             )?;
         }
     }

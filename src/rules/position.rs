@@ -65,6 +65,9 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Bytes of [`Position::packed`].
+pub const PACKED_BYTES: usize = 25;
+
 /// A legal arrangement of pieces with a side to move.
 ///
 /// Two positions are equal when they have the same pieces and side to move;
@@ -176,6 +179,22 @@ impl Position {
         }
     }
 
+    /// The position written exactly, in [`PACKED_BYTES`] bytes: White's,
+    /// Black's and the kings' squares (bitboards, little-endian), then the
+    /// side to move (0 White, 1 Black). Equal positions, and only they, have
+    /// equal bytes (the key follows from these).
+    pub fn packed(&self) -> [u8; PACKED_BYTES] {
+        let mut out = [0u8; PACKED_BYTES];
+        out[..8].copy_from_slice(&self.white.to_le_bytes());
+        out[8..16].copy_from_slice(&self.black.to_le_bytes());
+        out[16..24].copy_from_slice(&self.kings.to_le_bytes());
+        out[24] = match self.side {
+            Color::White => 0,
+            Color::Black => 1,
+        };
+        out
+    }
+
     /// The side to move.
     pub fn side(&self) -> Color {
         self.side
@@ -248,6 +267,17 @@ mod tests {
 
     fn man(color: Color) -> Piece {
         Piece { color, king: false }
+    }
+
+    #[test]
+    fn packed_positions_are_equal_when_the_positions_are() {
+        let rules = Rules::default();
+        let p = Position::initial(&rules);
+        assert_eq!(p.packed(), Position::initial(&rules).packed());
+        assert_ne!(p.packed(), p.with_side(p.side().opponent()).packed());
+        let moved = p.play(&p.legal_moves(&rules)[0]);
+        assert_ne!(p.packed(), moved.packed());
+        assert_eq!(p.packed()[..8], p.pieces(Color::White).to_le_bytes());
     }
 
     #[test]

@@ -21,6 +21,7 @@
 use rusqlite::{OptionalExtension, Transaction};
 
 use super::StoreError;
+use super::popular::{Tally, candidate_rows, designate, popular_keys};
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Move, Rules};
@@ -142,26 +143,56 @@ impl IndexBuffer {
                 heap.push(std::cmp::Reverse((row, i)));
             }
         }
+        // Rows under popular keys are inserted one by one and counted in
+        // the tree's counts as they enter; every key's merged rows are
+        // counted, to find the keys that become popular.
+        let popular = popular_keys(tx)?;
+        let exact = !tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM position)")?
+            .query_row([], |r| r.get::<_, bool>(0))?;
+        let mut tally = Tally::default();
+        let floor = candidate_rows();
+        let mut merged: Vec<(i64, i64)> = Vec::new();
+        let mut current: Option<(i64, i64)> = None;
         let mut many = tx.prepare_cached(&insert_sql(ROWS_PER_STATEMENT))?;
+        let mut one = tx.prepare_cached(&insert_sql(1))?;
         let mut batch = Vec::with_capacity(ROWS_PER_STATEMENT);
         let mut added = 0;
         while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-            batch.push(row);
-            if batch.len() == ROWS_PER_STATEMENT {
-                bind_rows(&mut many, &batch)?;
-                added += many.raw_execute()?;
-                batch.clear();
+            match &mut current {
+                Some((key, rows)) if *key == row.key => *rows += 1,
+                _ => {
+                    merged.extend(current.take().filter(|&(_, rows)| rows >= floor));
+                    current = Some((row.key, 1));
+                }
+            }
+            if popular.contains(&row.key) {
+                bind_rows(&mut one, std::slice::from_ref(&row))?;
+                if one.raw_execute()? == 1 {
+                    added += 1;
+                    let next = (row.next != 0).then_some(i64::from(row.next));
+                    tally.row(tx, row.key, row.game, i64::from(row.ply), next, 1)?;
+                }
+            } else {
+                batch.push(row);
+                if batch.len() == ROWS_PER_STATEMENT {
+                    bind_rows(&mut many, &batch)?;
+                    added += many.raw_execute()?;
+                    batch.clear();
+                }
             }
             if let Some(next) = sources[i].next(tx)? {
                 heap.push(std::cmp::Reverse((next, i)));
             }
         }
-        let mut one = tx.prepare_cached(&insert_sql(1))?;
+        merged.extend(current.filter(|&(_, rows)| rows >= floor));
         for row in &batch {
             bind_rows(&mut one, std::slice::from_ref(row))?;
             added += one.raw_execute()?;
         }
+        tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
+        designate(tx, &merged, exact, &popular)?;
         self.mark_indexed(tx)?;
         Ok(added)
     }

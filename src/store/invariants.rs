@@ -5,17 +5,21 @@
 //! these are pdndb's: every game comes from a file, every file marked
 //! complete holds the games it says, every indexed game's index rows are
 //! what reading its stored text again gives, and the tree's counts at start
-//! positions agree with the index.
+//! positions and at popular positions agree with the index.
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::popular::recount;
 use super::rows::Row;
 use super::{Store, StoreError};
 
 /// Indexed games whose index rows are read again and compared, at most.
 pub const SAMPLE_GAMES: i64 = 500;
+
+/// Popular keys whose tree counts are recounted from the index, at most.
+pub const SAMPLE_KEYS: i64 = 20;
 
 /// What `stats --check` found.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -24,6 +28,8 @@ pub struct Checked {
     pub ok: bool,
     /// Games whose index rows were recounted.
     pub sampled: i64,
+    /// Popular keys whose counts were recounted from their index rows.
+    pub popular_sampled: i64,
     /// One line per broken invariant.
     pub problems: Vec<String>,
 }
@@ -127,9 +133,44 @@ impl Store {
                 sample.len()
             ));
         }
+        expect(
+            &mut problems,
+            count(
+                "SELECT count(*) FROM popular_move m WHERE games <= 0 \
+                 OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = m.key)",
+            )?,
+            "counts at popular positions are empty or under a key that is not popular",
+        );
+        let popular = count("SELECT count(*) FROM popular_key")?;
+        let step = (popular / SAMPLE_KEYS).max(1);
+        let keys: Vec<i64> = tx
+            .prepare(&format!(
+                "SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS n FROM popular_key) \
+                 WHERE n % {step} = 0 LIMIT {SAMPLE_KEYS}"
+            ))?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut wrong = 0;
+        for &key in &keys {
+            let (stored, recounted) = recount(&tx, key)?;
+            let recounted: std::collections::HashMap<_, _> = recounted
+                .into_iter()
+                .filter(|(_, games)| *games != 0)
+                .collect();
+            if stored != recounted {
+                wrong += 1;
+            }
+        }
+        if wrong > 0 {
+            problems.push(format!(
+                "{wrong} of {} popular keys recounted have other counts than stored",
+                keys.len()
+            ));
+        }
         Ok(Checked {
             ok: problems.is_empty(),
             sampled: sample.len() as i64,
+            popular_sampled: keys.len() as i64,
             problems,
         })
     }

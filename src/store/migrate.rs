@@ -247,12 +247,29 @@ mod tests {
         let imported = keys(&conn);
         assert!(imported.iter().all(Option::is_some));
         conn.execute_batch(
-            "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; PRAGMA user_version = 6;",
+            "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
+             DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
+             PRAGMA user_version = 6;",
         )
         .unwrap();
         migrate(&mut conn).unwrap();
         // The ok game gets its key; the illegal one when it is read again.
         assert_eq!(keys(&conn), [imported[0], None]);
+    }
+
+    #[test]
+    fn step_eight_leaves_the_popular_positions_to_the_next_writer() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn).unwrap();
+        let (keys, scanned): (i64, i64) = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM popular_key), scanned_games FROM popular_state",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        // Scanned at 0 games: the next writer looks at the whole index.
+        assert_eq!((keys, scanned), (0, 0));
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod migrate;
 pub mod moves;
 mod open;
 pub mod players;
+pub mod popular;
 pub mod problems;
 pub mod query;
 pub mod recheck;

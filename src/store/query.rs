@@ -313,7 +313,7 @@ impl StoredGame {
 
 /// A stored game's start: the initial position, or its start FEN read by
 /// `rules`; `None` when the FEN no longer reads.
-fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
+pub(super) fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
     match start_fen {
         None => Some(Position::initial(rules)),
         Some(fen) => Position::from_setup(&parse_fen_on(fen, rules.geometry).ok()?, rules).ok(),
@@ -819,6 +819,27 @@ impl Store {
         Ok(found)
     }
 
+    /// The games that reach popular `position` past their start, as
+    /// `(next move, outcome, games)`: the counts kept for it (by the
+    /// position itself, not only its key).
+    fn games_later_at(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<Vec<(i64, i64, i64)>, StoreError> {
+        let sql = format!(
+            "SELECT g.next, g.outcome, g.games FROM popular_move g \
+             WHERE g.key = ?1 AND g.board = ?3 AND {}",
+            filter.sql()
+        );
+        let mut stmt = self.conn().prepare_cached(&sql)?;
+        let rows = stmt.query_map(
+            params![position.zobrist() as i64, filter.0, &position.packed()[..]],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Every game that reaches `position`, by id, handed to `each` as it
     /// is found, until `each` breaks.
     ///
@@ -1004,18 +1025,25 @@ impl Store {
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
             count(next, outcome, games);
         }
-        // Games that come here later, one by one.
-        self.games_at(
-            position,
-            filter,
-            Ply::AfterStart,
-            |(_, _, next, outcome)| {
-                if let Some(next) = next {
-                    count(next, outcome, 1);
-                }
-                Ok::<_, StoreError>(ControlFlow::Continue(()))
-            },
-        )?;
+        // Games that come here later: counted with the position when it is
+        // popular, else one by one.
+        if super::popular::is_popular(self.conn(), position.zobrist() as i64)? {
+            for (next, outcome, games) in self.games_later_at(position, filter)? {
+                count(next, outcome, games);
+            }
+        } else {
+            self.games_at(
+                position,
+                filter,
+                Ply::AfterStart,
+                |(_, _, next, outcome)| {
+                    if let Some(next) = next {
+                        count(next, outcome, 1);
+                    }
+                    Ok::<_, StoreError>(ControlFlow::Continue(()))
+                },
+            )?;
+        }
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;

@@ -155,6 +155,11 @@ impl Store {
             summary.files += 1;
             progress(&name);
         }
+        // Keys that games read again made popular.
+        let tx = self.conn_mut().transaction()?;
+        let known = super::popular::popular_keys(&tx)?;
+        super::popular::designate(&tx, &[], false, &known)?;
+        tx.commit()?;
         summary.seconds = began.elapsed().as_secs_f64();
         Ok(summary)
     }

@@ -10,6 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::StoreError;
 use super::import::{Prepared, StartMove, equal_game, move_id};
 use super::index::certain_positions;
+use super::popular::{Tally, is_popular};
 use crate::pdn::Reader;
 use crate::replay::{Overrides, check_game};
 use crate::rules::{Move, Rules};
@@ -162,10 +163,21 @@ fn unindex(
     move_ids: &mut HashMap<Move, i64>,
 ) -> Result<usize, StoreError> {
     let mut removed = 0;
+    let mut tally = Tally::default();
     for (key, ply, next) in row.positions(text) {
-        removed += tx
-            .prepare_cached("DELETE FROM position WHERE key = ?1 AND game = ?2")?
-            .execute(params![key, id])?;
+        let gone: Option<(i64, Option<i64>)> = tx
+            .prepare_cached(
+                "DELETE FROM position WHERE key = ?1 AND game = ?2 RETURNING ply, next",
+            )?
+            .query_row(params![key, id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((ply, next)) = gone {
+            removed += 1;
+            if is_popular(tx, key)? {
+                // Counted out while the game is still stored as indexed.
+                tally.row(tx, key, id, ply, next, -1)?;
+            }
+        }
         if ply == 0 {
             let next = match next {
                 Some(mv) => move_id(tx, move_ids, &mv)?,
@@ -174,6 +186,7 @@ fn unindex(
             row.start_move(key, next).remove(tx)?;
         }
     }
+    tally.write(tx)?;
     Ok(removed)
 }
 
@@ -187,20 +200,27 @@ fn index(
     move_ids: &mut HashMap<Move, i64>,
 ) -> Result<usize, StoreError> {
     let mut added = 0;
+    let mut tally = Tally::default();
     for &(key, ply, next) in positions {
         let next = match next {
             Some(mv) => move_id(tx, move_ids, &mv)?,
             None => 0,
         };
-        added += tx
+        let inserted = tx
             .prepare_cached(
                 "INSERT OR IGNORE INTO position (key, game, ply, next) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![key, id, ply, next])?;
+            .execute(params![key, id, ply, (next != 0).then_some(next)])?;
+        added += inserted;
+        if inserted == 1 && is_popular(tx, key)? {
+            // The game is stored as it now reads.
+            tally.row(tx, key, id, i64::from(ply), (next != 0).then_some(next), 1)?;
+        }
         if ply == 0 {
             row.start_move(key, next).add(tx)?;
         }
     }
+    tally.write(tx)?;
     Ok(added)
 }
 
@@ -338,6 +358,19 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
         [],
     )?;
     tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
+    // The counts at popular positions: the games' rows under popular keys.
+    let mut tally = Tally::default();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT p.key, p.game, p.ply, p.next FROM popular_key k CROSS JOIN position p ON p.key = k.key \
+             WHERE p.ply > 0 AND p.next IS NOT NULL AND p.game IN (SELECT id FROM temp.leaving)",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            tally.row(tx, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, -1)?;
+        }
+    }
+    tally.write(tx)?;
     let removed = tx.execute(
         "DELETE FROM position WHERE game IN (SELECT id FROM temp.leaving)",
         [],

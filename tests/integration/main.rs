@@ -20,6 +20,7 @@ mod parsers;
 mod perft;
 mod pictures;
 mod pipes;
+mod popular;
 mod queries;
 mod reader;
 mod reimport;

@@ -1,0 +1,503 @@
+//! The opening tree's counts at popular positions (schema step 8).
+//!
+//! The tree of a position counts the games that reach it by the move they
+//! play from there and their outcome. Games at their start are counted in
+//! `start_move`; the others are read from the index one row per game and
+//! checked by replaying the game to that ply, which at a position a hundred
+//! thousand games reach costs hundreds of milliseconds. A key under which
+//! the index holds [`POPULAR_GAMES`] rows or more is made popular: every
+//! index row under it past the start whose next move is certain is then
+//! counted in `popular_move`, under the position its game is really at there
+//! (the game's stored moves replayed to that ply, exactly as a query checks
+//! a row), so the tree of that position reads a few rows, and a position
+//! that merely shares the key is never counted with it.
+//!
+//! The counts follow the index: every row entering or leaving `position`
+//! under a popular key is counted in or out in the same transaction (the
+//! merge of an import in [`super::index`], a game read again or removed in
+//! [`super::rows`]). A key stays popular once made so.
+//!
+//! Which keys are popular. After each merge into the index:
+//! - when the index was empty before it, every key with [`POPULAR_GAMES`]
+//!   rows or more among the merged ones (the merge counts them exactly);
+//! - otherwise, the keys with at least an eighth of that among the merged
+//!   rows whose rows, counted in the index, reach it;
+//! - and the whole index is looked at again (one pass, grouped by key) once
+//!   the database holds half as many games again as when it was last looked
+//!   at whole (so an old database, at 0, gets its popular keys from its next
+//!   writer).
+//!
+//! So a key left out holds fewer than [`POPULAR_GAMES`] rows as of the last
+//! whole look, plus fewer than an eighth of that per import since, within a
+//! growth of the database by half: the tree of a position that is not
+//! popular reads a bounded number of rows (some 1,000–2,000 in practice,
+//! a few milliseconds), and the whole looks cost one pass over the index
+//! each time the database grows by half (linear in all).
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{Transaction, params};
+
+use super::StoreError;
+use super::moves::{decode_prefix, prefix};
+use super::query::start_position;
+use crate::rules::{PACKED_BYTES, Position, Rules};
+
+/// Index rows under a key from which it is made popular.
+pub const POPULAR_GAMES: i64 = 1_000;
+
+/// The threshold in force: [`POPULAR_GAMES`], or, for tests on small
+/// archives only, the value of `PDNDB_TEST_POPULAR_GAMES`.
+pub fn threshold() -> i64 {
+    std::env::var("PDNDB_TEST_POPULAR_GAMES")
+        .ok()
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(POPULAR_GAMES)
+}
+
+/// The merged rows under a key from which its rows in the index are
+/// counted to see whether it became popular.
+pub(super) fn candidate_rows() -> i64 {
+    (threshold() / 8).max(1)
+}
+
+/// Move-list prefixes whose position is kept at most, per start.
+const PREFIXES_KEPT: usize = 100_000;
+
+/// The popular keys.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn popular_keys(tx: &Transaction<'_>) -> Result<HashSet<i64>, StoreError> {
+    let mut stmt = tx.prepare_cached("SELECT key FROM popular_key")?;
+    let keys = stmt.query_map([], |r| r.get(0))?;
+    Ok(keys.collect::<Result<_, _>>()?)
+}
+
+/// Whether `key` is popular.
+pub(super) fn is_popular(conn: &rusqlite::Connection, key: i64) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM popular_key WHERE key = ?1")?
+        .query_row([key], |r| r.get::<_, i64>(0))?
+        > 0)
+}
+
+/// What one counted row adds to: key, position, variant, preset, next move
+/// and outcome.
+type Line = (i64, [u8; PACKED_BYTES], String, String, i64, i64);
+
+/// Games counted by what they add to.
+pub(super) type Counts = HashMap<Line, i64>;
+
+/// A start met (variant and start FEN) with its rules and position, and
+/// the positions of the move-list prefixes decoded from it.
+struct Start {
+    variant: String,
+    start_fen: Option<String>,
+    start: Option<(Rules, Position)>,
+    after: HashMap<Vec<u8>, Option<Position>>,
+}
+
+/// The positions games are at, from their stored moves (games sharing
+/// their first moves decoded once).
+#[derive(Default)]
+pub(super) struct Boards {
+    starts: Vec<Start>,
+}
+
+impl Boards {
+    /// The position after the first `ply` moves of a game of `variant`
+    /// from `start_fen`; `None` when the moves do not reach that far or do
+    /// not fit the rules (such a row counts nowhere, as a query finds it
+    /// nowhere).
+    pub(super) fn at(
+        &mut self,
+        variant: &str,
+        start_fen: Option<&str>,
+        moves: &[u8],
+        ply: usize,
+    ) -> Option<Position> {
+        let index = match self
+            .starts
+            .iter()
+            .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen)
+        {
+            Some(i) => i,
+            None => {
+                let rules = Rules::parse(variant).ok();
+                let start =
+                    rules.and_then(|rules| start_position(&rules, start_fen).map(|s| (rules, s)));
+                self.starts.push(Start {
+                    variant: variant.to_string(),
+                    start_fen: start_fen.map(str::to_string),
+                    start,
+                    after: HashMap::new(),
+                });
+                self.starts.len() - 1
+            }
+        };
+        let known = &mut self.starts[index];
+        let (rules, start) = known.start.as_ref()?;
+        let moves = prefix(moves, ply)?;
+        if let Some(&position) = known.after.get(moves) {
+            return position;
+        }
+        let position = decode_prefix(rules, start, moves, ply);
+        if known.after.len() >= PREFIXES_KEPT {
+            known.after.clear();
+        }
+        known.after.insert(moves.to_vec(), position);
+        position
+    }
+}
+
+/// Changes to `popular_move` not yet written.
+#[derive(Default)]
+pub(super) struct Tally {
+    changes: HashMap<Line, i64>,
+    boards: Boards,
+}
+
+impl Tally {
+    /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
+    /// next)` of a popular key, read with its game's stored columns (the
+    /// game must still be stored as it was indexed). Rows at the start or
+    /// without a certain next move are not counted.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(super) fn row(
+        &mut self,
+        tx: &Transaction<'_>,
+        key: i64,
+        game: i64,
+        ply: i64,
+        next: Option<i64>,
+        sign: i64,
+    ) -> Result<(), StoreError> {
+        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
+            return Ok(());
+        };
+        let mut stmt = tx.prepare_cached(
+            "SELECT variant, preset, start_fen, moves, outcome FROM game WHERE id = ?1",
+        )?;
+        let mut rows = stmt.query([game])?;
+        let Some(r) = rows.next()? else {
+            return Ok(());
+        };
+        let variant = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+        let preset = r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+        let start_fen = r
+            .get_ref(2)?
+            .as_str_or_null()
+            .map_err(rusqlite::Error::from)?;
+        let moves = r
+            .get_ref(3)?
+            .as_blob_or_null()
+            .map_err(rusqlite::Error::from)?;
+        let outcome: i64 = r.get(4)?;
+        self.add(
+            key,
+            variant,
+            preset,
+            start_fen,
+            moves.unwrap_or_default(),
+            ply,
+            next,
+            outcome,
+            sign,
+        );
+        Ok(())
+    }
+
+    /// Counts a row given its game's columns.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        key: i64,
+        variant: &str,
+        preset: &str,
+        start_fen: Option<&str>,
+        moves: &[u8],
+        ply: i64,
+        next: i64,
+        outcome: i64,
+        sign: i64,
+    ) {
+        let Some(position) = self.boards.at(variant, start_fen, moves, ply as usize) else {
+            return;
+        };
+        let line = (
+            key,
+            position.packed(),
+            variant.to_string(),
+            preset.to_string(),
+            next,
+            outcome,
+        );
+        *self.changes.entry(line).or_default() += sign;
+    }
+
+    /// Counts every index row under `key` (as [`Tally::row`] would).
+    fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
+        let mut stmt = tx.prepare_cached(
+            "SELECT p.ply, p.next, g.variant, g.preset, g.start_fen, g.moves, g.outcome \
+             FROM position p JOIN game g ON g.id = p.game \
+             WHERE p.key = ?1 AND p.ply > 0 AND p.next IS NOT NULL",
+        )?;
+        let mut rows = stmt.query([key])?;
+        while let Some(r) = rows.next()? {
+            let ply: i64 = r.get(0)?;
+            let next: i64 = r.get(1)?;
+            let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
+            let preset = r.get_ref(3)?.as_str().map_err(rusqlite::Error::from)?;
+            let start_fen = r
+                .get_ref(4)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?;
+            let moves = r
+                .get_ref(5)?
+                .as_blob_or_null()
+                .map_err(rusqlite::Error::from)?;
+            let outcome: i64 = r.get(6)?;
+            self.add(
+                key,
+                variant,
+                preset,
+                start_fen,
+                moves.unwrap_or_default(),
+                ply,
+                next,
+                outcome,
+                1,
+            );
+        }
+        Ok(())
+    }
+
+    /// Writes the changes to `popular_move`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        if self.changes.is_empty() {
+            return Ok(());
+        }
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO popular_move (key, board, variant, preset, next, outcome, games) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO UPDATE SET games = games + excluded.games",
+        )?;
+        let mut empty = tx.prepare_cached(
+            "DELETE FROM popular_move WHERE key = ?1 AND board = ?2 AND variant = ?3 \
+             AND next = ?4 AND outcome = ?5 AND games <= 0",
+        )?;
+        for ((key, board, variant, preset, next, outcome), games) in self.changes.drain() {
+            if games == 0 {
+                continue;
+            }
+            upsert.execute(params![
+                key,
+                &board[..],
+                variant,
+                preset,
+                next,
+                outcome,
+                games
+            ])?;
+            if games < 0 {
+                empty.execute(params![key, &board[..], variant, next, outcome])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Makes `key` popular, counting its rows; false when it was already.
+fn make_popular(tx: &Transaction<'_>, key: i64, tally: &mut Tally) -> Result<bool, StoreError> {
+    let added = tx
+        .prepare_cached("INSERT OR IGNORE INTO popular_key (key) VALUES (?1)")?
+        .execute([key])?;
+    if added == 1 {
+        tally.key(tx, key)?;
+    }
+    Ok(added == 1)
+}
+
+/// Makes popular the keys that became so: after a merge into the index,
+/// `merged` holds the keys with [`candidate_rows`] rows or more among the
+/// merged ones, with their number, and `exact` says whether the index was
+/// empty before (so that those numbers are the keys' rows); `known` are the
+/// keys popular before. Looks at the whole index when the database has
+/// grown by half since it was last. Returns the keys made popular.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn designate(
+    tx: &Transaction<'_>,
+    merged: &[(i64, i64)],
+    exact: bool,
+    known: &HashSet<i64>,
+) -> Result<usize, StoreError> {
+    let threshold = threshold();
+    let mut tally = Tally::default();
+    let mut made = 0;
+    let mut count = tx.prepare_cached("SELECT count(*) FROM position WHERE key = ?1")?;
+    for &(key, rows) in merged {
+        if known.contains(&key) {
+            continue;
+        }
+        let rows = if exact {
+            rows
+        } else {
+            count.query_row([key], |r| r.get(0))?
+        };
+        if rows >= threshold {
+            made += usize::from(make_popular(tx, key, &mut tally)?);
+        }
+    }
+    let games: i64 = tx.query_row(
+        "SELECT coalesce(sum(games), 0) FROM tag_value WHERE field = 'variant'",
+        [],
+        |r| r.get(0),
+    )?;
+    let scanned: i64 = tx.query_row("SELECT scanned_games FROM popular_state", [], |r| r.get(0))?;
+    if !exact && games > 0 && 2 * games >= 3 * scanned {
+        let keys: Vec<i64> = {
+            let mut stmt = tx.prepare(
+                "SELECT key FROM position GROUP BY key HAVING count(*) >= ?1 \
+                 AND key NOT IN (SELECT key FROM popular_key)",
+            )?;
+            let keys = stmt.query_map([threshold], |r| r.get(0))?;
+            keys.collect::<Result<_, _>>()?
+        };
+        for key in keys {
+            made += usize::from(make_popular(tx, key, &mut tally)?);
+        }
+    }
+    if exact || (games > 0 && 2 * games >= 3 * scanned) {
+        tx.execute("UPDATE popular_state SET scanned_games = ?1", [games])?;
+    }
+    tally.write(tx)?;
+    Ok(made)
+}
+
+/// The counts of `popular_move` under `key`, and those a recount of its
+/// index rows gives: equal when the counts are right.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Counts, Counts), StoreError> {
+    let mut tally = Tally::default();
+    tally.key(tx, key)?;
+    let mut stmt = tx.prepare_cached(
+        "SELECT board, variant, preset, next, outcome, games FROM popular_move WHERE key = ?1",
+    )?;
+    let mut rows = stmt.query([key])?;
+    let mut stored = HashMap::new();
+    while let Some(r) = rows.next()? {
+        let board: Vec<u8> = r.get(0)?;
+        let board: [u8; PACKED_BYTES] = board.try_into().unwrap_or([0xFF; PACKED_BYTES]);
+        stored.insert(
+            (key, board, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+            r.get(5)?,
+        );
+    }
+    Ok((stored, tally.changes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::Notation;
+    use crate::replay::position_after_moves;
+    use crate::rules::Preset;
+    use crate::store::query::VariantFilter;
+    use crate::store::{Mode, Store};
+
+    #[test]
+    fn two_positions_under_one_key_are_counted_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        std::fs::write(
+            &pdn,
+            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 *\n\n\
+             [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
+        )
+        .unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        crate::store::import::Importer::new(&mut store, Default::default())
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
+            .unwrap();
+        let rules = Preset::English.rules();
+        let (a, _) = position_after_moves("1. 11-15", rules).unwrap();
+        let (b, _) = position_after_moves("1. 9-13", rules).unwrap();
+        let (key_a, key_b) = (a.zobrist() as i64, b.zobrist() as i64);
+        // A collision, faked: the second game's row after 9-13 moves under
+        // the key of the position after 11-15, and that key is made popular.
+        let tx = store.conn_mut().transaction().unwrap();
+        tx.execute(
+            "UPDATE position SET key = ?1 WHERE key = ?2",
+            params![key_a, key_b],
+        )
+        .unwrap();
+        let mut tally = Tally::default();
+        assert!(make_popular(&tx, key_a, &mut tally).unwrap());
+        tally.write(&tx).unwrap();
+        tx.commit().unwrap();
+        let boards: i64 = store
+            .conn()
+            .query_row(
+                "SELECT count(DISTINCT board) FROM popular_move WHERE key = ?1",
+                [key_a],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(boards, 2);
+        let tree = |position: &Position| -> Vec<(String, i64)> {
+            store
+                .tree(
+                    position,
+                    &VariantFilter(None),
+                    Notation::Numeric,
+                    rules.geometry,
+                )
+                .unwrap()
+                .into_iter()
+                .map(|m| (m.mv, m.games))
+                .collect()
+        };
+        // Each position counts its own game only.
+        assert_eq!(tree(&a), [("23-19".to_string(), 1)]);
+        let found: i64 = store
+            .conn()
+            .query_row(
+                "SELECT games FROM popular_move WHERE key = ?1 AND board = ?2",
+                params![key_a, &b.packed()[..]],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 1);
+    }
+
+    #[test]
+    fn boards_follow_the_stored_moves() {
+        let rules = Preset::Filipino.rules();
+        let start = Position::initial(&rules);
+        let moves = crate::store::moves::canonical_moves(&start, &rules);
+        let encoded = crate::store::moves::encode(&rules, &start, &moves[..1]).unwrap();
+        let mut boards = Boards::default();
+        assert_eq!(
+            boards.at("filipino", None, &encoded, 1),
+            Some(start.play(&moves[0]))
+        );
+        assert_eq!(boards.at("filipino", None, &encoded, 0), Some(start));
+        // Past the moves stored, or under rules that cannot be read: nowhere.
+        assert_eq!(boards.at("filipino", None, &encoded, 2), None);
+        assert_eq!(boards.at("no such rules", None, &encoded, 1), None);
+    }
+}
