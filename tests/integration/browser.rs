@@ -150,17 +150,48 @@ async fn a_player_uses_the_explorer_and_the_game_viewer() {
 async fn walk(client: &Client, base: &str, server: &Server) {
     // 1. The explorer at the start: board, tree and games.
     client.goto(&format!("{base}/")).await.unwrap();
-    until(client, "the tree", "return document.querySelectorAll('#tree tbody tr').length > 0").await;
-    until(client, "the board", "return document.querySelectorAll('#board rect.sq').length === 32").await;
-    until(client, "the games", "return document.querySelectorAll('#games tbody tr').length > 0").await;
-    let pieces = value(client, "return document.querySelectorAll('#board .piece').length").await;
+    until(
+        client,
+        "the tree",
+        "return document.querySelectorAll('#tree tbody tr').length > 0",
+    )
+    .await;
+    until(
+        client,
+        "the board",
+        "return document.querySelectorAll('#board rect.sq').length === 32",
+    )
+    .await;
+    until(
+        client,
+        "the games",
+        "return document.querySelectorAll('#games tbody tr').length > 0",
+    )
+    .await;
+    let pieces = value(
+        client,
+        "return document.querySelectorAll('#board .piece').length",
+    )
+    .await;
     assert_eq!(pieces, json!(24));
-    let count_at_start = value(client, "return document.getElementById('games-count').textContent").await;
-    let tree_at_start = value(client, "return document.querySelector('#tree tbody').textContent").await;
+    let count_at_start = value(
+        client,
+        "return document.getElementById('games-count').textContent",
+    )
+    .await;
+    let tree_at_start = value(
+        client,
+        "return document.querySelector('#tree tbody').textContent",
+    )
+    .await;
     shot(client, "01-explorer-start").await;
 
     // 2. A tree move: the board, the tree and the game count change.
-    let first_move = value(client, "return document.querySelector('#tree tbody tr').dataset.move").await;
+    let first_move = value(
+        client,
+        "return document.querySelector('#tree tbody tr').dataset.move",
+    )
+    .await;
     client
         .find(Locator::Css("#tree tbody tr"))
         .await
@@ -168,8 +199,18 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         .click()
         .await
         .unwrap();
-    until(client, "the line after a tree move", "return document.querySelectorAll('#line .mv').length === 1").await;
-    until(client, "the last move on the board", "return document.querySelector('#board .last-move') !== null").await;
+    until(
+        client,
+        "the line after a tree move",
+        "return document.querySelectorAll('#line .mv').length === 1",
+    )
+    .await;
+    until(
+        client,
+        "the last move on the board",
+        "return document.querySelector('#board .last-move') !== null",
+    )
+    .await;
     until(
         client,
         "a new game count",
@@ -179,10 +220,17 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         ),
     )
     .await;
-    let tree_after = value(client, "return document.querySelector('#tree tbody').textContent").await;
+    let tree_after = value(
+        client,
+        "return document.querySelector('#tree tbody').textContent",
+    )
+    .await;
     assert_ne!(tree_after, tree_at_start);
     let url = client.current_url().await.unwrap().to_string();
-    assert!(url.contains(&format!("moves={}", first_move.as_str().unwrap())), "{url}");
+    assert!(
+        url.contains(&format!("moves={}", first_move.as_str().unwrap())),
+        "{url}"
+    );
     shot(client, "02-explorer-tree-move").await;
 
     // 3. A move played on the board: a piece, then a square.
@@ -191,9 +239,14 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         first_move.as_str().unwrap()
     ));
     let legal = &line["legal"][0];
-    let (from, to) = (legal["from"].as_u64().unwrap(), legal["to"].as_u64().unwrap());
+    let (from, to) = (
+        legal["from"].as_u64().unwrap(),
+        legal["to"].as_u64().unwrap(),
+    );
     client
-        .find(Locator::Css(&format!("#board rect.sq[data-square='{from}']")))
+        .find(Locator::Css(&format!(
+            "#board rect.sq[data-square='{from}']"
+        )))
         .await
         .unwrap()
         .click()
@@ -213,12 +266,20 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         .unwrap();
     // Several captures with these ends: the page asks which.
     if let Ok(choice) = client
-        .find(Locator::Css(&format!("#choices button[data-move='{}']", legal["move"].as_str().unwrap())))
+        .find(Locator::Css(&format!(
+            "#choices button[data-move='{}']",
+            legal["move"].as_str().unwrap()
+        )))
         .await
     {
         choice.click().await.unwrap();
     }
-    until(client, "the line after a board move", "return document.querySelectorAll('#line .mv').length === 2").await;
+    until(
+        client,
+        "the line after a board move",
+        "return document.querySelectorAll('#line .mv').length === 2",
+    )
+    .await;
     let url = client.current_url().await.unwrap().to_string();
     assert!(url.contains(legal["move"].as_str().unwrap()), "{url}");
     shot(client, "04-explorer-board-move").await;
@@ -226,36 +287,72 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     // 4. Keys: back, forward, start, end.
     let body = client.find(Locator::Css("body")).await.unwrap();
     body.send_keys(&Key::Left.to_string()).await.unwrap();
-    until(client, "one ply back", "return document.querySelector('#line .mv.current')?.dataset.ply === '1'").await;
+    until(
+        client,
+        "one ply back",
+        "return document.querySelector('#line .mv.current')?.dataset.ply === '1'",
+    )
+    .await;
     body.send_keys(&Key::Home.to_string()).await.unwrap();
     until(client, "the start", "return document.querySelector('#line .mv.current') === null && document.querySelectorAll('#board .piece').length === 24").await;
     body.send_keys(&Key::Right.to_string()).await.unwrap();
-    until(client, "one ply forward", "return document.querySelector('#line .mv.current')?.dataset.ply === '1'").await;
+    until(
+        client,
+        "one ply forward",
+        "return document.querySelector('#line .mv.current')?.dataset.ply === '1'",
+    )
+    .await;
     body.send_keys(&Key::End.to_string()).await.unwrap();
-    until(client, "the end of the line", "return document.querySelector('#line .mv.current')?.dataset.ply === '2'").await;
+    until(
+        client,
+        "the end of the line",
+        "return document.querySelector('#line .mv.current')?.dataset.ply === '2'",
+    )
+    .await;
 
     // 5. Reload a link: the same view.
     body.send_keys(&Key::Left.to_string()).await.unwrap();
-    until(client, "ply 1 again", "return location.search.includes('ply=1')").await;
+    until(
+        client,
+        "ply 1 again",
+        "return location.search.includes('ply=1')",
+    )
+    .await;
     let fen_before = value(client, "return document.getElementById('fen').value").await;
     client.refresh().await.unwrap();
     until(client, "the reloaded view", "return document.querySelector('#line .mv.current')?.dataset.ply === '1' && document.querySelectorAll('#line .mv').length === 2").await;
-    assert_eq!(value(client, "return document.getElementById('fen').value").await, fen_before);
+    assert_eq!(
+        value(client, "return document.getElementById('fen').value").await,
+        fen_before
+    );
     shot(client, "05-explorer-reloaded").await;
 
     // 6. A game from the list (one that reads ok), stepped to its last move.
-    let game = value(client, "return document.querySelector('#games tbody tr:has([data-status=ok])').dataset.game").await;
+    let game = value(
+        client,
+        "return document.querySelector('#games tbody tr:has([data-status=ok])').dataset.game",
+    )
+    .await;
     let game = game.as_str().unwrap().to_string();
     let href = value(client, &format!("return document.querySelector(\"#games tbody tr[data-game='{game}'] a\").getAttribute('href')")).await;
     client
-        .find(Locator::Css(&format!("#games tbody tr[data-game='{game}'] a")))
+        .find(Locator::Css(&format!(
+            "#games tbody tr[data-game='{game}'] a"
+        )))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
     until(client, "the game viewer", "return location.pathname.startsWith('/game/') && document.querySelectorAll('#movelist .mv').length > 0").await;
-    assert!(client.current_url().await.unwrap().to_string().contains(href.as_str().unwrap()));
+    assert!(
+        client
+            .current_url()
+            .await
+            .unwrap()
+            .to_string()
+            .contains(href.as_str().unwrap())
+    );
     let body = client.find(Locator::Css("body")).await.unwrap();
     body.send_keys(&Key::End.to_string()).await.unwrap();
     until(
@@ -279,10 +376,24 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         .goto(&format!("{base}/game/{}?ply=69", seed["game"]))
         .await
         .unwrap();
-    until(client, "the two candidate arrows", "return document.querySelectorAll('#board .arrow').length === 2").await;
-    let moves = value(client, "return [...document.querySelectorAll('#board .arrow')].map(a => a.dataset.move).sort()").await;
+    until(
+        client,
+        "the two candidate arrows",
+        "return document.querySelectorAll('#board .arrow').length === 2",
+    )
+    .await;
+    let moves = value(
+        client,
+        "return [...document.querySelectorAll('#board .arrow')].map(a => a.dataset.move).sort()",
+    )
+    .await;
     assert_eq!(moves, json!(["18-25", "18-8"]));
-    until(client, "the readings", "return document.querySelectorAll('#readings button').length >= 3").await;
+    until(
+        client,
+        "the readings",
+        "return document.querySelectorAll('#readings button').length >= 3",
+    )
+    .await;
     shot(client, "07-seed-dama-ply-70").await;
     // Another reading is a branch: choosing it changes the line shown.
     client
@@ -292,11 +403,21 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         .click()
         .await
         .unwrap();
-    until(client, "the second reading", "return location.search.includes('reading=2')").await;
+    until(
+        client,
+        "the second reading",
+        "return location.search.includes('reading=2')",
+    )
+    .await;
 
     // 8. The problems page links to the viewer at the fault.
     client.goto(&format!("{base}/report")).await.unwrap();
-    until(client, "the problems", "return document.querySelectorAll('#problems tbody tr').length === 6").await;
+    until(
+        client,
+        "the problems",
+        "return document.querySelectorAll('#problems tbody tr').length === 6",
+    )
+    .await;
     shot(client, "08-problems").await;
 
     // 9. A phone-width window.

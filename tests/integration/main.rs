@@ -1,8 +1,8 @@
 //! The one integration test binary: the library's public API and the real
 //! `pdndb` binary, over data files in `tests/data/` and `sample-pdn/`.
 
-mod check;
 mod browser;
+mod check;
 mod cli;
 mod concurrency;
 #[cfg(unix)]

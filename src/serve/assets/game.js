@@ -14,6 +14,7 @@ const state = {
   flip: params.flip === "1",
   reading: Number.parseInt(params.reading || "0", 10) || 0,
   original: params.tags === "written",
+  shown: "",   // a legal move at the fault drawn as an arrow
 };
 let game = null;
 
@@ -148,6 +149,8 @@ async function show() {
   const atFault = fault && state.reading === 0 && ply === fault.ply - 1;
   if (atFault && game.status === "ambiguous" && fault.candidates) {
     board.arrows = fault.candidates.map((c) => c.move).join(",");
+  } else if (atFault && state.shown) {
+    board.arrows = state.shown;
   }
   drawFault(atFault);
   try {
@@ -168,7 +171,13 @@ function drawFault(atFault) {
     parts.push("Readings part at ", where, `: ${fault.token} fits `, named.join(" and "), ".");
   } else {
     parts.push("The record stops at ", where, `: ${fault.token ?? "?"} fits no legal move.`);
-    if (atFault && fault.legal) parts.push(" Legal here: ", fault.legal.map((m) => m.name).join(", "), ".");
+    if (atFault && fault.legal) {
+      parts.push(" Legal here (click to draw): ");
+      for (const m of fault.legal) {
+        parts.push(el("button", { type: "button", className: state.shown === m.move ? "active" : "", "data-move": m.move, title: m.move,
+          onclick: () => { state.shown = state.shown === m.move ? "" : m.move; show(); } }, m.name), " ");
+      }
+    }
   }
   if (fault.message) parts.push(" ", fault.message);
   fill($("fault"), parts);
@@ -176,6 +185,7 @@ function drawFault(atFault) {
 
 function go(ply) {
   state.ply = ply;
+  state.shown = "";
   show();
 }
 
