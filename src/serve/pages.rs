@@ -54,23 +54,58 @@ const ASSETS: &[Asset] = &[
 
 const HTML: &str = "text/html; charset=utf-8";
 
-/// An HTML answer.
-fn html(status: StatusCode, body: &'static str) -> Response {
+/// A whole page: the head and the header every page shares around its own
+/// `<main>` (a built-in file), with its title and script.
+fn page(status: StatusCode, title: &str, script: Option<&str>, main: &'static str) -> Response {
+    let script = script
+        .map(|s| format!("\n<script type=\"module\" src=\"/assets/{s}\"></script>"))
+        .unwrap_or_default();
+    let body = format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>pdndb · {title}</title>
+<link rel="stylesheet" href="/assets/app.css">{script}
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/">pdndb</a>
+  <nav><a href="/">Explorer</a><a href="/report">Problems</a></nav>
+  <span class="summary" id="summary"></span>
+</header>
+{main}</body>
+</html>
+"#
+    );
     (status, [(header::CONTENT_TYPE, HTML)], body).into_response()
 }
 
 /// `GET /`: the explorer (its state is in the query string, read by the
 /// page's script).
 pub async fn explorer() -> Response {
-    html(StatusCode::OK, include_str!("assets/explorer.html"))
+    page(
+        StatusCode::OK,
+        "explorer",
+        Some("explorer.js"),
+        include_str!("assets/explorer.html"),
+    )
 }
 
 /// `GET /game/ID`: the game viewer.
 pub async fn game(Path(id): Path<String>) -> Response {
     match game_id(&id) {
-        Ok(_) => html(StatusCode::OK, include_str!("assets/game.html")),
-        Err(_) => html(
+        Ok(_) => page(
+            StatusCode::OK,
+            "game",
+            Some("game.js"),
+            include_str!("assets/game.html"),
+        ),
+        Err(_) => page(
             StatusCode::BAD_REQUEST,
+            "bad request",
+            None,
             include_str!("assets/bad-request.html"),
         ),
     }
@@ -78,12 +113,22 @@ pub async fn game(Path(id): Path<String>) -> Response {
 
 /// `GET /report`: the problem games.
 pub async fn report() -> Response {
-    html(StatusCode::OK, include_str!("assets/report.html"))
+    page(
+        StatusCode::OK,
+        "problems",
+        Some("report.js"),
+        include_str!("assets/report.html"),
+    )
 }
 
 /// A page for paths that lead nowhere.
 pub fn not_found_page() -> Response {
-    html(StatusCode::NOT_FOUND, include_str!("assets/not-found.html"))
+    page(
+        StatusCode::NOT_FOUND,
+        "not found",
+        None,
+        include_str!("assets/not-found.html"),
+    )
 }
 
 /// `GET /assets/NAME`: a built-in file, found by its exact name (no path

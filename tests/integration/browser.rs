@@ -74,6 +74,17 @@ async fn until(client: &Client, what: &str, script: &str) {
     }
 }
 
+/// Clicks the element a CSS selector finds.
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+}
+
 /// A value a script returns.
 async fn value(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap()
@@ -196,13 +207,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         "return document.querySelector('#tree tbody tr').dataset.move",
     )
     .await;
-    client
-        .find(Locator::Css("#tree tbody tr"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#tree tbody tr").await;
     until(
         client,
         "the line after a tree move",
@@ -247,36 +252,20 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         legal["from"].as_u64().unwrap(),
         legal["to"].as_u64().unwrap(),
     );
-    client
-        .find(Locator::Css(&format!(
-            "#board rect.sq[data-square='{from}']"
-        )))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, &format!("#board rect.sq[data-square='{from}']")).await;
     until(client, "targets highlighted", &format!(
         "return document.querySelector(\"#board rect.sq[data-square='{to}']\").classList.contains('target')"
     ))
     .await;
     shot(client, "03-explorer-piece-picked").await;
-    client
-        .find(Locator::Css(&format!("#board rect.sq[data-square='{to}']")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, &format!("#board rect.sq[data-square='{to}']")).await;
     // Several captures with these ends: the page asks which.
-    if let Ok(choice) = client
-        .find(Locator::Css(&format!(
-            "#choices button[data-move='{}']",
-            legal["move"].as_str().unwrap()
-        )))
-        .await
-    {
-        choice.click().await.unwrap();
+    let choice = format!(
+        "#choices button[data-move='{}']",
+        legal["move"].as_str().unwrap()
+    );
+    if let Ok(button) = client.find(Locator::Css(&choice)).await {
+        button.click().await.unwrap();
     }
     until(
         client,
@@ -339,15 +328,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     .await;
     let game = game.as_str().unwrap().to_string();
     let href = value(client, &format!("return document.querySelector(\"#games tbody tr[data-game='{game}'] a\").getAttribute('href')")).await;
-    client
-        .find(Locator::Css(&format!(
-            "#games tbody tr[data-game='{game}'] a"
-        )))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, &format!("#games tbody tr[data-game='{game}'] a")).await;
     until(client, "the game viewer", "return location.pathname.startsWith('/game/') && document.querySelectorAll('#movelist .mv').length > 0").await;
     assert!(
         client
@@ -400,13 +381,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     .await;
     shot(client, "07-seed-dama-ply-70").await;
     // Another reading is a branch: choosing it changes the line shown.
-    client
-        .find(Locator::Css("#readings button[data-reading='2']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#readings button[data-reading='2']").await;
     until(
         client,
         "the second reading",
