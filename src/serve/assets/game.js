@@ -15,6 +15,7 @@ const state = {
   reading: Number.parseInt(params.reading || "0", 10) || 0,
   original: params.tags === "written",
   shown: "",   // a legal move at the fault drawn as an arrow
+  aside: "",   // the FEN after a variation move being looked at
 };
 let game = null;
 
@@ -101,9 +102,26 @@ function moveItem(m, i, current, faultPly) {
   return el("span", { className: cls.join(" "), "data-ply": m.ply, onclick: () => go(i + 1) }, text);
 }
 
-function variationText(items) {
-  return items.map((v) => [v.token ?? v.name ?? "", ...(v.nags || []), ...(v.comments || []).map((c) => `{${c}}`),
-    ...(v.variations || []).map((inner) => `(${variationText(inner)})`)].filter(Boolean).join(" ")).join(" ");
+/** A variation as written: its moves (those that replay can be clicked to
+ * see the board after them), NAGs, comments and nested variations. */
+function variation(items) {
+  const out = ["("];
+  items.forEach((v, i) => {
+    if (i > 0) out.push(" ");
+    const text = v.token ?? v.name ?? "";
+    if (v.fen) {
+      const current = state.aside === v.fen;
+      out.push(el("span", { className: `mv${current ? " current" : ""}`, "data-fen": v.fen, title: v.move || "",
+        onclick: () => { state.aside = v.fen; show(); } }, text));
+    } else {
+      out.push(text);
+    }
+    for (const nag of v.nags || []) out.push(` ${nag}`);
+    for (const comment of v.comments || []) out.push(" ", el("span", { className: "comment" }, `{${comment}}`));
+    for (const inner of v.variations || []) out.push(" ", ...variation(inner));
+  });
+  out.push(")");
+  return out;
 }
 
 function drawMoves(moves) {
@@ -116,7 +134,7 @@ function drawMoves(moves) {
     items.push(moveItem(m, i, state.ply, faultPly));
     for (const nag of m.nags || []) items.push(el("span", { className: "nag" }, ` ${nag}`));
     for (const comment of m.comments || []) items.push(" ", el("span", { className: "comment" }, `{${comment}}`));
-    for (const variation of m.variations || []) items.push(" ", el("span", { className: "variation" }, `(${variationText(variation)})`));
+    for (const items_ of m.variations || []) items.push(" ", el("span", { className: "variation" }, variation(items_)));
     items.push(" ");
   });
   fill($("movelist"), items.length ? items : el("span", { className: "note" }, "No moves."));
@@ -135,18 +153,19 @@ async function show() {
   writeState();
   drawMoves(moves);
   const ply = state.ply;
-  const shownFen = ply === 0 ? game.start_fen : moves[ply - 1].fen;
-  fill($("where"), ply === 0 ? "start" : `after ply ${ply}`, " · ", shownFen.startsWith("W") ? "White to move" : "Black to move");
+  const shownFen = state.aside || (ply === 0 ? game.start_fen : moves[ply - 1].fen);
+  fill($("where"), state.aside ? "in a variation" : ply === 0 ? "start" : `after ply ${ply}`, " · ", shownFen.startsWith("W") ? "White to move" : "Black to move");
   $("explore").href = `/?variant=${encodeURIComponent(game.variant)}&fen=${encodeURIComponent(shownFen)}`;
   const board = { variant: game.variant, notation: game.notation || "", flip: state.flip };
   if (state.notation) board.notation = state.notation;
-  if (ply === 0) board.fen = game.start_fen;
+  if (state.aside) board.fen = state.aside;
+  else if (ply === 0) board.fen = game.start_fen;
   else {
     board.fen = ply === 1 ? game.start_fen : moves[ply - 2].fen;
     board.last = moves[ply - 1].move;
   }
   const fault = game.fault;
-  const atFault = fault && state.reading === 0 && ply === fault.ply - 1;
+  const atFault = fault && !state.aside && state.reading === 0 && ply === fault.ply - 1;
   if (atFault && game.status === "ambiguous" && fault.candidates) {
     board.arrows = fault.candidates.map((c) => c.move).join(",");
   } else if (atFault && state.shown) {
@@ -186,6 +205,7 @@ function drawFault(atFault) {
 function go(ply) {
   state.ply = ply;
   state.shown = "";
+  state.aside = "";
   show();
 }
 
