@@ -229,12 +229,15 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         ),
     )
     .await;
-    let tree_after = value(
+    until(
         client,
-        "return document.querySelector('#tree tbody').textContent",
+        "a new tree",
+        &format!(
+            "return document.querySelector('#tree tbody').textContent !== {tree_at_start} \
+             && document.querySelectorAll('#tree tbody tr').length > 0"
+        ),
     )
     .await;
-    assert_ne!(tree_after, tree_at_start);
     let url = client.current_url().await.unwrap().to_string();
     assert!(
         url.contains(&format!("moves={}", first_move.as_str().unwrap())),
@@ -308,7 +311,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     until(
         client,
         "ply 1 again",
-        "return location.search.includes('ply=1')",
+        "return location.search.includes('ply=1') && document.querySelector('#line .mv.current')?.dataset.ply === '1' && document.getElementById('side').textContent.startsWith('Black')",
     )
     .await;
     let fen_before = value(client, "return document.getElementById('fen').value").await;
