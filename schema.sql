@@ -366,7 +366,8 @@ INSERT INTO popular_state (id, scanned_games) VALUES (1, 0);
 -- total of a search at a popular position ("20 of 1000000 games") is read
 -- from a few rows instead of counted over the index. Kept by the same
 -- writers as `popular_move`, in the same transactions: every row under a
--- popular key, at the start or not, whatever its next move.
+-- popular key, at the start or not, whatever its next move. A database of
+-- step 8 gets them here (CROSS JOIN: key by key, not a scan of the index).
 CREATE TABLE popular_rows (
     key     INTEGER NOT NULL,              -- a popular key
     variant TEXT    NOT NULL,              -- as game.variant
@@ -376,5 +377,5 @@ CREATE TABLE popular_rows (
 ) WITHOUT ROWID;
 INSERT INTO popular_rows (key, variant, preset, rows)
     SELECT p.key, g.variant, min(g.preset), count(*)
-    FROM popular_key k JOIN position p ON p.key = k.key JOIN game g ON g.id = p.game
+    FROM popular_key k CROSS JOIN position p ON p.key = k.key JOIN game g ON g.id = p.game
     GROUP BY p.key, g.variant;
