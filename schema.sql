@@ -366,8 +366,9 @@ INSERT INTO popular_state (id, scanned_games) VALUES (1, 0);
 -- total of a search at a popular position ("20 of 1000000 games") is read
 -- from a few rows instead of counted over the index. Kept by the same
 -- writers as `popular_move`, in the same transactions: every row under a
--- popular key, at the start or not, whatever its next move. A database of
--- step 8 gets them here (CROSS JOIN: key by key, not a scan of the index).
+-- popular key, at the start or not, whatever its next move. The keys
+-- already popular are counted here (CROSS JOIN: key by key, not a scan of
+-- the whole index).
 CREATE TABLE popular_rows (
     key     INTEGER NOT NULL,              -- a popular key
     variant TEXT    NOT NULL,              -- as game.variant
