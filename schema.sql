@@ -361,3 +361,22 @@ CREATE TABLE popular_state (
     scanned_games INTEGER NOT NULL         -- games stored when the index was last looked at whole
 );
 INSERT INTO popular_state (id, scanned_games) VALUES (1, 0);
+
+-- step 9: the index rows under each popular key, by variant, so that the
+-- total of a search at a popular position ("20 of 1000000 games") is read
+-- from a few rows instead of counted over the index. Kept by the same
+-- writers as `popular_move`, in the same transactions: every row under a
+-- popular key, at the start or not, whatever its next move. The keys
+-- already popular are counted here (CROSS JOIN: key by key, not a scan of
+-- the whole index).
+CREATE TABLE popular_rows (
+    key     INTEGER NOT NULL,              -- a popular key
+    variant TEXT    NOT NULL,              -- as game.variant
+    preset  TEXT    NOT NULL,              -- as game.preset
+    rows    INTEGER NOT NULL,              -- index rows under the key of games of that variant
+    PRIMARY KEY (key, variant)
+) WITHOUT ROWID;
+INSERT INTO popular_rows (key, variant, preset, rows)
+    SELECT p.key, g.variant, min(g.preset), count(*)
+    FROM popular_key k CROSS JOIN position p ON p.key = k.key JOIN game g ON g.id = p.game
+    GROUP BY p.key, g.variant;

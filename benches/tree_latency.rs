@@ -15,9 +15,10 @@
 //! prints the median, the 99th percentile and the slowest, in ms, and the
 //! slowest past the start position (which every game of a variant reaches).
 
+mod sample;
+
 use std::time::Instant;
 
-use pdndb::generate::SplitMix64;
 use pdndb::notation::Notation;
 use pdndb::rules::{Position, Rules};
 use pdndb::store::games::GameFilter;
@@ -35,33 +36,11 @@ fn main() {
     };
     let wanted: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(300);
     let store = Store::open(std::path::Path::new(db), Mode::Read).expect("a pdndb database");
-    let games = store.game_count().expect("the games") as u64;
-    let mut rng = SplitMix64::new(1);
-    let mut positions: Vec<(Position, Rules, String, usize)> = Vec::new();
-    let mut tries = 0;
-    while positions.len() < wanted && tries < wanted * 20 {
-        tries += 1;
-        let id = 1 + (rng.next_u64() % games.max(1)) as i64;
-        let ply = if positions.len().is_multiple_of(2) {
-            (rng.next_u64() % 7) as usize
-        } else {
-            (rng.next_u64() % 41) as usize
-        };
-        let Some(game) = store.game(id).expect("a game") else {
-            continue;
-        };
-        let Some((rules, start, moves)) = game.reading() else {
-            continue;
-        };
-        let (position, ply) = match moves.get(ply) {
-            Some((position, _)) => (*position, ply),
-            None => match moves.last() {
-                Some((position, mv)) => (position.play(mv), moves.len()),
-                None => (start, 0),
-            },
-        };
-        positions.push((position, rules, rules.preset.name().to_string(), ply));
-    }
+    let games = store.game_count().expect("the games");
+    let positions: Vec<(Position, Rules, String, usize)> = sample::positions(&store, wanted)
+        .into_iter()
+        .map(|s| (s.position, s.rules, s.preset, s.ply))
+        .collect();
     println!(
         "{db}: {games} games, {} positions (plies 0–40)",
         positions.len()

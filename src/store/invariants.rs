@@ -141,6 +141,14 @@ impl Store {
             )?,
             "counts at popular positions are empty or under a key that is not popular",
         );
+        expect(
+            &mut problems,
+            count(
+                "SELECT count(*) FROM popular_rows r WHERE rows <= 0 \
+                 OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = r.key)",
+            )?,
+            "counts of index rows at popular keys are not positive or under a key that is not popular",
+        );
         let popular = count("SELECT count(*) FROM popular_key")?;
         let step = (popular / SAMPLE_KEYS).max(1);
         let keys: Vec<i64> = tx
@@ -152,11 +160,9 @@ impl Store {
             .collect::<Result<_, _>>()?;
         let mut wrong = 0;
         for &key in &keys {
-            let (stored, recounted) = recount(&tx, key)?;
-            let recounted: std::collections::HashMap<_, _> = recounted
-                .into_iter()
-                .filter(|(_, games)| *games != 0)
-                .collect();
+            let (stored, mut recounted) = recount(&tx, key)?;
+            recounted.moves.retain(|_, games| *games != 0);
+            recounted.rows.retain(|_, (_, rows)| *rows != 0);
             if stored != recounted {
                 wrong += 1;
             }

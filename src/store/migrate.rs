@@ -249,6 +249,7 @@ mod tests {
         conn.execute_batch(
             "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
+             DROP TABLE popular_rows; \
              PRAGMA user_version = 6;",
         )
         .unwrap();
@@ -270,6 +271,44 @@ mod tests {
             .unwrap();
         // Scanned at 0 games: the next writer looks at the whole index.
         assert_eq!((keys, scanned), (0, 0));
+    }
+
+    #[test]
+    fn step_nine_counts_the_rows_under_the_keys_already_popular() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        std::fs::write(
+            &pdn,
+            "[GameType \"21\"]\n1. 11-15 23-19 *\n\n[GameType \"21\"]\n1. 9-13 22-18 1-0\n\n\
+             [White \"C\"]\n1. 22-18 11-15 *\n",
+        )
+        .unwrap();
+        {
+            let mut store = crate::store::Store::open(&db, crate::store::Mode::Write).unwrap();
+            let input = crate::pdn::Input::open(&pdn, None).unwrap().unwrap();
+            crate::store::import::Importer::new(&mut store, Default::default())
+                .run(&[input], &mut |_| {})
+                .unwrap();
+        }
+        let mut conn = Connection::open(&db).unwrap();
+        // A database of step 8 whose start key of the English games is popular.
+        conn.execute_batch(
+            "DROP TABLE popular_rows; PRAGMA user_version = 8; \
+             INSERT OR IGNORE INTO popular_key (key) \
+                 SELECT p.key FROM position p JOIN game g ON g.id = p.game \
+                 WHERE g.variant = 'english' AND p.ply = 0;",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let rows: Vec<(String, String, i64)> = conn
+            .prepare("SELECT variant, preset, rows FROM popular_rows ORDER BY variant")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(rows, [("english".to_string(), "english".to_string(), 2)]);
     }
 
     #[test]

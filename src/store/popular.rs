@@ -152,18 +152,24 @@ impl Boards {
     }
 }
 
-/// Changes to `popular_move` not yet written.
+/// Index rows under popular keys by key and variant: their preset and
+/// number.
+pub(super) type RowCounts = HashMap<(i64, String), (String, i64)>;
+
+/// Changes to `popular_move` and `popular_rows` not yet written.
 #[derive(Default)]
 pub(super) struct Tally {
     changes: HashMap<Line, i64>,
+    rows: RowCounts,
     boards: Boards,
 }
 
 impl Tally {
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
     /// next)` of a popular key, read with its game's stored columns (the
-    /// game must still be stored as it was indexed). Rows at the start or
-    /// without a certain next move are not counted.
+    /// game must still be stored as it was indexed): in the key's rows
+    /// always, in the tree's counts when it is past the start with a
+    /// certain next move.
     ///
     /// # Errors
     /// A database failure.
@@ -176,9 +182,6 @@ impl Tally {
         next: Option<i64>,
         sign: i64,
     ) -> Result<(), StoreError> {
-        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
-            return Ok(());
-        };
         let mut stmt = tx.prepare_cached(
             "SELECT variant, preset, start_fen, moves, outcome FROM game WHERE id = ?1",
         )?;
@@ -188,6 +191,10 @@ impl Tally {
         };
         let variant = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
         let preset = r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+        self.count_row(key, variant, preset, sign);
+        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
+            return Ok(());
+        };
         let start_fen = r
             .get_ref(2)?
             .as_str_or_null()
@@ -209,6 +216,17 @@ impl Tally {
             sign,
         );
         Ok(())
+    }
+
+    /// Counts a row in (or out of) its key's rows of its variant.
+    fn count_row(&mut self, key: i64, variant: &str, preset: &str, sign: i64) {
+        match self.rows.get_mut(&(key, variant.to_string())) {
+            Some((_, rows)) => *rows += sign,
+            None => {
+                self.rows
+                    .insert((key, variant.to_string()), (preset.to_string(), sign));
+            }
+        }
     }
 
     /// Counts a row given its game's columns.
@@ -243,15 +261,18 @@ impl Tally {
     fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
         let mut stmt = tx.prepare_cached(
             "SELECT p.ply, p.next, g.variant, g.preset, g.start_fen, g.moves, g.outcome \
-             FROM position p JOIN game g ON g.id = p.game \
-             WHERE p.key = ?1 AND p.ply > 0 AND p.next IS NOT NULL",
+             FROM position p JOIN game g ON g.id = p.game WHERE p.key = ?1",
         )?;
         let mut rows = stmt.query([key])?;
         while let Some(r) = rows.next()? {
             let ply: i64 = r.get(0)?;
-            let next: i64 = r.get(1)?;
+            let next: Option<i64> = r.get(1)?;
             let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
             let preset = r.get_ref(3)?.as_str().map_err(rusqlite::Error::from)?;
+            self.count_row(key, variant, preset, 1);
+            let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
+                continue;
+            };
             let start_fen = r
                 .get_ref(4)?
                 .as_str_or_null()
@@ -276,11 +297,12 @@ impl Tally {
         Ok(())
     }
 
-    /// Writes the changes to `popular_move`.
+    /// Writes the changes to `popular_move` and `popular_rows`.
     ///
     /// # Errors
     /// A database failure.
     pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.write_rows(tx)?;
         if self.changes.is_empty() {
             return Ok(());
         }
@@ -307,6 +329,28 @@ impl Tally {
             ])?;
             if games < 0 {
                 empty.execute(params![key, &board[..], variant, next, outcome])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the changes to `popular_rows` (a key's variant left without
+    /// rows goes).
+    fn write_rows(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO popular_rows (key, variant, preset, rows) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT DO UPDATE SET rows = rows + excluded.rows",
+        )?;
+        let mut empty = tx.prepare_cached(
+            "DELETE FROM popular_rows WHERE key = ?1 AND variant = ?2 AND rows <= 0",
+        )?;
+        for ((key, variant), (preset, rows)) in self.rows.drain() {
+            if rows == 0 {
+                continue;
+            }
+            upsert.execute(params![key, variant, preset, rows])?;
+            if rows < 0 {
+                empty.execute(params![key, variant])?;
             }
         }
         Ok(())
@@ -382,28 +426,48 @@ pub(super) fn designate(
     Ok(made)
 }
 
-/// The counts of `popular_move` under `key`, and those a recount of its
-/// index rows gives: equal when the counts are right.
+/// What is kept under a popular key: the tree's counts and the index
+/// rows by variant.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Kept {
+    /// The games counted in `popular_move`.
+    pub(super) moves: Counts,
+    /// The rows counted in `popular_rows`.
+    pub(super) rows: RowCounts,
+}
+
+/// What `popular_move` and `popular_rows` hold under `key`, and what a
+/// recount of its index rows gives: equal when the counts are right.
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Counts, Counts), StoreError> {
+pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), StoreError> {
     let mut tally = Tally::default();
     tally.key(tx, key)?;
     let mut stmt = tx.prepare_cached(
         "SELECT board, variant, preset, next, outcome, games FROM popular_move WHERE key = ?1",
     )?;
     let mut rows = stmt.query([key])?;
-    let mut stored = HashMap::new();
+    let mut stored = Kept::default();
     while let Some(r) = rows.next()? {
         let board: Vec<u8> = r.get(0)?;
         let board: [u8; PACKED_BYTES] = board.try_into().unwrap_or([0xFF; PACKED_BYTES]);
-        stored.insert(
+        stored.moves.insert(
             (key, board, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
             r.get(5)?,
         );
     }
-    Ok((stored, tally.changes))
+    let mut stmt =
+        tx.prepare_cached("SELECT variant, preset, rows FROM popular_rows WHERE key = ?1")?;
+    let mut rows = stmt.query([key])?;
+    while let Some(r) = rows.next()? {
+        stored.rows.insert((key, r.get(0)?), (r.get(1)?, r.get(2)?));
+    }
+    let recounted = Kept {
+        moves: tally.changes,
+        rows: tally.rows,
+    };
+    Ok((stored, recounted))
 }
 
 #[cfg(test)]

@@ -754,13 +754,24 @@ impl Store {
     }
 
     /// How many games of the filter's variants have `position` in the index
-    /// (by its key alone: read from the index only when every stored game
-    /// passes the filter).
+    /// (by its key alone): at a popular key, the rows counted there by
+    /// variant; else read from the index (and the games, unless every
+    /// stored game passes the filter).
     fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
         let key = position.zobrist() as i64;
-        let every =
-            filter.0.is_none() || self.games_of(filter)? == self.games_of(&VariantFilter(None))?;
-        let count: i64 = if every {
+        let count: i64 = if super::popular::is_popular(self.conn(), key)? {
+            let sql = format!(
+                "SELECT coalesce(sum(g.rows), 0) FROM popular_rows g WHERE g.key = ?1 AND {}",
+                filter.sql()
+            );
+            let mut stmt = self.conn().prepare_cached(&sql)?;
+            match &filter.0 {
+                None => stmt.query_row(params![key], |r| r.get(0))?,
+                Some(v) => stmt.query_row(params![key, v], |r| r.get(0))?,
+            }
+        } else if filter.0.is_none()
+            || self.games_of(filter)? == self.games_of(&VariantFilter(None))?
+        {
             self.conn()
                 .query_row("SELECT count(*) FROM position WHERE key = ?1", [key], |r| {
                     r.get(0)

@@ -358,12 +358,12 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
         [],
     )?;
     tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
-    // The counts at popular positions: the games' rows under popular keys.
+    // The counts at popular keys: the games' rows under them.
     let mut tally = Tally::default();
     {
         let mut stmt = tx.prepare(
             "SELECT p.key, p.game, p.ply, p.next FROM popular_key k CROSS JOIN position p ON p.key = k.key \
-             WHERE p.ply > 0 AND p.next IS NOT NULL AND p.game IN (SELECT id FROM temp.leaving)",
+             WHERE p.game IN (SELECT id FROM temp.leaving)",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {

@@ -1,6 +1,9 @@
 //! The tree's counts kept at popular positions: after every writer, the
 //! tree of a position counted there is the tree counted game by game.
 //!
+//! The same for the total of a search there ("1 of 150 games", the API's
+//! `X-Total-Count`), read at a popular key from the rows counted there.
+//!
 //! Each test writes two databases alike: one where a key is popular from
 //! 3 index rows (`PDNDB_TEST_POPULAR_GAMES`, so that small archives have
 //! popular positions), one with the default threshold, which these
@@ -10,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::serve::Server;
 use crate::{crate_path, json_lines, pdndb, run};
 
 /// Runs a writer on both databases: `popular` with a threshold of 3.
@@ -84,7 +88,8 @@ fn popular_rows(db: &Path) -> i64 {
 }
 
 /// The trees of `fens` (of every variant, and of `variant`) are the same
-/// in both databases, some of them are counted at popular positions, and
+/// in both databases, some of them are counted at popular positions, so
+/// are the totals of a search there (by the command and by the API), and
 /// `stats --check` finds the counts right.
 fn same_trees(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
     assert!(
@@ -104,6 +109,7 @@ fn same_trees(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
         }
     }
     assert!(moves > 0);
+    same_totals(popular, plain, fens, variant);
     let (out, err, code) = run(popular, &["stats", "--check", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let stats: Value = serde_json::from_str(&out).unwrap();
@@ -111,6 +117,59 @@ fn same_trees(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
         stats["check"]["popular_sampled"].as_i64().unwrap() > 0,
         "{stats}"
     );
+}
+
+/// The games a search at `fen` lists out of how many: the line `search`
+/// writes for people ("1 of 150 games").
+fn search_total(db: &Path, fen: &str, filter: &[&str]) -> String {
+    let mut args = vec!["search", "--limit", "1", "--fen", fen];
+    args.extend_from_slice(filter);
+    let (_, err, code) = run(db, &args);
+    assert_eq!(code, 0, "{err}");
+    err.lines()
+        .find(|l| l.ends_with(" games") && l.contains(" of "))
+        .unwrap_or_else(|| panic!("no total in {err:?}"))
+        .to_string()
+}
+
+/// Searches at `fens` (of every variant, and of `variant`) give the same
+/// totals in both databases, by the command and by the API, and some of
+/// them list one game of several (so the total is counted, not listed).
+fn same_totals(popular: &Path, plain: &Path, fens: &[String], variant: &str) {
+    let servers = [Server::start(popular, &[]), Server::start(plain, &[])];
+    let mut counted = 0;
+    for fen in fens {
+        for (filter, query) in [
+            (&[][..], String::new()),
+            (&["--variant", variant][..], format!("&variant={variant}")),
+        ] {
+            let total = search_total(popular, fen, filter);
+            assert_eq!(
+                total,
+                search_total(plain, fen, filter),
+                "search {fen} {filter:?}"
+            );
+            counted += usize::from(!total.starts_with("1 of 1 "));
+            let target = format!(
+                "/api/search?fen={}&limit=1{query}",
+                fen.replace(':', "%3A").replace(',', "%2C")
+            );
+            let headers: Vec<String> = servers
+                .iter()
+                .map(|server| {
+                    let response = server.get(&target);
+                    assert_eq!(response.status, 200, "{target}: {}", response.body);
+                    response.header("x-total-count").unwrap().to_string()
+                })
+                .collect();
+            assert_eq!(headers[0], headers[1], "{target}");
+            assert!(
+                total.ends_with(&format!(" of {} games", headers[0])),
+                "{total} {target}"
+            );
+        }
+    }
+    assert!(counted > 0, "every search listed all its games");
 }
 
 #[test]
@@ -229,4 +288,33 @@ fn the_tree_counted_at_popular_positions_follows_a_recheck_of_an_older_database(
     assert!(!russian.is_empty());
     let fens = positions(&dbs[1], &russian[..russian.len().min(8)]);
     same_trees(&dbs[0], &dbs[1], &fens, "russian");
+}
+
+#[test]
+fn a_wrong_count_of_the_rows_at_a_popular_key_is_found_by_stats_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("popular.sqlite");
+    let a = generated(dir.path(), "a.pdn", 150, 21);
+    let out = pdndb(&db)
+        .env("PDNDB_TEST_POPULAR_GAMES", "3")
+        .args(["import", "--quiet"])
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (out, err, code) = run(&db, &["stats", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Every game is at the start position: 150 rows under its key.
+    let start = &positions(&db, &[1])[0];
+    assert_eq!(search_total(&db, start, &[]), "1 of 150 games");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE popular_rows SET rows = rows + 1", [])
+        .unwrap();
+    let (out, err, code) = run(&db, &["stats", "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("popular keys recounted have other counts than stored"),
+        "{out}{err}"
+    );
 }
