@@ -81,7 +81,8 @@ function drawReadings() {
   readings.forEach((r, i) => {
     // Named by the first ply where it leaves the moves as first read.
     const differs = r.moves.find((m) => !main[m.ply - 1] || main[m.ply - 1].move !== m.move);
-    const label = differs ? `ply ${differs.ply}: ${differs.move}` : "the first reading";
+    if (!differs) return; // the moves as first read: the button before
+    const label = `ply ${differs.ply}: ${differs.move}`;
     buttons.push(el("button", { type: "button", className: state.reading === i + 1 ? "active" : "", "data-reading": i + 1, title: r.moves.map((m) => m.move).join(" "), onclick: () => choose(i + 1) },
       `${i + 1}: ${label}`));
   });
