@@ -189,32 +189,7 @@ impl Tally {
         let Some(r) = rows.next()? else {
             return Ok(());
         };
-        let variant = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-        let preset = r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
-        self.count_row(key, variant, preset, sign);
-        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
-            return Ok(());
-        };
-        let start_fen = r
-            .get_ref(2)?
-            .as_str_or_null()
-            .map_err(rusqlite::Error::from)?;
-        let moves = r
-            .get_ref(3)?
-            .as_blob_or_null()
-            .map_err(rusqlite::Error::from)?;
-        let outcome: i64 = r.get(4)?;
-        self.add(
-            key,
-            variant,
-            preset,
-            start_fen,
-            moves.unwrap_or_default(),
-            ply,
-            next,
-            outcome,
-            sign,
-        );
+        self.game_row(r, 0, key, ply, next, sign)?;
         Ok(())
     }
 
@@ -227,6 +202,42 @@ impl Tally {
                     .insert((key, variant.to_string()), (preset.to_string(), sign));
             }
         }
+    }
+
+    /// Counts an index row from its game's columns `variant, preset,
+    /// start_fen, moves, outcome`, read from `r` starting at column `first`:
+    /// in the key's rows always, in the tree's counts when it is past the
+    /// start with a certain next move.
+    fn game_row(
+        &mut self,
+        r: &rusqlite::Row<'_>,
+        first: usize,
+        key: i64,
+        ply: i64,
+        next: Option<i64>,
+        sign: i64,
+    ) -> rusqlite::Result<()> {
+        let variant = r.get_ref(first)?.as_str()?;
+        let preset = r.get_ref(first + 1)?.as_str()?;
+        self.count_row(key, variant, preset, sign);
+        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
+            return Ok(());
+        };
+        let start_fen = r.get_ref(first + 2)?.as_str_or_null()?;
+        let moves = r.get_ref(first + 3)?.as_blob_or_null()?;
+        let outcome: i64 = r.get(first + 4)?;
+        self.add(
+            key,
+            variant,
+            preset,
+            start_fen,
+            moves.unwrap_or_default(),
+            ply,
+            next,
+            outcome,
+            sign,
+        );
+        Ok(())
     }
 
     /// Counts a row given its game's columns.
@@ -265,34 +276,8 @@ impl Tally {
         )?;
         let mut rows = stmt.query([key])?;
         while let Some(r) = rows.next()? {
-            let ply: i64 = r.get(0)?;
-            let next: Option<i64> = r.get(1)?;
-            let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
-            let preset = r.get_ref(3)?.as_str().map_err(rusqlite::Error::from)?;
-            self.count_row(key, variant, preset, 1);
-            let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
-                continue;
-            };
-            let start_fen = r
-                .get_ref(4)?
-                .as_str_or_null()
-                .map_err(rusqlite::Error::from)?;
-            let moves = r
-                .get_ref(5)?
-                .as_blob_or_null()
-                .map_err(rusqlite::Error::from)?;
-            let outcome: i64 = r.get(6)?;
-            self.add(
-                key,
-                variant,
-                preset,
-                start_fen,
-                moves.unwrap_or_default(),
-                ply,
-                next,
-                outcome,
-                1,
-            );
+            let (ply, next): (i64, Option<i64>) = (r.get(0)?, r.get(1)?);
+            self.game_row(r, 2, key, ply, next, 1)?;
         }
         Ok(())
     }
