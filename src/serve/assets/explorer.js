@@ -97,7 +97,10 @@ async function drawBoard(mine) {
 
 function drawLine() {
   const items = [];
-  const firstSide = full.start_fen.startsWith("B") ? 1 : 0;
+  // A move number begins with the preset's first side (Black in English
+  // checkers and pool, White elsewhere).
+  const blackFirst = /^(english|pool)\b/.test(full.variant);
+  const firstSide = full.start_fen.startsWith(blackFirst ? "W" : "B") ? 1 : 0;
   full.moves.forEach((move, i) => {
     const half = i + firstSide;
     if (half % 2 === 0) items.push(el("span", { className: "num" }, `${half / 2 + 1}.`));
