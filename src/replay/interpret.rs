@@ -7,6 +7,7 @@
 //! readings cover the record, where they part, and which positions every
 //! reading passes through (the *certain* positions).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::rules::{Bitboard, Move, Position, Rules, fitting_moves_into};
@@ -178,6 +179,7 @@ struct Edge {
 
 /// The graph of readings: every node is a distinct position at one ply.
 /// Nodes and edges are stored flat, layer after layer.
+#[derive(Default)]
 struct Graph {
     positions: Vec<Position>,
     paths: Vec<u64>,
@@ -199,10 +201,26 @@ impl Graph {
     }
 }
 
+/// Graphs of at most this many positions and edges are kept from one
+/// replay to the next on a thread; a larger one is let go.
+const KEPT_GRAPH: usize = 1 << 16;
+
+thread_local! {
+    /// The buffers of this thread's last replay, reused so that replaying a
+    /// game allocates only what its result holds.
+    static GRAPH: RefCell<Graph> = RefCell::new(Graph::default());
+}
+
 /// Replays `written` from `start`.
 pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
-    let (graph, limit) = build_graph(rules, start, written);
-    analyse(&graph, written.len(), limit)
+    GRAPH.with_borrow_mut(|graph| {
+        let limit = build_graph_in(rules, start, written, graph);
+        let replay = analyse(graph, written.len(), limit);
+        if graph.positions.capacity() + graph.edges.capacity() > KEPT_GRAPH {
+            *graph = Graph::default();
+        }
+        replay
+    })
 }
 
 /// Up to `max` of the readings of `written` from `start` that cover as
@@ -257,19 +275,33 @@ pub fn readings(rules: &Rules, start: Position, written: &Written, max: usize) -
 /// The graph of every reading of `written` from `start`, up to where the
 /// readings stop or a limit is met (and which).
 fn build_graph(rules: &Rules, start: Position, written: &Written) -> (Graph, Option<Limit>) {
+    let mut graph = Graph::default();
+    let limit = build_graph_in(rules, start, written, &mut graph);
+    (graph, limit)
+}
+
+/// [`build_graph`] into `graph`, whatever it held before.
+fn build_graph_in(
+    rules: &Rules,
+    start: Position,
+    written: &Written,
+    graph: &mut Graph,
+) -> Option<Limit> {
     let n = written.len();
-    let mut graph = Graph {
-        positions: Vec::with_capacity(n + 1),
-        paths: Vec::with_capacity(n + 1),
-        layers: Vec::with_capacity(n + 2),
-        edges: Vec::with_capacity(n),
-        edge_layers: Vec::with_capacity(n + 2),
-    };
+    graph.positions.clear();
+    graph.paths.clear();
+    graph.layers.clear();
+    graph.edges.clear();
+    graph.edge_layers.clear();
+    graph.positions.reserve(n + 1);
+    graph.paths.reserve(n + 1);
+    graph.layers.reserve(n + 2);
+    graph.edges.reserve(n);
+    graph.edge_layers.reserve(n + 2);
     graph.positions.push(start);
     graph.paths.push(1);
     graph.layers.extend([0, 1]);
     graph.edge_layers.extend([0, 0]);
-    let mut legal = Vec::with_capacity(32);
     let mut fitting = Vec::with_capacity(4);
     let mut index: HashMap<Position, u32> = HashMap::new();
     let mut limit = None;
@@ -283,7 +315,7 @@ fn build_graph(rules: &Rules, start: Position, written: &Written) -> (Graph, Opt
         index.clear();
         for p in parents {
             let parent = graph.positions[p];
-            fitting_moves_into(rules, &parent, squares, &mut legal, &mut fitting);
+            fitting_moves_into(rules, &parent, squares, &mut fitting);
             for &mv in &fitting {
                 let child = parent.play(&mv);
                 let c = if graph.positions.len() == first_child {
@@ -327,7 +359,7 @@ fn build_graph(rules: &Rules, start: Position, written: &Written) -> (Graph, Opt
         graph.layers.push(graph.positions.len() as u32);
         graph.edge_layers.push(graph.edges.len() as u32);
     }
-    (graph, limit)
+    limit
 }
 
 /// Works out readings, certain positions, divergence and resolved

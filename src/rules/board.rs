@@ -145,6 +145,14 @@ impl Direction {
             Color::Black => [Direction::DownLeft, Direction::DownRight],
         }
     }
+
+    /// Whether a man of `color` moves this way (one of
+    /// [`Direction::forward`]).
+    #[inline]
+    pub fn is_forward(self, color: Color) -> bool {
+        let up = matches!(self, Direction::UpLeft | Direction::UpRight);
+        up == (color == Color::White)
+    }
 }
 
 const NONE: u8 = u8::MAX;
@@ -197,11 +205,15 @@ pub struct Geometry {
 
 /// One step along a direction, for the squares of one row parity: the
 /// squares (`from`) that have a neighbour that way, and how far along the
-/// square numbering it stands (`delta`).
+/// square numbering it stands, as the shifts that take a neighbour's bit
+/// back to its source's (one of them is 0), so that no branch is needed.
 #[derive(Clone, Copy, Debug, Default)]
 struct Step {
     from: Bitboard,
-    delta: i8,
+    /// The delta when it is positive, else 0.
+    right: u8,
+    /// Minus the delta when it is negative, else 0.
+    left: u8,
 }
 
 /// Why a board size cannot be used.
@@ -349,7 +361,9 @@ impl Geometry {
                     // Within one row parity every step has the same delta.
                     let step = &mut geometry.steps[d][(row % 2) as usize];
                     step.from |= 1u64 << index;
-                    step.delta = (next.index() as i32 - index as i32) as i8;
+                    let delta = next.index() as i32 - index as i32;
+                    step.right = delta.max(0) as u8;
+                    step.left = (-delta).max(0) as u8;
                 }
             }
         }
@@ -360,14 +374,7 @@ impl Geometry {
     #[inline]
     pub(crate) fn step_sources(&self, direction: Direction, targets: Bitboard) -> Bitboard {
         let [even, odd] = self.steps[direction as usize];
-        let back = |step: Step| {
-            let moved = if step.delta >= 0 {
-                targets >> step.delta
-            } else {
-                targets << -step.delta
-            };
-            moved & step.from
-        };
+        let back = |step: Step| ((targets >> step.right) << step.left) & step.from;
         back(even) | back(odd)
     }
 

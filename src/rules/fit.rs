@@ -14,19 +14,17 @@ use super::variant::Rules;
 /// The legal moves of `position` that fit `written`, in generation order.
 /// Fewer than two written squares fit nothing.
 pub fn fitting_moves(rules: &Rules, position: &Position, written: &[Bitboard]) -> Vec<Move> {
-    let mut legal = Vec::new();
     let mut fitting = Vec::new();
-    fitting_moves_into(rules, position, written, &mut legal, &mut fitting);
+    fitting_moves_into(rules, position, written, &mut fitting);
     fitting
 }
 
-/// [`fitting_moves`] into `fitting` (cleared first), with `legal` as scratch
-/// space, so that a caller in a loop allocates nothing.
+/// [`fitting_moves`] into `fitting` (cleared first), so that a caller in a
+/// loop allocates nothing.
 pub fn fitting_moves_into(
     rules: &Rules,
     position: &Position,
     written: &[Bitboard],
-    legal: &mut Vec<Move>,
     fitting: &mut Vec<Move>,
 ) {
     fitting.clear();
@@ -36,8 +34,7 @@ pub fn fitting_moves_into(
     if written.len() < 2 {
         return;
     }
-    position.legal_moves_from_into(rules, first, legal);
-    fitting.extend(legal.iter().filter(|m| last & m.to().bit() != 0));
+    position.legal_moves_between_into(rules, first, last, fitting);
     let middle = &written[1..written.len() - 1];
     if middle.is_empty() {
         return;

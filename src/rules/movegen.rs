@@ -197,10 +197,7 @@ impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
         captured: Bitboard,
     ) -> bool {
         let g = self.geometry;
-        if !king
-            && !self.rules.men_capture_backward
-            && !Direction::forward(self.color).contains(&direction)
-        {
+        if !king && !self.rules.men_capture_backward && !direction.is_forward(self.color) {
             return false;
         }
         let Some(victim) = g.step(at, direction) else {
@@ -329,6 +326,25 @@ impl Position {
         }
     }
 
+    /// The legal moves that start on one of the squares of `from` and end
+    /// on one of the squares of `to`, into `moves` (cleared first), in the
+    /// order of [`Position::legal_moves_from_into`].
+    pub fn legal_moves_between_into(
+        &self,
+        rules: &Rules,
+        from: Bitboard,
+        to: Bitboard,
+        moves: &mut Vec<Move>,
+    ) {
+        moves.clear();
+        self.captures_into(rules, moves);
+        if moves.is_empty() {
+            self.quiet_moves_between(rules, from, to, moves);
+        } else {
+            moves.retain(|m| from & (1u64 << m.from) != 0 && to & (1u64 << m.to) != 0);
+        }
+    }
+
     /// Every legal move for the side to move.
     pub fn legal_moves(&self, rules: &Rules) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -349,12 +365,14 @@ impl Position {
         // (Men that may not take kings are let through: the route search
         // knows.)
         let mut starts = flying;
+        let walkers = us & !flying;
         for direction in DIRECTIONS {
             let victims = them & g.step_sources(direction, empty);
-            let mut movers = us & !flying;
-            if !rules.men_capture_backward && !Direction::forward(self.side).contains(&direction) {
-                movers &= kings;
-            }
+            let movers = if rules.men_capture_backward || direction.is_forward(self.side) {
+                walkers
+            } else {
+                walkers & kings
+            };
             starts |= movers & g.step_sources(direction, victims);
         }
         for from in squares(starts) {
@@ -407,8 +425,22 @@ impl Position {
     }
 
     fn quiet_moves_from(&self, rules: &Rules, origins: Bitboard, moves: &mut Vec<Move>) {
+        self.quiet_moves_between(rules, origins, u64::MAX, moves);
+    }
+
+    /// The plain moves from a square of `origins` to one of `targets`.
+    fn quiet_moves_between(
+        &self,
+        rules: &Rules,
+        origins: Bitboard,
+        targets: Bitboard,
+        moves: &mut Vec<Move>,
+    ) {
         let g = rules.geometry;
         let empty = g.all() & !self.occupied();
+        // A king slides over empty squares that are not targets; a man's
+        // one step lands only on a target.
+        let landing = empty & targets;
         let crown = g.crowning_row(self.side);
         for from in squares(self.pieces(self.side) & origins) {
             let f = from.index();
@@ -419,7 +451,9 @@ impl Position {
                         if empty & (1u64 << s) == 0 {
                             break;
                         }
-                        moves.push(Move::simple(f, s, true, false));
+                        if landing & (1u64 << s) != 0 {
+                            moves.push(Move::simple(f, s, true, false));
+                        }
                         if !rules.flying_kings {
                             break;
                         }
@@ -428,7 +462,7 @@ impl Position {
                 }
             } else {
                 for direction in Direction::forward(self.side) {
-                    if let Some(s) = g.step(f, direction).filter(|&s| empty & (1u64 << s) != 0) {
+                    if let Some(s) = g.step(f, direction).filter(|&s| landing & (1u64 << s) != 0) {
                         moves.push(Move::simple(f, s, false, crown & (1u64 << s) != 0));
                     }
                 }
@@ -687,7 +721,7 @@ mod tests {
     }
 
     #[test]
-    fn moves_from_some_squares_are_the_legal_moves_starting_there() {
+    fn moves_from_and_to_some_squares_are_the_legal_moves_there() {
         for preset in Preset::ALL {
             let rules = preset.rules();
             let mut p = Position::initial(&rules);
@@ -706,6 +740,16 @@ mod tests {
                         .filter(|m| mask & m.from().bit() != 0)
                         .collect();
                     assert_eq!(some, expected);
+                    for to in [0u64, 0x0F0F_0F0F, 1 << 17, u64::MAX] {
+                        let mut between = Vec::new();
+                        p.legal_moves_between_into(&rules, mask, to, &mut between);
+                        let expected: Vec<Move> = expected
+                            .iter()
+                            .copied()
+                            .filter(|m| to & m.to().bit() != 0)
+                            .collect();
+                        assert_eq!(between, expected);
+                    }
                 }
                 seed = seed
                     .wrapping_mul(6364136223846793005)
