@@ -13,7 +13,7 @@ use super::{CliError, Exit, ReadingArgs};
 use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
-use crate::replay::{CheckedGame, FileChecker, Reading, Status, record_tags};
+use crate::replay::{CheckedGame, FileCheck, Handed, Reading, Status, record_tags};
 use crate::rules::Position;
 
 /// Arguments of `check`.
@@ -63,26 +63,29 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         };
         let source = BufReader::with_capacity(1 << 16, file);
         let mut reader = Reader::with_encoding(source, args.reading.encoding);
-        let mut checker =
-            FileChecker::new(name.as_str(), &overrides).with_jobs(args.reading.jobs());
-        loop {
-            let game = match reader.next_game() {
-                Ok(Some(game)) => game,
-                Ok(None) => break,
-                Err(err) => {
-                    say!("{name}:{}: {err}", reader.position());
-                    failed = true;
-                    break;
-                }
-            };
+        let checking = FileCheck {
+            name: name.as_str(),
+            overrides: &overrides,
+            jobs: args.reading.jobs(),
             // The tags are printed only in JSON and for games not `ok`.
-            checker.push(game, true, args.json, &mut |game, checked| {
-                report_game(out, &name, &game, checked, args.json, &mut tally)
-            })?;
-        }
-        checker.finish(args.json, &mut |game, checked| {
-            report_game(out, &name, &game, checked, args.json, &mut tally)
-        })?;
+            with_tags: args.json,
+        };
+        checking.run(
+            &mut reader,
+            &|_| true,
+            &|| |game, checked| (game, checked),
+            &mut |handed| match handed {
+                Handed::Game {
+                    output: (game, checked),
+                    ..
+                } => report_game(out, &name, &game, checked, args.json, &mut tally),
+                Handed::ReadError { error, at } => {
+                    say!("{name}:{at}: {error}");
+                    failed = true;
+                    Ok(())
+                }
+            },
+        )?;
         for d in reader.trailing_diagnostics() {
             say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
         }

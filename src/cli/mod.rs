@@ -123,8 +123,8 @@ pub struct ReadingArgs {
     /// detecting it.
     #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
     pub encoding: Option<&'static crate::pdn::Encoding>,
-    /// Threads that replay games (default 1); the output is the same for
-    /// every number.
+    /// Threads that read and replay games (default: one per core); the
+    /// output is the same for every number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
 }
@@ -135,10 +135,13 @@ fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
 }
 
 impl ReadingArgs {
-    /// The threads to replay games on: `--jobs`, else 1 (reading, on one
-    /// thread, is most of the work: more threads pay once it is shared).
+    /// The threads to read and replay games on: `--jobs`, else one per
+    /// core.
     pub fn jobs(&self) -> usize {
-        self.jobs.map_or(1, usize::from)
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            usize::from,
+        )
     }
 
     /// The overrides these arguments ask for.

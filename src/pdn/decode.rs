@@ -69,6 +69,19 @@ pub(crate) fn decode(
     (text, Some(bytes))
 }
 
+/// Whether [`decode`] reads `bytes` in a legacy encoding, told without
+/// decoding them: only a single-byte `choice` (or, with none, one detected
+/// from bytes that are not UTF-8) does, for bytes that are not valid UTF-8
+/// (or not ASCII, when the caller gave that encoding).
+pub(crate) fn decodes_as_legacy(bytes: &[u8], choice: Option<Choice>) -> bool {
+    match choice {
+        None => std::str::from_utf8(bytes).is_err() && detect(bytes, true).single_byte(),
+        Some(choice) if !choice.single_byte() => false,
+        Some(choice) if choice.how == How::Forced => !bytes.is_ascii(),
+        Some(_) => std::str::from_utf8(bytes).is_err(),
+    }
+}
+
 /// The runs of `bytes` that `segments` give, one after the other, each
 /// with where it starts in the text made of them.
 fn runs<'b>(
@@ -497,5 +510,40 @@ pub(crate) mod tests {
                 column: 3
             }
         );
+    }
+
+    #[test]
+    fn legacy_is_told_without_decoding() {
+        let choices = [
+            None,
+            Some(WINDOWS_1252_DETECTED),
+            Some(Choice::forced(encoding_rs::WINDOWS_1252)),
+            Some(Choice::forced(UTF_8)),
+            Some(Choice {
+                encoding: UTF_8,
+                how: How::Detected,
+            }),
+            Some(Choice {
+                encoding: encoding_rs::WINDOWS_1252,
+                how: How::Instead(encoding_rs::SHIFT_JIS),
+            }),
+        ];
+        let texts: [&[u8]; 5] = [
+            b"1. 11-15 *",
+            "M\u{fc}ller".as_bytes(),
+            b"M\xfcller",
+            b"\xc8\xe2\xe0\xed\xee\xe2 \xc8\xe2\xe0\xed",
+            b"",
+        ];
+        for choice in choices {
+            for bytes in texts {
+                let (text, _) = decode(bytes.to_vec(), vec![segment(0, 0, 1, 1)], choice);
+                assert_eq!(
+                    decodes_as_legacy(bytes, choice),
+                    matches!(text.encoding, TextEncoding::Legacy(_)),
+                    "{choice:?} {bytes:?}"
+                );
+            }
+        }
     }
 }

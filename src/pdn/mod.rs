@@ -85,7 +85,7 @@ pub use game::{
     Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
 };
 pub use input::{Content, Hashed, Input, STDIN, Snapshot};
-pub use reader::Reader;
+pub use reader::{FramedGame, Reader};
 pub use sniff::{NotPdn, SNIFF_SAMPLE, STREAM_SNIFF_LIMIT, sniff, sniff_as};
 pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
 pub use writer::{game_to_string, tags_to_string, write_game, write_games};

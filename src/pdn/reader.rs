@@ -5,10 +5,11 @@ use std::io::{self, Read};
 use encoding_rs::{Encoding, UTF_8};
 use encoding_rs_io::{DecodeReaderBytes, DecodeReaderBytesBuilder};
 
-use super::encoding::is_utf16;
+use super::decode::decodes_as_legacy;
+use super::encoding::{Choice, is_utf16};
 use super::error::{Diagnostic, Position};
-use super::framing::Framer;
-use super::game::{Game, TextEncoding};
+use super::framing::{Framer, RawGame};
+use super::game::Game;
 use super::grammar::parse_game;
 
 /// Reads PDN games one at a time from any byte source.
@@ -24,6 +25,12 @@ use super::grammar::parse_game;
 /// every other input is read as it is.
 ///
 /// It is also an [`Iterator`] of `io::Result<Game>`.
+///
+/// Reading a game is two steps: framing, which finds where the game's text
+/// starts and ends and must go through the input in order, and parsing,
+/// which reads that text and needs nothing else. [`Reader::next_game`] does
+/// both; [`Reader::next_raw`] only the first, handing out a
+/// [`FramedGame`] to parse on any thread.
 pub struct Reader<R> {
     framer: Framer<DecodeReaderBytes<R, Vec<u8>>>,
     games: u64,
@@ -87,15 +94,37 @@ impl<R: Read> Reader<R> {
     /// An I/O error of the source. The source then counts as ended: the
     /// next call returns `Ok(None)`.
     pub fn next_game(&mut self) -> io::Result<Option<Game>> {
+        let Some(framed) = self.next_raw()? else {
+            return Ok(None);
+        };
+        let (game, buffer) = framed.parse_keeping_buffer();
+        self.framer.recycle(buffer);
+        Ok(Some(game))
+    }
+
+    /// The next game framed but not parsed, or `None` at the end of the
+    /// input: [`FramedGame::parse`] gives the game [`Reader::next_game`]
+    /// would have, on any thread.
+    ///
+    /// # Errors
+    /// An I/O error of the source. The source then counts as ended: the
+    /// next call returns `Ok(None)`.
+    pub fn next_raw(&mut self) -> io::Result<Option<FramedGame>> {
         match self.framer.next_game()? {
             Some(raw) => {
                 self.games += 1;
                 let choice = self.framer.encoding();
-                let (game, buffer) = parse_game(raw, self.games, choice, !self.announced);
                 // The first game read in a legacy encoding names it.
-                self.announced |= matches!(game.encoding, TextEncoding::Legacy(_));
-                self.framer.recycle(buffer);
-                Ok(Some(game))
+                let announce = !self.announced;
+                if announce && decodes_as_legacy(&raw.bytes, choice) {
+                    self.announced = true;
+                }
+                Ok(Some(FramedGame {
+                    raw,
+                    index: self.games,
+                    choice,
+                    announce,
+                }))
             }
             None => {
                 let notes = std::mem::take(&mut self.framer.trailing);
@@ -120,6 +149,41 @@ impl<R: Read> Reader<R> {
     /// How far the input has been read.
     pub fn position(&self) -> Position {
         self.framer.position()
+    }
+}
+
+/// A game's text as framed by [`Reader::next_raw`], with everything its
+/// parsing needs: its index in the input, the input's encoding as decided
+/// when it was framed, and whether it is the one to name a detected legacy
+/// encoding.
+#[derive(Debug)]
+pub struct FramedGame {
+    raw: RawGame,
+    index: u64,
+    choice: Option<Choice>,
+    announce: bool,
+}
+
+impl FramedGame {
+    /// The game's 1-based index in the input.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// Bytes of the game's text kept (at most
+    /// [`MAX_GAME_LEN`](super::MAX_GAME_LEN)).
+    pub fn text_len(&self) -> usize {
+        self.raw.bytes.len()
+    }
+
+    /// Reads the game: the one [`Reader::next_game`] would have handed out.
+    pub fn parse(self) -> Game {
+        self.parse_keeping_buffer().0
+    }
+
+    /// [`FramedGame::parse`], with the byte buffer for reuse.
+    fn parse_keeping_buffer(self) -> (Game, Vec<u8>) {
+        parse_game(self.raw, self.index, self.choice, self.announce)
     }
 }
 
@@ -171,5 +235,38 @@ mod tests {
             assert_eq!(game.plies().len(), 2);
             assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
         }
+    }
+
+    #[test]
+    fn framed_games_parsed_in_any_order_are_the_games_read() {
+        // ASCII first, then Windows-1252, then UTF-8 read as Windows-1252:
+        // the legacy encoding is named on the second game only.
+        let mut bytes = b"[White \"A\"]\n1. 11-15 *\n\n".to_vec();
+        bytes.extend_from_slice(b"[White \"M\xfcller\"]\n1. 11-15 {caf\xe9} *\n\n");
+        bytes.extend_from_slice("[White \"Müller\"]\n1. 11-15 *\n\n".as_bytes());
+        bytes.extend_from_slice(b"[White \"Pe\xf1a\"]\n1. 11-15 *\n");
+        let read: Vec<Game> = Reader::new(&bytes[..]).map(Result::unwrap).collect();
+        let mut reader = Reader::new(&bytes[..]);
+        let mut framed = Vec::new();
+        while let Some(game) = reader.next_raw().unwrap() {
+            framed.push(game);
+        }
+        assert_eq!(
+            framed.iter().map(FramedGame::index).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        let mut parsed: Vec<Game> = framed.into_iter().rev().map(FramedGame::parse).collect();
+        parsed.reverse();
+        assert_eq!(parsed, read);
+        let named: Vec<u64> = read
+            .iter()
+            .filter(|g| {
+                g.diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("the file is not UTF-8"))
+            })
+            .map(|g| g.index)
+            .collect();
+        assert_eq!(named, [2]);
     }
 }

@@ -51,19 +51,55 @@ pub const CALIBRATION_GAMES: usize = 64;
 /// are held when they are very long.
 const CALIBRATION_BYTES: usize = 16 << 20;
 
-/// Games checked together on several threads, at most (per thread).
-const GAMES_PER_JOB: usize = 64;
+/// The count, over a file's first games, of the presets each reads
+/// cleanly under: what chooses the file's preset.
+#[derive(Debug, Default)]
+pub(super) struct Calibration {
+    games: usize,
+    bytes: usize,
+    /// Per preset (in [`Preset::ALL`] order), games reading cleanly.
+    clean: [u32; Preset::ALL.len()],
+}
 
-/// Bytes of memory (see [`Game::memory_size`]) of the games checked
-/// together on several threads, at most: their checks are held until the
-/// last of them is done.
-const PARALLEL_BYTES: usize = 4 << 20;
+impl Calibration {
+    /// Counts the next game of the file: its memory size and the presets
+    /// it reads cleanly under (see [`calibration_evidence`]). Returns
+    /// whether the games counted are enough to choose.
+    pub(super) fn count(&mut self, memory: usize, presets: Option<Vec<Preset>>) -> bool {
+        for preset in presets.into_iter().flatten() {
+            self.clean[preset as usize] += 1;
+        }
+        self.games += 1;
+        self.bytes += memory;
+        self.games >= CALIBRATION_GAMES || self.bytes >= CALIBRATION_BYTES
+    }
 
-/// Checks the games of one file in order.
-///
-/// With [`FileChecker::with_jobs`] above 1, games are checked on that many
-/// threads, a group of games at a time; the results come out in file order
-/// all the same, and equal to one thread's.
+    /// The preset most games counted read cleanly under (ties go to
+    /// [`Preset::INFERENCE_ORDER`]), if any reads cleanly.
+    pub(super) fn choose(&self) -> Option<Preset> {
+        let mut best: Option<(Preset, u32)> = None;
+        for preset in Preset::INFERENCE_ORDER {
+            let count = self.clean[preset as usize];
+            if count > 0 && best.is_none_or(|(_, most)| count > most) {
+                best = Some((preset, count));
+            }
+        }
+        best.map(|(preset, _)| preset)
+    }
+}
+
+/// What a game tells of its file's preset: the presets it reads cleanly
+/// under, when its text has no errors and its rules are inferred.
+pub(super) fn calibration_evidence(game: &Game, overrides: &Overrides) -> Option<Vec<Preset>> {
+    if game.has_errors() {
+        None
+    } else {
+        presets_reading_cleanly(&record_text(game), overrides)
+    }
+}
+
+/// Checks the games of one file in order, on the caller's thread (see
+/// [`FileCheck`](super::FileCheck) for several threads).
 ///
 /// Where rules are inferred, the file's own preset is tried first, so that
 /// it takes the games every preset reads alike (most Russian games read as
@@ -80,16 +116,9 @@ pub struct FileChecker<'a> {
     /// Games held while the file's preset is chosen, with whether the
     /// caller wants them checked.
     held: Vec<(Game, bool)>,
-    held_bytes: usize,
-    /// Per preset (in [`Preset::ALL`] order), held games reading cleanly.
-    clean: [u32; Preset::ALL.len()],
+    calibration: Calibration,
     /// `None` while games are held.
     preset: Option<Option<Preset>>,
-    /// Threads that check games.
-    jobs: usize,
-    /// Games waiting to be checked together, once the preset is chosen.
-    waiting: Vec<Game>,
-    waiting_bytes: usize,
 }
 
 impl<'a> FileChecker<'a> {
@@ -99,23 +128,13 @@ impl<'a> FileChecker<'a> {
             file: file.into(),
             overrides,
             held: Vec::new(),
-            held_bytes: 0,
-            clean: [0; Preset::ALL.len()],
+            calibration: Calibration::default(),
             preset: if overrides.rules.is_some() {
                 Some(None)
             } else {
                 None
             },
-            jobs: 1,
-            waiting: Vec::new(),
-            waiting_bytes: 0,
         }
-    }
-
-    /// Checks games on `jobs` threads (1, the default: on the caller's).
-    pub fn with_jobs(mut self, jobs: usize) -> FileChecker<'a> {
-        self.jobs = jobs.max(1);
-        self
     }
 
     /// The file's preset, once chosen: the one tried first where rules are
@@ -141,21 +160,12 @@ impl<'a> FileChecker<'a> {
         out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
     ) -> Result<(), E> {
         if self.preset.is_some() {
-            return self.enqueue(game, wanted, with_tags, out);
+            return self.check(game, wanted, with_tags, out);
         }
-        let evidence = if game.has_errors() {
-            None
-        } else {
-            presets_reading_cleanly(&record_text(&game), self.overrides)
-        };
-        if let Some(presets) = evidence {
-            for preset in presets {
-                self.clean[preset as usize] += 1;
-            }
-        }
-        self.held_bytes += game.memory_size();
+        let evidence = calibration_evidence(&game, self.overrides);
+        let enough = self.calibration.count(game.memory_size(), evidence);
         self.held.push((game, wanted));
-        if self.held.len() >= CALIBRATION_GAMES || self.held_bytes >= CALIBRATION_BYTES {
+        if enough {
             self.release(with_tags, out)?;
         }
         Ok(())
@@ -173,12 +183,12 @@ impl<'a> FileChecker<'a> {
         if self.preset.is_none() {
             self.release(with_tags, out)?;
         }
-        self.check_waiting(with_tags, out)
+        Ok(())
     }
 
-    /// Checks a game with the file's preset: at once on one thread, else
-    /// once enough games wait to be checked together.
-    fn enqueue<E>(
+    /// Checks a game with the file's preset and hands it to `out`, if
+    /// wanted.
+    fn check<E>(
         &mut self,
         game: Game,
         wanted: bool,
@@ -188,69 +198,20 @@ impl<'a> FileChecker<'a> {
         if !wanted {
             return Ok(());
         }
-        if self.jobs == 1 {
-            let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
-            return out(game, checked);
-        }
-        self.waiting_bytes += game.memory_size();
-        self.waiting.push(game);
-        if self.waiting.len() >= GAMES_PER_JOB * self.jobs || self.waiting_bytes >= PARALLEL_BYTES {
-            self.check_waiting(with_tags, out)?;
-        }
-        Ok(())
+        let checked = check_in(&game, &self.file, self.overrides, self.preset(), with_tags);
+        out(game, checked)
     }
 
-    /// Checks the games waiting, on [`FileChecker::with_jobs`] threads, and
-    /// hands them to `out` in order.
-    fn check_waiting<E>(
-        &mut self,
-        with_tags: bool,
-        out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let games = std::mem::take(&mut self.waiting);
-        self.waiting_bytes = 0;
-        if games.is_empty() {
-            return Ok(());
-        }
-        let preset = self.preset();
-        let check = |game: &Game| check_in(game, &self.file, self.overrides, preset, with_tags);
-        let per_job = games.len().div_ceil(self.jobs);
-        let checked: Vec<CheckedGame> = std::thread::scope(|scope| {
-            let parts: Vec<_> = games
-                .chunks(per_job)
-                .map(|part| scope.spawn(move || part.iter().map(check).collect::<Vec<_>>()))
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for (game, checked) in games.into_iter().zip(checked) {
-            out(game, checked)?;
-        }
-        Ok(())
-    }
-
-    /// Chooses the file's preset and checks the held games with it, as the
-    /// games after them: one at a time on one thread (a game's check may
-    /// take far more room than the game), in groups bounded by their size
-    /// on several.
+    /// Chooses the file's preset and checks the held games with it, one at
+    /// a time (a game's check may take far more room than the game).
     fn release<E>(
         &mut self,
         with_tags: bool,
         out: &mut impl FnMut(Game, CheckedGame) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut best: Option<(Preset, u32)> = None;
-        for preset in Preset::INFERENCE_ORDER {
-            let count = self.clean[preset as usize];
-            if count > 0 && best.is_none_or(|(_, most)| count > most) {
-                best = Some((preset, count));
-            }
-        }
-        self.preset = Some(best.map(|(preset, _)| preset));
-        self.held_bytes = 0;
+        self.preset = Some(self.calibration.choose());
         for (game, wanted) in std::mem::take(&mut self.held) {
-            self.enqueue(game, wanted, with_tags, out)?;
+            self.check(game, wanted, with_tags, out)?;
         }
         Ok(())
     }
@@ -316,7 +277,7 @@ pub fn record_tags(game: &Game) -> serde_json::Map<String, serde_json::Value> {
 }
 
 /// Checks one game, trying `majority` first where rules are inferred.
-fn check_in(
+pub(super) fn check_in(
     game: &Game,
     file: &str,
     overrides: &Overrides,

@@ -4,6 +4,7 @@
 mod detect;
 mod game;
 mod interpret;
+mod pipeline;
 mod record;
 
 pub use detect::{
@@ -18,4 +19,5 @@ pub use interpret::{
     CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
     Replay, Resolved, Written, readings, replay,
 };
+pub use pipeline::{FileCheck, Handed};
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

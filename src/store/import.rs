@@ -1,5 +1,6 @@
-//! Importing PDN files: read and replay on one thread, write batches of
-//! games on another, one transaction per batch.
+//! Importing PDN files: read, replay and prepare games (on one thread, or
+//! several: see [`FileCheck`]), write batches of them on another, one
+//! transaction per batch.
 //!
 //! Crash safety: a file's row is written first; each batch then writes its
 //! games with their provenance `(file, index)` in one transaction; the file
@@ -27,7 +28,7 @@ use super::rows::{Row, delete_games, has_copies, update_game};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Content, Encoding, Game, Input, Reader, Snapshot};
-use crate::replay::{CheckedGame, FileChecker, Overrides, Reading, Status};
+use crate::replay::{CheckedGame, FileCheck, Handed, Overrides, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 
 /// Games the reading thread hands over at a time, at most.
@@ -265,8 +266,9 @@ impl<'a> Importer<'a> {
         self
     }
 
-    /// Replays games on `jobs` threads (1, the default: on the reading
-    /// thread); what is stored is the same for every number.
+    /// Reads and replays games on `jobs` threads (1, the default: on the
+    /// reading thread; see [`FileCheck`]); what is stored is the same for
+    /// every number.
     pub fn with_jobs(mut self, jobs: usize) -> Importer<'a> {
         self.jobs = jobs.max(1);
         self
@@ -935,21 +937,15 @@ struct Batcher {
     sender: SyncSender<Batch>,
     games: Vec<Prepared>,
     bytes: usize,
-    deflater: Deflater,
 }
 
 /// The writing thread has stopped taking batches.
 struct Stopped;
 
 impl Batcher {
-    /// Prepares a game and sends the batch when it is full; `read` is how
-    /// far the file has been read.
-    fn add(&mut self, game: &Game, checked: &CheckedGame, read: u64) -> Result<(), Stopped> {
-        let prepared = prepare(game, checked, &mut self.deflater);
-        self.add_prepared(prepared, read)
-    }
-
-    fn add_prepared(&mut self, prepared: Prepared, read: u64) -> Result<(), Stopped> {
+    /// Takes a prepared game and sends the batch when it is full; `read` is
+    /// how far the file has been read.
+    fn add(&mut self, prepared: Prepared, read: u64) -> Result<(), Stopped> {
         self.bytes += prepared.memory_size();
         self.games.push(prepared);
         if self.games.len() >= BATCH || self.bytes >= BATCH_BYTES {
@@ -967,9 +963,10 @@ impl Batcher {
     }
 }
 
-/// The reading side: games read, checked and prepared, sent in batches.
+/// The reading side: games read, checked and prepared (on `jobs` threads),
+/// sent in batches in file order.
 fn read_games(
-    file: impl Read,
+    file: impl Read + Send,
     name: &str,
     overrides: &Overrides,
     encoding: Option<&'static Encoding>,
@@ -979,35 +976,39 @@ fn read_games(
 ) -> Result<(), String> {
     let source = BufReader::with_capacity(1 << 16, file);
     let mut reader = Reader::with_encoding(source, encoding);
-    let mut checker = FileChecker::new(name, overrides).with_jobs(jobs);
+    let checking = FileCheck {
+        name,
+        overrides,
+        jobs,
+        with_tags: true,
+    };
     let mut batcher = Batcher {
         sender,
         games: Vec::new(),
         bytes: 0,
-        deflater: Deflater::new(),
     };
-    loop {
-        let game = match reader.next_game() {
-            Ok(Some(game)) => game,
-            Ok(None) => break,
-            Err(err) => return Err(format!("{name}:{}: {err}", reader.position())),
-        };
-        let read = reader.position().byte;
+    let mut failed = None;
+    let handed = checking.run(
+        &mut reader,
         // Games already stored still tell the file's preset.
-        let wanted = !done.contains(game.index as i64);
-        let added = checker.push(game, wanted, true, &mut |game, checked| {
-            batcher.add(&game, &checked, read)
-        });
-        if added.is_err() {
-            return Ok(());
-        }
+        &|index| !done.contains(index as i64),
+        &|| {
+            let mut deflater = Deflater::new();
+            move |game, checked| prepare(&game, &checked, &mut deflater)
+        },
+        &mut |handed| match handed {
+            Handed::Game { output, read } => batcher.add(output, read.byte),
+            Handed::ReadError { error, at } => {
+                failed = Some(format!("{name}:{at}: {error}"));
+                Err(Stopped)
+            }
+        },
+    );
+    if let Some(message) = failed {
+        return Err(message);
     }
-    let read = reader.position().byte;
-    let finished = checker.finish(true, &mut |game, checked| {
-        batcher.add(&game, &checked, read)
-    });
-    if finished.is_ok() {
-        let _ = batcher.send(read);
+    if handed.is_ok() {
+        let _ = batcher.send(Reader::position(&reader).byte);
     }
     Ok(())
 }
@@ -1450,7 +1451,6 @@ mod tests {
             sender,
             games: Vec::new(),
             bytes: 0,
-            deflater: Deflater::new(),
         };
         let big = || {
             let mut game = prepared("1. 11-15 *\n");
@@ -1460,14 +1460,14 @@ mod tests {
         let per_game = big().memory_size();
         assert!(per_game > BATCH_BYTES / 4 && per_game < BATCH_BYTES / 2);
         for read in 0..7 {
-            assert!(batcher.add_prepared(big(), read).is_ok());
+            assert!(batcher.add(big(), read).is_ok());
         }
         let sizes: Vec<usize> = receiver.try_iter().map(|b| b.games.len()).collect();
         assert_eq!(sizes, vec![3, 3]);
         assert_eq!(batcher.games.len(), 1);
         // Small games go by number.
         for read in 0..BATCH as u64 {
-            assert!(batcher.add_prepared(prepared("1. 11-15 *\n"), read).is_ok());
+            assert!(batcher.add(prepared("1. 11-15 *\n"), read).is_ok());
         }
         let sizes: Vec<usize> = receiver.try_iter().map(|b| b.games.len()).collect();
         assert_eq!(sizes, vec![BATCH]);

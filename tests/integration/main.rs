@@ -14,6 +14,7 @@ mod export;
 mod files;
 mod games;
 mod inputs;
+mod jobs;
 mod memory;
 mod outputs;
 mod parsers;

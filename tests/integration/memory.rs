@@ -71,6 +71,28 @@ fn importing_and_rechecking_long_games_stays_under_128_mib() {
     assert_eq!(game["moves"].as_array().map(Vec::len), Some(20_000));
 }
 
+#[test]
+fn checking_long_games_on_two_threads_stays_under_128_mib_and_reads_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = size(200);
+    let mut text = String::new();
+    for index in 1..=games {
+        text.push_str(&long_game(index, 20_000));
+    }
+    let file = dir.path().join("long.pdn");
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let (one, err, code, _) = run_measured(&["check", "--json", "--jobs", "1", file], None);
+    assert_eq!(code, 0, "{err}");
+    let (two, err, code, peak) = run_measured(&["check", "--json", "--jobs", "2", file], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(two == one, "check --jobs 2 differs from --jobs 1");
+    assert!(
+        peak < 128,
+        "check --jobs 2 of long games peaked at {peak} MiB"
+    );
+}
+
 /// Generated games with White's third move made illegal.
 fn problem_games(dir: &Path, games: usize) -> std::path::PathBuf {
     let file = dir.join("problems.pdn");

@@ -98,7 +98,7 @@ fn event(record: &Value) -> &str {
 
 /// The pathological inputs of the reader and the replay, each between two
 /// sound games.
-fn pathological_inputs() -> Vec<(&'static str, Vec<u8>)> {
+pub fn pathological_inputs() -> Vec<(&'static str, Vec<u8>)> {
     let mut inputs = Vec::new();
     // Binary garbage.
     let mut x = 0x9e37_79b9_7f4a_7c15u64;

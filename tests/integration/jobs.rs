@@ -1,0 +1,304 @@
+//! Reading and replaying on several threads gives what one thread gives:
+//! `check` (text, JSON, messages, exit status) and `import` (the database)
+//! with `--jobs 1`, 2 and 3, on generated files of every variant, damaged
+//! copies of them, `sample-pdn/`, the pathological inputs of the
+//! robustness suite and, when it is there, the corpus of real archives.
+
+use std::path::{Path, PathBuf};
+
+use crate::reimport::assert_same;
+use crate::robust::{pathological_inputs, run_measured};
+use crate::{crate_path, pdndb};
+
+/// What a run of the binary gives: exit status, stdout, stderr.
+type Outcome = (Option<i32>, Vec<u8>, Vec<u8>);
+
+fn run_in(db: &Path, args: &[&str], paths: &[PathBuf]) -> Outcome {
+    let out = pdndb(db).args(args).args(paths).output().unwrap();
+    (out.status.code(), out.stdout, out.stderr)
+}
+
+/// Asserts `check` (text and JSON) gives the same with 2 and 3 threads as
+/// with 1; returns the exit status.
+fn assert_check_alike(dir: &Path, paths: &[PathBuf], context: &str) -> Option<i32> {
+    let db = dir.join("unused.sqlite");
+    let mut status = None;
+    for json in [false, true] {
+        let args = |jobs: &'static str| {
+            let mut args = vec!["check", "--jobs", jobs];
+            if json {
+                args.push("--json");
+            }
+            args
+        };
+        let one = run_in(&db, &args("1"), paths);
+        assert!(matches!(one.0, Some(0..=2)), "{context}: {one:?}");
+        for jobs in ["2", "3"] {
+            let many = run_in(&db, &args(jobs), paths);
+            assert!(
+                many == one,
+                "{context}: check --jobs {jobs} (json: {json}) differs from --jobs 1\n{}",
+                first_difference(&one, &many)
+            );
+        }
+        status = one.0;
+    }
+    status
+}
+
+/// The first line where two runs differ, for the message of a failure.
+fn first_difference(one: &Outcome, many: &Outcome) -> String {
+    for (stream, a, b) in [("stdout", &one.1, &many.1), ("stderr", &one.2, &many.2)] {
+        let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+        if let Some((x, y)) = a.lines().zip(b.lines()).find(|(x, y)| x != y) {
+            return format!("{stream}: {x:?}\n   against {y:?}");
+        }
+        if a.lines().count() != b.lines().count() {
+            return format!(
+                "{stream}: {} lines against {}",
+                a.lines().count(),
+                b.lines().count()
+            );
+        }
+    }
+    format!("exit {:?} against {:?}", one.0, many.0)
+}
+
+/// `pdndb generate` into `path`.
+fn generate(dir: &Path, path: &Path, variant: &str, games: usize, seed: u64) {
+    let out = pdndb(&dir.join("unused.sqlite"))
+        .args(["generate", "--variant", variant, "--games"])
+        .arg(games.to_string())
+        .arg("--seed")
+        .arg(seed.to_string())
+        .arg("-o")
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const VARIANTS: [&str; 9] = [
+    "filipino",
+    "brazilian",
+    "pool",
+    "russian",
+    "english",
+    "international",
+    "czech",
+    "italian",
+    "spanish",
+];
+
+/// Damage done to a generated file, by its number, block by block (the
+/// blocks between blank lines: a game's tags, its movetext).
+fn damage(text: &[u8], kind: usize) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text).into_owned();
+    let games: Vec<&str> = text.split_inclusive("\n\n").collect();
+    match kind % 6 {
+        // Cut in the middle of its last game.
+        0 => {
+            let cut = text.len() - games.last().map_or(0, |g| g.len() / 2);
+            text.as_bytes()[..cut].to_vec()
+        }
+        // Junk lines between games and inside movetext.
+        1 => games
+            .iter()
+            .enumerate()
+            .map(|(k, g)| match k % 4 {
+                0 => format!("this is not PDN at all\n{g}"),
+                1 => g.replacen("\n1. ", "\n%escaped line\n1. ", 1),
+                2 => g.replacen(" 2. ", " ]]] )) 2. ", 1),
+                _ => (*g).to_string(),
+            })
+            .collect::<String>()
+            .into_bytes(),
+        // A bad move in every third game.
+        2 => games
+            .iter()
+            .enumerate()
+            .map(|(k, g)| {
+                if k % 3 == 0 {
+                    g.replacen(" 3. ", " 3. 99-98 ", 1)
+                } else {
+                    (*g).to_string()
+                }
+            })
+            .collect::<String>()
+            .into_bytes(),
+        // Windows-1252 bytes from the third game on, after UTF-8 ones in
+        // the second: the encoding is named on the third.
+        3 => {
+            let mut bytes = Vec::new();
+            for (k, g) in games.iter().enumerate() {
+                if k == 2 {
+                    bytes.extend_from_slice("[Annotator \"Müller\"]\n".as_bytes());
+                } else if k >= 4 && k % 2 == 0 {
+                    bytes.extend_from_slice(b"[Annotator \"M\xfcller, caf\xe9\"]\n");
+                }
+                bytes.extend_from_slice(g.as_bytes());
+            }
+            bytes
+        }
+        // CRLF line ends and a byte-order mark.
+        4 => {
+            let mut bytes = vec![0xEF, 0xBB, 0xBF];
+            bytes.extend_from_slice(text.replace('\n', "\r\n").as_bytes());
+            bytes
+        }
+        // Games without their result, and a tag never closed.
+        _ => games
+            .iter()
+            .enumerate()
+            .map(|(k, g)| match k % 5 {
+                0 => g.replacen(" *\n", "\n", 1).replacen(" 1-0\n", "\n", 1),
+                1 => g
+                    .replacen("[Event \"", "[Event \"open ", 1)
+                    .replacen("\"]\n", "\n", 1),
+                _ => (*g).to_string(),
+            })
+            .collect::<String>()
+            .into_bytes(),
+    }
+}
+
+/// 100 generated files of every variant, some damaged, of 1 to about 200
+/// games, and one of 3,000 games, damaged: the first games of a file
+/// choose its preset whatever their number.
+fn generated_files(dir: &Path) -> PathBuf {
+    let files = dir.join("generated");
+    std::fs::create_dir_all(&files).unwrap();
+    for k in 0..100usize {
+        let variant = VARIANTS[k % VARIANTS.len()];
+        let path = files.join(format!("{k:03}-{variant}.pdn"));
+        let games = [1, 7, 40, 63, 64, 65, 130, 200][k % 8];
+        generate(dir, &path, variant, games, 1000 + k as u64);
+        if k % 3 != 0 {
+            let text = std::fs::read(&path).unwrap();
+            std::fs::write(&path, damage(&text, k / 3)).unwrap();
+        }
+    }
+    let big = files.join("big-russian.pdn");
+    generate(dir, &big, "russian", 3000, 7);
+    let text = std::fs::read(&big).unwrap();
+    std::fs::write(&big, damage(&text, 3)).unwrap();
+    files
+}
+
+#[test]
+fn check_gives_the_same_on_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = generated_files(dir.path());
+    let status = assert_check_alike(dir.path(), &[files], "generated files");
+    assert_eq!(status, Some(1), "the damaged files hold problem games");
+    let status = assert_check_alike(dir.path(), &[crate_path("sample-pdn")], "sample-pdn");
+    assert_eq!(status, Some(1), "sample-pdn holds problem games");
+}
+
+#[test]
+fn check_gives_the_same_on_any_number_of_threads_on_the_corpus() {
+    let corpus = crate_path("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("skipped: no corpus at {}", corpus.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> = walk(&corpus);
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        assert_check_alike(
+            dir.path(),
+            std::slice::from_ref(&file),
+            &file.display().to_string(),
+        );
+    }
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
+        {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn import_stores_the_same_on_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = generated_files(dir.path());
+    let paths = [files, crate_path("sample-pdn")];
+    let import = |jobs: &str| {
+        let db = dir.path().join(format!("jobs{jobs}.sqlite"));
+        let (code, _, err) = run_in(&db, &["import", "--quiet", "--jobs", jobs], &paths);
+        assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
+        db
+    };
+    let views = |db: &Path| -> Vec<Outcome> {
+        [
+            &["export"][..],
+            &["report", "--json"],
+            &["games", "--json"],
+            &["stats", "--json"],
+        ]
+        .iter()
+        .map(|args| run_in(db, args, &[]))
+        .collect()
+    };
+    let one = import("1");
+    let seen = views(&one);
+    assert!(seen[0].1.len() > 100_000, "the games are exported");
+    let two = import("2");
+    let also = views(&two);
+    for (k, (a, b)) in seen.iter().zip(&also).enumerate() {
+        assert!(a == b, "view {k} differs\n{}", first_difference(a, b));
+    }
+    assert_same(&two, &one, "import --jobs 2");
+}
+
+#[test]
+fn pathological_inputs_read_alike_on_two_threads_in_bounded_memory() {
+    const BEFORE: &str = "[Event \"before\"]\n1. 23-18 10-15 *\n\n";
+    const AFTER: &str = "\n\n[Event \"after\"]\n1. 23-18 10-15 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    // All of them in one file too: each between two sound games.
+    let mut all = Vec::new();
+    for (name, middle) in pathological_inputs() {
+        let mut bytes = BEFORE.as_bytes().to_vec();
+        bytes.extend_from_slice(&middle);
+        bytes.extend_from_slice(AFTER.as_bytes());
+        all.extend_from_slice(&bytes);
+        let path = dir.path().join("input.pdn");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_measured_alike(&path, name);
+    }
+    let path = dir.path().join("all.pdn");
+    std::fs::write(&path, &all).unwrap();
+    assert_measured_alike(&path, "all in one file");
+}
+
+/// `check --json` of a file with 1 and 2 threads: the same output, and
+/// memory bounded as for one.
+fn assert_measured_alike(path: &Path, name: &str) {
+    let file = path.to_str().unwrap();
+    let (out1, err1, code1, _) = run_measured(&["check", "--json", "--jobs", "1", file], None);
+    let (out2, err2, code2, peak) = run_measured(&["check", "--json", "--jobs", "2", file], None);
+    assert!(!err2.contains("panicked"), "{name}: {err2}");
+    assert_eq!(code2, code1, "{name}");
+    assert!(out2 == out1, "{name}: stdout differs");
+    assert!(err2 == err1, "{name}: stderr differs\n{err1}\n{err2}");
+    assert!(peak < 300, "{name}: check --jobs 2 peaked at {peak} MiB");
+}
