@@ -26,12 +26,12 @@ fn import_json(db: &Path, paths: &[&Path]) -> Value {
 
 /// A numeric query result as a float (sums may not be integers).
 fn count_f(db: &Path, sql: &str) -> f64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
 fn count(db: &Path, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
