@@ -665,7 +665,7 @@ mod tests {
         first.extend((1..=500).map(|g| entry(other_suffix, g, 4, 0)));
         let first = sorted(first);
         assert!(add(&tx, bucket, &first, true).unwrap().iter().all(|&a| a));
-        let more = vec![entry(suffix, 501, 2, 9), entry(suffix, 1000, 0, 0)];
+        let more = [entry(suffix, 501, 2, 9), entry(suffix, 1000, 0, 0)];
         // One already there.
         let again = sorted(vec![entry(suffix, 7, 3, 1), more[0], more[1]]);
         assert_eq!(
