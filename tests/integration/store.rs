@@ -681,7 +681,13 @@ fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
     let fresh = dir.path().join("fresh.sqlite");
     let out = pdndb(&fresh)
         .current_dir(dir.path())
-        .args(["import", "--quiet", "games.pdn", "english.pdn", "seed-dama.pdn"])
+        .args([
+            "import",
+            "--quiet",
+            "games.pdn",
+            "english.pdn",
+            "seed-dama.pdn",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
