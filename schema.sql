@@ -380,3 +380,28 @@ INSERT INTO popular_rows (key, variant, preset, rows)
     SELECT p.key, g.variant, min(g.preset), count(*)
     FROM popular_key k CROSS JOIN position p ON p.key = k.key JOIN game g ON g.id = p.game
     GROUP BY p.key, g.variant;
+
+-- step 10: the position index as postings (src/store/postings.rs says how
+-- they are coded and why). One row per (key, game) cost some 23 bytes a
+-- position, most of them the whole 8-byte key and SQLite's cell overhead;
+-- here one row holds a chunk of a few dozen entries. An entry keeps the top
+-- 40 bits of the Zobrist key (a hit is checked against the game's moves
+-- anyway): the top 16 name the row's bucket, the other 24 are coded in the
+-- entry as the difference from the entry before. A bucket's entries, sorted
+-- by (suffix, game, ply), are cut into chunks of at most 900 bytes (under
+-- what a row keeps on its 4 KiB page), each under the suffix and game of its
+-- first entry, so a key in every game is read in order of game, a chunk at
+-- a time. Entries: LEB128 numbers, the first one's suffix, game, ply, next;
+-- then each one's suffix less the one before, its game less the one before
+-- when the suffix is the same (else its game), ply, next (a move_name id, 0
+-- when not certain). `index_state` keeps its meaning: every game with id <=
+-- indexed_through has its entries here. The rows of `position` are turned
+-- into entries by the code that applies this step (src/store/migrate.rs),
+-- which then drops `position`; `position_run` keeps its rows as they were.
+CREATE TABLE posting (
+    bucket  INTEGER NOT NULL,              -- the key's top 16 bits, signed (key >> 48)
+    suffix  INTEGER NOT NULL,              -- the first entry's next 24 bits of the key
+    game    INTEGER NOT NULL,              -- the first entry's game
+    entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
+    PRIMARY KEY (bucket, suffix, game)
+) WITHOUT ROWID;

@@ -1,9 +1,10 @@
 //! Writing the position index during an import.
 //!
 //! The positions of the games an import stores are kept in memory and
-//! written to `position` in key order at the end of the import. Sorted
-//! inserts keep the index's pages full and cost far less than inserts in
-//! game order.
+//! written to the index (postings, see [`super::postings`]) bucket by
+//! bucket, in key order, at the end of the import: an empty index is
+//! written chunk after chunk, and an index that holds entries has only the
+//! chunks new entries fall into rewritten.
 //!
 //! Memory stays bounded whatever the archive's size: at [`FLUSH_ROWS`]
 //! the sorted rows are set aside as a run (blobs in `position_run`), and
@@ -20,8 +21,11 @@
 
 use rusqlite::{OptionalExtension, Transaction};
 
+use std::collections::HashMap;
+
 use super::StoreError;
 use super::popular::{Tally, candidate_rows, designate, popular_keys};
+use super::postings;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Move, Rules};
@@ -40,11 +44,9 @@ const GAME_ROWS: usize = MAX_PLIES + 1;
 /// over it.
 pub const MAX_RUNS: i64 = 256;
 
-/// Rows written per INSERT statement.
-const ROWS_PER_STATEMENT: usize = 64;
-
-/// One row of the position index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// One row of the position index, ordered as the index keeps them: by
+/// kept key (see [`postings`]), game and ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IndexRow {
     /// Zobrist key, as stored.
     pub key: i64,
@@ -54,6 +56,38 @@ pub struct IndexRow {
     pub ply: u32,
     /// `move_name` id of the move played from there; 0 when not certain.
     pub next: u32,
+}
+
+impl IndexRow {
+    fn order(&self) -> (i64, i64, u32) {
+        (postings::kept(self.key), self.game, self.ply)
+    }
+
+    fn bucket(&self) -> i64 {
+        postings::split(self.key).0
+    }
+
+    fn entry(&self) -> postings::Entry {
+        postings::Entry {
+            suffix: postings::split(self.key).1,
+            game: self.game,
+            ply: self.ply,
+            next: self.next,
+        }
+    }
+}
+
+impl Ord for IndexRow {
+    /// Rows at one place of the index (kept key, game, ply) are equal.
+    fn cmp(&self, other: &IndexRow) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for IndexRow {
+    fn partial_cmp(&self, other: &IndexRow) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Positions waiting to be written to the index.
@@ -143,53 +177,46 @@ impl IndexBuffer {
                 heap.push(std::cmp::Reverse((row, i)));
             }
         }
-        // Rows under popular keys are inserted one by one and counted in
-        // the tree's counts as they enter; every key's merged rows are
-        // counted, to find the keys that become popular.
+        // Rows are written bucket by bucket; those added under popular
+        // keys are counted in the tree's counts as they enter; every key's
+        // merged rows are counted, to find the keys that become popular.
         let popular = popular_keys(tx)?;
+        let popular_kept: HashMap<i64, i64> =
+            popular.iter().map(|&k| (postings::kept(k), k)).collect();
         let exact = !tx
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM position)")?
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
-        let mut tally = Tally::default();
-        let floor = candidate_rows();
-        let mut merged: Vec<(i64, i64)> = Vec::new();
-        let mut current: Option<(i64, i64)> = None;
-        let mut many = tx.prepare_cached(&insert_sql(ROWS_PER_STATEMENT))?;
-        let mut one = tx.prepare_cached(&insert_sql(1))?;
-        let mut batch = Vec::with_capacity(ROWS_PER_STATEMENT);
-        let mut added = 0;
+        let mut bucket = Bucket {
+            popular: &popular_kept,
+            fresh: exact,
+            floor: candidate_rows(),
+            rows: Vec::new(),
+            tally: Tally::default(),
+            merged: Vec::new(),
+            added: 0,
+        };
         while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-            match &mut current {
-                Some((key, rows)) if *key == row.key => *rows += 1,
-                _ => {
-                    merged.extend(current.take().filter(|&(_, rows)| rows >= floor));
-                    current = Some((row.key, 1));
-                }
+            if bucket
+                .rows
+                .first()
+                .is_some_and(|r| r.bucket() != row.bucket())
+            {
+                bucket.write(tx)?;
             }
-            if popular.contains(&row.key) {
-                bind_rows(&mut one, std::slice::from_ref(&row))?;
-                if one.raw_execute()? == 1 {
-                    added += 1;
-                    let next = (row.next != 0).then_some(i64::from(row.next));
-                    tally.row(tx, row.key, row.game, i64::from(row.ply), next, 1)?;
-                }
-            } else {
-                batch.push(row);
-                if batch.len() == ROWS_PER_STATEMENT {
-                    bind_rows(&mut many, &batch)?;
-                    added += many.raw_execute()?;
-                    batch.clear();
-                }
+            if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
+                bucket.rows.push(row);
             }
             if let Some(next) = sources[i].next(tx)? {
                 heap.push(std::cmp::Reverse((next, i)));
             }
         }
-        merged.extend(current.filter(|&(_, rows)| rows >= floor));
-        for row in &batch {
-            bind_rows(&mut one, std::slice::from_ref(row))?;
-            added += one.raw_execute()?;
-        }
+        bucket.write(tx)?;
+        let Bucket {
+            mut tally,
+            merged,
+            added,
+            ..
+        } = bucket;
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -291,28 +318,49 @@ impl RunReader {
     }
 }
 
-/// `INSERT OR IGNORE INTO position … VALUES (?,?,?,?), …` for `rows` rows.
-fn insert_sql(rows: usize) -> String {
-    let mut sql = String::from("INSERT OR IGNORE INTO position (key, game, ply, next) VALUES ");
-    for i in 0..rows {
-        sql.push_str(if i == 0 { "(?,?,?,?)" } else { ",(?,?,?,?)" });
-    }
-    sql
+/// The merged rows of one bucket, written when the next bucket begins.
+struct Bucket<'a> {
+    /// Popular keys by kept key.
+    popular: &'a HashMap<i64, i64>,
+    /// Whether the index was empty before the merge.
+    fresh: bool,
+    /// Merged rows under a key from which it is a candidate to be popular.
+    floor: i64,
+    rows: Vec<IndexRow>,
+    tally: Tally,
+    /// Keys with `floor` merged rows or more, with their number.
+    merged: Vec<(i64, i64)>,
+    /// Rows added to the index.
+    added: usize,
 }
 
-fn bind_rows(stmt: &mut rusqlite::CachedStatement<'_>, rows: &[IndexRow]) -> rusqlite::Result<()> {
-    for (i, row) in rows.iter().enumerate() {
-        let at = 4 * i + 1;
-        stmt.raw_bind_parameter(at, row.key)?;
-        stmt.raw_bind_parameter(at + 1, row.game)?;
-        stmt.raw_bind_parameter(at + 2, row.ply)?;
-        if row.next == 0 {
-            stmt.raw_bind_parameter(at + 3, rusqlite::types::Null)?;
-        } else {
-            stmt.raw_bind_parameter(at + 3, row.next)?;
+impl Bucket<'_> {
+    fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let Some(first) = self.rows.first() else {
+            return Ok(());
+        };
+        let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
+        let added = postings::add(tx, first.bucket(), &entries, self.fresh)?;
+        let mut keys: HashMap<i64, i64> = HashMap::new();
+        for (row, added) in self.rows.iter().zip(added) {
+            *keys.entry(row.key).or_default() += 1;
+            if !added {
+                continue;
+            }
+            self.added += 1;
+            if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
+                let next = (row.next != 0).then_some(i64::from(row.next));
+                self.tally
+                    .row(tx, key, row.game, i64::from(row.ply), next, 1)?;
+            }
         }
+        let mut merged: Vec<(i64, i64)> =
+            keys.into_iter().filter(|&(_, n)| n >= self.floor).collect();
+        merged.sort_unstable();
+        self.merged.extend(merged);
+        self.rows.clear();
+        Ok(())
     }
-    Ok(())
 }
 
 /// The certain positions of a replayed game, each once (its first visit),
@@ -394,12 +442,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn insert_statements_have_four_parameters_per_row() {
-        assert_eq!(insert_sql(2).matches('?').count(), 8);
-        assert!(insert_sql(1).ends_with("VALUES (?,?,?,?)"));
-    }
-
-    #[test]
     fn stored_rows_read_back() {
         let row = IndexRow {
             key: i64::MIN + 3,
@@ -440,15 +482,16 @@ mod tests {
         // A row met twice (already indexed) is not added again.
         buffer.push(expected[0]);
         assert_eq!(buffer.flush(&tx).unwrap(), 600);
-        let stored: Vec<(i64, i64)> = tx
-            .prepare("SELECT key, game FROM position")
+        let stored: Vec<(i64, i64)> = postings::all(&tx)
             .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+            .into_iter()
+            .map(|(kept, game, _, _)| (kept, game))
+            .collect();
         expected.sort_unstable();
-        let expected: Vec<(i64, i64)> = expected.iter().map(|r| (r.key, r.game)).collect();
+        let expected: Vec<(i64, i64)> = expected
+            .iter()
+            .map(|r| (postings::kept(r.key), r.game))
+            .collect();
         assert_eq!(stored, expected);
         let left: i64 = tx
             .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
@@ -509,7 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_sort_by_key_then_game() {
+    fn rows_sort_by_kept_key_then_game() {
         let a = IndexRow {
             key: -5,
             game: 9,
@@ -526,5 +569,15 @@ mod tests {
         let mut rows = vec![b, c, a];
         rows.sort_unstable();
         assert_eq!(rows, vec![a, c, b]);
+        // Keys sharing their kept bits sort by game first.
+        let d = IndexRow {
+            key: -5 + 1,
+            game: 8,
+            ply: 3,
+            next: 0,
+        };
+        let mut rows = vec![a, d];
+        rows.sort_unstable();
+        assert_eq!(rows, vec![d, a]);
     }
 }

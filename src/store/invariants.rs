@@ -7,13 +7,14 @@
 //! what reading its stored text again gives, and the tree's counts at start
 //! positions and at popular positions agree with the index.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use rusqlite::OptionalExtension;
 
 use serde::Serialize;
 
 use super::popular::recount;
+use super::postings;
 use super::rows::Row;
 use super::{Store, StoreError};
 
@@ -37,11 +38,11 @@ pub struct Checked {
 }
 
 impl Store {
-    /// Checks pdndb's invariants; index rows are recounted for up to
-    /// [`SAMPLE_GAMES`] indexed games spread over the database (each row a
-    /// game's stored text gives must be stored as it gives it; rows the
-    /// index holds beyond those are not looked for, as they would need a
-    /// scan of the whole index per game).
+    /// Checks pdndb's invariants; index entries are recounted for up to
+    /// [`SAMPLE_GAMES`] indexed games spread over the database (the entries
+    /// a game's stored text gives must be stored as it gives them, and no
+    /// other entry of the game; the sampled games' entries are gathered by
+    /// one pass over the index).
     ///
     /// # Errors
     /// A database failure (a broken invariant is a problem, not an error).
@@ -107,6 +108,21 @@ impl Store {
             ))?
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
+        // The sampled games' entries, by one pass over the index (it has no
+        // order by game): (kept key, ply, next move's name) per game.
+        let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
+        let mut stored: HashMap<i64, BTreeSet<(i64, u32, u32)>> = HashMap::new();
+        postings::each_chunk(&tx, |bucket, entries| {
+            for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
+                let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
+                stored
+                    .entry(e.game)
+                    .or_default()
+                    .insert((kept, e.ply, e.next));
+            }
+            Ok(())
+        })?;
+        let mut names = tx.prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         let mut differ = 0;
         for &id in &sample {
             let (Some(row), Some(text)) =
@@ -118,27 +134,23 @@ impl Store {
                 .positions(&text)
                 .into_iter()
                 .map(|(key, ply, next)| {
-                    (key, ply, next.map(|m| m.full_numeric()).unwrap_or_default())
+                    let name = next.map(|m| m.full_numeric()).unwrap_or_default();
+                    (postings::kept(key), ply, name)
                 })
                 .collect();
-            // Each expected row looked up by its key (the index has no
-            // order by game: a scan for a game's rows would read it all).
-            let mut lookup = tx.prepare_cached(
-                "SELECT p.key, p.ply, coalesce(m.name, '') FROM position p \
-                 LEFT JOIN move_name m ON m.id = p.next WHERE p.key = ?1 AND p.game = ?2",
-            )?;
-            let mut stored: BTreeSet<(i64, u32, String)> = BTreeSet::new();
-            for (key, _, _) in &recount {
-                if let Some(row) = lookup
-                    .query_row(rusqlite::params![key, id], |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                    })
-                    .optional()?
-                {
-                    stored.insert(row);
-                }
+            let mut found: BTreeSet<(i64, u32, String)> = BTreeSet::new();
+            for &(kept, ply, next) in stored.get(&id).into_iter().flatten() {
+                let name: String = if next == 0 {
+                    String::new()
+                } else {
+                    names
+                        .query_row([next], |r| r.get(0))
+                        .optional()?
+                        .unwrap_or_else(|| format!("#{next}"))
+                };
+                found.insert((kept, ply, name));
             }
-            if recount != stored {
+            if recount != found {
                 differ += 1;
             }
         }
@@ -218,7 +230,7 @@ mod tests {
     use crate::store::import::Importer;
 
     #[test]
-    fn an_imported_database_is_clean_and_a_lost_index_row_is_found() {
+    fn an_imported_database_is_clean_and_lost_or_extra_entries_are_found() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db.sqlite");
         let pdn = dir.path().join("g.pdn");
@@ -242,10 +254,24 @@ mod tests {
         assert!(checked.ok, "{:?}", checked.problems);
         assert_eq!(checked.sampled, 40);
         assert_eq!(store.unindexed().unwrap(), 0);
-        store
-            .conn()
-            .execute("DELETE FROM position WHERE game = 7 AND ply = 5", [])
+        // An entry lost (game 7's at ply 5), and one too many (game 9's).
+        let tx = store.conn().unchecked_transaction().unwrap();
+        let (kept, _, ply, _) = postings::all(&tx)
+            .unwrap()
+            .into_iter()
+            .find(|&(_, game, ply, _)| (game, ply) == (7, 5))
             .unwrap();
+        let key = kept << (64 - postings::KEPT_BITS);
+        assert!(postings::remove(&tx, key, 7, ply).unwrap().is_some());
+        let (bucket, suffix) = postings::split(0x0123_4567_89AB_CDEF);
+        let extra = postings::Entry {
+            suffix,
+            game: 9,
+            ply: 3,
+            next: 0,
+        };
+        assert_eq!(postings::add(&tx, bucket, &[extra], false).unwrap(), [true]);
+        tx.commit().unwrap();
         store
             .conn()
             .execute("UPDATE index_state SET indexed_through = 30", [])
@@ -256,7 +282,7 @@ mod tests {
             checked
                 .problems
                 .iter()
-                .any(|p| p.contains("1 of 30 games read again")),
+                .any(|p| p.contains("2 of 30 games read again")),
             "{:?}",
             checked.problems
         );

@@ -70,6 +70,9 @@ pub enum MigrateError {
     /// SQLite failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// The position index could not be converted.
+    #[error(transparent)]
+    Index(Box<super::StoreError>),
 }
 
 /// Applies the steps the database lacks, each in its own transaction.
@@ -98,6 +101,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
     for step in steps().into_iter().filter(|s| s.number > found) {
         let tx = conn.transaction()?;
         tx.execute_batch(&step.sql)?;
+        if step.number == 10 {
+            position_rows_to_postings(&tx)?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -113,6 +119,48 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         tx.pragma_update(None, "user_version", step.number)?;
         tx.commit()?;
     }
+    Ok(())
+}
+
+/// Step 10's conversion: the rows of `position`, read in key order, are
+/// written as postings bucket by bucket (see src/store/postings.rs); then
+/// `position` goes.
+fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
+    use super::postings::{Entry, add, split};
+    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    let mut bucket: Option<i64> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
+        add(tx, bucket, entries, true).map_err(index)?;
+        entries.clear();
+        Ok(())
+    };
+    {
+        let mut stmt = tx
+            .prepare("SELECT key, game, ply, coalesce(next, 0) FROM position ORDER BY key, game")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let (key, game, ply, next): (i64, i64, i64, i64) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+            let (b, suffix) = split(key);
+            if bucket.is_some_and(|current| current != b) {
+                write(bucket.unwrap_or(b), &mut entries)?;
+            }
+            bucket = Some(b);
+            entries.push(Entry {
+                suffix,
+                game,
+                ply: u32::try_from(ply).unwrap_or(0),
+                next: u32::try_from(next).unwrap_or(0),
+            });
+        }
+    }
+    if let Some(b) = bucket {
+        write(b, &mut entries)?;
+    }
+    tx.execute_batch("DROP TABLE position;")?;
     Ok(())
 }
 
@@ -182,13 +230,10 @@ mod tests {
         )
         .unwrap();
         migrate(&mut conn).unwrap();
-        let (rows, through): (i64, i64) = conn
-            .query_row(
-                "SELECT (SELECT count(*) FROM position), indexed_through FROM index_state",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+        let through: i64 = conn
+            .query_row("SELECT indexed_through FROM index_state", [], |r| r.get(0))
             .unwrap();
+        let rows = crate::store::postings::count(&conn).unwrap();
         assert_eq!((rows, through), (2, 7));
     }
 
@@ -249,7 +294,9 @@ mod tests {
         conn.execute_batch(
             "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
-             DROP TABLE popular_rows; \
+             DROP TABLE popular_rows; DROP TABLE posting; \
+             CREATE TABLE position (key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, \
+                 next INTEGER, PRIMARY KEY (key, game)) WITHOUT ROWID; \
              PRAGMA user_version = 6;",
         )
         .unwrap();
@@ -273,31 +320,28 @@ mod tests {
         assert_eq!((keys, scanned), (0, 0));
     }
 
+    /// A database at schema step `last`, built by the steps as they are.
+    fn at_step(last: u32) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        register_functions(&conn).unwrap();
+        for step in steps().into_iter().filter(|s| s.number <= last) {
+            conn.execute_batch(&step.sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", last).unwrap();
+        conn
+    }
+
     #[test]
     fn step_nine_counts_the_rows_under_the_keys_already_popular() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("db.sqlite");
-        let pdn = dir.path().join("g.pdn");
-        std::fs::write(
-            &pdn,
-            "[GameType \"21\"]\n1. 11-15 23-19 *\n\n[GameType \"21\"]\n1. 9-13 22-18 1-0\n\n\
-             [White \"C\"]\n1. 22-18 11-15 *\n",
-        )
-        .unwrap();
-        {
-            let mut store = crate::store::Store::open(&db, crate::store::Mode::Write).unwrap();
-            let input = crate::pdn::Input::open(&pdn, None).unwrap().unwrap();
-            crate::store::import::Importer::new(&mut store, Default::default())
-                .run(&[input], &mut |_| {})
-                .unwrap();
-        }
-        let mut conn = Connection::open(&db).unwrap();
-        // A database of step 8 whose start key of the English games is popular.
+        let mut conn = at_step(8);
+        // Two English games and a Filipino one at the same start key, which
+        // is popular.
         conn.execute_batch(
-            "DROP TABLE popular_rows; PRAGMA user_version = 8; \
-             INSERT OR IGNORE INTO popular_key (key) \
-                 SELECT p.key FROM position p JOIN game g ON g.id = p.game \
-                 WHERE g.variant = 'english' AND p.ply = 0;",
+            "INSERT INTO game (id, status, variant, preset) VALUES \
+                 (1, 'ok', 'english', 'english'), (2, 'ok', 'english', 'english'), \
+                 (3, 'ok', 'filipino', 'filipino');
+             INSERT INTO position VALUES (5, 1, 0, NULL), (5, 2, 0, NULL), (5, 3, 0, NULL), (6, 1, 1, NULL);
+             INSERT INTO popular_key (key) VALUES (5);",
         )
         .unwrap();
         migrate(&mut conn).unwrap();
@@ -308,7 +352,66 @@ mod tests {
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        assert_eq!(rows, [("english".to_string(), "english".to_string(), 2)]);
+        assert_eq!(
+            rows,
+            [
+                ("english".to_string(), "english".to_string(), 2),
+                ("filipino".to_string(), "filipino".to_string(), 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn step_ten_turns_the_rows_of_the_index_into_postings() {
+        let mut conn = at_step(9);
+        let hot = 0x0102_0304_0506_0708_i64;
+        let mut rows: Vec<(i64, i64, i64, Option<i64>)> = Vec::new();
+        // A key in every game (more than one chunk), game ids past 2^32,
+        // ply 0 and the longest game's last ply, a key sharing its kept
+        // bits with another, negative keys, next moves not certain.
+        for game in 1..=600 {
+            rows.push((hot, game, 0, Some(game % 7)));
+        }
+        rows.push((hot, 1 << 33, 0, None));
+        rows.push((hot + 1, 5, 4, Some(3)));
+        rows.push((i64::MIN, 9, crate::replay::MAX_PLIES as i64, None));
+        rows.push((-1, (1 << 40) + 3, 17, Some(40_000)));
+        {
+            let mut insert = conn
+                .prepare("INSERT INTO position VALUES (?1, ?2, ?3, ?4)")
+                .unwrap();
+            for row in &rows {
+                insert
+                    .execute(rusqlite::params![row.0, row.1, row.2, row.3])
+                    .unwrap();
+            }
+        }
+        migrate(&mut conn).unwrap();
+        let stored = crate::store::postings::all(&conn).unwrap();
+        let mut expected: Vec<(i64, i64, u32, u32)> = rows
+            .iter()
+            .map(|&(key, game, ply, next)| {
+                let next = next.unwrap_or(0) as u32;
+                (crate::store::postings::kept(key), game, ply as u32, next)
+            })
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(stored, expected);
+        let chunks: i64 = conn
+            .query_row("SELECT count(*) FROM posting", [], |r| r.get(0))
+            .unwrap();
+        assert!(chunks > 3, "{chunks} chunks");
+        let left: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'position'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
+        let hits = crate::store::postings::entries_at(&conn, hot).unwrap();
+        assert_eq!(hits.len(), 602);
+        assert!(hits.windows(2).all(|w| w[0].game <= w[1].game));
     }
 
     #[test]

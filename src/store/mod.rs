@@ -21,6 +21,7 @@ pub mod moves;
 mod open;
 pub mod players;
 pub mod popular;
+pub mod postings;
 pub mod problems;
 pub mod query;
 pub mod recheck;

@@ -36,10 +36,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
 use super::moves::{decode_prefix, prefix};
+use super::postings;
 use super::query::start_position;
 use crate::rules::{PACKED_BYTES, Position, Rules};
 
@@ -270,14 +271,9 @@ impl Tally {
 
     /// Counts every index row under `key` (as [`Tally::row`] would).
     fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
-        let mut stmt = tx.prepare_cached(
-            "SELECT p.ply, p.next, g.variant, g.preset, g.start_fen, g.moves, g.outcome \
-             FROM position p JOIN game g ON g.id = p.game WHERE p.key = ?1",
-        )?;
-        let mut rows = stmt.query([key])?;
-        while let Some(r) = rows.next()? {
-            let (ply, next): (i64, Option<i64>) = (r.get(0)?, r.get(1)?);
-            self.game_row(r, 2, key, ply, next, 1)?;
+        for entry in postings::entries_at(tx, key)? {
+            let next = (entry.next != 0).then_some(i64::from(entry.next));
+            self.row(tx, key, entry.game, i64::from(entry.ply), next, 1)?;
         }
         Ok(())
     }
@@ -371,7 +367,6 @@ pub(super) fn designate(
     let threshold = threshold();
     let mut tally = Tally::default();
     let mut made = 0;
-    let mut count = tx.prepare_cached("SELECT count(*) FROM position WHERE key = ?1")?;
     for &(key, rows) in merged {
         if known.contains(&key) {
             continue;
@@ -379,7 +374,7 @@ pub(super) fn designate(
         let rows = if exact {
             rows
         } else {
-            count.query_row([key], |r| r.get(0))?
+            postings::count_at(tx, key)?
         };
         if rows >= threshold {
             made += usize::from(make_popular(tx, key, &mut tally)?);
@@ -392,15 +387,10 @@ pub(super) fn designate(
     )?;
     let scanned: i64 = tx.query_row("SELECT scanned_games FROM popular_state", [], |r| r.get(0))?;
     if !exact && games > 0 && 2 * games >= 3 * scanned {
-        let keys: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT key FROM position GROUP BY key HAVING count(*) >= ?1 \
-                 AND key NOT IN (SELECT key FROM popular_key)",
-            )?;
-            let keys = stmt.query_map([threshold], |r| r.get(0))?;
-            keys.collect::<Result<_, _>>()?
-        };
-        for key in keys {
+        for key in keys_with_rows(tx, threshold)? {
+            if known.contains(&key) || is_popular(tx, key)? {
+                continue;
+            }
             made += usize::from(make_popular(tx, key, &mut tally)?);
         }
     }
@@ -409,6 +399,70 @@ pub(super) fn designate(
     }
     tally.write(tx)?;
     Ok(made)
+}
+
+/// The keys with `threshold` index entries or more: the index is read
+/// whole, by kept key; the games under a kept key with that many entries
+/// are replayed to their entries' plies to tell the whole keys apart.
+fn keys_with_rows(tx: &Transaction<'_>, threshold: i64) -> Result<Vec<i64>, StoreError> {
+    let mut crowded: Vec<i64> = Vec::new();
+    let mut current: Option<(i64, i64)> = None;
+    postings::each_chunk(tx, |bucket, entries| {
+        for e in entries {
+            let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
+            match &mut current {
+                Some((k, n)) if *k == kept => *n += 1,
+                _ => {
+                    crowded.extend(current.filter(|&(_, n)| n >= threshold).map(|(k, _)| k));
+                    current = Some((kept, 1));
+                }
+            }
+        }
+        Ok(())
+    })?;
+    crowded.extend(current.filter(|&(_, n)| n >= threshold).map(|(k, _)| k));
+    let mut keys = Vec::new();
+    let mut boards = Boards::default();
+    let mut game = tx.prepare_cached("SELECT variant, start_fen, moves FROM game WHERE id = ?1")?;
+    for kept in crowded {
+        let mut rows: HashMap<i64, i64> = HashMap::new();
+        for entry in postings::entries_at(tx, kept << (64 - postings::KEPT_BITS))? {
+            let mut found = game.query([entry.game])?;
+            let Some(r) = found.next()? else { continue };
+            let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
+                (r.get(0)?, r.get(1)?, r.get(2)?);
+            let (variant, start_fen) = (variant.as_str(), start_fen.as_deref());
+            let moves = moves.as_deref().unwrap_or_default();
+            if let Some(position) = boards.at(variant, start_fen, moves, entry.ply as usize) {
+                *rows.entry(position.zobrist() as i64).or_default() += 1;
+            }
+        }
+        keys.extend(
+            rows.into_iter()
+                .filter(|&(k, n)| n >= threshold && postings::kept(k) == kept)
+                .map(|(k, _)| k),
+        );
+    }
+    keys.sort_unstable();
+    Ok(keys)
+}
+
+/// The popular key whose index entries `key`'s are (one with the same kept
+/// key), if any.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn popular_sharing(
+    conn: &rusqlite::Connection,
+    key: i64,
+) -> Result<Option<i64>, StoreError> {
+    let (low, high) = postings::key_range(key);
+    Ok(conn
+        .prepare_cached(
+            "SELECT key FROM popular_key WHERE key BETWEEN ?1 AND ?2 ORDER BY key LIMIT 1",
+        )?
+        .query_row([low, high], |r| r.get(0))
+        .optional()?)
 }
 
 /// What is kept under a popular key: the tree's counts and the index
@@ -489,11 +543,15 @@ mod tests {
         // A collision, faked: the second game's row after 9-13 moves under
         // the key of the position after 11-15, and that key is made popular.
         let tx = store.conn_mut().transaction().unwrap();
-        tx.execute(
-            "UPDATE position SET key = ?1 WHERE key = ?2",
-            params![key_a, key_b],
-        )
-        .unwrap();
+        let next = postings::remove(&tx, key_b, 2, 1).unwrap().unwrap();
+        let (bucket, suffix) = postings::split(key_a);
+        let moved = postings::Entry {
+            suffix,
+            game: 2,
+            ply: 1,
+            next,
+        };
+        postings::add(&tx, bucket, &[moved], false).unwrap();
         let mut tally = Tally::default();
         assert!(make_popular(&tx, key_a, &mut tally).unwrap());
         tally.write(&tx).unwrap();

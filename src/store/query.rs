@@ -689,25 +689,27 @@ impl Store {
         mut each: impl FnMut(GameAt) -> Result<ControlFlow<()>, E>,
     ) -> Result<(), E> {
         let sql = format!(
-            "SELECT p.game, p.ply, p.next, g.outcome, g.variant, g.start_fen, g.moves FROM position p \
-             JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {} {} ORDER BY p.game",
+            "SELECT g.id, ?3, ?4, g.outcome, g.variant, g.start_fen, g.moves FROM game g \
+             WHERE g.id = ?1 AND {}",
             filter.sql(),
-            match from_ply {
-                Ply::Any => "",
-                Ply::AfterStart => "AND p.ply > 0",
-            }
         );
         let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
         let mut stmt = self.conn().prepare_cached(&sql).map_err(sqlite)?;
         let key = position.zobrist() as i64;
-        let mut rows = match &filter.0 {
-            None => stmt.query(params![key]),
-            Some(v) => stmt.query(params![key, v]),
-        }
-        .map_err(sqlite)?;
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
-        while let Some(r) = rows.next().map_err(sqlite)? {
+        super::postings::each_at(self.conn(), key, |entry| {
+            if from_ply == Ply::AfterStart && entry.ply == 0 {
+                return Ok(ControlFlow::Continue(()));
+            }
+            let next = (entry.next != 0).then_some(i64::from(entry.next));
+            let variant = filter.0.as_deref().unwrap_or("");
+            let mut rows = stmt
+                .query(params![entry.game, variant, entry.ply, next])
+                .map_err(sqlite)?;
+            let Some(r) = rows.next().map_err(sqlite)? else {
+                return Ok(ControlFlow::Continue(()));
+            };
             let (game, ply, next, outcome, variant, start_fen, moves) =
                 game_at_row(r).map_err(sqlite)?;
             let known = starts
@@ -746,11 +748,11 @@ impl Store {
                 },
                 _ => false,
             };
-            if verified && each((game, ply, next, outcome))?.is_break() {
-                break;
+            if verified {
+                return each((game, ply, next, outcome));
             }
-        }
-        Ok(())
+            Ok(ControlFlow::Continue(()))
+        })
     }
 
     /// How many games of the filter's variants have `position` in the index
@@ -772,19 +774,18 @@ impl Store {
         } else if filter.0.is_none()
             || self.games_of(filter)? == self.games_of(&VariantFilter(None))?
         {
-            self.conn()
-                .query_row("SELECT count(*) FROM position WHERE key = ?1", [key], |r| {
-                    r.get(0)
-                })?
+            super::postings::count_at(self.conn(), key)?
         } else {
-            self.conn().query_row(
-                &format!(
-                    "SELECT count(*) FROM position p JOIN game g ON g.id = p.game WHERE p.key = ?1 AND {}",
-                    filter.sql()
-                ),
-                params![key, filter.0],
-                |r| r.get(0),
-            )?
+            let mut passes = self.conn().prepare_cached(&format!(
+                "SELECT count(*) FROM game g WHERE g.id = ?1 AND {}",
+                filter.sql()
+            ))?;
+            let mut n = 0i64;
+            super::postings::each_at::<StoreError>(self.conn(), key, |entry| {
+                n += passes.query_row(params![entry.game, filter.0], |r| r.get::<_, i64>(0))?;
+                Ok(ControlFlow::Continue(()))
+            })?;
+            n
         };
         Ok(count.max(0) as usize)
     }
@@ -1305,7 +1306,7 @@ impl Store {
             duplicates: count(
                 "SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)",
             )?,
-            positions: count("SELECT count(*) FROM position")?,
+            positions: super::postings::count(conn)?,
             unindexed: self.unindexed()?,
             bytes: count(
                 "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",

@@ -10,7 +10,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::StoreError;
 use super::import::{Prepared, StartMove, equal_game, move_id};
 use super::index::certain_positions;
-use super::popular::{Tally, is_popular};
+use super::popular::{Tally, popular_sharing};
+use super::postings;
 use crate::pdn::Reader;
 use crate::replay::{Overrides, check_game};
 use crate::rules::{Move, Rules};
@@ -165,17 +166,12 @@ fn unindex(
     let mut removed = 0;
     let mut tally = Tally::default();
     for (key, ply, next) in row.positions(text) {
-        let gone: Option<(i64, Option<i64>)> = tx
-            .prepare_cached(
-                "DELETE FROM position WHERE key = ?1 AND game = ?2 RETURNING ply, next",
-            )?
-            .query_row(params![key, id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        if let Some((ply, next)) = gone {
+        if let Some(stored_next) = postings::remove(tx, key, id, ply)? {
             removed += 1;
-            if is_popular(tx, key)? {
+            if let Some(popular) = popular_sharing(tx, key)? {
                 // Counted out while the game is still stored as indexed.
-                tally.row(tx, key, id, ply, next, -1)?;
+                let stored_next = (stored_next != 0).then_some(i64::from(stored_next));
+                tally.row(tx, popular, id, i64::from(ply), stored_next, -1)?;
             }
         }
         if ply == 0 {
@@ -206,15 +202,27 @@ fn index(
             Some(mv) => move_id(tx, move_ids, &mv)?,
             None => 0,
         };
-        let inserted = tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO position (key, game, ply, next) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![key, id, ply, (next != 0).then_some(next)])?;
-        added += inserted;
-        if inserted == 1 && is_popular(tx, key)? {
-            // The game is stored as it now reads.
-            tally.row(tx, key, id, i64::from(ply), (next != 0).then_some(next), 1)?;
+        let (bucket, suffix) = postings::split(key);
+        let entry = postings::Entry {
+            suffix,
+            game: id,
+            ply,
+            next: u32::try_from(next).unwrap_or(0),
+        };
+        let inserted = postings::add(tx, bucket, &[entry], false)?[0];
+        if inserted {
+            added += 1;
+            if let Some(popular) = popular_sharing(tx, key)? {
+                // The game is stored as it now reads.
+                tally.row(
+                    tx,
+                    popular,
+                    id,
+                    i64::from(ply),
+                    (next != 0).then_some(next),
+                    1,
+                )?;
+            }
         }
         if ply == 0 {
             row.start_move(key, next).add(tx)?;
@@ -335,47 +343,45 @@ const BULK_GAMES: usize = 1_000;
 /// Takes games out of the index and the tree counts by one pass over the
 /// index; returns the index rows removed.
 fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, StoreError> {
-    tx.execute_batch(
-        "CREATE TEMP TABLE IF NOT EXISTS leaving (id INTEGER PRIMARY KEY); DELETE FROM temp.leaving;",
-    )?;
-    {
-        let mut insert =
-            tx.prepare_cached("INSERT OR IGNORE INTO temp.leaving (id) VALUES (?1)")?;
-        for &id in ids {
-            insert.execute([id])?;
-        }
-    }
-    // The tree counts: the games' start rows, grouped.
-    tx.execute(
-        "UPDATE start_move SET games = games - c.n FROM ( \
-             SELECT p.key AS key, g.variant AS variant, coalesce(g.start_fen, '') AS start_fen, \
-                    coalesce(p.next, 0) AS next, g.outcome AS outcome, count(*) AS n \
-             FROM position p JOIN temp.leaving l ON l.id = p.game JOIN game g ON g.id = p.game \
-             WHERE p.ply = 0 GROUP BY 1, 2, 3, 4, 5) AS c \
-         WHERE start_move.start_key = c.key AND start_move.variant = c.variant \
-           AND start_move.start_fen = c.start_fen AND start_move.next = c.next \
-           AND start_move.outcome = c.outcome",
-        [],
-    )?;
-    tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
-    // The counts at popular keys: the games' rows under them.
+    // Each entry taken out: the games' start entries grouped for the tree
+    // counts, and the entries under popular keys counted out (while the
+    // games are still stored).
+    let popular = super::popular::popular_keys(tx)?;
+    let popular: HashMap<i64, i64> = popular
+        .into_iter()
+        .map(|k| (postings::kept(k), k))
+        .collect();
+    let mut starts: HashMap<(i64, i64, u32), i64> = HashMap::new();
     let mut tally = Tally::default();
-    {
-        let mut stmt = tx.prepare(
-            "SELECT p.key, p.game, p.ply, p.next FROM popular_key k CROSS JOIN position p ON p.key = k.key \
-             WHERE p.game IN (SELECT id FROM temp.leaving)",
-        )?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            tally.row(tx, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, -1)?;
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    let removed = postings::remove_games(
+        tx,
+        |g| ids.binary_search(&g).is_ok(),
+        |kept, entry| {
+            if entry.ply == 0 {
+                *starts.entry((kept, entry.game, entry.next)).or_default() += 1;
+            }
+            if let Some(&key) = popular.get(&kept) {
+                let next = (entry.next != 0).then_some(i64::from(entry.next));
+                tally.row(tx, key, entry.game, i64::from(entry.ply), next, -1)?;
+            }
+            Ok(())
+        },
+    )?;
+    tally.write(tx)?;
+    let mut counted_out = tx.prepare_cached(
+        "UPDATE start_move SET games = games - 1 WHERE start_key BETWEEN ?1 AND ?2 \
+           AND next = ?3 AND (variant, start_fen, outcome) = \
+               (SELECT variant, coalesce(start_fen, ''), outcome FROM game WHERE id = ?4)",
+    )?;
+    for ((kept, game, next), n) in starts {
+        let (low, high) = postings::key_range(kept << (64 - postings::KEPT_BITS));
+        for _ in 0..n {
+            counted_out.execute(params![low, high, next, game])?;
         }
     }
-    tally.write(tx)?;
-    let removed = tx.execute(
-        "DELETE FROM position WHERE game IN (SELECT id FROM temp.leaving)",
-        [],
-    )?;
-    tx.execute("DELETE FROM temp.leaving", [])?;
+    tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
     Ok(removed)
 }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pdndb::store::postings;
 use serde_json::Value;
 
 use crate::reimport::assert_same;
@@ -282,11 +283,18 @@ fn stats_check_finds_a_damaged_index() {
     let a = generated(dir.path(), "a.pdn", 300, 19);
     let db = sequential(dir.path(), "db.sqlite", &[&a]);
     checked_clean(&db);
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute_batch(
-            "DELETE FROM position WHERE game = 100 AND ply > 3;
-             INSERT INTO provenance (file, idx, game, byte_offset, line, tags, text)
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    // Game 100's index entries past position 3 lost.
+    let tx = conn.transaction().unwrap();
+    for (kept, game, ply, _) in postings::all(&tx).unwrap() {
+        if game == 100 && ply > 3 {
+            let key = kept << (64 - postings::KEPT_BITS);
+            assert!(postings::remove(&tx, key, game, ply).unwrap().is_some());
+        }
+    }
+    tx.commit().unwrap();
+    conn.execute_batch(
+            "INSERT INTO provenance (file, idx, game, byte_offset, line, tags, text)
                  SELECT file, idx + 1000, game, byte_offset, line, tags, text FROM provenance WHERE game = 5;",
         )
         .unwrap();

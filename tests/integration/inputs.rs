@@ -135,7 +135,7 @@ fn answers(db: &Path) -> Vec<String> {
         }
     }
     answers.push(ask(&["export"]));
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     let mut stmt = conn
         .prepare(
             "SELECT p.key || ':' || p.game || ':' || p.ply || ':' || coalesce(m.name, '') \

@@ -65,6 +65,36 @@ pub fn json_lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Opens a database with its position index readable as the table
+/// `position (key, game, ply, next)`, one row per entry, as it was before
+/// the index became postings: a temporary table filled from the postings,
+/// `key` the bits of the Zobrist key the index keeps, `next` NULL when not
+/// certain. A database without the index opens as it is.
+pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let has_postings: bool = conn
+        .query_row(
+            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'posting'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    if has_postings {
+        let rows = pdndb::store::postings::all(&conn).unwrap();
+        conn.execute_batch("CREATE TEMP TABLE position (key, game, ply, next)")
+            .unwrap();
+        let mut insert = conn
+            .prepare("INSERT INTO temp.position VALUES (?1, ?2, ?3, nullif(?4, 0))")
+            .unwrap();
+        for (key, game, ply, next) in rows {
+            insert
+                .execute(rusqlite::params![key, game, ply, next])
+                .unwrap();
+        }
+    }
+    conn
+}
+
 /// `PRAGMA integrity_check` of a database.
 pub fn integrity(db: &Path) -> String {
     let conn = rusqlite::Connection::open(db).unwrap();

@@ -42,7 +42,7 @@ fn strings(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
 }
 
 pub fn snapshot(db: &Path) -> Snapshot {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     Snapshot {
         games: strings(&conn, &format!("SELECT {GAME} FROM game g")),
         copies: strings(

@@ -240,7 +240,7 @@ fn pathological_inputs_cost_no_neighbour_and_stay_bounded() {
 
 /// What a database holds, for comparing two imports of the same files.
 fn contents(db: &Path) -> Vec<String> {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     [
         "SELECT count(*) FROM game",
         "SELECT count(*) FROM provenance",

@@ -26,12 +26,12 @@ fn import_json(db: &Path, paths: &[&Path]) -> Value {
 
 /// A numeric query result as a float (sums may not be integers).
 fn count_f(db: &Path, sql: &str) -> f64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
 fn count(db: &Path, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
+    let conn = crate::open_with_index_rows(db);
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
@@ -653,5 +653,63 @@ fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front()
         let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
         assert_eq!(keys(&r), keys(&c));
         assert_eq!(r, c);
+    }
+}
+
+/// The answers of a database of schema step 9 (tests/data/step-9: the old
+/// binary's answers stored beside it), brought up to date, and of a fresh
+/// import of the same files, to the same questions.
+#[test]
+fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = crate_path("tests/data/step-9");
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let answers: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("answers.json")).unwrap())
+            .unwrap();
+    let migrated = dir.path().join("step-9.sqlite");
+    let out = pdndb(&migrated)
+        .args(["stats", "--check", "--json"])
+        .output()
+        .unwrap();
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["check"]["ok"], true, "{stats}");
+    assert_eq!(stats["positions"], 4441);
+    let fresh = dir.path().join("fresh.sqlite");
+    let out = pdndb(&fresh)
+        .current_dir(dir.path())
+        .args([
+            "import",
+            "--quiet",
+            "games.pdn",
+            "english.pdn",
+            "seed-dama.pdn",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(answers.len() > 50);
+    for answer in &answers {
+        let args: Vec<&str> = answer["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        for db in ["step-9.sqlite", "fresh.sqlite"] {
+            let out = pdndb(Path::new(db))
+                .current_dir(dir.path())
+                .args(&args)
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                answer["stdout"].as_str().unwrap(),
+                "{db}: {args:?}"
+            );
+        }
     }
 }

@@ -1,0 +1,697 @@
+//! The position index as postings (schema step 10): the one reader and
+//! writer of table `posting`.
+//!
+//! Layout. An index entry says that game `game` is at a position at
+//! position number `ply` (its first visit) and which move it plays from
+//! there (`next`, a `move_name` id, 0 when not certain). Entries are kept
+//! under the top [`KEPT_BITS`] bits of the position's Zobrist key (the
+//! *kept key*): the top [`BUCKET_BITS`] of them name a bucket, the other
+//! [`SUFFIX_BITS`] the entry's suffix. A bucket's entries, sorted by
+//! (suffix, game, ply), are cut into chunks of at most [`CHUNK_BYTES`]
+//! encoded bytes (one SQLite row each, under the bucket and the suffix and
+//! game of its first entry), each a run of delta-coded LEB128 numbers:
+//!
+//! ```text
+//! first entry:  suffix, game, ply, next
+//! then each:    suffix - previous suffix, then
+//!               game - previous game   when the suffix is the same,
+//!               game                   otherwise,
+//!               ply, next
+//! ```
+//!
+//! Why so. One row per (key, game), as before step 10, costs some 23 bytes
+//! a position, most of it the 8-byte key and SQLite's cell overhead. Here
+//! a row holds a few dozen entries, the key is not stored whole (a bucket
+//! fixes 16 bits, the sorted suffixes cost the difference from their
+//! neighbour) and a hit is checked against the game anyway (a key shared
+//! by two positions costs one replay, as a full-key collision did); a key
+//! in every game is read in bounded chunks in game order, so a page of a
+//! search stops early. Chunks stay under SQLite's local payload limit for
+//! 4 KiB pages, so no row spills to an overflow page.
+//!
+//! Writers add entries bucket by bucket (new games, having higher ids,
+//! land in the last chunk of their key, which alone is rewritten) and take
+//! them out by rewriting the chunks that hold them.
+
+use std::ops::ControlFlow;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::StoreError;
+
+/// Bits of a Zobrist key kept in the index.
+pub const KEPT_BITS: u32 = 40;
+
+/// Bits of the kept key that name a bucket.
+pub const BUCKET_BITS: u32 = 16;
+
+/// Bits of the kept key stored in each entry.
+pub const SUFFIX_BITS: u32 = KEPT_BITS - BUCKET_BITS;
+
+/// Encoded bytes of a chunk at most (a chunk whose first entries alone are
+/// longer holds just those): under the 1,002 bytes a row of a WITHOUT
+/// ROWID table keeps on a 4 KiB page.
+pub const CHUNK_BYTES: usize = 900;
+
+const SUFFIX_MASK: i64 = (1 << SUFFIX_BITS) - 1;
+
+/// The kept key of a Zobrist key (as stored, a signed 64-bit integer): its
+/// top [`KEPT_BITS`] bits, in the same order as the keys.
+pub fn kept(key: i64) -> i64 {
+    key >> (64 - KEPT_BITS)
+}
+
+/// The bucket and suffix of a Zobrist key.
+pub fn split(key: i64) -> (i64, u32) {
+    let kept = kept(key);
+    (kept >> SUFFIX_BITS, (kept & SUFFIX_MASK) as u32)
+}
+
+/// The least and greatest Zobrist keys with the kept key of `key`.
+pub fn key_range(key: i64) -> (i64, i64) {
+    let low = kept(key) << (64 - KEPT_BITS);
+    (low, low | ((1 << (64 - KEPT_BITS)) - 1))
+}
+
+/// One index entry, within its bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry {
+    /// The low [`SUFFIX_BITS`] bits of the kept key.
+    pub suffix: u32,
+    /// Game id.
+    pub game: i64,
+    /// First position number at which the game is there.
+    pub ply: u32,
+    /// `move_name` id of the move played from there; 0 when not certain.
+    pub next: u32,
+}
+
+/// A chunk that does not decode: the database was damaged or written by
+/// something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a chunk of the position index does not decode")]
+pub struct Corrupt;
+
+impl From<Corrupt> for StoreError {
+    fn from(_: Corrupt) -> StoreError {
+        StoreError::from(rusqlite::Error::InvalidColumnType(
+            0,
+            "posting.entries".to_string(),
+            rusqlite::types::Type::Blob,
+        ))
+    }
+}
+
+fn put(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
+    let mut n = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *bytes.get(*at).ok_or(Corrupt)?;
+        *at += 1;
+        let bits = u64::from(byte & 0x7F);
+        if shift == 63 && bits > 1 {
+            return Err(Corrupt);
+        }
+        n |= bits << shift;
+        if byte & 0x80 == 0 {
+            return Ok(n);
+        }
+    }
+    Err(Corrupt)
+}
+
+/// Appends `entry`, coded after `previous` (the chunk's entry before it).
+fn encode_entry(out: &mut Vec<u8>, previous: Option<&Entry>, entry: &Entry) {
+    match previous {
+        None => {
+            put(out, u64::from(entry.suffix));
+            put(out, entry.game as u64);
+        }
+        Some(p) => {
+            put(out, u64::from(entry.suffix.wrapping_sub(p.suffix)));
+            if entry.suffix == p.suffix {
+                put(out, entry.game.wrapping_sub(p.game) as u64);
+            } else {
+                put(out, entry.game as u64);
+            }
+        }
+    }
+    put(out, u64::from(entry.ply));
+    put(out, u64::from(entry.next));
+}
+
+/// Encodes sorted entries as one chunk.
+pub fn encode(entries: &[Entry]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(entries.len() * 8);
+    let mut previous = None;
+    for entry in entries {
+        encode_entry(&mut out, previous, entry);
+        previous = Some(entry);
+    }
+    out
+}
+
+/// Decodes one chunk, appending its entries to `out`.
+///
+/// # Errors
+/// [`Corrupt`] when the bytes are not a chunk.
+pub fn decode_into(bytes: &[u8], out: &mut Vec<Entry>) -> Result<(), Corrupt> {
+    let mut at = 0;
+    let mut previous: Option<Entry> = None;
+    let small = |n: u64| u32::try_from(n).map_err(|_| Corrupt);
+    while at < bytes.len() {
+        let (suffix, game) = match previous {
+            None => (small(take(bytes, &mut at)?)?, take(bytes, &mut at)? as i64),
+            Some(p) => {
+                let delta = small(take(bytes, &mut at)?)?;
+                let suffix = p.suffix.checked_add(delta).ok_or(Corrupt)?;
+                let game = take(bytes, &mut at)? as i64;
+                if delta == 0 {
+                    (suffix, p.game.wrapping_add(game))
+                } else {
+                    (suffix, game)
+                }
+            }
+        };
+        if i64::from(suffix) > SUFFIX_MASK {
+            return Err(Corrupt);
+        }
+        let entry = Entry {
+            suffix,
+            game,
+            ply: small(take(bytes, &mut at)?)?,
+            next: small(take(bytes, &mut at)?)?,
+        };
+        out.push(entry);
+        previous = Some(entry);
+    }
+    Ok(())
+}
+
+/// Decodes one chunk.
+///
+/// # Errors
+/// [`Corrupt`] when the bytes are not a chunk.
+pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, Corrupt> {
+    let mut out = Vec::new();
+    decode_into(bytes, &mut out)?;
+    Ok(out)
+}
+
+/// Cuts a bucket's sorted entries into chunks of at most [`CHUNK_BYTES`]
+/// (never between two entries of one suffix and game), each encoded.
+pub fn chunks(entries: &[Entry]) -> Vec<(Entry, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut start = 0;
+    let mut group = 0;
+    while group < entries.len() {
+        let head = (entries[group].suffix, entries[group].game);
+        let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
+        let before = bytes.len();
+        for i in group..end {
+            encode_entry(
+                &mut bytes,
+                (i > start).then(|| &entries[i - 1]),
+                &entries[i],
+            );
+        }
+        if bytes.len() > CHUNK_BYTES && group > start {
+            // The group starts the next chunk.
+            bytes.truncate(before);
+            out.push((entries[start], std::mem::take(&mut bytes)));
+            start = group;
+            continue;
+        }
+        group = end;
+    }
+    if start < entries.len() {
+        out.push((entries[start], bytes));
+    }
+    out
+}
+
+/// Writes a bucket's sorted entries as new chunks.
+fn write_chunks(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Result<(), StoreError> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (head, bytes) in chunks(entries) {
+        insert.execute(params![bucket, head.suffix, head.game, bytes])?;
+    }
+    Ok(())
+}
+
+/// A stored chunk: where it is and its entries.
+struct Chunk {
+    suffix: u32,
+    game: i64,
+    entries: Vec<Entry>,
+}
+
+fn read_chunk(tx: &Connection, bucket: i64, suffix: u32, game: i64) -> Result<Chunk, StoreError> {
+    let bytes: Vec<u8> = tx
+        .prepare_cached(
+            "SELECT entries FROM posting WHERE bucket = ?1 AND suffix = ?2 AND game = ?3",
+        )?
+        .query_row(params![bucket, suffix, game], |r| r.get(0))?;
+    Ok(Chunk {
+        suffix,
+        game,
+        entries: decode(&bytes)?,
+    })
+}
+
+fn delete_chunk(tx: &Transaction<'_>, bucket: i64, chunk: &Chunk) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM posting WHERE bucket = ?1 AND suffix = ?2 AND game = ?3")?
+        .execute(params![bucket, chunk.suffix, chunk.game])?;
+    Ok(())
+}
+
+/// The heads (suffix, game) of a bucket's chunks, in order.
+fn heads(tx: &Connection, bucket: i64) -> Result<Vec<(u32, i64)>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT suffix, game FROM posting WHERE bucket = ?1 ORDER BY suffix, game",
+    )?;
+    let rows = stmt.query_map([bucket], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Adds a bucket's new entries (sorted, without repeats); `fresh` says the
+/// bucket is known to be empty. Entries already stored are not added
+/// again: `added[i]` says whether `entries[i]` was.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn add(
+    tx: &Transaction<'_>,
+    bucket: i64,
+    entries: &[Entry],
+    fresh: bool,
+) -> Result<Vec<bool>, StoreError> {
+    let heads = if fresh {
+        Vec::new()
+    } else {
+        heads(tx, bucket)?
+    };
+    if heads.is_empty() {
+        write_chunks(tx, bucket, entries)?;
+        return Ok(vec![true; entries.len()]);
+    }
+    let mut added = vec![false; entries.len()];
+    // Each new entry goes to the last chunk whose head is not after it.
+    let mut at = 0;
+    while at < entries.len() {
+        let e = &entries[at];
+        let chunk = heads
+            .partition_point(|&h| h <= (e.suffix, e.game))
+            .saturating_sub(1);
+        let end = heads
+            .get(chunk + 1)
+            .map_or(entries.len(), |&next| {
+                at + entries[at..].partition_point(|e| (e.suffix, e.game) < next)
+            })
+            .max(at + 1);
+        let (suffix, game) = heads[chunk];
+        let mut stored = read_chunk(tx, bucket, suffix, game)?;
+        let before = stored.entries.len();
+        for (i, e) in entries[at..end].iter().enumerate() {
+            if stored.entries.binary_search(e).is_err() {
+                added[at + i] = true;
+            }
+        }
+        stored.entries.extend(
+            entries[at..end]
+                .iter()
+                .zip(&added[at..end])
+                .filter(|(_, a)| **a)
+                .map(|(e, _)| *e),
+        );
+        if stored.entries.len() > before {
+            stored.entries.sort_unstable();
+            delete_chunk(tx, bucket, &stored)?;
+            write_chunks(tx, bucket, &stored.entries)?;
+        }
+        at = end;
+    }
+    Ok(added)
+}
+
+/// Takes out game `game`'s entry at `ply` under `key`; returns its next
+/// move id when it was there.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn remove(
+    tx: &Transaction<'_>,
+    key: i64,
+    game: i64,
+    ply: u32,
+) -> Result<Option<u32>, StoreError> {
+    let (bucket, suffix) = split(key);
+    let head: Option<(u32, i64)> = tx
+        .prepare_cached(
+            "SELECT suffix, game FROM posting WHERE bucket = ?1 AND (suffix < ?2 OR (suffix = ?2 AND game <= ?3)) \
+             ORDER BY suffix DESC, game DESC LIMIT 1",
+        )?
+        .query_row(params![bucket, suffix, game], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((head_suffix, head_game)) = head else {
+        return Ok(None);
+    };
+    let mut chunk = read_chunk(tx, bucket, head_suffix, head_game)?;
+    let Some(i) = chunk
+        .entries
+        .iter()
+        .position(|e| (e.suffix, e.game, e.ply) == (suffix, game, ply))
+    else {
+        return Ok(None);
+    };
+    let gone = chunk.entries.remove(i);
+    delete_chunk(tx, bucket, &chunk)?;
+    write_chunks(tx, bucket, &chunk.entries)?;
+    Ok(Some(gone.next))
+}
+
+/// Hands each entry under `key`'s kept key to `each`, in order of game
+/// (and ply), reading a chunk at a time, until `each` breaks.
+///
+/// # Errors
+/// A database failure, a chunk that does not decode, or `each`'s error.
+pub fn each_at<E: From<StoreError>>(
+    conn: &Connection,
+    key: i64,
+    mut each: impl FnMut(&Entry) -> Result<ControlFlow<()>, E>,
+) -> Result<(), E> {
+    let (bucket, suffix) = split(key);
+    let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+    let corrupt = |e: Corrupt| E::from(StoreError::from(e));
+    let mut entries = Vec::new();
+    // The chunk before the key's first head may end with its entries.
+    let before: Option<Vec<u8>> = conn
+        .prepare_cached(
+            "SELECT entries FROM posting WHERE bucket = ?1 AND suffix < ?2 \
+             ORDER BY suffix DESC, game DESC LIMIT 1",
+        )
+        .map_err(sqlite)?
+        .query_row(params![bucket, suffix], |r| r.get(0))
+        .optional()
+        .map_err(sqlite)?;
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT entries FROM posting WHERE bucket = ?1 AND suffix = ?2 ORDER BY game",
+        )
+        .map_err(sqlite)?;
+    let mut rows = stmt.query(params![bucket, suffix]).map_err(sqlite)?;
+    let mut bytes = before;
+    loop {
+        let Some(chunk) = bytes.take() else {
+            match rows.next().map_err(sqlite)? {
+                Some(r) => bytes = Some(r.get(0).map_err(sqlite)?),
+                None => return Ok(()),
+            }
+            continue;
+        };
+        entries.clear();
+        decode_into(&chunk, &mut entries).map_err(corrupt)?;
+        for entry in entries.iter().filter(|e| e.suffix == suffix) {
+            if each(entry)?.is_break() {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The entries under `key`'s kept key, in order of game.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn entries_at(conn: &Connection, key: i64) -> Result<Vec<Entry>, StoreError> {
+    let mut out = Vec::new();
+    each_at::<StoreError>(conn, key, |e| {
+        out.push(*e);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(out)
+}
+
+/// How many entries are under `key`'s kept key.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn count_at(conn: &Connection, key: i64) -> Result<i64, StoreError> {
+    let mut n = 0;
+    each_at::<StoreError>(conn, key, |_| {
+        n += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(n)
+}
+
+/// Hands every chunk of the index to `each`, in order, with its bucket.
+///
+/// # Errors
+/// A database failure, a chunk that does not decode, or `each`'s error.
+pub fn each_chunk(
+    conn: &Connection,
+    mut each: impl FnMut(i64, &[Entry]) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut stmt =
+        conn.prepare("SELECT bucket, entries FROM posting ORDER BY bucket, suffix, game")?;
+    let mut rows = stmt.query([])?;
+    let mut entries = Vec::new();
+    while let Some(r) = rows.next()? {
+        let bucket: i64 = r.get(0)?;
+        entries.clear();
+        let bytes = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+        decode_into(bytes, &mut entries)?;
+        each(bucket, &entries)?;
+    }
+    Ok(())
+}
+
+/// Every entry of the index as (kept key, game, ply, next), in order of
+/// kept key and game.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, u32)>, StoreError> {
+    let mut out = Vec::new();
+    each_chunk(conn, |bucket, entries| {
+        out.extend(entries.iter().map(|e| {
+            (
+                (bucket << SUFFIX_BITS) | i64::from(e.suffix),
+                e.game,
+                e.ply,
+                e.next,
+            )
+        }));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// How many entries the index holds.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn count(conn: &Connection) -> Result<i64, StoreError> {
+    let mut n = 0;
+    each_chunk(conn, |_, entries| {
+        n += entries.len() as i64;
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+/// Takes out every entry of the games `leaving` says, by one pass over the
+/// index; each entry taken out is handed to `gone` with its kept key first.
+///
+/// # Errors
+/// A database failure, or a chunk that does not decode.
+pub fn remove_games(
+    tx: &Transaction<'_>,
+    leaving: impl Fn(i64) -> bool,
+    mut gone: impl FnMut(i64, &Entry) -> Result<(), StoreError>,
+) -> Result<usize, StoreError> {
+    let mut changed: Vec<(i64, Chunk)> = Vec::new();
+    each_chunk(tx, |bucket, entries| {
+        if entries.iter().any(|e| leaving(e.game)) {
+            changed.push((
+                bucket,
+                Chunk {
+                    suffix: entries[0].suffix,
+                    game: entries[0].game,
+                    entries: entries.to_vec(),
+                },
+            ));
+        }
+        Ok(())
+    })?;
+    let mut removed = 0;
+    for (bucket, mut chunk) in changed {
+        delete_chunk(tx, bucket, &chunk)?;
+        for e in chunk.entries.iter().filter(|e| leaving(e.game)) {
+            gone((bucket << SUFFIX_BITS) | i64::from(e.suffix), e)?;
+            removed += 1;
+        }
+        chunk.entries.retain(|e| !leaving(e.game));
+        write_chunks(tx, bucket, &chunk.entries)?;
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn entry(suffix: u32, game: i64, ply: u32, next: u32) -> Entry {
+        Entry {
+            suffix,
+            game,
+            ply,
+            next,
+        }
+    }
+
+    fn sorted(mut entries: Vec<Entry>) -> Vec<Entry> {
+        entries.sort_unstable();
+        entries.dedup();
+        entries
+    }
+
+    fn arb_entries() -> impl Strategy<Value = Vec<Entry>> {
+        let suffix = prop_oneof![0u32..4, 0u32..(1 << SUFFIX_BITS)];
+        let game = prop_oneof![1i64..50, 1i64..i64::MAX, (1i64 << 32)..(1i64 << 33)];
+        let ply = prop_oneof![Just(0u32), 0u32..200, Just(crate::replay::MAX_PLIES as u32)];
+        let next = prop_oneof![Just(0u32), 0u32..5000, Just(u32::MAX)];
+        proptest::collection::vec(
+            (suffix, game, ply, next).prop_map(|(s, g, p, n)| entry(s, g, p, n)),
+            0..400,
+        )
+        .prop_map(sorted)
+    }
+
+    proptest! {
+        #[test]
+        fn chunks_decode_to_what_was_encoded(entries in arb_entries()) {
+            prop_assert_eq!(decode(&encode(&entries)).unwrap(), entries.clone());
+            let mut back = Vec::new();
+            for (head, bytes) in chunks(&entries) {
+                let decoded = decode(&bytes).unwrap();
+                prop_assert_eq!(decoded.first(), Some(&head));
+                prop_assert!(bytes.len() <= CHUNK_BYTES || decoded.iter().all(|e| (e.suffix, e.game) == (head.suffix, head.game)));
+                back.extend(decoded);
+            }
+            prop_assert_eq!(back, entries);
+        }
+
+        #[test]
+        fn nothing_panics_on_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let _ = decode(&bytes);
+        }
+
+        #[test]
+        fn kept_keys_keep_the_order_of_keys(a in any::<i64>(), b in any::<i64>()) {
+            if a <= b {
+                prop_assert!(split(a) <= split(b));
+            }
+            let (low, high) = key_range(a);
+            prop_assert!(low <= a && a <= high);
+            prop_assert_eq!(split(low), split(a));
+            prop_assert_eq!(split(high), split(a));
+        }
+    }
+
+    #[test]
+    fn edge_entries_round_trip() {
+        let cases = [
+            vec![entry(0, 1, 0, 0)],
+            vec![entry((1 << SUFFIX_BITS) - 1, i64::MAX, u32::MAX, u32::MAX)],
+            vec![entry(5, 1 << 40, 0, 3), entry(5, (1 << 40) + 1, 20_000, 0)],
+            vec![],
+        ];
+        for entries in cases {
+            assert_eq!(decode(&encode(&entries)).unwrap(), entries);
+        }
+    }
+
+    #[test]
+    fn a_key_in_every_game_is_cut_into_bounded_chunks() {
+        let entries: Vec<Entry> = (1..=100_000).map(|g| entry(7, g, 0, 12)).collect();
+        let cut = chunks(&entries);
+        assert!(cut.len() > 100);
+        assert!(cut.iter().all(|(_, bytes)| bytes.len() <= CHUNK_BYTES));
+        // Some four bytes an entry: the games' differences are small.
+        assert!(cut.iter().map(|(_, b)| b.len()).sum::<usize>() <= 5 * entries.len());
+    }
+
+    #[test]
+    fn damaged_chunks_are_refused() {
+        let bytes = encode(&[entry(3, 9, 1, 2), entry(4, 10, 1, 2)]);
+        assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Corrupt));
+        assert_eq!(decode(&[0xFF; 11]), Err(Corrupt));
+        // A suffix past its bits.
+        let mut big = Vec::new();
+        put(&mut big, 1 << SUFFIX_BITS);
+        big.extend([1, 0, 0]);
+        assert_eq!(decode(&big), Err(Corrupt));
+    }
+
+    fn db() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::store::migrate::migrate(&mut conn).unwrap();
+        conn
+    }
+
+    #[test]
+    fn entries_added_in_steps_read_back_by_key_in_game_order() {
+        let mut conn = db();
+        let tx = conn.transaction().unwrap();
+        let key = 0x1234_5678_9ABC_DEF0_i64;
+        let other = key ^ (1 << 30); // same bucket, another suffix
+        let (bucket, suffix) = split(key);
+        let (_, other_suffix) = split(other);
+        assert_ne!(suffix, other_suffix);
+        let mut first: Vec<Entry> = (1..=500).map(|g| entry(suffix, g, 3, 1)).collect();
+        first.extend((1..=500).map(|g| entry(other_suffix, g, 4, 0)));
+        let first = sorted(first);
+        assert!(add(&tx, bucket, &first, true).unwrap().iter().all(|&a| a));
+        let more = [entry(suffix, 501, 2, 9), entry(suffix, 1000, 0, 0)];
+        // One already there.
+        let again = sorted(vec![entry(suffix, 7, 3, 1), more[0], more[1]]);
+        assert_eq!(
+            add(&tx, bucket, &again, false).unwrap(),
+            vec![false, true, true]
+        );
+        let found = entries_at(&tx, key).unwrap();
+        assert_eq!(found.len(), 502);
+        assert!(found.windows(2).all(|w| w[0].game < w[1].game));
+        assert_eq!(found.last(), Some(&more[1]));
+        assert_eq!(count_at(&tx, other).unwrap(), 500);
+        assert_eq!(count(&tx).unwrap(), 1002);
+        assert_eq!(remove(&tx, key, 501, 2).unwrap(), Some(9));
+        assert_eq!(remove(&tx, key, 501, 2).unwrap(), None);
+        assert_eq!(remove(&tx, key, 1, 99).unwrap(), None);
+        let removed = remove_games(&tx, |g| g <= 10, |_, _| Ok(())).unwrap();
+        assert_eq!(removed, 20);
+        assert_eq!(count(&tx).unwrap(), 981);
+        assert_eq!(entries_at(&tx, key).unwrap()[0].game, 11);
+        let everything = all(&tx).unwrap();
+        assert_eq!(everything.len(), 981);
+        assert!(
+            everything
+                .windows(2)
+                .all(|w| (w[0].0, w[0].1) <= (w[1].0, w[1].1))
+        );
+        assert_eq!(everything[0].0, kept(key.min(other)));
+    }
+}
