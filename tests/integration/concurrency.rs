@@ -286,8 +286,8 @@ fn stats_check_finds_a_damaged_index() {
         .unwrap()
         .execute_batch(
             "DELETE FROM position WHERE game = 100 AND ply > 3;
-             INSERT INTO provenance (file, idx, game, byte_offset, line, tags, text)
-                 SELECT file, idx + 1000, game, byte_offset, line, tags, text FROM provenance WHERE game = 5;",
+             INSERT INTO provenance (file, idx, game, byte_offset, line, text)
+                 SELECT file, idx + 1000, game, byte_offset, line, text FROM provenance WHERE game = 5;",
         )
         .unwrap();
     let (out, _, code) = run(&db, &["stats", "--check", "--json"]);
