@@ -405,3 +405,26 @@ CREATE TABLE posting (
     entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
     PRIMARY KEY (bucket, suffix, game)
 ) WITHOUT ROWID;
+
+-- step 11: smaller stored texts, and one index fewer. A copy's `text` holds
+-- its original tags (the JSON object `tags` held) and its original move
+-- text, one line break between, deflated together with a preset dictionary
+-- (src/store/text.rs: a first byte naming the dictionary, then raw deflate):
+-- a game's few hundred bytes deflate poorly alone, and the tags were kept
+-- twice. `pdndb_text(tags, text)` encodes a step-1 copy so. `game_white`
+-- goes: `game_pair` (white, black) finds White's games as well.
+CREATE TABLE provenance_text (
+    file        INTEGER NOT NULL REFERENCES source_file (id),
+    idx         INTEGER NOT NULL,          -- 1-based game index in the file
+    game        INTEGER NOT NULL REFERENCES game (id),
+    byte_offset INTEGER NOT NULL,          -- 0-based
+    line        INTEGER NOT NULL,          -- 1-based
+    text        BLOB    NOT NULL,          -- original tags and game text, as above
+    PRIMARY KEY (file, idx)
+) WITHOUT ROWID;
+INSERT INTO provenance_text (file, idx, game, byte_offset, line, text)
+    SELECT file, idx, game, byte_offset, line, pdndb_text(tags, text) FROM provenance ORDER BY file, idx;
+DROP TABLE provenance;
+ALTER TABLE provenance_text RENAME TO provenance;
+CREATE INDEX provenance_game ON provenance (game);
+DROP INDEX game_white;

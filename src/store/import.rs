@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
-use flate2::Compression;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
@@ -128,7 +127,7 @@ pub(super) struct Prepared {
     pub(super) byte_offset: u64,
     pub(super) line: u64,
     pub(super) tags: String,
-    /// The original move text, deflated.
+    /// The tags and the original move text, as stored (see [`super::text`]).
     pub(super) text: Vec<u8>,
     /// The hash of the tags and the move text (see [`text_hash`]).
     pub(super) text_hash: [u8; 32],
@@ -760,15 +759,12 @@ impl OldCopies {
             |r| r.get(0),
         )?;
         by_text.reserve_exact(copies.max(0) as usize);
-        let mut stmt = tx.prepare("SELECT idx, tags, text FROM provenance WHERE file = ?1")?;
+        let mut stmt = tx.prepare("SELECT idx, text FROM provenance WHERE file = ?1")?;
         let mut rows = stmt.query([aside])?;
-        let mut movetext = String::new();
         while let Some(row) = rows.next()? {
-            let tags: String = row.get(1)?;
-            let deflated = row.get_ref(2)?;
-            movetext.clear();
-            let _ = flate2::read::DeflateDecoder::new(deflated.as_blob().unwrap_or_default())
-                .read_to_string(&mut movetext);
+            let stored = row.get_ref(1)?;
+            let (tags, movetext) =
+                super::text::decode(stored.as_blob().unwrap_or_default()).unwrap_or_default();
             by_text.push((short_hash(&text_hash(&tags, &movetext)), row.get(0)?));
         }
         by_text.sort_unstable();
@@ -1168,9 +1164,9 @@ fn insert_copy(
     game: &Prepared,
 ) -> Result<(), StoreError> {
     tx.prepare_cached(
-        "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, tags, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![file_id, game.index as i64, game_id, game.byte_offset as i64, game.line as i64, game.tags, game.text])?;
+    .execute(params![file_id, game.index as i64, game_id, game.byte_offset as i64, game.line as i64, game.text])?;
     Ok(())
 }
 
@@ -1182,10 +1178,7 @@ pub(super) fn equal_game(
     except: Option<i64>,
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .prepare_cached(
-            "SELECT id FROM game WHERE dup_key = ?1 AND status = ?2 AND variant = ?3 \
-             AND start_fen IS ?4 AND moves IS ?5 AND id IS NOT ?6 ORDER BY id LIMIT 1",
-        )?
+        .prepare_cached(EQUAL_GAME)?
         .query_row(
             params![
                 game.dup_key,
@@ -1199,6 +1192,10 @@ pub(super) fn equal_game(
         )
         .optional()?)
 }
+
+/// The query of [`equal_game`].
+const EQUAL_GAME: &str = "SELECT id FROM game WHERE dup_key = ?1 AND status = ?2 AND variant = ?3 \
+     AND start_fen IS ?4 AND moves IS ?5 AND id IS NOT ?6 ORDER BY id LIMIT 1";
 
 /// A game counted under its start position and first move (`start_move`).
 pub(super) struct StartMove<'a> {
@@ -1303,32 +1300,8 @@ pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
     }
 }
 
-/// Raw deflate with one compressor reused for every game (setting one up
-/// costs more than compressing a game).
-pub(super) struct Deflater(flate2::Compress);
-
-impl Deflater {
-    pub(super) fn new() -> Deflater {
-        Deflater(flate2::Compress::new(Compression::fast(), false))
-    }
-
-    fn deflate(&mut self, text: &str) -> Vec<u8> {
-        self.0.reset();
-        let mut out = Vec::with_capacity(text.len() / 2 + 64);
-        loop {
-            let consumed = self.0.total_in() as usize;
-            match self.0.compress_vec(
-                &text.as_bytes()[consumed..],
-                &mut out,
-                flate2::FlushCompress::Finish,
-            ) {
-                Ok(flate2::Status::StreamEnd) => return out,
-                Ok(_) => out.reserve(out.capacity().max(64)),
-                Err(_) => return Vec::new(),
-            }
-        }
-    }
-}
+/// The encoder of games' stored texts, one for every game of a file.
+pub(super) type Deflater = super::text::TextEncoder;
 
 pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
@@ -1398,8 +1371,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         byte_offset: game.start.byte,
         line: game.start.line,
         text_hash: text_hash(&tags, &game.movetext),
+        text: deflater.encode(&tags, &game.movetext),
         tags,
-        text: deflater.deflate(&game.movetext),
         status: record.status,
         variant: record.variant.clone(),
         preset,
@@ -1442,6 +1415,36 @@ mod tests {
         assert_eq!(game.moves.as_ref().map(Vec::len), Some(4));
         assert!(game.moves_key.is_some());
         assert!(game.memory_size() > std::mem::size_of::<Prepared>());
+    }
+
+    #[test]
+    fn a_game_met_again_is_found_without_preparing_the_lookup_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store =
+            Store::open(&dir.path().join("db.sqlite"), super::super::Mode::Write).unwrap();
+        let tx = store.conn_mut().transaction().unwrap();
+        let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
+        let mut summary = ImportSummary::default();
+        tx.execute(
+            "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', '')",
+            [],
+        )
+        .unwrap();
+        let texts = [
+            "[GameType \"21\"]\n1. 11-15 23-19 *\n",
+            "[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14-23 *\n",
+            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n",
+        ];
+        for round in 0..2 {
+            for (n, text) in texts.iter().enumerate() {
+                let mut game = prepared(text);
+                game.index = (round * texts.len() + n + 1) as u64;
+                write_game(&tx, &mut move_ids, &mut index, 1, &game, &mut summary).unwrap();
+            }
+        }
+        assert_eq!((summary.games, summary.duplicates), (3, 3));
+        let stmt = tx.prepare_cached(EQUAL_GAME).unwrap();
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
     }
 
     #[test]

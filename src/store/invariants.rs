@@ -160,6 +160,18 @@ impl Store {
                 sample.len()
             ));
         }
+        let mut unreadable = 0;
+        let mut copies = tx.prepare_cached("SELECT text FROM provenance WHERE game = ?1")?;
+        for &id in &sample {
+            for text in copies.query_map([id], |r| r.get::<_, Vec<u8>>(0))? {
+                unreadable += i64::from(super::text::decode(&text?).is_none());
+            }
+        }
+        expect(
+            &mut problems,
+            unreadable,
+            "copies of the games sampled have a stored text that does not read back",
+        );
         expect(
             &mut problems,
             count(

@@ -168,10 +168,27 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
 /// `game.day` holds it (step 6 fills the column of existing games), and
 /// `pdndb_dup_key(status, variant, start_fen, moves, white, black, event,
 /// date, result)`, the duplicate key of a game whose reading leaves nothing open
-/// (step 7).
+/// (step 7), and `pdndb_text(tags, text)`, a copy's tags and step-1 text
+/// (its move text deflated alone) as one stored text (step 10, see
+/// [`super::text`]).
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    let encoder = std::sync::Mutex::new(super::text::TextEncoder::new());
+    conn.create_scalar_function("pdndb_text", 2, flags, move |ctx| {
+        let tags: Option<String> = ctx.get(0)?;
+        let movetext = match ctx.get_raw(1) {
+            rusqlite::types::ValueRef::Blob(deflated) => {
+                super::text::decode_movetext_alone(deflated)
+            }
+            _ => String::new(),
+        };
+        let tags = tags.as_deref().unwrap_or("{}");
+        Ok(match encoder.lock() {
+            Ok(mut encoder) => encoder.encode(tags, &movetext),
+            Err(_) => super::text::TextEncoder::new().encode(tags, &movetext),
+        })
+    })?;
     conn.create_scalar_function("pdndb_day", 1, flags, |ctx| {
         let date: Option<String> = ctx.get(0)?;
         Ok(date.as_deref().and_then(super::games::day_of))
@@ -295,6 +312,8 @@ mod tests {
             "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
+             ALTER TABLE provenance ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'; \
+             CREATE INDEX game_white ON game (white); \
              CREATE TABLE position (key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, \
                  next INTEGER, PRIMARY KEY (key, game)) WITHOUT ROWID; \
              PRAGMA user_version = 6;",
@@ -412,6 +431,58 @@ mod tests {
         let hits = crate::store::postings::entries_at(&conn, hot).unwrap();
         assert_eq!(hits.len(), 602);
         assert!(hits.windows(2).all(|w| w[0].game <= w[1].game));
+    }
+
+    #[test]
+    fn step_eleven_stores_each_copy_as_one_text_and_drops_an_index() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        register_functions(&conn).unwrap();
+        for step in steps().into_iter().filter(|s| s.number <= 10) {
+            conn.execute_batch(&step.sql).unwrap();
+        }
+        let movetext = "1. 11-15 23-19 {\"quoted\"\nnote} 2. 8-11 *";
+        let deflated = {
+            let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut e, movetext.as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        let tags = r#"{"White":"Ann","Black":"Bo\nb","Event":"É"}"#;
+        conn.execute_batch(
+            "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a.pdn', 1, 'h', '');
+             INSERT INTO game (id, status, variant, preset, white, black) VALUES (7, 'ok', 'english', 'english', 'Ann', 'Bo');
+             PRAGMA user_version = 10;",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO provenance (file, idx, game, byte_offset, line, tags, text) \
+             VALUES (1, 1, 7, 0, 1, ?1, ?2)",
+            rusqlite::params![tags, deflated],
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let (game, stored): (i64, Vec<u8>) = conn
+            .query_row("SELECT game, text FROM provenance", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(game, 7);
+        assert_eq!(
+            super::super::text::decode(&stored),
+            Some((tags.to_string(), movetext.to_string()))
+        );
+        let indexes: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('game', 'provenance')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            indexes.contains(&"provenance_game".to_string()),
+            "{indexes:?}"
+        );
+        assert!(indexes.contains(&"game_pair".to_string()), "{indexes:?}");
+        assert!(!indexes.contains(&"game_white".to_string()), "{indexes:?}");
     }
 
     #[test]

@@ -28,11 +28,13 @@ pub mod recheck;
 pub mod record;
 pub mod remove;
 mod rows;
+mod text;
 pub mod view;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use lock::{LockError, WriteLock};
@@ -311,6 +313,15 @@ impl Store {
         conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
             .map_err(open_err)?;
         conn.pragma_update(None, "temp_store", "MEMORY")
+            .map_err(open_err)?;
+        // Plans made without looking at bound values. Otherwise a cached
+        // statement whose plan might depend on them (an equality on a
+        // column with an index that is not unique is enough) is prepared
+        // again at every use: the statement cache clears its bindings when
+        // it takes it back, and SQLite then expires it. The writers' own
+        // lookups (a duplicate by its key, a game's copies) cost twice as
+        // much that way.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
             .map_err(open_err)?;
         if holds != (Holds::Pdndb { marked: true }) {
             conn.pragma_update(None, "application_id", i64::from(APPLICATION_ID))

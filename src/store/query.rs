@@ -663,11 +663,12 @@ impl Store {
         Ok(self
             .conn()
             .prepare_cached(
-                "SELECT f.path, p.idx, p.line, p.tags FROM provenance p JOIN source_file f ON f.id = p.file \
+                "SELECT f.path, p.idx, p.line, p.text FROM provenance p JOIN source_file f ON f.id = p.file \
                  WHERE p.game = ?1 ORDER BY p.file, p.idx LIMIT 1",
             )?
             .query_row([game], |r| {
-                let tags: String = r.get(3)?;
+                let stored = r.get_ref(3)?.as_blob().unwrap_or_default();
+                let tags = super::text::decode(stored).unwrap_or_default().0;
                 Ok(Source {
                     file: r.get(0)?,
                     index: r.get(1)?,
@@ -1337,20 +1338,19 @@ pub(crate) fn stored_text(
     conn: &rusqlite::Connection,
     game: i64,
 ) -> Result<Option<String>, StoreError> {
-    let row: Option<(String, Vec<u8>)> = conn
-        .prepare_cached(
-            "SELECT tags, text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
-        )?
-        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
+    let row: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1")?
+        .query_row([game], |r| r.get(0))
         .optional()?;
-    Ok(row.map(|(tags, deflated)| game_text(&tags, &deflated)))
+    Ok(row.map(|stored| game_text(&stored)))
 }
 
-/// A game's text rebuilt from its stored provenance: the original tags
-/// (JSON object) and the deflated original move text.
-pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
+/// A game's text rebuilt from its stored provenance text (see
+/// [`super::text`]): the original tags, then the original move text.
+pub(crate) fn game_text(stored: &[u8]) -> String {
+    let (tags, movetext) = super::text::decode(stored).unwrap_or_default();
     let tags: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(tags).unwrap_or_default();
+        serde_json::from_str(&tags).unwrap_or_default();
     let mut text = String::new();
     for (name, value) in &tags {
         let value = value
@@ -1361,11 +1361,6 @@ pub(crate) fn game_text(tags: &str, deflated: &[u8]) -> String {
         text.push_str(&format!("[{name} \"{value}\"]\n"));
     }
     text.push('\n');
-    let mut movetext = String::new();
-    let _ = std::io::Read::read_to_string(
-        &mut flate2::read::DeflateDecoder::new(deflated),
-        &mut movetext,
-    );
     text.push_str(&movetext);
     text.push('\n');
     text

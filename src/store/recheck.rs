@@ -208,7 +208,7 @@ impl Copies {
         mut each: impl FnMut(i64, crate::pdn::Game) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
         let mut texts = tx.prepare_cached(
-            "SELECT idx, tags, text FROM provenance WHERE file = ?1 AND idx BETWEEN ?2 AND ?3 \
+            "SELECT idx, text FROM provenance WHERE file = ?1 AND idx BETWEEN ?2 AND ?3 \
              ORDER BY idx",
         )?;
         for chunk in self.0.chunks(COPIES_AT_ONCE as usize) {
@@ -217,9 +217,8 @@ impl Copies {
             };
             let read: Vec<(i64, String)> = texts
                 .query_map(params![file, first.0, last.0], |r| {
-                    let tags: String = r.get(1)?;
-                    let text: Vec<u8> = r.get(2)?;
-                    Ok((r.get(0)?, super::query::game_text(&tags, &text)))
+                    let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
+                    Ok((r.get(0)?, super::query::game_text(stored)))
                 })?
                 .collect::<Result<_, _>>()?;
             for (idx, text) in read {

@@ -294,8 +294,8 @@ fn stats_check_finds_a_damaged_index() {
     }
     tx.commit().unwrap();
     conn.execute_batch(
-            "INSERT INTO provenance (file, idx, game, byte_offset, line, tags, text)
-                 SELECT file, idx + 1000, game, byte_offset, line, tags, text FROM provenance WHERE game = 5;",
+            "INSERT INTO provenance (file, idx, game, byte_offset, line, text)
+                 SELECT file, idx + 1000, game, byte_offset, line, text FROM provenance WHERE game = 5;",
         )
         .unwrap();
     let (out, _, code) = run(&db, &["stats", "--check", "--json"]);

@@ -201,16 +201,8 @@ fn each_status_survives_export_and_import() {
         assert_eq!(after[1]["ply"], 1);
     }
     // The stored originals keep the escape sequences.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let tags: Vec<String> = conn
-        .prepare("SELECT tags FROM provenance ORDER BY game")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    let last: Value = serde_json::from_str(&tags[4]).unwrap();
-    assert_eq!(last["Event"], "Red\u{1b}[31m Alert");
+    let last = &records(&db)[4];
+    assert_eq!(last["tags"]["Event"], "Red\u{1b}[31m Alert");
 }
 
 /// Games whose rules were inferred from their moves (no GameType) read back

@@ -48,7 +48,7 @@ pub fn snapshot(db: &Path) -> Snapshot {
         copies: strings(
             &conn,
             &format!(
-                "SELECT f.path || ':' || p.idx || ':' || p.line || ':' || p.byte_offset || ':' || p.tags \
+                "SELECT f.path || ':' || p.idx || ':' || p.line || ':' || p.byte_offset || ':' || hex(p.text) \
                  || ':' || {GAME} FROM provenance p JOIN source_file f ON f.id = p.file \
                  JOIN game g ON g.id = p.game"
             ),

@@ -713,3 +713,115 @@ fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
         }
     }
 }
+
+/// A database of schema step 10 (copies stored with their tags as JSON and
+/// their move text deflated alone, and the `game_white` index) made from
+/// one imported now: the same games, the copies as steps 1 to 10 stored them.
+fn step_ten_copy(db: &Path, files: &[PathBuf], to: &Path) {
+    std::fs::copy(db, to).unwrap();
+    let conn = rusqlite::Connection::open(to).unwrap();
+    let ids: Vec<(i64, String)> = conn
+        .prepare("SELECT id, path FROM source_file")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    conn.execute_batch(
+        "ALTER TABLE provenance RENAME TO provenance_now;
+         CREATE TABLE provenance (
+             file INTEGER NOT NULL REFERENCES source_file (id), idx INTEGER NOT NULL,
+             game INTEGER NOT NULL REFERENCES game (id), byte_offset INTEGER NOT NULL,
+             line INTEGER NOT NULL, tags TEXT NOT NULL, text BLOB NOT NULL,
+             PRIMARY KEY (file, idx)) WITHOUT ROWID;",
+    )
+    .unwrap();
+    for file in files {
+        let id = ids
+            .iter()
+            .find(|(_, path)| Path::new(path) == file)
+            .map(|(id, _)| *id)
+            .unwrap();
+        let bytes = std::fs::read(file).unwrap();
+        for game in pdndb::pdn::Reader::new(&bytes[..]) {
+            let game = game.unwrap();
+            let tags = Value::Object(pdndb::replay::record_tags(&game)).to_string();
+            let mut deflater =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut deflater, game.movetext.as_bytes()).unwrap();
+            let text = deflater.finish().unwrap();
+            conn.execute(
+                "INSERT INTO provenance SELECT file, idx, game, byte_offset, line, ?3, ?4 \
+                 FROM provenance_now WHERE file = ?1 AND idx = ?2",
+                rusqlite::params![id, game.index as i64, tags, text],
+            )
+            .unwrap();
+        }
+    }
+    conn.execute_batch(
+        "DROP TABLE provenance_now;
+         CREATE INDEX provenance_game ON provenance (game);
+         CREATE INDEX game_white ON game (white);
+         PRAGMA user_version = 10;",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_database_of_step_ten_migrated_shows_and_exports_its_games_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<PathBuf> = [
+        "sample-pdn/seed-dama.pdn",
+        "sample-pdn/messy-records.pdn",
+        "sample-pdn/quirks-windows-1252.pdn",
+        "sample-pdn/quirks-movetext.pdn",
+    ]
+    .iter()
+    .map(|f| crate_path(f))
+    .collect();
+    let db = dir.path().join("now.sqlite");
+    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    import_json(&db, &refs);
+    let old = dir.path().join("step10.sqlite");
+    step_ten_copy(&db, &files, &old);
+    assert_eq!(
+        count(&old, "SELECT count(*) FROM provenance"),
+        count(&db, "SELECT count(*) FROM provenance")
+    );
+    let games = count(&db, "SELECT count(*) FROM game");
+    assert!(games >= 6, "{games}");
+    let answers = |db: &Path| -> Vec<String> {
+        let mut all = vec![run(db, &["export"]).0];
+        for args in [
+            &[
+                "report",
+                "--json",
+                "--status",
+                "ok,ambiguous,illegal,unreadable,unsupported",
+            ][..],
+            &["games", "--json", "--limit", "0"],
+        ] {
+            all.push(run(db, args).0);
+        }
+        for id in 1..=games {
+            let id = id.to_string();
+            all.push(run(db, &["show", &id, "--json"]).0);
+            all.push(run(db, &["show", &id]).0);
+        }
+        all
+    };
+    let before = answers(&db);
+    let after = answers(&old);
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(a, b);
+    }
+    assert_eq!(
+        count(
+            &old,
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'game_white'"
+        ),
+        0
+    );
+    let (out, err, code) = run(&old, &["stats", "--check", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

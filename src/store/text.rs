@@ -1,0 +1,208 @@
+//! A game's stored text (`provenance.text`): its original tags (a JSON
+//! object, on one line) and its original move text, one after the other
+//! with a line break between, deflated together with a preset dictionary.
+//!
+//! A game's text is a few hundred bytes: alone, it deflates poorly (the
+//! tag names, the usual tag values, move numbers and common moves are met
+//! for the first time in every game). The dictionary gives the compressor
+//! those strings up front, so that each game refers to them.
+//!
+//! Layout: one byte naming the dictionary ([`DICTIONARY_V1`] is 1), then
+//! raw deflate.
+//!
+//! # Stability
+//!
+//! Stored texts are decoded with the dictionary they name: a dictionary,
+//! once released, is never changed. A better one comes as a new number
+//! (and the stored texts keep theirs, or a schema step encodes them again).
+
+use std::io::Read;
+
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
+
+/// The byte that names [`DICTIONARY_V1`].
+const V1: u8 = 1;
+
+/// Preset dictionary 1: tags as pdndb stores them (JSON) and move text as
+/// archives write it; the strings most likely met come last, where they are
+/// the cheapest to refer to. Never changed (see the module's Stability).
+pub const DICTIONARY_V1: &str = concat!(
+    "{\"Event\":\"\",\"Date\":\"\",\"Black\":\"\",\"White\":\"\",\"Site\":\"\",",
+    "\"Result\":\"1/2-1/2\",\"GameType\":\"21,B,8,8,N1,0\",\"FEN\":\"B:W:B\",\"SetUp\":\"1\",",
+    "\"Annotator\":\"\",\"PlyCount\":\"\",\"Source\":\"\"}\n",
+    "{\"Event\":\"\",\"Date\":\"-??-??\",\"Black\":\"\",\"White\":\"\",\"Site\":\"\",",
+    "\"Result\":\"0-1\",\"Round\":\"1\"}\n",
+    "{\"Event\":\"Generated game 1\",\"Site\":\"pdndb generate\",\"Date\":\"2001.02.19\",",
+    "\"Round\":\"1\",\"White\":\"\",\"Black\":\"\",\"Result\":\"1-0\",",
+    "\"GameType\":\"26,W,8,8,N2,0\",\"Variant\":\"Filipino Dama\"}\n",
+    "{\"Event\":\"\",\"Site\":\"\",\"Date\":\"????.??.??\",\"Round\":\"\",\"White\":\"\",",
+    "\"Black\":\"\",\"Result\":\"*\"}\n",
+    "1. 15x22 25x18 2. 18x9 5x14 3. 26x17 10x1 4. 16x23 27x18 5. 15x22 25x18 ",
+    "6. 18x9 5x14 7. 26x17 10x1 8. 16x23 27x18 9. 15x22 25x18 10. 18x9 5x14 ",
+    "11. 26x17 10x1 12. 16x23 27x18 13. 15x22 25x18 14. 18x9 5x14 15. 26x17 10x1 ",
+    "16. 16x23 27x18 17. 15x22 25x18 18. 18x9 5x14 19. 26x17 10x1 20. 16x23 27x18 ",
+    "21. 15x22 25x18 22. 18x9 5x14 23. 26x17 10x1 24. 16x23 27x18 25. 15x22 25x18 ",
+    "26. 18x9 5x14 27. 26x17 10x1 28. 16x23 27x18 29. 15x22 25x18 30. 18x9 5x14 ",
+    "1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10-17 21-14 5. 24-19 11-16 ",
+    "6. 28-24 10-15 7. 19-10 6-15 8. 32-28 16-19 9. 23-16 12-19 10. 11-15 23-19 ",
+    "11. 8-11 22-17 12. 9-13 17-14 13. 10-17 21-14 14. 24-19 11-16 15. 28-24 10-15 ",
+    "16. 19-10 6-15 17. 32-28 16-19 18. 23-16 12-19 19. 11-15 23-19 20. 8-11 22-17 ",
+    "21. 9-13 17-14 22. 10-17 21-14 23. 24-19 11-16 24. 28-24 10-15 25. 19-10 6-15 ",
+    "26. 32-28 16-19 27. 23-16 12-19 28. 11-15 23-19 29. 8-11 22-17 30. 9-13 17-14 ",
+    "31. 10-17 21-14 32. 24-19 11-16 33. 28-24 10-15 34. 19-10 6-15 35. 32-28 16-19 ",
+    "36. 23-16 12-19 37. 11-15 23-19 38. 8-11 22-17 39. 9-13 17-14 40. 10-17 21-14 ",
+    "1-0 0-1 1/2-1/2 * "
+);
+
+/// Encodes games' texts, one compressor reused for every game (setting one
+/// up costs more than compressing a game).
+pub struct TextEncoder(Compress);
+
+impl Default for TextEncoder {
+    fn default() -> TextEncoder {
+        TextEncoder::new()
+    }
+}
+
+impl TextEncoder {
+    /// An encoder.
+    pub fn new() -> TextEncoder {
+        TextEncoder(Compress::new(Compression::default(), false))
+    }
+
+    /// The stored text of a game with these tags (a JSON object) and move
+    /// text.
+    pub fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
+        let compress = &mut self.0;
+        compress.reset();
+        let mut out = Vec::with_capacity((tags.len() + movetext.len()) / 2 + 64);
+        out.push(V1);
+        // Cannot fail on a fresh raw stream; without it the text would
+        // still decode, only larger.
+        let _ = compress.set_dictionary(DICTIONARY_V1.as_bytes());
+        let mut parts = [tags.as_bytes(), b"\n", movetext.as_bytes()].into_iter();
+        let mut part = parts.next().unwrap_or_default();
+        loop {
+            let before = compress.total_in();
+            let last = parts.len() == 0;
+            let flush = if last {
+                FlushCompress::Finish
+            } else {
+                FlushCompress::None
+            };
+            if out.capacity() - out.len() < 64 {
+                out.reserve(out.capacity().max(64));
+            }
+            let status = compress.compress_vec(part, &mut out, flush);
+            let used = (compress.total_in() - before) as usize;
+            part = &part[used.min(part.len())..];
+            match status {
+                Ok(Status::StreamEnd) => return out,
+                Ok(_) if part.is_empty() && !last => {
+                    part = parts.next().unwrap_or_default();
+                }
+                Ok(_) => {}
+                Err(_) => return vec![V1],
+            }
+        }
+    }
+}
+
+/// A game's tags (JSON object) and move text as stored, or `None` when
+/// `stored` is not a stored text this version reads.
+pub fn decode(stored: &[u8]) -> Option<(String, String)> {
+    let (&format, deflated) = stored.split_first()?;
+    if format != V1 {
+        return None;
+    }
+    let mut inflater = Decompress::new(false);
+    inflater.set_dictionary(DICTIONARY_V1.as_bytes()).ok()?;
+    let mut text = Vec::with_capacity(deflated.len() * 3 + 64);
+    loop {
+        let (read, written) = (inflater.total_in(), inflater.total_out());
+        if text.capacity() - text.len() < 256 {
+            text.reserve(text.capacity());
+        }
+        let rest = deflated.get(read as usize..)?;
+        let status = inflater
+            .decompress_vec(rest, &mut text, FlushDecompress::Finish)
+            .ok()?;
+        match status {
+            Status::StreamEnd => break,
+            // Nothing read or written with room to write: cut short.
+            _ if inflater.total_in() == read && inflater.total_out() == written => return None,
+            _ => {}
+        }
+    }
+    let text = String::from_utf8(text).ok()?;
+    let (tags, movetext) = text.split_once('\n')?;
+    Some((tags.to_string(), movetext.to_string()))
+}
+
+/// The move text of step 1's `provenance.text` (raw deflate of the move
+/// text alone, no dictionary): what a schema step reads to encode again.
+pub fn decode_movetext_alone(deflated: &[u8]) -> String {
+    let mut movetext = String::new();
+    let _ = flate2::read::DeflateDecoder::new(deflated).read_to_string(&mut movetext);
+    movetext
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TAGS: &str = r#"{"Event":"Manchester 1841","White":"Wyllie, J.","Result":"0-1"}"#;
+    const MOVES: &str = "1. 11-15 24-20 2. 8-11 28-24 {a comment\non two lines} 0-1";
+
+    #[test]
+    fn a_text_reads_back_as_written() {
+        let mut encoder = TextEncoder::new();
+        for (tags, moves) in [(TAGS, MOVES), ("{}", ""), ("{}", "½-½ “é”\n\n")] {
+            let stored = encoder.encode(tags, moves);
+            assert_eq!(stored[0], V1);
+            assert_eq!(decode(&stored), Some((tags.to_string(), moves.to_string())));
+        }
+    }
+
+    #[test]
+    fn the_dictionary_makes_texts_smaller() {
+        let stored = TextEncoder::new().encode(TAGS, MOVES);
+        let alone = {
+            let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::default());
+            std::io::Write::write_all(&mut e, format!("{TAGS}\n{MOVES}").as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        assert!(
+            stored.len() + 20 < alone.len(),
+            "{} vs {}",
+            stored.len(),
+            alone.len()
+        );
+    }
+
+    #[test]
+    fn a_long_text_reads_back() {
+        let moves: String = (1..=3000).map(|n| format!("{n}. 11-15 23-19 ")).collect();
+        let stored = TextEncoder::new().encode(TAGS, &moves);
+        assert_eq!(decode(&stored), Some((TAGS.to_string(), moves)));
+    }
+
+    #[test]
+    fn what_is_not_a_stored_text_decodes_to_nothing() {
+        let stored = TextEncoder::new().encode(TAGS, MOVES);
+        assert_eq!(decode(&[]), None);
+        assert_eq!(decode(&[7, 1, 2, 3]), None);
+        assert_eq!(decode(&stored[..stored.len() / 2]), None);
+        let mut flipped = stored.clone();
+        flipped[3] ^= 0xFF;
+        // Garbage may decode to something or to nothing, never panic.
+        let _ = decode(&flipped);
+    }
+
+    #[test]
+    fn step_one_texts_are_read_for_encoding_again() {
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::fast());
+        std::io::Write::write_all(&mut e, MOVES.as_bytes()).unwrap();
+        assert_eq!(decode_movetext_alone(&e.finish().unwrap()), MOVES);
+    }
+}
