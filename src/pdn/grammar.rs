@@ -819,13 +819,13 @@ impl<'t> Reading<'t> {
             // Digits: a move number when dots follow (more than one for the
             // second side's move), as `move_number` reads it; else the
             // first square of a move.
+            // At most nine digits (the value then fits a u32), the bound
+            // taken once rather than tested at each digit.
+            let digits_room = rest.len().min(9);
             let mut digits = 0;
             let mut value = 0u32;
-            while let Some(d) = rest.get(digits).filter(|d| d.is_ascii_digit()) {
-                if digits == 9 {
-                    break;
-                }
-                value = value * 10 + u32::from(d - b'0');
+            while digits < digits_room && rest[digits].is_ascii_digit() {
+                value = value * 10 + u32::from(rest[digits] - b'0');
                 digits += 1;
             }
             if rest.get(digits) == Some(&b'.') {
