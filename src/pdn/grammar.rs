@@ -419,6 +419,48 @@ struct Open {
     at: usize,
 }
 
+/// Where the tag starting at `at` ends, as the framing sees it: after
+/// its first `]` outside quotes (where `\` escapes the byte after it), or
+/// at the end of its line.
+fn tag_end(bytes: &[u8], at: usize) -> usize {
+    let mut k = at + 1;
+    // Outside quotes, from `k`: only a newline, `]` and `"` matter.
+    while let Some(found) = bytes
+        .get(k..)
+        .and_then(|b| memchr::memchr3(b'\n', b']', b'"', b))
+    {
+        k += found;
+        match bytes[k] {
+            b'\n' => return k,
+            b']' => return k + 1,
+            _ => {}
+        }
+        // Inside quotes: a newline, the closing `"`, or `\` escaping the
+        // byte after it (but not a newline).
+        k += 1;
+        loop {
+            let Some(found) = bytes
+                .get(k..)
+                .and_then(|b| memchr::memchr3(b'\n', b'"', b'\\', b))
+            else {
+                return bytes.len();
+            };
+            k += found;
+            match bytes[k] {
+                b'\n' => return k,
+                b'"' => break,
+                _ => match bytes.get(k + 1) {
+                    Some(b'\n') => return k + 1,
+                    Some(_) => k += 2,
+                    None => return bytes.len(),
+                },
+            }
+        }
+        k += 1;
+    }
+    bytes.len()
+}
+
 /// The state of reading one game.
 struct Reading<'t> {
     text: &'t str,
@@ -641,26 +683,9 @@ impl<'t> Reading<'t> {
         movetext
     }
 
-    /// Where the tag starting at `at` ends, as the framing sees it: after
-    /// its first `]` outside quotes, or at the end of its line.
-    fn tag_end(&self, at: usize) -> usize {
-        let (mut quoted, mut escaped) = (false, false);
-        for k in at + 1..self.bytes.len() {
-            match self.bytes[k] {
-                b'\n' => return k,
-                _ if escaped => escaped = false,
-                b'\\' if quoted => escaped = true,
-                b'"' => quoted = !quoted,
-                b']' if !quoted => return k + 1,
-                _ => {}
-            }
-        }
-        self.bytes.len()
-    }
-
     fn tag(&mut self) {
         let at = self.i;
-        let end = self.tag_end(at);
+        let end = tag_end(self.bytes, at);
         self.i = end;
         match tag_pair(&self.text[at..end]) {
             Ok((_, raw)) => {
@@ -819,13 +844,13 @@ impl<'t> Reading<'t> {
             // Digits: a move number when dots follow (more than one for the
             // second side's move), as `move_number` reads it; else the
             // first square of a move.
+            // At most nine digits (the value then fits a u32), the bound
+            // taken once rather than tested at each digit.
+            let digits_room = rest.len().min(9);
             let mut digits = 0;
             let mut value = 0u32;
-            while let Some(d) = rest.get(digits).filter(|d| d.is_ascii_digit()) {
-                if digits == 9 {
-                    break;
-                }
-                value = value * 10 + u32::from(d - b'0');
+            while digits < digits_room && rest[digits].is_ascii_digit() {
+                value = value * 10 + u32::from(rest[digits] - b'0');
                 digits += 1;
             }
             if rest.get(digits) == Some(&b'.') {
@@ -1427,6 +1452,45 @@ fn parse_game_as(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`tag_end`] as a plain byte loop, to check the searching one by.
+    fn tag_end_byte_by_byte(bytes: &[u8], at: usize) -> usize {
+        let (mut quoted, mut escaped) = (false, false);
+        for (k, &b) in bytes.iter().enumerate().skip(at + 1) {
+            match b {
+                b'\n' => return k,
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                b']' if !quoted => return k + 1,
+                _ => {}
+            }
+        }
+        bytes.len()
+    }
+
+    #[test]
+    fn tag_ends() {
+        let cases: &[(&str, usize)] = &[
+            ("[Event \"Open\"]\n1. 11-15", 14),
+            ("[Event \"a]b\"] x", 13),
+            ("[Event \"a\\\"]b\"] x", 15),
+            ("[Event \"a\\\\\"] x", 13),
+            ("[Event \"open\n[Site \"x\"]", 12),
+            ("[Event \"a\\\n\"]", 10),
+            ("[Event \"a\\", 10),
+            ("[Event \"a", 9),
+            ("[Event x] y", 9),
+            ("[Event \\\"a\"] y", 12),
+            ("[Event \"a\"\"b]\"] y", 15),
+            ("[", 1),
+            ("", 0),
+        ];
+        for &(text, end) in cases {
+            assert_eq!(tag_end(text.as_bytes(), 0), end, "{text:?}");
+            assert_eq!(tag_end_byte_by_byte(text.as_bytes(), 0), end, "{text:?}");
+        }
+    }
 
     #[test]
     fn productions() {
