@@ -15,19 +15,7 @@ use crate::{crate_path, json_lines, pdndb, run};
 /// `pdndb generate` into `dir/name`.
 fn generated(dir: &Path, name: &str, games: usize, seed: u64) -> PathBuf {
     let path = dir.join(name);
-    let status = pdndb(&dir.join("unused.sqlite"))
-        .args([
-            "generate",
-            "--games",
-            &games.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "-o",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(status.status.success());
+    crate::generate(&path, "filipino", games, seed);
     path
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::reimport::assert_same;
 use crate::robust::{pathological_inputs, run_measured};
-use crate::{crate_path, pdndb};
+use crate::{crate_path, generate, pdndb};
 
 /// What a run of the binary gives: exit status, stdout, stderr.
 type Outcome = (Option<i32>, Vec<u8>, Vec<u8>);
@@ -62,24 +62,6 @@ fn first_difference(one: &Outcome, many: &Outcome) -> String {
         }
     }
     format!("exit {:?} against {:?}", one.0, many.0)
-}
-
-/// `pdndb generate` into `path`.
-fn generate(dir: &Path, path: &Path, variant: &str, games: usize, seed: u64) {
-    let out = pdndb(&dir.join("unused.sqlite"))
-        .args(["generate", "--variant", variant, "--games"])
-        .arg(games.to_string())
-        .arg("--seed")
-        .arg(seed.to_string())
-        .arg("-o")
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 const VARIANTS: [&str; 9] = [
@@ -176,14 +158,14 @@ fn generated_files(dir: &Path) -> PathBuf {
         let variant = VARIANTS[k % VARIANTS.len()];
         let path = files.join(format!("{k:03}-{variant}.pdn"));
         let games = [1, 7, 40, 63, 64, 65, 130, 200][k % 8];
-        generate(dir, &path, variant, games, 1000 + k as u64);
+        generate(&path, variant, games, 1000 + k as u64);
         if k % 3 != 0 {
             let text = std::fs::read(&path).unwrap();
             std::fs::write(&path, damage(&text, k / 3)).unwrap();
         }
     }
     let big = files.join("big-russian.pdn");
-    generate(dir, &big, "russian", 3000, 7);
+    generate(&big, "russian", 3000, 7);
     let text = std::fs::read(&big).unwrap();
     std::fs::write(&big, damage(&text, 3)).unwrap();
     files

@@ -48,6 +48,25 @@ pub fn pdndb(db: &Path) -> Command {
     cmd
 }
 
+/// `pdndb generate --variant VARIANT --games GAMES --seed SEED -o PATH`.
+pub fn generate(path: &Path, variant: &str, games: usize, seed: u64) {
+    let unused = path.with_file_name("unused.sqlite");
+    let out = pdndb(&unused)
+        .args(["generate", "--variant", variant, "--games"])
+        .arg(games.to_string())
+        .arg("--seed")
+        .arg(seed.to_string())
+        .arg("-o")
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs `pdndb --db DB ARGS…`; returns stdout, stderr and the exit code.
 pub fn run(db: &Path, args: &[&str]) -> (String, String, i32) {
     let out = pdndb(db).args(args).output().unwrap();

@@ -34,19 +34,7 @@ fn both(popular: &Path, plain: &Path, args: &[&str]) {
 
 fn generated(dir: &Path, name: &str, games: usize, seed: u64) -> PathBuf {
     let path = dir.join(name);
-    let (_, err, code) = run(
-        &dir.join("unused.sqlite"),
-        &[
-            "generate",
-            "--games",
-            &games.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
+    crate::generate(&path, "filipino", games, seed);
     path
 }
 
