@@ -337,12 +337,29 @@ impl Position {
         moves: &mut Vec<Move>,
     ) {
         moves.clear();
-        self.captures_into(rules, moves);
-        if moves.is_empty() {
+        let starts = self.capture_starts(rules);
+        if starts == 0 {
             self.quiet_moves_between(rules, from, to, moves);
-        } else {
-            moves.retain(|m| from & (1u64 << m.from) != 0 && to & (1u64 << m.to) != 0);
+            return;
         }
+        // The pieces on `from` first: when none of them can capture, only
+        // whether another piece can matters, which is cheaper to learn than
+        // its routes.
+        self.capture_routes_into(rules, starts & from, moves);
+        if moves.is_empty() {
+            if !self.can_capture(rules, starts & !from) {
+                self.quiet_moves_between(rules, from, to, moves);
+            }
+            return;
+        }
+        if rules.captures_chosen_freely() {
+            moves.retain(|m| to & (1u64 << m.to) != 0);
+            return;
+        }
+        // The other pieces' captures decide which of these are legal.
+        self.capture_routes_into(rules, starts & !from, moves);
+        self.keep_chosen_captures(rules, moves);
+        moves.retain(|m| from & (1u64 << m.from) != 0 && to & (1u64 << m.to) != 0);
     }
 
     /// Every legal move for the side to move.
@@ -352,18 +369,25 @@ impl Position {
         moves
     }
 
+    /// Every legal capture, into `moves` (cleared first).
     fn captures_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.capture_routes_into(rules, self.capture_starts(rules), moves);
+        self.keep_chosen_captures(rules, moves);
+    }
+
+    /// The pieces of the side to move that may have a capture, found for
+    /// all pieces at once (most positions have none, and a piece that has
+    /// none is spared the route search): exactly those that can make a
+    /// first jump, with the side's flying kings (whatever their
+    /// surroundings) and, where men may not take kings, men next to one.
+    fn capture_starts(&self, rules: &Rules) -> Bitboard {
         let us = self.pieces(self.side);
         let them = self.pieces(self.side.opponent());
         let g = rules.geometry;
         let empty = g.all() & !self.occupied();
-        // Pieces that can make a first jump, found for all pieces at once:
-        // most positions have none, and a piece that has none is spared the
-        // route search. Flying kings are searched whatever.
         let kings = us & self.kings;
         let flying = if rules.flying_kings { kings } else { 0 };
-        // (Men that may not take kings are let through: the route search
-        // knows.)
         let mut starts = flying;
         let walkers = us & !flying;
         for direction in DIRECTIONS {
@@ -375,12 +399,54 @@ impl Position {
             };
             starts |= movers & g.step_sources(direction, victims);
         }
+        starts
+    }
+
+    /// Whether a piece on `starts` (a part of [`Position::capture_starts`])
+    /// can capture.
+    fn can_capture(&self, rules: &Rules, starts: Bitboard) -> bool {
+        let kings = self.pieces(self.side) & self.kings;
+        // A piece that steps and may take any piece can when it has a
+        // first jump; only flying kings and men that may not take kings
+        // need their routes looked at.
+        let unsure = if rules.flying_kings { kings } else { 0 }
+            | if rules.men_capture_kings { 0 } else { !kings };
+        if starts & !unsure != 0 {
+            return true;
+        }
+        let mut found = false;
+        self.capture_routes_with(rules, starts, |_, _, _| found = true);
+        found
+    }
+
+    /// The capture routes of the pieces on `starts`, as moves added to
+    /// `moves` (each once), square by square, before the rules that choose
+    /// among captures.
+    fn capture_routes_into(&self, rules: &Rules, starts: Bitboard, moves: &mut Vec<Move>) {
+        let g = rules.geometry;
+        let their_kings = self.pieces(self.side.opponent()) & self.kings;
+        self.capture_routes_with(rules, starts, |from, king, (jumps, ends_king)| {
+            let mv = route_to_move(g, from, king, jumps, ends_king, their_kings);
+            add_unique(moves, mv);
+        });
+    }
+
+    /// Runs the route search of each piece on `starts`, handing every
+    /// complete route to `sink` with its start square and whether the
+    /// piece is a king.
+    fn capture_routes_with(
+        &self,
+        rules: &Rules,
+        starts: Bitboard,
+        mut sink: impl FnMut(usize, bool, (&[RawJump], bool)),
+    ) {
+        let them = self.pieces(self.side.opponent());
+        let their_kings = them & self.kings;
         for from in squares(starts) {
             let from_index = from.index();
             let king = self.kings & from.bit() != 0;
-            let their_kings = them & self.kings;
             let mut search = CaptureSearch {
-                geometry: g,
+                geometry: rules.geometry,
                 rules,
                 color: self.side,
                 them,
@@ -389,12 +455,16 @@ impl Position {
                 jumps: [RawJump::default(); MAX_PATH],
                 depth: 0,
                 sink: |jumps: &[RawJump], ends_king: bool| {
-                    let mv = route_to_move(g, from_index, king, jumps, ends_king, their_kings);
-                    add_unique(moves, mv);
+                    sink(from_index, king, (jumps, ends_king))
                 },
             };
             search.search(from_index, king, 0);
         }
+    }
+
+    /// Keeps the captures that the majority, king-first, most-kings and
+    /// king-met-first rules leave legal.
+    fn keep_chosen_captures(&self, rules: &Rules, moves: &mut Vec<Move>) {
         if moves.is_empty() {
             return;
         }
@@ -724,37 +794,48 @@ mod tests {
     fn moves_from_and_to_some_squares_are_the_legal_moves_there() {
         for preset in Preset::ALL {
             let rules = preset.rules();
-            let mut p = Position::initial(&rules);
-            let mut seed = 3u64;
-            for _ in 0..150 {
-                let all = p.legal_moves(&rules);
-                if all.is_empty() {
-                    break;
-                }
-                for mask in [0u64, 0xF0F0_F0F0, 1 << 22, u64::MAX] {
-                    let mut some = Vec::new();
-                    p.legal_moves_from_into(&rules, mask, &mut some);
-                    let expected: Vec<Move> = all
-                        .iter()
-                        .copied()
-                        .filter(|m| mask & m.from().bit() != 0)
-                        .collect();
-                    assert_eq!(some, expected);
-                    for to in [0u64, 0x0F0F_0F0F, 1 << 17, u64::MAX] {
-                        let mut between = Vec::new();
-                        p.legal_moves_between_into(&rules, mask, to, &mut between);
-                        let expected: Vec<Move> = expected
+            for mut seed in [3u64, 11, 29] {
+                let mut p = Position::initial(&rules);
+                for _ in 0..150 {
+                    let all = p.legal_moves(&rules);
+                    if all.is_empty() {
+                        break;
+                    }
+                    // A few masks, and each piece of the side to move alone
+                    // (a written move names one square, with a piece or not).
+                    let pieces = squares(p.pieces(p.side)).map(|s| s.bit());
+                    let masks = [0u64, 0xF0F0_F0F0, 1 << 22, u64::MAX]
+                        .into_iter()
+                        .chain(pieces);
+                    for mask in masks {
+                        let mut some = Vec::new();
+                        p.legal_moves_from_into(&rules, mask, &mut some);
+                        let expected: Vec<Move> = all
                             .iter()
                             .copied()
-                            .filter(|m| to & m.to().bit() != 0)
+                            .filter(|m| mask & m.from().bit() != 0)
                             .collect();
-                        assert_eq!(between, expected);
+                        assert_eq!(some, expected);
+                        let ends = all.iter().map(|m| m.to().bit());
+                        for to in [0u64, 0x0F0F_0F0F, 1 << 17, u64::MAX]
+                            .into_iter()
+                            .chain(ends)
+                        {
+                            let mut between = Vec::new();
+                            p.legal_moves_between_into(&rules, mask, to, &mut between);
+                            let expected: Vec<Move> = expected
+                                .iter()
+                                .copied()
+                                .filter(|m| to & m.to().bit() != 0)
+                                .collect();
+                            assert_eq!(between, expected, "{preset:?} {mask:#x} {to:#x}");
+                        }
                     }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    p = p.play(&all[(seed >> 33) as usize % all.len()]);
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                p = p.play(&all[(seed >> 33) as usize % all.len()]);
             }
         }
     }

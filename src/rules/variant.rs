@@ -366,6 +366,15 @@ pub enum RulesError {
 }
 
 impl Rules {
+    /// Whether every capture is legal when any is: no majority, king-first,
+    /// most-kings or king-met-first rule chooses among them.
+    pub fn captures_chosen_freely(&self) -> bool {
+        self.max_capture == MaxCapture::Off
+            && self.king_first == KingFirst::Off
+            && !self.most_kings
+            && !self.king_met_first
+    }
+
     /// Applies one switch.
     ///
     /// # Errors
