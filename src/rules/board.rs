@@ -205,15 +205,15 @@ pub struct Geometry {
 
 /// One step along a direction, for the squares of one row parity: the
 /// squares (`from`) that have a neighbour that way, and how far along the
-/// square numbering it stands, as the shifts that take a neighbour's bit
-/// back to its source's (one of them is 0), so that no branch is needed.
+/// square numbering it stands, as the right rotation that takes a
+/// neighbour's bit back to its source's. A rotation rather than a shift
+/// either way: one instruction, no branch on the sign, and exact on the
+/// squares of `from`, whose neighbours are all on the board.
 #[derive(Clone, Copy, Debug, Default)]
 struct Step {
     from: Bitboard,
-    /// The delta when it is positive, else 0.
-    right: u8,
-    /// Minus the delta when it is negative, else 0.
-    left: u8,
+    /// The delta, modulo 64.
+    rotate: u8,
 }
 
 /// Why a board size cannot be used.
@@ -362,8 +362,7 @@ impl Geometry {
                     let step = &mut geometry.steps[d][(row % 2) as usize];
                     step.from |= 1u64 << index;
                     let delta = next.index() as i32 - index as i32;
-                    step.right = delta.max(0) as u8;
-                    step.left = (-delta).max(0) as u8;
+                    step.rotate = delta.rem_euclid(64) as u8;
                 }
             }
         }
@@ -374,7 +373,7 @@ impl Geometry {
     #[inline]
     pub(crate) fn step_sources(&self, direction: Direction, targets: Bitboard) -> Bitboard {
         let [even, odd] = self.steps[direction as usize];
-        let back = |step: Step| ((targets >> step.right) << step.left) & step.from;
+        let back = |step: Step| targets.rotate_right(u32::from(step.rotate)) & step.from;
         back(even) | back(odd)
     }
 
