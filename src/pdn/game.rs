@@ -3,7 +3,6 @@
 
 use compact_str::CompactString;
 use encoding_rs::Encoding;
-use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
 use crate::rules::{Color, Corner, Rules, Square};
@@ -169,9 +168,12 @@ impl Line {
         let plies: usize = self
             .plies
             .iter()
-            .filter(|p| !p.comments.is_empty() || !p.variations.is_empty())
-            .map(|p| {
-                comments(&p.comments) + p.variations.iter().map(Line::memory_size).sum::<usize>()
+            .filter_map(|p| p.after.as_deref())
+            .map(|a| {
+                std::mem::size_of::<AfterMove>()
+                    + a.nags.capacity() * std::mem::size_of::<Nag>()
+                    + comments(&a.comments)
+                    + a.variations.iter().map(Line::memory_size).sum::<usize>()
             })
             .sum();
         self.plies.capacity() * std::mem::size_of::<Ply>() + comments(&self.comments) + plies
@@ -180,8 +182,9 @@ impl Line {
 
 /// One move of a line, with what is written after it.
 ///
-/// What follows a move is held in thin vectors (one pointer each, no
-/// allocation while empty): most moves have none, and a game holds many.
+/// What follows a move (annotations, comments, set-up commands,
+/// variations) is held apart, behind one pointer that stays empty for
+/// most moves: a game holds many moves and few of them carry any.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
     /// The move number written just before it, if any.
@@ -193,15 +196,33 @@ pub struct Ply {
     pub token: PlyToken,
     /// Where the token starts.
     pub position: Position,
+    /// What is written after the move, up to the next move; `None` when
+    /// nothing is (never an empty [`AfterMove`]).
+    pub after: Option<Box<AfterMove>>,
+}
+
+/// What is written after a move, up to the next move.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AfterMove {
     /// Numeric glyphs and move-strength marks after the move.
-    pub nags: ThinVec<Nag>,
+    pub nags: Vec<Nag>,
     /// Comments after the move (up to the next move).
-    pub comments: ThinVec<Comment>,
+    pub comments: Vec<Comment>,
     /// Set-up commands after the move.
-    pub setups: ThinVec<SetupCommand>,
+    pub setups: Vec<SetupCommand>,
     /// Variations after the move: each is an alternative to this ply and
     /// replays from the position before it.
-    pub variations: ThinVec<Line>,
+    pub variations: Vec<Line>,
+}
+
+impl AfterMove {
+    /// Whether nothing is written after the move.
+    pub fn is_empty(&self) -> bool {
+        self.nags.is_empty()
+            && self.comments.is_empty()
+            && self.setups.is_empty()
+            && self.variations.is_empty()
+    }
 }
 
 impl Ply {
@@ -211,6 +232,38 @@ impl Ply {
             PlyToken::Move(token) => Some(token),
             _ => None,
         }
+    }
+
+    /// Numeric glyphs and move-strength marks after the move.
+    pub fn nags(&self) -> &[Nag] {
+        self.after.as_deref().map_or(&[], |a| &a.nags)
+    }
+
+    /// Comments after the move (up to the next move).
+    pub fn comments(&self) -> &[Comment] {
+        self.after.as_deref().map_or(&[], |a| &a.comments)
+    }
+
+    /// Set-up commands after the move.
+    pub fn setups(&self) -> &[SetupCommand] {
+        self.after.as_deref().map_or(&[], |a| &a.setups)
+    }
+
+    /// Variations after the move: each is an alternative to this ply and
+    /// replays from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.after.as_deref().map_or(&[], |a| &a.variations)
+    }
+
+    /// What is written after the move, made when there was nothing yet, to
+    /// add to.
+    pub fn after_mut(&mut self) -> &mut AfterMove {
+        self.after.get_or_insert_with(Box::default)
+    }
+
+    /// Sets what is written after the move (`None` when that is nothing).
+    pub fn set_after(&mut self, after: AfterMove) {
+        self.after = (!after.is_empty()).then(|| Box::new(after));
     }
 }
 

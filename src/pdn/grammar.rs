@@ -22,7 +22,6 @@ use nom::character::complete::{char, digit1, space0};
 use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
-use thin_vec::ThinVec;
 
 use super::decode::{GameText, Locator, decode};
 use super::encoding::Choice;
@@ -588,7 +587,7 @@ impl<'t> Reading<'t> {
         };
         let line = self.line();
         match line.plies.last_mut() {
-            Some(ply) => ply.comments.push(comment),
+            Some(ply) => ply.after_mut().comments.push(comment),
             None => line.comments.push(comment),
         }
     }
@@ -623,10 +622,7 @@ impl<'t> Reading<'t> {
             text: CompactString::from(text),
             token,
             position,
-            nags: ThinVec::new(),
-            comments: ThinVec::new(),
-            setups: ThinVec::new(),
-            variations: ThinVec::new(),
+            after: None,
         };
         self.line().plies.push(ply);
     }
@@ -642,7 +638,7 @@ impl<'t> Reading<'t> {
             return;
         }
         if let Some(ply) = self.line().plies.last_mut() {
-            ply.nags.push(nag);
+            ply.after_mut().nags.push(nag);
         }
     }
 
@@ -1138,7 +1134,7 @@ impl<'t> Reading<'t> {
         }
         let line = self.line();
         match line.plies.last_mut() {
-            Some(ply) => ply.setups.push(command),
+            Some(ply) => ply.after_mut().setups.push(command),
             None => line.setups.push(command),
         }
     }
@@ -1212,7 +1208,7 @@ impl<'t> Reading<'t> {
         self.number = None;
         let enclosing = self.line();
         match enclosing.plies.last_mut() {
-            Some(ply) => ply.variations.push(open.line),
+            Some(ply) => ply.after_mut().variations.push(open.line),
             None => {
                 // Kept short: the whole text stays in the movetext.
                 let text = &self.text[open.at..end.min(self.bytes.len())];

@@ -57,19 +57,19 @@ fn line_items(line: &Line, out: &mut Vec<String>) {
             PlyToken::Invalid(_) => format!("invalid `{}`", ply.text),
         };
         out.push(format!("{number}{token}"));
-        for nag in &ply.nags {
+        for nag in ply.nags() {
             out.push(match nag {
                 Nag::Glyph(n) => format!("${n}"),
                 Nag::Mark(mark) => format!("mark {mark}"),
             });
         }
-        for comment in &ply.comments {
+        for comment in ply.comments() {
             out.push(comment_item(comment));
         }
-        for setup in &ply.setups {
+        for setup in ply.setups() {
             out.push(format!("/{}/", setup.text));
         }
-        for variation in &ply.variations {
+        for variation in ply.variations() {
             out.push("(".to_string());
             line_items(variation, out);
             out.push(")".to_string());
@@ -449,8 +449,8 @@ fn nested_variations_attach_to_the_move_they_replace() {
             "14x23"
         ]
     );
-    let alternative = &game.plies()[1].variations[0];
-    assert_eq!(alternative.plies[1].variations[0].plies.len(), 2);
+    let alternative = &game.plies()[1].variations()[0];
+    assert_eq!(alternative.plies[1].variations()[0].plies.len(), 2);
 }
 
 #[test]
@@ -495,7 +495,7 @@ fn setup_commands_in_the_movetext() {
         })
     );
     assert_eq!(
-        game.plies()[0].setups[0].fen.as_deref(),
+        game.plies()[0].setups()[0].fen.as_deref(),
         Some("B:W28,31-50:B1-20")
     );
 }
@@ -912,7 +912,7 @@ fn windows_1252_beside_utf8() {
     assert_eq!(games[0].diagnostics[0].position, position(9, 1, 10));
     assert!(games[1].diagnostics.is_empty());
     assert_eq!(games[0].tag("Result"), Some("½-½"));
-    assert_eq!(games[0].plies()[0].comments[0].text, "café");
+    assert_eq!(games[0].plies()[0].comments()[0].text, "café");
     assert_eq!(games[1].encoding, TextEncoding::Utf8);
     // Positions count input bytes: one byte per Windows-1252 character.
     assert_eq!(
@@ -1071,10 +1071,10 @@ fn variations_nested_deeper_than_the_limit_are_skipped() {
     let game = one(&format!("1. 11-15 {deep} 24-20 *"));
     assert_eq!(game.plies().len(), 2);
     let mut depth = 0;
-    let mut line = &game.plies()[0].variations;
+    let mut line = game.plies()[0].variations();
     while let Some(variation) = line.first() {
         depth += 1;
-        line = &variation.plies[0].variations;
+        line = variation.plies[0].variations();
     }
     assert_eq!(depth, MAX_VARIATION_DEPTH);
     assert_eq!(messages(&game), ["variation nested deeper than 64 skipped"]);
@@ -1106,7 +1106,7 @@ fn long_tokens_are_not_moves() {
     let long = "1-".repeat(200) + "1";
     let game = one(&format!("1. 11-15 {long} *"));
     assert_eq!(game.plies().len(), 1);
-    assert_eq!(game.plies()[0].comments[0].kind, CommentKind::Bare);
+    assert_eq!(game.plies()[0].comments()[0].kind, CommentKind::Bare);
     assert_eq!(
         messages(&game),
         [
@@ -1122,7 +1122,7 @@ fn long_comments_and_tag_values_are_cut() {
         "[Annotator \"{big}\"]\n1. 11-15 {{{big}}} 24-20 *"
     ));
     assert_eq!(game.tag("Annotator").unwrap().len(), MAX_TEXT_LEN);
-    assert_eq!(game.plies()[0].comments[0].text.len(), MAX_TEXT_LEN);
+    assert_eq!(game.plies()[0].comments()[0].text.len(), MAX_TEXT_LEN);
     assert_eq!(game.plies().len(), 2);
     assert_eq!(
         messages(&game),
@@ -1250,7 +1250,7 @@ fn a_set_up_command_holds_no_bracket() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), games.len());
     let game = &read(b"1. 11-15 /F(/ 9-13) *")[0];
-    assert!(game.line.plies[0].setups.is_empty());
+    assert!(game.line.plies[0].setups().is_empty());
     assert_eq!(game.result.as_ref().unwrap().text, "*");
 }
 

@@ -327,7 +327,7 @@ pub(super) fn check_in(
         .ply
         .and_then(|p| plies.get(p - 1))
         .map(|p| p.position);
-    let has_variations = plies.iter().any(|p| !p.variations.is_empty());
+    let has_variations = plies.iter().any(|p| !p.variations().is_empty());
     if let Reading::Replayed {
         rules,
         notation: Some(notation),
@@ -382,7 +382,7 @@ fn check_variations(
             return;
         };
         let at = context.first_ply + k;
-        for variation in &ply.variations {
+        for variation in ply.variations() {
             let tokens: Vec<_> = variation.plies.iter().map(Ply::move_token).collect();
             let written = written_moves(&tokens, Some(context.notation), rules);
             let r = replay(rules, before, &written);
