@@ -478,7 +478,7 @@ impl MoveWriter<'_> {
             number: None,
             text: text.into(),
             token,
-            position: TextPosition::START,
+            offset: 0,
             after: None,
         };
         if let Some(original) = original {
@@ -728,6 +728,7 @@ fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game
         }),
         movetext: String::new(),
         movetext_start: TextPosition::START,
+        movetext_map: Default::default(),
         encoding: original.encoding,
         hints: Default::default(),
         diagnostics: Vec::new(),

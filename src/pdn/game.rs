@@ -7,6 +7,7 @@ use encoding_rs::Encoding;
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
 use crate::rules::{Color, Corner, Rules, Square};
 
+use super::decode::MovetextMap;
 use super::error::{Diagnostic, Position};
 
 /// One game of a PDN file, as written.
@@ -32,6 +33,8 @@ pub struct Game {
     pub movetext: String,
     /// Where [`Game::movetext`] starts.
     pub movetext_start: Position,
+    /// What [`Game::position_of`] needs besides the movetext.
+    pub(crate) movetext_map: MovetextMap,
     /// How the game's text was decoded: the input's encoding, but UTF-8
     /// for a game whose bytes are ASCII, or valid UTF-8 in an input whose
     /// encoding was detected as a legacy one (inputs joined from several
@@ -78,6 +81,18 @@ impl Game {
     /// The plies of the main line.
     pub fn plies(&self) -> &[Ply] {
         &self.line.plies
+    }
+
+    /// Where `ply`, a ply of this game (of its main line or a variation),
+    /// stands in the input. Worked out from the movetext, in time linear in
+    /// its length.
+    pub fn position_of(&self, ply: &Ply) -> Position {
+        self.movetext_map.locate(
+            &self.movetext,
+            self.movetext_start,
+            self.encoding,
+            ply.offset as usize,
+        )
     }
 
     /// Whether any diagnostic of this game is an error.
@@ -194,8 +209,10 @@ pub struct Ply {
     pub text: CompactString,
     /// What the token is.
     pub token: PlyToken,
-    /// Where the token starts.
-    pub position: Position,
+    /// Where the token starts: its byte offset in the game's movetext
+    /// ([`Game::movetext`]); [`Game::position_of`] gives its place in the
+    /// input.
+    pub offset: u32,
     /// What is written after the move, up to the next move; `None` when
     /// nothing is (never an empty [`AfterMove`]).
     pub after: Option<Box<AfterMove>>,
@@ -547,16 +564,18 @@ impl GameTypeHint {
 pub(crate) struct SquareSummary {
     numbers: bool,
     letters: bool,
-    /// The first move with a square only the Vismin board has.
+    /// Where the first move with a square only the Vismin board has stands.
     vismin: Option<Position>,
-    /// The first move with a square only the Luzon board has.
+    /// Where the first move with a square only the Luzon board has stands.
     luzon: Option<Position>,
     max_square: Option<u32>,
 }
 
 impl SquareSummary {
-    /// Takes in the next move of the main line, standing at `position`.
-    pub(crate) fn add(&mut self, token: &MoveToken, position: Position) {
+    /// Takes in the next move of the main line; `position` tells where it
+    /// stands, asked for only for the first move with a square of one board.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, token: &MoveToken, mut position: impl FnMut() -> Position) {
         for square in &token.squares {
             match square {
                 SquareToken::Number(n) => {
@@ -568,9 +587,9 @@ impl SquareSummary {
                     self.letters = true;
                     let views = square.views();
                     if views.vismin {
-                        self.vismin.get_or_insert(position);
+                        self.vismin.get_or_insert_with(&mut position);
                     } else if views.luzon {
-                        self.luzon.get_or_insert(position);
+                        self.luzon.get_or_insert_with(&mut position);
                     }
                 }
             }

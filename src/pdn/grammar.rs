@@ -23,7 +23,7 @@ use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
-use super::decode::{GameText, Locator, decode};
+use super::decode::{GameText, Locator, MovetextMap, decode};
 use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
@@ -475,6 +475,8 @@ struct Reading<'t> {
     number: Option<MoveNumber>,
     result: Option<GameResult>,
     first_fen_command: Option<SetupCommand>,
+    /// Where the movetext starts: plies hold their offset from there.
+    movetext_at: usize,
     /// The squares of the main line's moves so far.
     squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
@@ -611,17 +613,19 @@ impl<'t> Reading<'t> {
             self.number = None;
             return;
         }
-        let position = self.loc.at(at);
         if self.open.is_empty()
             && let PlyToken::Move(token) = &token
         {
-            self.squares.add(token, position);
+            let loc = &mut self.loc;
+            self.squares.add(token, || loc.at(at));
         }
+        // Offsets fit: a game's text is far shorter than 4 GiB.
+        let offset = at.saturating_sub(self.movetext_at) as u32;
         let ply = Ply {
             number: self.number.take(),
             text: CompactString::from(text),
             token,
-            position,
+            offset,
             after: None,
         };
         self.line().plies.push(ply);
@@ -1387,12 +1391,14 @@ fn parse_game_as(
         number: None,
         result: None,
         first_fen_command: None,
+        movetext_at: 0,
         squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
         plain_runs,
     };
     let movetext_at = r.header();
+    r.movetext_at = movetext_at;
     for note in repeated_tags(&r.tags) {
         r.note(note);
     }
@@ -1423,6 +1429,7 @@ fn parse_game_as(
     } = r;
     let encoding = text.encoding;
     let movetext = text.text[movetext_at..end].to_string();
+    let movetext_map = MovetextMap::new(&text, movetext_at, end);
     let buffer = spare.unwrap_or_else(|| text.text.into_bytes());
     let mut notes = notes;
     notes.sort_by_key(|n| n.position.byte);
@@ -1438,6 +1445,7 @@ fn parse_game_as(
         result,
         movetext,
         movetext_start,
+        movetext_map,
         encoding,
         hints,
         diagnostics,

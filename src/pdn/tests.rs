@@ -571,7 +571,10 @@ fn stray_text_after_a_tag_is_skipped_with_one_warning_per_game() {
         assert_eq!((d.position.line, d.position.column), (8 * k as u64 + 1, 15));
     }
     // Positions after the skipped text are still those of the input.
-    assert_eq!(games[1].plies()[0].position, position(211, 15, 4));
+    assert_eq!(
+        games[1].position_of(&games[1].plies()[0]),
+        position(211, 15, 4)
+    );
 }
 
 /// What follows a tag on its line is read as before when it is more of
@@ -753,7 +756,10 @@ fn byte_order_mark_and_crlf() {
         ]
     );
     assert_eq!(games[0].start, position(3, 1, 1));
-    assert_eq!(games[0].plies()[0].position, position(33, 4, 4));
+    assert_eq!(
+        games[0].position_of(&games[0].plies()[0]),
+        position(33, 4, 4)
+    );
     assert_eq!(games[1].start, position(64, 8, 1));
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
@@ -797,7 +803,10 @@ fn windows_1251_names_are_read_right() {
     assert_eq!(games[0].diagnostics[0].position, position(8, 1, 9));
     assert!(games[1].diagnostics.is_empty());
     // `Ё` (a byte that would continue a UTF-8 character) is one character.
-    assert_eq!(games[0].plies()[1].position, position(89, 4, 17));
+    assert_eq!(
+        games[0].position_of(&games[0].plies()[1]),
+        position(89, 4, 17)
+    );
     assert_eq!(games[1].start, position(99, 4, 27));
     // Given, the encoding is not named.
     let bytes = cp1251(text);
@@ -841,7 +850,7 @@ fn a_bad_byte_in_a_utf8_file() {
     assert_eq!(d.position.byte, 84);
     // Positions after it are those of the input.
     assert_eq!(game.tags[2].position, position(96, 7, 1));
-    assert_eq!(game.plies()[0].position.byte, 116);
+    assert_eq!(game.position_of(&game.plies()[0]).byte, 116);
 }
 
 /// The encoding is decided from the bytes after the first one outside
@@ -1008,7 +1017,7 @@ fn positions_of_games_and_plies() {
     assert_eq!(game.start, position(0, 1, 1));
     assert_eq!(game.tags[0].position, position(0, 1, 1));
     assert_eq!(game.movetext_start, position(12, 2, 1));
-    let plies: Vec<Position> = game.plies().iter().map(|p| p.position).collect();
+    let plies: Vec<Position> = game.plies().iter().map(|p| game.position_of(p)).collect();
     assert_eq!(
         plies,
         [position(15, 2, 4), position(21, 2, 10), position(32, 3, 6)]
@@ -1016,6 +1025,39 @@ fn positions_of_games_and_plies() {
     assert_eq!(game.result.as_ref().unwrap().position, position(37, 3, 11));
     assert_eq!(game.movetext, "1. 11-15 24-20\n  2. 8-11 *");
     assert_eq!(games[1].start, position(40, 5, 1));
+}
+
+/// Plies are located when asked, from their offset in the movetext: in
+/// the input's bytes after a byte read as U+FFFD (three bytes in the text,
+/// one in the input), on a later line, and inside a variation.
+#[test]
+fn plies_are_located_in_the_input() {
+    // A first game of UTF-8 text makes the input UTF-8.
+    let mut input = "[White \"Дмитриев\"]\n[Black \"Müller\"]\n1. 11-15 *\n\n"
+        .as_bytes()
+        .to_vec();
+    input.extend_from_slice(b"[Event \"a\"]\n1. 11-15 {x");
+    input.push(0xE9);
+    input.extend_from_slice(b"} 24-20 (8-11\n 22-18) 2. 8-11 *\n");
+    let games = read(&input);
+    let game = &games[1];
+    assert_eq!(game.encoding, TextEncoding::Utf8);
+    let plies: Vec<Position> = game.plies().iter().map(|p| game.position_of(p)).collect();
+    assert_eq!(
+        plies,
+        [
+            position(72, 6, 4),
+            position(83, 6, 15),
+            position(106, 7, 12)
+        ]
+    );
+    let variation = &game.plies()[1].variations()[0];
+    let inner: Vec<Position> = variation
+        .plies
+        .iter()
+        .map(|p| game.position_of(p))
+        .collect();
+    assert_eq!(inner, [position(90, 6, 22), position(96, 7, 2)]);
 }
 
 #[test]
@@ -1134,7 +1176,7 @@ fn long_comments_and_tag_values_are_cut() {
     // Positions after the cut are still those of the input.
     let expected = (2 * big.len() + 27) as u64;
     assert_eq!(
-        game.plies()[1].position,
+        game.position_of(&game.plies()[1]),
         position(expected, 2, 13 + big.len() as u64)
     );
 }
