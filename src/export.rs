@@ -32,15 +32,14 @@
 
 use crate::notation::{MoveToken, Notation, dama_number, write_fen, write_move, write_move_among};
 use crate::pdn::{
-    Comment, CommentKind, FenSource, Game, GameResult, GameType, Line, MoveNumber, Ply, PlyToken,
-    Position as TextPosition, Reader, Tag, game_to_string, tags_to_string,
+    AfterMove, Comment, CommentKind, FenSource, Game, GameResult, GameType, Line, MoveNumber, Ply,
+    PlyToken, Position as TextPosition, Reader, Tag, game_to_string, tags_to_string,
 };
 use crate::replay::{
     CheckRecord, CheckedGame, Overrides, Reading, Replay, Status, check_game, move_number, replay,
     written_moves,
 };
 use crate::rules::{Move, Position, Preset, Rules};
-use thin_vec::ThinVec;
 
 /// Most variations written for the other readings of one ambiguous record;
 /// past it a comment says that the rest are left out.
@@ -392,8 +391,9 @@ impl MoveWriter<'_> {
                             .first()
                             .is_some_and(|c| c.text.trim_start().starts_with(ANOTHER_READING))
                 };
-                for variation in original.variations.iter().filter(|v| !earlier(v)) {
-                    ply.variations.push(self.variation(variation, position));
+                for variation in original.variations().iter().filter(|v| !earlier(v)) {
+                    let variation = self.variation(variation, position);
+                    ply.after_mut().variations.push(variation);
                 }
             }
             for alternative in &step.alternatives {
@@ -416,7 +416,7 @@ impl MoveWriter<'_> {
                 } else {
                     ANOTHER_READING.to_string()
                 };
-                ply.variations.push(Line {
+                ply.after_mut().variations.push(Line {
                     comments: vec![comment(note)],
                     plies,
                     ..Line::default()
@@ -474,18 +474,22 @@ impl MoveWriter<'_> {
             Ok(token) => PlyToken::Move(token),
             Err(err) => PlyToken::Invalid(err),
         };
-        Ply {
+        let mut ply = Ply {
             number: None,
             text: text.into(),
             token,
-            position: TextPosition::START,
-            nags: original.map(|p| p.nags.clone()).unwrap_or_default(),
-            comments: original
-                .map(|p| p.comments.iter().map(trimmed).collect())
-                .unwrap_or_default(),
-            setups: original.map(|p| p.setups.clone()).unwrap_or_default(),
-            variations: ThinVec::new(),
+            offset: 0,
+            after: None,
+        };
+        if let Some(original) = original {
+            ply.set_after(AfterMove {
+                nags: original.nags().to_vec(),
+                comments: original.comments().iter().map(trimmed).collect(),
+                setups: original.setups().to_vec(),
+                variations: Vec::new(),
+            });
         }
+        ply
     }
 }
 
@@ -724,6 +728,7 @@ fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game
         }),
         movetext: String::new(),
         movetext_start: TextPosition::START,
+        movetext_map: Default::default(),
         encoding: original.encoding,
         hints: Default::default(),
         diagnostics: Vec::new(),

@@ -148,6 +148,61 @@ fn decode_lossy(bytes: &[u8], segments: &[Segment]) -> GameText {
     }
 }
 
+/// What turns an offset in a game's movetext back into a position in the
+/// input: the runs of the movetext after its first (only a game cut
+/// somewhere has any) and the U+FFFD that stand for invalid sequences in
+/// it, both at offsets in the movetext. Kept with the game, so that the
+/// position of a move is worked out when asked for, not for every move
+/// read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MovetextMap {
+    later: Vec<Segment>,
+    replaced: Vec<Replacement>,
+}
+
+impl MovetextMap {
+    /// The map of the movetext `text.text[from..to]`.
+    pub fn new(text: &GameText, from: usize, to: usize) -> MovetextMap {
+        let inside = |at: usize| at > from && at < to;
+        MovetextMap {
+            later: text
+                .segments
+                .iter()
+                .filter(|s| inside(s.at))
+                .map(|s| Segment {
+                    at: s.at - from,
+                    start: s.start,
+                })
+                .collect(),
+            replaced: text
+                .replaced
+                .iter()
+                .filter(|r| r.at == from || inside(r.at))
+                .map(|r| Replacement {
+                    at: r.at - from,
+                    ..*r
+                })
+                .collect(),
+        }
+    }
+
+    /// The position in the input of offset `at` of `movetext`, which starts
+    /// at `start` and was decoded as `encoding`.
+    pub fn locate(
+        &self,
+        movetext: &str,
+        start: Position,
+        encoding: TextEncoding,
+        at: usize,
+    ) -> Position {
+        let mut segments = Vec::with_capacity(1 + self.later.len());
+        segments.push(Segment { at: 0, start });
+        segments.extend_from_slice(&self.later);
+        let utf8 = encoding == TextEncoding::Utf8;
+        Locator::over(movetext.as_bytes(), &segments, &self.replaced, utf8).at(at)
+    }
+}
+
 /// Converts offsets in a game's text into positions in the input. Asking
 /// in increasing order costs time linear in the text overall; in ASCII
 /// text, constant time per call but for one search per line.
@@ -174,12 +229,25 @@ pub(crate) struct Locator<'a> {
 
 impl<'a> Locator<'a> {
     pub fn new(text: &'a GameText) -> Locator<'a> {
-        let bytes = text.text.as_bytes();
+        let utf8 = text.encoding == TextEncoding::Utf8;
+        Locator::over(text.text.as_bytes(), &text.segments, &text.replaced, utf8)
+    }
+
+    /// A locator over `bytes` (UTF-8 text, or text decoded from a legacy
+    /// encoding when not `utf8`), whose runs stand where `segments` say,
+    /// the first at offset 0, and whose U+FFFD for invalid sequences are
+    /// `replaced`.
+    fn over(
+        bytes: &'a [u8],
+        segments: &'a [Segment],
+        replaced: &'a [Replacement],
+        utf8: bool,
+    ) -> Locator<'a> {
         let mut locator = Locator {
             bytes,
-            segments: &text.segments,
-            utf8: text.encoding == TextEncoding::Utf8,
-            replaced: &text.replaced,
+            segments,
+            utf8,
+            replaced,
             fix: 0,
             ascii: bytes.is_ascii(),
             next: 1,

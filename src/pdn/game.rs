@@ -3,11 +3,11 @@
 
 use compact_str::CompactString;
 use encoding_rs::Encoding;
-use thin_vec::ThinVec;
 
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
 use crate::rules::{Color, Corner, Rules, Square};
 
+use super::decode::MovetextMap;
 use super::error::{Diagnostic, Position};
 
 /// One game of a PDN file, as written.
@@ -33,6 +33,8 @@ pub struct Game {
     pub movetext: String,
     /// Where [`Game::movetext`] starts.
     pub movetext_start: Position,
+    /// What [`Game::position_of`] needs besides the movetext.
+    pub(crate) movetext_map: MovetextMap,
     /// How the game's text was decoded: the input's encoding, but UTF-8
     /// for a game whose bytes are ASCII, or valid UTF-8 in an input whose
     /// encoding was detected as a legacy one (inputs joined from several
@@ -79,6 +81,18 @@ impl Game {
     /// The plies of the main line.
     pub fn plies(&self) -> &[Ply] {
         &self.line.plies
+    }
+
+    /// Where `ply`, a ply of this game (of its main line or a variation),
+    /// stands in the input. Worked out from the movetext, in time linear in
+    /// its length.
+    pub fn position_of(&self, ply: &Ply) -> Position {
+        self.movetext_map.locate(
+            &self.movetext,
+            self.movetext_start,
+            self.encoding,
+            ply.offset as usize,
+        )
     }
 
     /// Whether any diagnostic of this game is an error.
@@ -169,9 +183,12 @@ impl Line {
         let plies: usize = self
             .plies
             .iter()
-            .filter(|p| !p.comments.is_empty() || !p.variations.is_empty())
-            .map(|p| {
-                comments(&p.comments) + p.variations.iter().map(Line::memory_size).sum::<usize>()
+            .filter_map(|p| p.after.as_deref())
+            .map(|a| {
+                std::mem::size_of::<AfterMove>()
+                    + a.nags.capacity() * std::mem::size_of::<Nag>()
+                    + comments(&a.comments)
+                    + a.variations.iter().map(Line::memory_size).sum::<usize>()
             })
             .sum();
         self.plies.capacity() * std::mem::size_of::<Ply>() + comments(&self.comments) + plies
@@ -180,8 +197,9 @@ impl Line {
 
 /// One move of a line, with what is written after it.
 ///
-/// What follows a move is held in thin vectors (one pointer each, no
-/// allocation while empty): most moves have none, and a game holds many.
+/// What follows a move (annotations, comments, set-up commands,
+/// variations) is held apart, behind one pointer that stays empty for
+/// most moves: a game holds many moves and few of them carry any.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
     /// The move number written just before it, if any.
@@ -191,17 +209,37 @@ pub struct Ply {
     pub text: CompactString,
     /// What the token is.
     pub token: PlyToken,
-    /// Where the token starts.
-    pub position: Position,
+    /// Where the token starts: its byte offset in the game's movetext
+    /// ([`Game::movetext`]); [`Game::position_of`] gives its place in the
+    /// input.
+    pub offset: u32,
+    /// What is written after the move, up to the next move; `None` when
+    /// nothing is (never an empty [`AfterMove`]).
+    pub after: Option<Box<AfterMove>>,
+}
+
+/// What is written after a move, up to the next move.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AfterMove {
     /// Numeric glyphs and move-strength marks after the move.
-    pub nags: ThinVec<Nag>,
+    pub nags: Vec<Nag>,
     /// Comments after the move (up to the next move).
-    pub comments: ThinVec<Comment>,
+    pub comments: Vec<Comment>,
     /// Set-up commands after the move.
-    pub setups: ThinVec<SetupCommand>,
+    pub setups: Vec<SetupCommand>,
     /// Variations after the move: each is an alternative to this ply and
     /// replays from the position before it.
-    pub variations: ThinVec<Line>,
+    pub variations: Vec<Line>,
+}
+
+impl AfterMove {
+    /// Whether nothing is written after the move.
+    pub fn is_empty(&self) -> bool {
+        self.nags.is_empty()
+            && self.comments.is_empty()
+            && self.setups.is_empty()
+            && self.variations.is_empty()
+    }
 }
 
 impl Ply {
@@ -211,6 +249,38 @@ impl Ply {
             PlyToken::Move(token) => Some(token),
             _ => None,
         }
+    }
+
+    /// Numeric glyphs and move-strength marks after the move.
+    pub fn nags(&self) -> &[Nag] {
+        self.after.as_deref().map_or(&[], |a| &a.nags)
+    }
+
+    /// Comments after the move (up to the next move).
+    pub fn comments(&self) -> &[Comment] {
+        self.after.as_deref().map_or(&[], |a| &a.comments)
+    }
+
+    /// Set-up commands after the move.
+    pub fn setups(&self) -> &[SetupCommand] {
+        self.after.as_deref().map_or(&[], |a| &a.setups)
+    }
+
+    /// Variations after the move: each is an alternative to this ply and
+    /// replays from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.after.as_deref().map_or(&[], |a| &a.variations)
+    }
+
+    /// What is written after the move, made when there was nothing yet, to
+    /// add to.
+    pub fn after_mut(&mut self) -> &mut AfterMove {
+        self.after.get_or_insert_with(Box::default)
+    }
+
+    /// Sets what is written after the move (`None` when that is nothing).
+    pub fn set_after(&mut self, after: AfterMove) {
+        self.after = (!after.is_empty()).then(|| Box::new(after));
     }
 }
 
@@ -494,16 +564,18 @@ impl GameTypeHint {
 pub(crate) struct SquareSummary {
     numbers: bool,
     letters: bool,
-    /// The first move with a square only the Vismin board has.
+    /// Where the first move with a square only the Vismin board has stands.
     vismin: Option<Position>,
-    /// The first move with a square only the Luzon board has.
+    /// Where the first move with a square only the Luzon board has stands.
     luzon: Option<Position>,
     max_square: Option<u32>,
 }
 
 impl SquareSummary {
-    /// Takes in the next move of the main line, standing at `position`.
-    pub(crate) fn add(&mut self, token: &MoveToken, position: Position) {
+    /// Takes in the next move of the main line; `position` tells where it
+    /// stands, asked for only for the first move with a square of one board.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, token: &MoveToken, mut position: impl FnMut() -> Position) {
         for square in &token.squares {
             match square {
                 SquareToken::Number(n) => {
@@ -515,9 +587,9 @@ impl SquareSummary {
                     self.letters = true;
                     let views = square.views();
                     if views.vismin {
-                        self.vismin.get_or_insert(position);
+                        self.vismin.get_or_insert_with(&mut position);
                     } else if views.luzon {
-                        self.luzon.get_or_insert(position);
+                        self.luzon.get_or_insert_with(&mut position);
                     }
                 }
             }

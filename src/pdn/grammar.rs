@@ -22,9 +22,8 @@ use nom::character::complete::{char, digit1, space0};
 use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
-use thin_vec::ThinVec;
 
-use super::decode::{GameText, Locator, decode};
+use super::decode::{GameText, Locator, MovetextMap, decode};
 use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
@@ -476,6 +475,8 @@ struct Reading<'t> {
     number: Option<MoveNumber>,
     result: Option<GameResult>,
     first_fen_command: Option<SetupCommand>,
+    /// Where the movetext starts: plies hold their offset from there.
+    movetext_at: usize,
     /// The squares of the main line's moves so far.
     squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
@@ -588,7 +589,7 @@ impl<'t> Reading<'t> {
         };
         let line = self.line();
         match line.plies.last_mut() {
-            Some(ply) => ply.comments.push(comment),
+            Some(ply) => ply.after_mut().comments.push(comment),
             None => line.comments.push(comment),
         }
     }
@@ -612,21 +613,20 @@ impl<'t> Reading<'t> {
             self.number = None;
             return;
         }
-        let position = self.loc.at(at);
         if self.open.is_empty()
             && let PlyToken::Move(token) = &token
         {
-            self.squares.add(token, position);
+            let loc = &mut self.loc;
+            self.squares.add(token, || loc.at(at));
         }
+        // Offsets fit: a game's text is far shorter than 4 GiB.
+        let offset = at.saturating_sub(self.movetext_at) as u32;
         let ply = Ply {
             number: self.number.take(),
             text: CompactString::from(text),
             token,
-            position,
-            nags: ThinVec::new(),
-            comments: ThinVec::new(),
-            setups: ThinVec::new(),
-            variations: ThinVec::new(),
+            offset,
+            after: None,
         };
         self.line().plies.push(ply);
     }
@@ -642,7 +642,7 @@ impl<'t> Reading<'t> {
             return;
         }
         if let Some(ply) = self.line().plies.last_mut() {
-            ply.nags.push(nag);
+            ply.after_mut().nags.push(nag);
         }
     }
 
@@ -1138,7 +1138,7 @@ impl<'t> Reading<'t> {
         }
         let line = self.line();
         match line.plies.last_mut() {
-            Some(ply) => ply.setups.push(command),
+            Some(ply) => ply.after_mut().setups.push(command),
             None => line.setups.push(command),
         }
     }
@@ -1212,7 +1212,7 @@ impl<'t> Reading<'t> {
         self.number = None;
         let enclosing = self.line();
         match enclosing.plies.last_mut() {
-            Some(ply) => ply.variations.push(open.line),
+            Some(ply) => ply.after_mut().variations.push(open.line),
             None => {
                 // Kept short: the whole text stays in the movetext.
                 let text = &self.text[open.at..end.min(self.bytes.len())];
@@ -1391,12 +1391,14 @@ fn parse_game_as(
         number: None,
         result: None,
         first_fen_command: None,
+        movetext_at: 0,
         squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
         plain_runs,
     };
     let movetext_at = r.header();
+    r.movetext_at = movetext_at;
     for note in repeated_tags(&r.tags) {
         r.note(note);
     }
@@ -1427,6 +1429,7 @@ fn parse_game_as(
     } = r;
     let encoding = text.encoding;
     let movetext = text.text[movetext_at..end].to_string();
+    let movetext_map = MovetextMap::new(&text, movetext_at, end);
     let buffer = spare.unwrap_or_else(|| text.text.into_bytes());
     let mut notes = notes;
     notes.sort_by_key(|n| n.position.byte);
@@ -1442,6 +1445,7 @@ fn parse_game_as(
         result,
         movetext,
         movetext_start,
+        movetext_map,
         encoding,
         hints,
         diagnostics,

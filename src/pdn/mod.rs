@@ -58,7 +58,7 @@
 //! let game = reader.next_game()?.expect("one game");
 //! assert_eq!(game.tag("event"), Some("Club"));
 //! assert_eq!(game.plies().len(), 3);
-//! assert_eq!(game.plies()[1].comments[0].text, "a comment");
+//! assert_eq!(game.plies()[1].comments()[0].text, "a comment");
 //! assert_eq!(game.result.as_ref().map(|r| r.text.as_str()), Some("*"));
 //! assert!(reader.next_game()?.is_none());
 //! # Ok::<_, std::io::Error>(())
@@ -81,8 +81,9 @@ pub use encoding::{EncodingError, encoding_for_label};
 pub use encoding_rs::Encoding;
 pub use error::{Diagnostic, Position, Severity};
 pub use game::{
-    BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType, GameTypeHint,
-    Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag, TextEncoding,
+    AfterMove, BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType,
+    GameTypeHint, Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag,
+    TextEncoding,
 };
 pub use input::{Content, Hashed, Input, STDIN, Snapshot};
 pub use reader::{FramedGame, Reader};

@@ -57,19 +57,19 @@ fn line_items(line: &Line, out: &mut Vec<String>) {
             PlyToken::Invalid(_) => format!("invalid `{}`", ply.text),
         };
         out.push(format!("{number}{token}"));
-        for nag in &ply.nags {
+        for nag in ply.nags() {
             out.push(match nag {
                 Nag::Glyph(n) => format!("${n}"),
                 Nag::Mark(mark) => format!("mark {mark}"),
             });
         }
-        for comment in &ply.comments {
+        for comment in ply.comments() {
             out.push(comment_item(comment));
         }
-        for setup in &ply.setups {
+        for setup in ply.setups() {
             out.push(format!("/{}/", setup.text));
         }
-        for variation in &ply.variations {
+        for variation in ply.variations() {
             out.push("(".to_string());
             line_items(variation, out);
             out.push(")".to_string());
@@ -449,8 +449,8 @@ fn nested_variations_attach_to_the_move_they_replace() {
             "14x23"
         ]
     );
-    let alternative = &game.plies()[1].variations[0];
-    assert_eq!(alternative.plies[1].variations[0].plies.len(), 2);
+    let alternative = &game.plies()[1].variations()[0];
+    assert_eq!(alternative.plies[1].variations()[0].plies.len(), 2);
 }
 
 #[test]
@@ -495,7 +495,7 @@ fn setup_commands_in_the_movetext() {
         })
     );
     assert_eq!(
-        game.plies()[0].setups[0].fen.as_deref(),
+        game.plies()[0].setups()[0].fen.as_deref(),
         Some("B:W28,31-50:B1-20")
     );
 }
@@ -571,7 +571,10 @@ fn stray_text_after_a_tag_is_skipped_with_one_warning_per_game() {
         assert_eq!((d.position.line, d.position.column), (8 * k as u64 + 1, 15));
     }
     // Positions after the skipped text are still those of the input.
-    assert_eq!(games[1].plies()[0].position, position(211, 15, 4));
+    assert_eq!(
+        games[1].position_of(&games[1].plies()[0]),
+        position(211, 15, 4)
+    );
 }
 
 /// What follows a tag on its line is read as before when it is more of
@@ -753,7 +756,10 @@ fn byte_order_mark_and_crlf() {
         ]
     );
     assert_eq!(games[0].start, position(3, 1, 1));
-    assert_eq!(games[0].plies()[0].position, position(33, 4, 4));
+    assert_eq!(
+        games[0].position_of(&games[0].plies()[0]),
+        position(33, 4, 4)
+    );
     assert_eq!(games[1].start, position(64, 8, 1));
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
@@ -797,7 +803,10 @@ fn windows_1251_names_are_read_right() {
     assert_eq!(games[0].diagnostics[0].position, position(8, 1, 9));
     assert!(games[1].diagnostics.is_empty());
     // `Ё` (a byte that would continue a UTF-8 character) is one character.
-    assert_eq!(games[0].plies()[1].position, position(89, 4, 17));
+    assert_eq!(
+        games[0].position_of(&games[0].plies()[1]),
+        position(89, 4, 17)
+    );
     assert_eq!(games[1].start, position(99, 4, 27));
     // Given, the encoding is not named.
     let bytes = cp1251(text);
@@ -841,7 +850,7 @@ fn a_bad_byte_in_a_utf8_file() {
     assert_eq!(d.position.byte, 84);
     // Positions after it are those of the input.
     assert_eq!(game.tags[2].position, position(96, 7, 1));
-    assert_eq!(game.plies()[0].position.byte, 116);
+    assert_eq!(game.position_of(&game.plies()[0]).byte, 116);
 }
 
 /// The encoding is decided from the bytes after the first one outside
@@ -912,7 +921,7 @@ fn windows_1252_beside_utf8() {
     assert_eq!(games[0].diagnostics[0].position, position(9, 1, 10));
     assert!(games[1].diagnostics.is_empty());
     assert_eq!(games[0].tag("Result"), Some("½-½"));
-    assert_eq!(games[0].plies()[0].comments[0].text, "café");
+    assert_eq!(games[0].plies()[0].comments()[0].text, "café");
     assert_eq!(games[1].encoding, TextEncoding::Utf8);
     // Positions count input bytes: one byte per Windows-1252 character.
     assert_eq!(
@@ -1008,7 +1017,7 @@ fn positions_of_games_and_plies() {
     assert_eq!(game.start, position(0, 1, 1));
     assert_eq!(game.tags[0].position, position(0, 1, 1));
     assert_eq!(game.movetext_start, position(12, 2, 1));
-    let plies: Vec<Position> = game.plies().iter().map(|p| p.position).collect();
+    let plies: Vec<Position> = game.plies().iter().map(|p| game.position_of(p)).collect();
     assert_eq!(
         plies,
         [position(15, 2, 4), position(21, 2, 10), position(32, 3, 6)]
@@ -1016,6 +1025,39 @@ fn positions_of_games_and_plies() {
     assert_eq!(game.result.as_ref().unwrap().position, position(37, 3, 11));
     assert_eq!(game.movetext, "1. 11-15 24-20\n  2. 8-11 *");
     assert_eq!(games[1].start, position(40, 5, 1));
+}
+
+/// Plies are located when asked, from their offset in the movetext: in
+/// the input's bytes after a byte read as U+FFFD (three bytes in the text,
+/// one in the input), on a later line, and inside a variation.
+#[test]
+fn plies_are_located_in_the_input() {
+    // A first game of UTF-8 text makes the input UTF-8.
+    let mut input = "[White \"Дмитриев\"]\n[Black \"Müller\"]\n1. 11-15 *\n\n"
+        .as_bytes()
+        .to_vec();
+    input.extend_from_slice(b"[Event \"a\"]\n1. 11-15 {x");
+    input.push(0xE9);
+    input.extend_from_slice(b"} 24-20 (8-11\n 22-18) 2. 8-11 *\n");
+    let games = read(&input);
+    let game = &games[1];
+    assert_eq!(game.encoding, TextEncoding::Utf8);
+    let plies: Vec<Position> = game.plies().iter().map(|p| game.position_of(p)).collect();
+    assert_eq!(
+        plies,
+        [
+            position(72, 6, 4),
+            position(83, 6, 15),
+            position(106, 7, 12)
+        ]
+    );
+    let variation = &game.plies()[1].variations()[0];
+    let inner: Vec<Position> = variation
+        .plies
+        .iter()
+        .map(|p| game.position_of(p))
+        .collect();
+    assert_eq!(inner, [position(90, 6, 22), position(96, 7, 2)]);
 }
 
 #[test]
@@ -1071,10 +1113,10 @@ fn variations_nested_deeper_than_the_limit_are_skipped() {
     let game = one(&format!("1. 11-15 {deep} 24-20 *"));
     assert_eq!(game.plies().len(), 2);
     let mut depth = 0;
-    let mut line = &game.plies()[0].variations;
+    let mut line = game.plies()[0].variations();
     while let Some(variation) = line.first() {
         depth += 1;
-        line = &variation.plies[0].variations;
+        line = variation.plies[0].variations();
     }
     assert_eq!(depth, MAX_VARIATION_DEPTH);
     assert_eq!(messages(&game), ["variation nested deeper than 64 skipped"]);
@@ -1106,7 +1148,7 @@ fn long_tokens_are_not_moves() {
     let long = "1-".repeat(200) + "1";
     let game = one(&format!("1. 11-15 {long} *"));
     assert_eq!(game.plies().len(), 1);
-    assert_eq!(game.plies()[0].comments[0].kind, CommentKind::Bare);
+    assert_eq!(game.plies()[0].comments()[0].kind, CommentKind::Bare);
     assert_eq!(
         messages(&game),
         [
@@ -1122,7 +1164,7 @@ fn long_comments_and_tag_values_are_cut() {
         "[Annotator \"{big}\"]\n1. 11-15 {{{big}}} 24-20 *"
     ));
     assert_eq!(game.tag("Annotator").unwrap().len(), MAX_TEXT_LEN);
-    assert_eq!(game.plies()[0].comments[0].text.len(), MAX_TEXT_LEN);
+    assert_eq!(game.plies()[0].comments()[0].text.len(), MAX_TEXT_LEN);
     assert_eq!(game.plies().len(), 2);
     assert_eq!(
         messages(&game),
@@ -1134,7 +1176,7 @@ fn long_comments_and_tag_values_are_cut() {
     // Positions after the cut are still those of the input.
     let expected = (2 * big.len() + 27) as u64;
     assert_eq!(
-        game.plies()[1].position,
+        game.position_of(&game.plies()[1]),
         position(expected, 2, 13 + big.len() as u64)
     );
 }
@@ -1250,7 +1292,7 @@ fn a_set_up_command_holds_no_bracket() {
     write_games(&mut written, &games).unwrap();
     assert_eq!(read(&written).len(), games.len());
     let game = &read(b"1. 11-15 /F(/ 9-13) *")[0];
-    assert!(game.line.plies[0].setups.is_empty());
+    assert!(game.line.plies[0].setups().is_empty());
     assert_eq!(game.result.as_ref().unwrap().text, "*");
 }
 

@@ -209,7 +209,7 @@ fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
     for ply in &line.plies {
         write_ply(w, ply, counter, interrupted);
         interrupted =
-            !ply.comments.is_empty() || !ply.setups.is_empty() || !ply.variations.is_empty();
+            !ply.comments().is_empty() || !ply.setups().is_empty() || !ply.variations().is_empty();
         counter = counter.next();
     }
 }
@@ -250,7 +250,7 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
         Some(number) => format!("{number} {text}"),
         None => text,
     };
-    let mut nags = ply.nags.iter().peekable();
+    let mut nags = ply.nags().iter().peekable();
     // One mark is glued to its move; more marks would read as one.
     if let Some(Nag::Mark(mark)) = nags.peek() {
         word.push_str(mark);
@@ -270,13 +270,13 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
             Nag::Mark(mark) => w.word(mark),
         }
     }
-    for comment in &ply.comments {
+    for comment in ply.comments() {
         write_comment(w, comment);
     }
-    for setup in &ply.setups {
+    for setup in ply.setups() {
         write_setup(w, setup);
     }
-    for variation in &ply.variations {
+    for variation in ply.variations() {
         w.prefix.push('(');
         write_line(w, variation, counter);
         w.close(')');
@@ -454,7 +454,7 @@ mod tests {
     #[test]
     fn no_line_of_a_comment_reads_as_a_tag() {
         let mut games = read("1. 11-15 24-20 *");
-        games[0].line.plies[0].comments.push(Comment {
+        games[0].line.plies[0].after_mut().comments.push(Comment {
             text: "see\n [Event \"x\"]".into(),
             kind: crate::pdn::CommentKind::Brace,
             position: crate::pdn::Position::START,
@@ -478,7 +478,7 @@ mod tests {
                 let again = read(&written);
                 assert_eq!(again.len(), 1, "{written}");
                 let words = |games: &[Game]| -> Vec<String> {
-                    let text = &games[0].plies()[0].comments[0].text;
+                    let text = &games[0].plies()[0].comments()[0].text;
                     text.split_whitespace().map(str::to_string).collect()
                 };
                 assert_eq!(words(&again), words(&games), "{written}");

@@ -326,8 +326,8 @@ pub(super) fn check_in(
     let fault_at = record
         .ply
         .and_then(|p| plies.get(p - 1))
-        .map(|p| p.position);
-    let has_variations = plies.iter().any(|p| !p.variations.is_empty());
+        .map(|p| game.position_of(p));
+    let has_variations = plies.iter().any(|p| !p.variations().is_empty());
     if let Reading::Replayed {
         rules,
         notation: Some(notation),
@@ -343,6 +343,7 @@ pub(super) fn check_in(
             positions.push(last.play(&step.chosen));
         }
         let context = LineContext {
+            game,
             rules,
             notation: *notation,
             game_start: start.side(),
@@ -361,6 +362,8 @@ pub(super) fn check_in(
 /// Where a line stands in the game: its rules, notation, the side that
 /// moved first in the game and the game ply its first move replaces.
 struct LineContext<'a> {
+    /// The game the line belongs to, which locates its plies.
+    game: &'a Game,
     rules: &'a Rules,
     notation: Notation,
     game_start: crate::rules::Color,
@@ -382,15 +385,16 @@ fn check_variations(
             return;
         };
         let at = context.first_ply + k;
-        for variation in &ply.variations {
+        for variation in ply.variations() {
             let tokens: Vec<_> = variation.plies.iter().map(Ply::move_token).collect();
             let written = written_moves(&tokens, Some(context.notation), rules);
             let r = replay(rules, before, &written);
             if r.reached < r.plies {
                 let bad = &variation.plies[r.reached];
+                let position = context.game.position_of(bad);
                 warnings.push(GameWarning {
-                    line: bad.position.line,
-                    column: bad.position.column,
+                    line: position.line,
+                    column: position.column,
                     message: format!(
                         "variation at ply {at}: ply {} {} is illegal",
                         ply_label(rules, context.game_start, at + r.reached),

@@ -547,10 +547,10 @@ fn line_view(
                 certain: read.is_some() && certain(at),
                 mv: named.as_ref().map(|n| n.mv.clone()),
                 name: named.map(|n| n.name),
-                comments: ply.comments.iter().map(|c| c.text.clone()).collect(),
-                nags: ply.nags.iter().map(nag_text).collect(),
+                comments: ply.comments().iter().map(|c| c.text.clone()).collect(),
+                nags: ply.nags().iter().map(nag_text).collect(),
                 variations: ply
-                    .variations
+                    .variations()
                     .iter()
                     .map(|v| variation_view(v, at, before.copied(), naming))
                     .collect(),

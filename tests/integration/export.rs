@@ -172,7 +172,7 @@ fn each_status_survives_export_and_import() {
         let illegal = games[0].plies();
         assert_eq!(illegal.len(), 5, "{text}");
         assert_eq!(illegal[2].text, "18-13");
-        assert_eq!(illegal[2].comments[0].text, "bad");
+        assert_eq!(illegal[2].comments()[0].text, "bad");
         assert_eq!(illegal[4].text, "22-17");
         // The unsupported game as written.
         assert!(
@@ -301,12 +301,12 @@ fn the_seed_game_from_its_dama_copy() {
     assert_eq!(exported[..70], original[..70]);
     // At ply 70 the other move is a variation, named in numbers.
     let at_70 = &game.plies()[69];
-    assert_eq!(at_70.variations.len(), 1);
+    assert_eq!(at_70.variations().len(), 1);
     assert_eq!(
-        at_70.variations[0].comments[0].text.replace('\n', " "),
+        at_70.variations()[0].comments[0].text.replace('\n', " "),
         "another reading: 18-8 in numeric notation"
     );
-    assert!(game.plies()[..69].iter().all(|p| p.variations.is_empty()));
+    assert!(game.plies()[..69].iter().all(|p| p.variations().is_empty()));
     // 16 readings: the main line and 15 variations, said in a comment.
     assert!(
         game.line.comments[0].text.contains("read 16 ways"),
@@ -316,7 +316,7 @@ fn the_seed_game_from_its_dama_copy() {
     fn count(line: &pdndb::pdn::Line) -> usize {
         line.plies
             .iter()
-            .flat_map(|p| &p.variations)
+            .flat_map(|p| p.variations())
             .map(|v| 1 + count(v))
             .sum()
     }

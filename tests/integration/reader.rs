@@ -84,7 +84,7 @@ fn sample_windows_1252_beside_utf8() {
         assert_eq!(game.tag("Black"), Some("Peña, R."));
         assert_eq!(game.tag("Result"), Some("½-½"));
         assert_eq!(game.result.as_ref().unwrap().text, "½-½");
-        assert_eq!(game.plies()[3].comments[0].text, "café analysis");
+        assert_eq!(game.plies()[3].comments()[0].text, "café analysis");
         assert_eq!(game.hints.variant.as_deref(), Some("Filipino Dama"));
     }
     // The file is not UTF-8: its encoding is named once, on the first game
@@ -116,11 +116,14 @@ fn sample_crlf_and_byte_order_mark() {
         ["11-15", "23-19", "8-11", "22-17", "9-13", "17x10"]
     );
     assert_eq!(
-        first.plies()[1].comments[0].text,
+        first.plies()[1].comments()[0].text,
         "a comment\nover two lines"
     );
-    assert_eq!(first.plies()[3].comments[0].kind, CommentKind::Line);
-    assert_eq!(first.plies()[3].comments[0].text, " to the end of the line");
+    assert_eq!(first.plies()[3].comments()[0].kind, CommentKind::Line);
+    assert_eq!(
+        first.plies()[3].comments()[0].text,
+        " to the end of the line"
+    );
     assert_eq!(games[1].start.line, 11);
     assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 }
@@ -192,27 +195,27 @@ fn sample_movetext_quirks() {
         ]
     );
     let plies = game.plies();
-    assert_eq!(plies[2].comments[0].text, "nested {braces} in a comment");
-    let alternative = &plies[4].variations[0];
+    assert_eq!(plies[2].comments()[0].text, "nested {braces} in a comment");
+    let alternative = &plies[4].variations()[0];
     assert_eq!(texts(alternative), ["4-8", "17-13", "15-18"]);
     assert_eq!(alternative.plies[0].number.unwrap().number, 3);
-    let inner = &alternative.plies[1].variations[0];
+    let inner = &alternative.plies[1].variations()[0];
     assert_eq!(texts(inner), ["27-24"]);
-    assert_eq!(inner.plies[0].nags, [Nag::Glyph(1)]);
-    assert_eq!(plies[5].nags, [Nag::Glyph(14)]);
-    assert_eq!(plies[6].nags, [Nag::Mark("!?".into())]);
-    assert_eq!(plies[7].nags, [Nag::Mark("(?)".into())]);
+    assert_eq!(inner.plies[0].nags(), [Nag::Glyph(1)]);
+    assert_eq!(plies[5].nags(), [Nag::Glyph(14)]);
+    assert_eq!(plies[6].nags(), [Nag::Mark("!?".into())]);
+    assert_eq!(plies[7].nags(), [Nag::Mark("(?)".into())]);
     assert_eq!(plies[13].token, PlyToken::Unknown);
     assert_eq!(
-        plies[15].setups[0].fen.as_deref(),
+        plies[15].setups()[0].fen.as_deref(),
         Some("B:W17,18,K32:B5,13,K1")
     );
     assert_eq!(plies[16].number.unwrap().number, 8);
     assert!(plies[16].number.unwrap().ellipsis);
-    assert_eq!(plies[18].comments[0].kind, CommentKind::Bare);
-    assert_eq!(plies[18].comments[0].text, "good");
-    assert_eq!(plies[19].nags, [Nag::Glyph(3)]);
-    assert_eq!(plies[19].comments[0].text, " a line comment");
+    assert_eq!(plies[18].comments()[0].kind, CommentKind::Bare);
+    assert_eq!(plies[18].comments()[0].text, "good");
+    assert_eq!(plies[19].nags(), [Nag::Glyph(3)]);
+    assert_eq!(plies[19].comments()[0].text, " a line comment");
     assert_eq!(
         plies[8].move_token().unwrap().squares[..],
         [SquareToken::Number(1), SquareToken::Number(5)]
@@ -411,7 +414,7 @@ fn corpus_syntax_cases_read_as_named() {
     );
 
     let game = one("movestrength.pdn");
-    let marks: Vec<Vec<Nag>> = game.plies().iter().map(|p| p.nags.to_vec()).collect();
+    let marks: Vec<Vec<Nag>> = game.plies().iter().map(|p| p.nags().to_vec()).collect();
     assert_eq!(
         marks,
         [
@@ -426,7 +429,7 @@ fn corpus_syntax_cases_read_as_named() {
     assert_eq!(game.tag("Date"), Some("2012.02.01"));
     assert_eq!(game.start.line, 2);
     assert_eq!(texts(&game.line), ["32-28", "19-23"]);
-    assert!(game.line.comments.is_empty() && game.plies().iter().all(|p| p.comments.is_empty()));
+    assert!(game.line.comments.is_empty() && game.plies().iter().all(|p| p.comments().is_empty()));
 
     let game = one("string.pdn");
     assert_eq!(
@@ -442,11 +445,11 @@ fn corpus_syntax_cases_read_as_named() {
 
     let game = one("variation.pdn");
     assert_eq!(texts(&game.line), ["32-28", "19-23", "28x19", "14x23"]);
-    let outer = &game.plies()[1].variations[0];
+    let outer = &game.plies()[1].variations()[0];
     assert_eq!(texts(outer), ["18-23", "38-32", "12-18"]);
-    let inner = &outer.plies[1].variations[0];
+    let inner = &outer.plies[1].variations()[0];
     assert_eq!(texts(inner), ["37-32", "23-29"]);
-    assert_eq!(inner.plies[1].comments[0].text, " Black wins ");
+    assert_eq!(inner.plies[1].comments()[0].text, " Black wins ");
 
     let game = one("gameterminator.pdn");
     assert_eq!(texts(&game.line), ["32-28"]);
@@ -663,11 +666,11 @@ fn long_comment(size: usize) {
     assert_neighbours_intact(&games);
     let game = &games[1];
     assert_eq!(texts(&game.line), ["11-15", "24-20"]);
-    assert_eq!(game.plies()[0].comments[0].text.len(), pdn::MAX_TEXT_LEN);
+    assert_eq!(game.plies()[0].comments()[0].text.len(), pdn::MAX_TEXT_LEN);
     assert_eq!(messages(game), ["comment longer than 1 MiB: cut there"]);
     // The position of the move after the comment is still the input's.
     let expected = (BEFORE.len() + 28 + 16 * (size / 16) + 2) as u64;
-    assert_eq!(game.plies()[1].position.byte, expected);
+    assert_eq!(game.position_of(&game.plies()[1]).byte, expected);
 }
 
 #[test]
@@ -808,7 +811,7 @@ fn pathological_10_mb_line() {
     assert_neighbours_intact(&games);
     let game = &games[1];
     assert_eq!(texts(&game.line), ["11-15"]);
-    assert_eq!(game.plies()[0].comments[0].text.len(), pdn::MAX_TEXT_LEN);
+    assert_eq!(game.plies()[0].comments()[0].text.len(), pdn::MAX_TEXT_LEN);
     let messages = messages(game);
     assert_eq!(messages.len(), 2);
     assert!(messages[0].starts_with(
@@ -845,7 +848,7 @@ fn pathological_invalid_utf8() {
     assert_eq!(texts(&bad.line), ["11-15", "24-20"]);
     assert!(messages(bad)[0].starts_with("the file is not UTF-8: its text is read as "));
     assert_eq!(games[2].tag("Event"), Some("after"));
-    assert_eq!(games[3].plies()[0].comments[0].text, decoded(b"\xE2\x82"));
+    assert_eq!(games[3].plies()[0].comments()[0].text, decoded(b"\xE2\x82"));
     assert!(games[3].has_errors());
 }
 
@@ -885,16 +888,16 @@ mod round_trip {
                 PlyToken::Unknown => "<?>".to_string(),
                 PlyToken::Invalid(_) => format!("<!{}>", ply.text),
             };
-            for nag in &ply.nags {
+            for nag in ply.nags() {
                 *out += &format!("{nag:?}");
             }
-            for c in &ply.comments {
+            for c in ply.comments() {
                 *out += &format!("{{{}}}", words(&c.text));
             }
-            for s in &ply.setups {
+            for s in ply.setups() {
                 *out += &format!("/{}/", s.text);
             }
-            for v in &ply.variations {
+            for v in ply.variations() {
                 *out += "(";
                 self::line(v, out);
                 *out += ")";
