@@ -104,6 +104,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         if step.number == 10 {
             position_rows_to_postings(&tx)?;
         }
+        if step.number == 12 {
+            postings_to_step_twelve(&tx)?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -126,14 +129,14 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 /// written as postings bucket by bucket (see src/store/postings.rs); then
 /// `position` goes.
 fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use super::postings::{Entry, add, split};
+    use super::postings10::{Entry, split, write_bucket};
     let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries: Vec<Entry> = Vec::new();
     let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
         entries.sort_unstable();
         entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
-        add(tx, bucket, entries, true).map_err(index)?;
+        write_bucket(tx, bucket, entries).map_err(index)?;
         entries.clear();
         Ok(())
     };
@@ -162,6 +165,90 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
     }
     tx.execute_batch("DROP TABLE position;")?;
     Ok(())
+}
+
+/// Step 12's conversion: the chunks of step 10 (in `posting_step10`) are
+/// read bucket by bucket and written as postings of 32-bit keys without
+/// next moves (see src/store/postings.rs); an entry is open when its next
+/// move was not certain and its game's stored moves go on past its ply.
+/// Runs set aside keep their layout, their last field now saying whether
+/// the row is open. The counts at popular keys are counted again from the
+/// index (more rows share a key's 32 bits than its 40); of popular keys
+/// sharing their 32 bits, the least stays popular.
+fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
+    use super::postings::{Entry, add};
+    use super::postings10::{SUFFIX_BITS, decode};
+    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    let plies = stored_plies(tx)?;
+    let open = |game: i64, ply: u32, next: u32| {
+        next == 0 && plies.get(&game).is_some_and(|&n| ply < n)
+    };
+    let shift = SUFFIX_BITS - super::postings::SUFFIX_BITS;
+    let mut bucket: Option<i64> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
+        add(tx, bucket, entries, true).map_err(index)?;
+        entries.clear();
+        Ok(())
+    };
+    {
+        let mut stmt =
+            tx.prepare("SELECT bucket, entries FROM posting_step10 ORDER BY bucket, suffix, game")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let b: i64 = r.get(0)?;
+            let chunk = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let old = decode(chunk).map_err(|e| index(e.into()))?;
+            if bucket.is_some_and(|current| current != b) {
+                write(bucket.unwrap_or(b), &mut entries)?;
+            }
+            bucket = Some(b);
+            entries.extend(old.iter().map(|e| Entry {
+                suffix: e.suffix >> shift,
+                game: e.game,
+                ply: e.ply.min(crate::replay::MAX_PLIES as u32),
+                open: open(e.game, e.ply, e.next),
+            }));
+        }
+    }
+    if let Some(b) = bucket {
+        write(b, &mut entries)?;
+    }
+    tx.execute_batch("DROP TABLE posting_step10;")?;
+    let runs: Vec<i64> = tx
+        .prepare("SELECT id FROM position_run ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in runs {
+        let mut rows: Vec<u8> =
+            tx.query_row("SELECT rows FROM position_run WHERE id = ?1", [id], |r| r.get(0))?;
+        for row in rows.chunks_exact_mut(24) {
+            let word = |at: usize| u64::from_le_bytes(row[at..at + 8].try_into().unwrap_or_default());
+            let game = word(8) as i64;
+            let ply = u32::from_le_bytes(row[16..20].try_into().unwrap_or_default());
+            let next = u32::from_le_bytes(row[20..24].try_into().unwrap_or_default());
+            row[20..24].copy_from_slice(&u32::from(open(game, ply, next)).to_le_bytes());
+        }
+        tx.execute("UPDATE position_run SET rows = ?2 WHERE id = ?1", rusqlite::params![id, rows])?;
+    }
+    super::popular::count_again(tx).map_err(index)?;
+    Ok(())
+}
+
+/// The number of stored moves of every game that has some.
+fn stored_plies(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<std::collections::HashMap<i64, u32>> {
+    let mut plies = std::collections::HashMap::new();
+    let mut stmt = tx.prepare("SELECT id, moves FROM game WHERE moves IS NOT NULL")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let moves = r.get_ref(1)?.as_blob().unwrap_or_default();
+        // A move ends at each byte without the continuation bit.
+        let n = moves.iter().filter(|&&b| b & 0x80 == 0).count();
+        plies.insert(r.get(0)?, n as u32);
+    }
+    Ok(plies)
 }
 
 /// The functions steps call: `pdndb_day(date)`, a Date tag's value as

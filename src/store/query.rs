@@ -177,7 +177,7 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 
 /// A game found at a position: id, first ply there, the id of the move
 /// played from it (when certain) and the outcome code.
-type GameAt = (i64, i64, Option<i64>, i64);
+type GameAt = (i64, i64, Option<Move>, i64);
 
 /// Which rows of the position index a query reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,12 +196,12 @@ const FILTERED_AT_ONCE: usize = 16_384;
 /// Move-list prefixes whose verdict a query keeps at most, per start.
 const PREFIXES_KEPT: usize = 100_000;
 
-/// A row of [`Store::games_at`]'s query: game, ply, next move, outcome,
-/// variant, start FEN and moves.
+/// A row of [`Store::games_at`]'s query: game, ply, whether the entry is
+/// open, outcome, variant, start FEN and moves.
 type GameAtRow<'r> = (
     i64,
     i64,
-    Option<i64>,
+    bool,
     i64,
     &'r str,
     Option<&'r str>,
@@ -239,6 +239,9 @@ struct KnownStart {
     start_fen: Option<String>,
     start: Option<(Rules, Position)>,
     checked: HashMap<Vec<u8>, bool>,
+    /// The legal moves at the queried position under these rules, in
+    /// canonical order, once a game's next move was asked for.
+    legal: Option<Vec<Move>>,
 }
 
 /// A game's stored replay.
@@ -703,15 +706,14 @@ impl Store {
             if from_ply == Ply::AfterStart && entry.ply == 0 {
                 return Ok(ControlFlow::Continue(()));
             }
-            let next = (entry.next != 0).then_some(i64::from(entry.next));
             let variant = filter.0.as_deref().unwrap_or("");
             let mut rows = stmt
-                .query(params![entry.game, variant, entry.ply, next])
+                .query(params![entry.game, variant, entry.ply, entry.open])
                 .map_err(sqlite)?;
             let Some(r) = rows.next().map_err(sqlite)? else {
                 return Ok(ControlFlow::Continue(()));
             };
-            let (game, ply, next, outcome, variant, start_fen, moves) =
+            let (game, ply, open, outcome, variant, start_fen, moves) =
                 game_at_row(r).map_err(sqlite)?;
             let known = starts
                 .iter()
@@ -728,6 +730,7 @@ impl Store {
                         start_fen: start_fen.map(str::to_string),
                         start,
                         checked: HashMap::new(),
+                        legal: None,
                     });
                     starts.len() - 1
                 }
@@ -750,6 +753,22 @@ impl Store {
                 _ => false,
             };
             if verified {
+                // The game is at `position`: its next move is its stored
+                // move there, unless open.
+                let next = match (&known.start, open) {
+                    (Some((rules, _)), false) => {
+                        super::moves::index_at(moves, ply as usize).and_then(|index| {
+                            known
+                                .legal
+                                .get_or_insert_with(|| {
+                                    super::moves::canonical_moves(position, rules)
+                                })
+                                .get(index)
+                                .copied()
+                        })
+                    }
+                    _ => None,
+                };
                 return each((game, ply, next, outcome));
             }
             Ok(ControlFlow::Continue(()))
@@ -1022,8 +1041,11 @@ impl Store {
         notation: Notation,
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
-        let mut by_move: HashMap<i64, [i64; 5]> = HashMap::new();
-        let mut count = |next: i64, outcome: i64, games: i64| {
+        let mut by_move: HashMap<String, [i64; 5]> = HashMap::new();
+        let count = |by_move: &mut HashMap<String, [i64; 5]>,
+                     next: String,
+                     outcome: i64,
+                     games: i64| {
             let counts = by_move.entry(next).or_default();
             counts[0] += games;
             let column = match Outcome::from_code(outcome) {
@@ -1034,15 +1056,18 @@ impl Store {
             };
             counts[column] += games;
         };
+        let mut names = self
+            .conn()
+            .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
-            count(next, outcome, games);
+            count(&mut by_move, names.query_row([next], |r| r.get(0))?, outcome, games);
         }
         // Games that come here later: counted with the position when it is
         // popular, else one by one.
         if super::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
-                count(next, outcome, games);
+                count(&mut by_move, names.query_row([next], |r| r.get(0))?, outcome, games);
             }
         } else {
             self.games_at(
@@ -1051,19 +1076,15 @@ impl Store {
                 Ply::AfterStart,
                 |(_, _, next, outcome)| {
                     if let Some(next) = next {
-                        count(next, outcome, 1);
+                        count(&mut by_move, next.full_numeric(), outcome, 1);
                     }
                     Ok::<_, StoreError>(ControlFlow::Continue(()))
                 },
             )?;
         }
-        let mut names = self
-            .conn()
-            .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         let all: i64 = by_move.values().map(|counts| counts[0]).sum();
         let mut moves = Vec::new();
-        for (id, [games, white, draws, black, unknown]) in by_move {
-            let name: String = names.query_row([id], |r| r.get(0))?;
+        for (name, [games, white, draws, black, unknown]) in by_move {
             let (wins, losses) = match position.side() {
                 Color::White => (white, black),
                 Color::Black => (black, white),

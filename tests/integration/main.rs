@@ -87,8 +87,9 @@ pub fn json_lines(text: &str) -> Vec<Value> {
 /// Opens a database with its position index readable as the table
 /// `position (key, game, ply, next)`, one row per entry, as it was before
 /// the index became postings: a temporary table filled from the postings,
-/// `key` the bits of the Zobrist key the index keeps, `next` NULL when not
-/// certain. A database without the index opens as it is.
+/// `key` the bits of the Zobrist key the index keeps, `ply` followed by
+/// ` open` for an open entry, `next` NULL (the index keeps no next moves).
+/// A database without the index opens as it is.
 pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(db).unwrap();
     let has_postings: bool = conn
@@ -102,13 +103,17 @@ pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
         let rows = pdndb::store::postings::all(&conn).unwrap();
         conn.execute_batch("CREATE TEMP TABLE position (key, game, ply, next)")
             .unwrap();
+        // No next move is stored: an open entry's ply says it is open.
         let mut insert = conn
-            .prepare("INSERT INTO temp.position VALUES (?1, ?2, ?3, nullif(?4, 0))")
+            .prepare("INSERT INTO temp.position VALUES (?1, ?2, ?3, NULL)")
             .unwrap();
-        for (key, game, ply, next) in rows {
-            insert
-                .execute(rusqlite::params![key, game, ply, next])
-                .unwrap();
+        for (key, game, ply, open) in rows {
+            let ply = if open {
+                format!("{ply} open")
+            } else {
+                ply.to_string()
+            };
+            insert.execute(rusqlite::params![key, game, ply]).unwrap();
         }
     }
     conn
