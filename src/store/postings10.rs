@@ -22,7 +22,10 @@ pub const SUFFIX_BITS: u32 = KEPT_BITS - super::postings::BUCKET_BITS;
 /// The bucket and suffix of a Zobrist key.
 pub fn split(key: i64) -> (i64, u32) {
     let kept = key >> (64 - KEPT_BITS);
-    (kept >> SUFFIX_BITS, (kept & ((1 << SUFFIX_BITS) - 1)) as u32)
+    (
+        kept >> SUFFIX_BITS,
+        (kept & ((1 << SUFFIX_BITS) - 1)) as u32,
+    )
 }
 
 /// One entry of step 10, within its bucket.
@@ -111,7 +114,11 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, Corrupt> {
 ///
 /// # Errors
 /// A database failure.
-pub fn write_bucket(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Result<(), StoreError> {
+pub fn write_bucket(
+    tx: &Transaction<'_>,
+    bucket: i64,
+    entries: &[Entry],
+) -> Result<(), StoreError> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
     )?;
@@ -123,7 +130,11 @@ pub fn write_bucket(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Res
         let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
         let before = bytes.len();
         for i in group..end {
-            encode_entry(&mut bytes, (i > start).then(|| &entries[i - 1]), &entries[i]);
+            encode_entry(
+                &mut bytes,
+                (i > start).then(|| &entries[i - 1]),
+                &entries[i],
+            );
         }
         if bytes.len() > CHUNK_BYTES && group > start {
             bytes.truncate(before);

@@ -198,15 +198,7 @@ const PREFIXES_KEPT: usize = 100_000;
 
 /// A row of [`Store::games_at`]'s query: game, ply, whether the entry is
 /// open, outcome, variant, start FEN and moves.
-type GameAtRow<'r> = (
-    i64,
-    i64,
-    bool,
-    i64,
-    &'r str,
-    Option<&'r str>,
-    &'r [u8],
-);
+type GameAtRow<'r> = (i64, i64, bool, i64, &'r str, Option<&'r str>, &'r [u8]);
 
 fn game_at_row<'r>(r: &'r rusqlite::Row<'_>) -> rusqlite::Result<GameAtRow<'r>> {
     let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
@@ -756,8 +748,8 @@ impl Store {
                 // The game is at `position`: its next move is its stored
                 // move there, unless open.
                 let next = match (&known.start, open) {
-                    (Some((rules, _)), false) => {
-                        super::moves::index_at(moves, ply as usize).and_then(|index| {
+                    (Some((rules, _)), false) => super::moves::index_at(moves, ply as usize)
+                        .and_then(|index| {
                             known
                                 .legal
                                 .get_or_insert_with(|| {
@@ -765,8 +757,7 @@ impl Store {
                                 })
                                 .get(index)
                                 .copied()
-                        })
-                    }
+                        }),
                     _ => None,
                 };
                 return each((game, ply, next, outcome));
@@ -1042,32 +1033,40 @@ impl Store {
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<String, [i64; 5]> = HashMap::new();
-        let count = |by_move: &mut HashMap<String, [i64; 5]>,
-                     next: String,
-                     outcome: i64,
-                     games: i64| {
-            let counts = by_move.entry(next).or_default();
-            counts[0] += games;
-            let column = match Outcome::from_code(outcome) {
-                Outcome::White => 1,
-                Outcome::Draw => 2,
-                Outcome::Black => 3,
-                Outcome::Unknown => 4,
+        let count =
+            |by_move: &mut HashMap<String, [i64; 5]>, next: String, outcome: i64, games: i64| {
+                let counts = by_move.entry(next).or_default();
+                counts[0] += games;
+                let column = match Outcome::from_code(outcome) {
+                    Outcome::White => 1,
+                    Outcome::Draw => 2,
+                    Outcome::Black => 3,
+                    Outcome::Unknown => 4,
+                };
+                counts[column] += games;
             };
-            counts[column] += games;
-        };
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
-            count(&mut by_move, names.query_row([next], |r| r.get(0))?, outcome, games);
+            count(
+                &mut by_move,
+                names.query_row([next], |r| r.get(0))?,
+                outcome,
+                games,
+            );
         }
         // Games that come here later: counted with the position when it is
         // popular, else one by one.
         if super::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
-                count(&mut by_move, names.query_row([next], |r| r.get(0))?, outcome, games);
+                count(
+                    &mut by_move,
+                    names.query_row([next], |r| r.get(0))?,
+                    outcome,
+                    games,
+                );
             }
         } else {
             self.games_at(

@@ -363,9 +363,8 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
     tally.write(tx)?;
     // A start entry's first move: the game's first stored move, unless open.
     let mut boards = super::popular::Boards::default();
-    let mut first_move = tx.prepare_cached(
-        "SELECT g.variant, g.start_fen, g.moves FROM game g WHERE g.id = ?1",
-    )?;
+    let mut first_move =
+        tx.prepare_cached("SELECT g.variant, g.start_fen, g.moves FROM game g WHERE g.id = ?1")?;
     let mut named = tx.prepare_cached("SELECT id FROM move_name WHERE name = ?1")?;
     let mut counted_out = tx.prepare_cached(
         "UPDATE start_move SET games = games - 1 WHERE start_key BETWEEN ?1 AND ?2 \
@@ -381,7 +380,12 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
                     let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
                         (r.get(0)?, r.get(1)?, r.get(2)?);
                     Ok(boards
-                        .played_at(&variant, start_fen.as_deref(), &moves.unwrap_or_default(), 0)
+                        .played_at(
+                            &variant,
+                            start_fen.as_deref(),
+                            &moves.unwrap_or_default(),
+                            0,
+                        )
                         .and_then(|(_, played)| played))
                 })
                 .optional()?
