@@ -446,6 +446,10 @@ DROP INDEX game_white;
 -- counts at popular keys (`popular_move`, `popular_rows`) are counted
 -- again from the index, as more rows share a key's 32 bits than its 40
 -- (of popular keys sharing their 32 bits, the least stays popular).
+-- `popular_rows` now counts only the rows of games really at the key's
+-- position (their stored moves replayed to the row's ply), as
+-- `popular_move` does, so that a search's total stays the number of games
+-- at the position.
 ALTER TABLE posting RENAME TO posting_step10;
 CREATE TABLE posting (
     bucket  INTEGER NOT NULL,              -- the key's top 16 bits, signed (key >> 48)

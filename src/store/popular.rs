@@ -202,9 +202,10 @@ pub(super) struct Tally {
 impl Tally {
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
     /// open)` of a popular key, read with its game's stored columns (the
-    /// game must still be stored as it was indexed): in the key's rows
-    /// always, in the tree's counts when it is past the start with a
-    /// certain next move (the game's stored move there, unless open).
+    /// game must still be stored as it was indexed): in the key's rows when
+    /// its game is at the key's position, in the tree's counts when it is
+    /// past the start with a certain next move (the game's stored move
+    /// there, unless open).
     ///
     /// # Errors
     /// A database failure.
@@ -241,8 +242,8 @@ impl Tally {
 
     /// Counts an index row from its game's columns `variant, preset,
     /// start_fen, moves, outcome`, read from `r` starting at column `first`:
-    /// in the key's rows always, in the tree's counts when it is past the
-    /// start with a certain next move.
+    /// in the key's rows when its game is at the key's position, in the
+    /// tree's counts when it is past the start with a certain next move.
     fn game_row(
         &mut self,
         r: &rusqlite::Row<'_>,
@@ -254,12 +255,19 @@ impl Tally {
     ) -> rusqlite::Result<()> {
         let variant = r.get_ref(first)?.as_str()?;
         let preset = r.get_ref(first + 1)?.as_str()?;
-        self.count_row(key, variant, preset, sign);
+        let start_fen = r.get_ref(first + 2)?.as_str_or_null()?;
+        let moves = r.get_ref(first + 3)?.as_blob_or_null()?;
+        // In the key's rows only when the game is at the key's position (not
+        // at one that shares its kept bits).
+        let at = self
+            .boards
+            .at(variant, start_fen, moves.unwrap_or_default(), ply as usize);
+        if at.is_some_and(|position| position.zobrist() as i64 == key) {
+            self.count_row(key, variant, preset, sign);
+        }
         if open || ply <= 0 {
             return Ok(());
         }
-        let start_fen = r.get_ref(first + 2)?.as_str_or_null()?;
-        let moves = r.get_ref(first + 3)?.as_blob_or_null()?;
         let outcome: i64 = r.get(first + 4)?;
         self.add(
             key,

@@ -766,10 +766,11 @@ impl Store {
         })
     }
 
-    /// How many games of the filter's variants have `position` in the index
-    /// (by its key alone): at a popular key, the rows counted there by
-    /// variant; else read from the index (and the games, unless every
-    /// stored game passes the filter).
+    /// How many games of the filter's variants reach `position`: at a
+    /// popular key, the rows of games there counted by variant; else the
+    /// entries under its key, each checked against its game as a search
+    /// checks it (a position that merely shares the key's kept bits is not
+    /// counted).
     fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
         let key = position.zobrist() as i64;
         let count: i64 = if super::popular::is_popular(self.conn(), key)? {
@@ -782,19 +783,11 @@ impl Store {
                 None => stmt.query_row(params![key], |r| r.get(0))?,
                 Some(v) => stmt.query_row(params![key, v], |r| r.get(0))?,
             }
-        } else if filter.0.is_none()
-            || self.games_of(filter)? == self.games_of(&VariantFilter(None))?
-        {
-            super::postings::count_at(self.conn(), key)?
         } else {
-            let mut passes = self.conn().prepare_cached(&format!(
-                "SELECT count(*) FROM game g WHERE g.id = ?1 AND {}",
-                filter.sql()
-            ))?;
             let mut n = 0i64;
-            super::postings::each_at::<StoreError>(self.conn(), key, |entry| {
-                n += passes.query_row(params![entry.game, filter.0], |r| r.get::<_, i64>(0))?;
-                Ok(ControlFlow::Continue(()))
+            self.games_at(position, filter, Ply::Any, |_| {
+                n += 1;
+                Ok::<_, StoreError>(ControlFlow::Continue(()))
             })?;
             n
         };

@@ -92,9 +92,11 @@ pub fn json_lines(text: &str) -> Vec<Value> {
 /// A database without the index opens as it is.
 pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(db).unwrap();
+    // Postings as step 12 writes them (an older database's are left alone).
     let has_postings: bool = conn
         .query_row(
-            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'posting'",
+            "SELECT count(*) > 0 AND (SELECT user_version FROM pragma_user_version) >= 12 \
+             FROM sqlite_schema WHERE name = 'posting'",
             [],
             |r| r.get(0),
         )

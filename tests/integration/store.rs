@@ -779,6 +779,29 @@ fn step_ten_copy(db: &Path, files: &[PathBuf], to: &Path) {
          PRAGMA user_version = 10;",
     )
     .unwrap();
+    // The index as step 10 wrote it: the 32 bits kept now, then 8 zero bits;
+    // a next move named (id 1) where the entry is not open.
+    use pdndb::store::postings10;
+    let entries = pdndb::store::postings::all(&conn).unwrap();
+    let mut conn = conn;
+    let tx = conn.transaction().unwrap();
+    tx.execute("DELETE FROM posting", []).unwrap();
+    let mut buckets: std::collections::BTreeMap<i64, Vec<postings10::Entry>> = Default::default();
+    for (kept, game, ply, open) in entries {
+        let key = kept << (64 - pdndb::store::postings::KEPT_BITS);
+        let (bucket, suffix) = postings10::split(key);
+        buckets.entry(bucket).or_default().push(postings10::Entry {
+            suffix,
+            game,
+            ply,
+            next: u32::from(!open),
+        });
+    }
+    for (bucket, mut entries) in buckets {
+        entries.sort_unstable();
+        postings10::write_bucket(&tx, bucket, &entries).unwrap();
+    }
+    tx.commit().unwrap();
 }
 
 #[test]
