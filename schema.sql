@@ -428,3 +428,33 @@ DROP TABLE provenance;
 ALTER TABLE provenance_text RENAME TO provenance;
 CREATE INDEX provenance_game ON provenance (game);
 DROP INDEX game_white;
+
+-- step 12: the position index in fewer bytes (src/store/postings.rs says
+-- how and why). An entry keeps the top 32 bits of the Zobrist key (16 name
+-- the row's bucket, 16 the entry's suffix) instead of 40, and no next move:
+-- the move played from a position is the game's stored move at that ply
+-- (`game.moves`, its first reading), which the check of every hit against
+-- the game reaches anyway. An entry keeps instead whether it is *open*: its
+-- next move not certain (readings part there) though the first reading
+-- plays one. Entries: LEB128 numbers, the first one's suffix, game, place;
+-- then each one's suffix less the one before, its game less the one before
+-- when the suffix is the same (else its game), place; the place is the ply,
+-- or 20001 plus the ply when open. The code that applies this step
+-- (src/store/migrate.rs) turns the chunks of step 10, renamed here, into
+-- these and drops them; in `position_run` a row's last field (the next
+-- move's id) now says whether the row is open (1) or not (0); and the
+-- counts at popular keys (`popular_move`, `popular_rows`) are counted
+-- again from the index, as more rows share a key's 32 bits than its 40
+-- (of popular keys sharing their 32 bits, the least stays popular).
+-- `popular_rows` now counts only the rows of games really at the key's
+-- position (their stored moves replayed to the row's ply), as
+-- `popular_move` does, so that a search's total stays the number of games
+-- at the position.
+ALTER TABLE posting RENAME TO posting_step10;
+CREATE TABLE posting (
+    bucket  INTEGER NOT NULL,              -- the key's top 16 bits, signed (key >> 48)
+    suffix  INTEGER NOT NULL,              -- the first entry's next 16 bits of the key
+    game    INTEGER NOT NULL,              -- the first entry's game
+    entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
+    PRIMARY KEY (bucket, suffix, game)
+) WITHOUT ROWID;

@@ -153,7 +153,7 @@ pub(super) struct Prepared {
     pub(super) dup_key: i64,
     pub(super) record: Option<String>,
     pub(super) variant_from: &'static str,
-    pub(super) positions: Vec<(i64, u32, Option<Move>)>,
+    pub(super) positions: Vec<(i64, u32, Option<Move>, bool)>,
 }
 
 impl Prepared {
@@ -181,7 +181,7 @@ impl Prepared {
             + strings
             + self.text.capacity()
             + self.moves.as_ref().map_or(0, Vec::capacity)
-            + self.positions.capacity() * std::mem::size_of::<(i64, u32, Option<Move>)>()
+            + self.positions.capacity() * std::mem::size_of::<(i64, u32, Option<Move>, bool)>()
     }
 
     /// What makes this game the game it is.
@@ -306,9 +306,8 @@ impl<'a> Importer<'a> {
     /// Indexes the games an interrupted import stored without their
     /// positions.
     fn index_missing(&mut self) -> Result<usize, StoreError> {
-        let move_ids = &mut self.move_ids;
         let tx = self.store.conn_mut().transaction()?;
-        let added = index_missing(&tx, &mut |tx, mv| move_id(tx, move_ids, mv))?;
+        let added = index_missing(&tx)?;
         tx.commit()?;
         Ok(added)
     }
@@ -1127,18 +1126,18 @@ fn write_game(
                 Status::Unreadable => summary.unreadable += 1,
                 Status::Unsupported => summary.unsupported += 1,
             }
-            for &(key, ply, next) in &game.positions {
-                let next = match next {
-                    Some(mv) => move_id(tx, move_ids, &mv)? as u32,
-                    None => 0,
-                };
+            for &(key, ply, next, open) in &game.positions {
                 if ply == 0 {
+                    let next = match next {
+                        Some(mv) => move_id(tx, move_ids, &mv)?,
+                        None => 0,
+                    };
                     StartMove {
                         key,
                         variant: &game.variant,
                         preset: &game.preset,
                         start_fen: game.start_fen.as_deref(),
-                        next: i64::from(next),
+                        next,
                         outcome: game.outcome,
                     }
                     .add(tx)?;
@@ -1147,7 +1146,7 @@ fn write_game(
                     key,
                     game: id,
                     ply,
-                    next,
+                    open,
                 });
             }
             id

@@ -54,8 +54,9 @@ pub struct IndexRow {
     pub game: i64,
     /// First position number at which the game is there.
     pub ply: u32,
-    /// `move_name` id of the move played from there; 0 when not certain.
-    pub next: u32,
+    /// Whether the move played from there is not certain although the
+    /// game's first reading plays one (see [`postings::Entry`]).
+    pub open: bool,
 }
 
 impl IndexRow {
@@ -72,7 +73,7 @@ impl IndexRow {
             suffix: postings::split(self.key).1,
             game: self.game,
             ply: self.ply,
-            next: self.next,
+            open: self.open,
         }
     }
 }
@@ -238,7 +239,8 @@ impl IndexBuffer {
 /// each run, 24 MiB for [`MAX_RUNS`].
 const RUN_CHUNK: usize = 4_096;
 
-/// Bytes of one row in a stored run.
+/// Bytes of one row in a stored run: key, game, ply and open (1) or not
+/// (0), little-endian in 8, 8, 4 and 4 bytes.
 const ROW_BYTES: usize = 24;
 
 impl IndexRow {
@@ -246,7 +248,7 @@ impl IndexRow {
         out.extend_from_slice(&self.key.to_le_bytes());
         out.extend_from_slice(&self.game.to_le_bytes());
         out.extend_from_slice(&self.ply.to_le_bytes());
-        out.extend_from_slice(&self.next.to_le_bytes());
+        out.extend_from_slice(&u32::from(self.open).to_le_bytes());
     }
 
     fn read(bytes: &[u8]) -> Option<IndexRow> {
@@ -255,7 +257,7 @@ impl IndexRow {
             key: i64::from_le_bytes(take(0, 8)?.try_into().ok()?),
             game: i64::from_le_bytes(take(8, 8)?.try_into().ok()?),
             ply: u32::from_le_bytes(take(16, 4)?.try_into().ok()?),
-            next: u32::from_le_bytes(take(20, 4)?.try_into().ok()?),
+            open: u32::from_le_bytes(take(20, 4)?.try_into().ok()?) != 0,
         })
     }
 }
@@ -349,9 +351,8 @@ impl Bucket<'_> {
             }
             self.added += 1;
             if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
-                let next = (row.next != 0).then_some(i64::from(row.next));
                 self.tally
-                    .row(tx, key, row.game, i64::from(row.ply), next, 1)?;
+                    .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
             }
         }
         let mut merged: Vec<(i64, i64)> =
@@ -364,8 +365,10 @@ impl Bucket<'_> {
 }
 
 /// The certain positions of a replayed game, each once (its first visit),
-/// with the move played from it when certain: `(key, ply, next)`.
-pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>)> {
+/// with the move played from it when certain and whether the entry is open
+/// (no certain move though the first reading plays one): `(key, ply, next,
+/// open)`.
+pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>, bool)> {
     let Reading::Replayed { replay, .. } = reading else {
         return Vec::new();
     };
@@ -374,7 +377,8 @@ pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>)> {
     for c in &replay.certain {
         let key = c.position.zobrist() as i64;
         if seen.insert(key) {
-            positions.push((key, c.ply as u32, c.next));
+            let open = c.next.is_none() && c.ply < replay.reached;
+            positions.push((key, c.ply as u32, c.next, open));
         }
     }
     positions
@@ -382,14 +386,11 @@ pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>)> {
 
 /// Indexes the stored games that an interrupted import left out of the
 /// index: each is read again from its stored text, with the variant and
-/// notation it was stored with. `move_id` names each next move.
+/// notation it was stored with.
 ///
 /// # Errors
 /// A database failure.
-pub fn index_missing(
-    tx: &Transaction<'_>,
-    move_id: &mut dyn FnMut(&Transaction<'_>, &Move) -> Result<i64, StoreError>,
-) -> Result<usize, StoreError> {
+pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
     let through: i64 = tx
         .query_row("SELECT indexed_through FROM index_state", [], |r| r.get(0))
         .optional()?
@@ -421,16 +422,12 @@ pub fn index_missing(
             skip_alternatives: true,
         };
         let checked = check_game(&game, "", &overrides);
-        for (key, ply, next) in certain_positions(&checked.reading) {
-            let next = match next {
-                Some(mv) => move_id(tx, &mv)? as u32,
-                None => 0,
-            };
+        for (key, ply, _, open) in certain_positions(&checked.reading) {
             buffer.push(IndexRow {
                 key,
                 game: id,
                 ply,
-                next,
+                open,
             });
         }
     }
@@ -447,7 +444,7 @@ mod tests {
             key: i64::MIN + 3,
             game: 1 << 40,
             ply: 19_999,
-            next: u32::MAX,
+            open: true,
         };
         let mut bytes = Vec::new();
         row.write(&mut bytes);
@@ -470,7 +467,7 @@ mod tests {
                     key: rng.next_u64() as i64,
                     game: run * 1000 + game,
                     ply: 1,
-                    next: 0,
+                    open: false,
                 };
                 buffer.push(row);
                 expected.push(row);
@@ -506,7 +503,7 @@ mod tests {
             key: i as i64,
             game: 1,
             ply: 0,
-            next: 0,
+            open: false,
         };
         let mut i = 0;
         while !buffer.is_full() {
@@ -536,7 +533,7 @@ mod tests {
                 key: game,
                 game,
                 ply: 0,
-                next: 0,
+                open: false,
             });
             assert_eq!(buffer.spill(&tx).unwrap(), 0);
         }
@@ -545,7 +542,7 @@ mod tests {
             key: -1,
             game: MAX_RUNS,
             ply: 0,
-            next: 0,
+            open: false,
         });
         assert_eq!(buffer.spill(&tx).unwrap(), MAX_RUNS as usize + 1);
         assert_eq!(runs(&tx), 0);
@@ -557,13 +554,13 @@ mod tests {
             key: -5,
             game: 9,
             ply: 3,
-            next: 0,
+            open: false,
         };
         let b = IndexRow {
             key: 2,
             game: 1,
             ply: 0,
-            next: 7,
+            open: true,
         };
         let c = IndexRow { game: 10, ..a };
         let mut rows = vec![b, c, a];
@@ -574,7 +571,7 @@ mod tests {
             key: -5 + 1,
             game: 8,
             ply: 3,
-            next: 0,
+            open: false,
         };
         let mut rows = vec![a, d];
         rows.sort_unstable();

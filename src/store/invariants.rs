@@ -9,8 +9,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rusqlite::OptionalExtension;
-
 use serde::Serialize;
 
 use super::popular::recount;
@@ -109,20 +107,23 @@ impl Store {
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         // The sampled games' entries, by one pass over the index (it has no
-        // order by game): (kept key, ply, next move's name) per game.
+        // order by game): (kept key, ply, open) per game.
         let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
-        let mut stored: HashMap<i64, BTreeSet<(i64, u32, u32)>> = HashMap::new();
+        let mut stored: HashMap<i64, BTreeSet<(i64, u32, bool)>> = HashMap::new();
         postings::each_chunk(&tx, |bucket, entries| {
             for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
                 let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
                 stored
                     .entry(e.game)
                     .or_default()
-                    .insert((kept, e.ply, e.next));
+                    .insert((kept, e.ply, e.open));
             }
             Ok(())
         })?;
-        let mut names = tx.prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
+        // Each entry with the name of the move its game plays there (its
+        // stored move, unless open) against the certain positions and next
+        // moves reading the game again gives.
+        let mut boards = super::popular::Boards::default();
         let mut differ = 0;
         for &id in &sample {
             let (Some(row), Some(text)) =
@@ -130,25 +131,25 @@ impl Store {
             else {
                 continue;
             };
-            let recount: BTreeSet<(i64, u32, String)> = row
+            let recount: BTreeSet<(i64, u32, String, bool)> = row
                 .positions(&text)
                 .into_iter()
-                .map(|(key, ply, next)| {
+                .map(|(key, ply, next, open)| {
                     let name = next.map(|m| m.full_numeric()).unwrap_or_default();
-                    (postings::kept(key), ply, name)
+                    (postings::kept(key), ply, name, open)
                 })
                 .collect();
-            let mut found: BTreeSet<(i64, u32, String)> = BTreeSet::new();
-            for &(kept, ply, next) in stored.get(&id).into_iter().flatten() {
-                let name: String = if next == 0 {
-                    String::new()
-                } else {
-                    names
-                        .query_row([next], |r| r.get(0))
-                        .optional()?
-                        .unwrap_or_else(|| format!("#{next}"))
+            let mut found: BTreeSet<(i64, u32, String, bool)> = BTreeSet::new();
+            let moves = row.moves.as_deref().unwrap_or_default();
+            for &(kept, ply, open) in stored.get(&id).into_iter().flatten() {
+                let played = boards
+                    .played_at(&row.variant, row.start_fen.as_deref(), moves, ply as usize)
+                    .and_then(|(_, played)| played);
+                let name = match played {
+                    Some(mv) if !open => mv.full_numeric(),
+                    _ => String::new(),
                 };
-                found.insert((kept, ply, name));
+                found.insert((kept, ply, name, open));
             }
             if recount != found {
                 differ += 1;
@@ -280,7 +281,7 @@ mod tests {
             suffix,
             game: 9,
             ply: 3,
-            next: 0,
+            open: false,
         };
         assert_eq!(postings::add(&tx, bucket, &[extra], false).unwrap(), [true]);
         tx.commit().unwrap();

@@ -104,6 +104,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         if step.number == 10 {
             position_rows_to_postings(&tx)?;
         }
+        if step.number == 12 {
+            postings_to_step_twelve(&tx)?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -126,14 +129,14 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 /// written as postings bucket by bucket (see src/store/postings.rs); then
 /// `position` goes.
 fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use super::postings::{Entry, add, split};
+    use super::postings10::{Entry, split, write_bucket};
     let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries: Vec<Entry> = Vec::new();
     let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
         entries.sort_unstable();
         entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
-        add(tx, bucket, entries, true).map_err(index)?;
+        write_bucket(tx, bucket, entries).map_err(index)?;
         entries.clear();
         Ok(())
     };
@@ -162,6 +165,97 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
     }
     tx.execute_batch("DROP TABLE position;")?;
     Ok(())
+}
+
+/// Step 12's conversion: the chunks of step 10 (in `posting_step10`) are
+/// read bucket by bucket and written as postings of 32-bit keys without
+/// next moves (see src/store/postings.rs); an entry is open when its next
+/// move was not certain and its game's stored moves go on past its ply.
+/// Runs set aside keep their layout, their last field now saying whether
+/// the row is open. The counts at popular keys are counted again from the
+/// index (more rows share a key's 32 bits than its 40); of popular keys
+/// sharing their 32 bits, the least stays popular.
+fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
+    use super::postings::{Entry, add};
+    use super::postings10::{SUFFIX_BITS, decode};
+    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    let plies = stored_plies(tx)?;
+    let open =
+        |game: i64, ply: u32, next: u32| next == 0 && plies.get(&game).is_some_and(|&n| ply < n);
+    let shift = SUFFIX_BITS - super::postings::SUFFIX_BITS;
+    let mut bucket: Option<i64> = None;
+    let mut entries: Vec<Entry> = Vec::new();
+    let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
+        add(tx, bucket, entries, true).map_err(index)?;
+        entries.clear();
+        Ok(())
+    };
+    {
+        let mut stmt =
+            tx.prepare("SELECT bucket, entries FROM posting_step10 ORDER BY bucket, suffix, game")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let b: i64 = r.get(0)?;
+            let chunk = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+            let old = decode(chunk).map_err(|e| index(e.into()))?;
+            if bucket.is_some_and(|current| current != b) {
+                write(bucket.unwrap_or(b), &mut entries)?;
+            }
+            bucket = Some(b);
+            entries.extend(old.iter().map(|e| Entry {
+                suffix: e.suffix >> shift,
+                game: e.game,
+                ply: e.ply.min(crate::replay::MAX_PLIES as u32),
+                open: open(e.game, e.ply, e.next),
+            }));
+        }
+    }
+    if let Some(b) = bucket {
+        write(b, &mut entries)?;
+    }
+    tx.execute_batch("DROP TABLE posting_step10;")?;
+    let runs: Vec<i64> = tx
+        .prepare("SELECT id FROM position_run ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in runs {
+        let mut rows: Vec<u8> =
+            tx.query_row("SELECT rows FROM position_run WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        for row in rows.chunks_exact_mut(24) {
+            let word =
+                |at: usize| u64::from_le_bytes(row[at..at + 8].try_into().unwrap_or_default());
+            let game = word(8) as i64;
+            let ply = u32::from_le_bytes(row[16..20].try_into().unwrap_or_default());
+            let next = u32::from_le_bytes(row[20..24].try_into().unwrap_or_default());
+            row[20..24].copy_from_slice(&u32::from(open(game, ply, next)).to_le_bytes());
+        }
+        tx.execute(
+            "UPDATE position_run SET rows = ?2 WHERE id = ?1",
+            rusqlite::params![id, rows],
+        )?;
+    }
+    super::popular::count_again(tx).map_err(index)?;
+    Ok(())
+}
+
+/// The number of stored moves of every game that has some.
+fn stored_plies(
+    tx: &rusqlite::Transaction<'_>,
+) -> rusqlite::Result<std::collections::HashMap<i64, u32>> {
+    let mut plies = std::collections::HashMap::new();
+    let mut stmt = tx.prepare("SELECT id, moves FROM game WHERE moves IS NOT NULL")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let moves = r.get_ref(1)?.as_blob().unwrap_or_default();
+        // A move ends at each byte without the continuation bit.
+        let n = moves.iter().filter(|&&b| b & 0x80 == 0).count();
+        plies.insert(r.get(0)?, n as u32);
+    }
+    Ok(plies)
 }
 
 /// The functions steps call: `pdndb_day(date)`, a Date tag's value as
@@ -352,18 +446,20 @@ mod tests {
 
     #[test]
     fn step_nine_counts_the_rows_under_the_keys_already_popular() {
-        let mut conn = at_step(8);
+        let conn = at_step(8);
         // Two English games and a Filipino one at the same start key, which
         // is popular.
         conn.execute_batch(
             "INSERT INTO game (id, status, variant, preset) VALUES \
                  (1, 'ok', 'english', 'english'), (2, 'ok', 'english', 'english'), \
                  (3, 'ok', 'filipino', 'filipino');
-             INSERT INTO position VALUES (5, 1, 0, NULL), (5, 2, 0, NULL), (5, 3, 0, NULL), (6, 1, 1, NULL);
+             INSERT INTO position VALUES (5, 1, 0, NULL), (5, 2, 0, NULL), (5, 3, 0, NULL), \
+                 (4611686018427387904, 1, 1, NULL);
              INSERT INTO popular_key (key) VALUES (5);",
         )
         .unwrap();
-        migrate(&mut conn).unwrap();
+        // Step 9 alone: step 12 counts them again from games' moves.
+        conn.execute_batch(&steps()[8].sql).unwrap();
         let rows: Vec<(String, String, i64)> = conn
             .prepare("SELECT variant, preset, rows FROM popular_rows ORDER BY variant")
             .unwrap()
@@ -406,12 +502,12 @@ mod tests {
             }
         }
         migrate(&mut conn).unwrap();
+        // Through step 12: no game stores moves, so no entry is open.
         let stored = crate::store::postings::all(&conn).unwrap();
-        let mut expected: Vec<(i64, i64, u32, u32)> = rows
+        let mut expected: Vec<(i64, i64, u32, bool)> = rows
             .iter()
-            .map(|&(key, game, ply, next)| {
-                let next = next.unwrap_or(0) as u32;
-                (crate::store::postings::kept(key), game, ply as u32, next)
+            .map(|&(key, game, ply, _)| {
+                (crate::store::postings::kept(key), game, ply as u32, false)
             })
             .collect();
         expected.sort_unstable();
@@ -483,6 +579,107 @@ mod tests {
         );
         assert!(indexes.contains(&"game_pair".to_string()), "{indexes:?}");
         assert!(!indexes.contains(&"game_white".to_string()), "{indexes:?}");
+    }
+
+    #[test]
+    fn step_twelve_turns_the_postings_of_step_ten_into_shorter_ones() {
+        use crate::store::postings10;
+        let mut conn = at_step(11);
+        let rules = crate::rules::Preset::Filipino.rules();
+        let start = crate::rules::Position::initial(&rules);
+        let first = crate::store::moves::canonical_moves(&start, &rules)[2];
+        let after = start.play(&first);
+        let second = crate::store::moves::canonical_moves(&after, &rules)[0];
+        let moves = crate::store::moves::encode(&rules, &start, &[first, second]).unwrap();
+        conn.execute(
+            "INSERT INTO game (id, status, variant, preset, outcome, moves) VALUES \
+                 (1, 'ok', 'filipino', 'filipino', 1, ?1), (2, 'ambiguous', 'filipino', 'filipino', 3, ?1)",
+            [&moves],
+        )
+        .unwrap();
+        conn.execute_batch("INSERT INTO move_name (id, name) VALUES (1, 'first'), (2, 'second');")
+            .unwrap();
+        let (start_key, after_key) = (start.zobrist() as i64, after.zobrist() as i64);
+        let end_key = after.play(&second).zobrist() as i64;
+        // Game 2 reads its second move in two ways: its entry after the first
+        // move has no next move, as have both games' last entries.
+        let old = [
+            (start_key, 1, 0, 1),
+            (start_key, 2, 0, 1),
+            (after_key, 1, 1, 2),
+            (after_key, 2, 1, 0),
+            (end_key, 1, 2, 0),
+            (end_key, 2, 2, 0),
+        ];
+        {
+            let tx = conn.transaction().unwrap();
+            let mut by_bucket: std::collections::BTreeMap<i64, Vec<postings10::Entry>> =
+                Default::default();
+            for &(key, game, ply, next) in &old {
+                let (bucket, suffix) = postings10::split(key);
+                by_bucket
+                    .entry(bucket)
+                    .or_default()
+                    .push(postings10::Entry {
+                        suffix,
+                        game,
+                        ply,
+                        next,
+                    });
+            }
+            for (bucket, mut entries) in by_bucket {
+                entries.sort_unstable();
+                postings10::write_bucket(&tx, bucket, &entries).unwrap();
+            }
+            // A run set aside: game 2's entry after its first move.
+            let mut run = Vec::new();
+            for (key, game, ply, next) in [(after_key, 2i64, 1u32, 0u32), (end_key, 1, 2, 0)] {
+                run.extend(key.to_le_bytes());
+                run.extend(game.to_le_bytes());
+                run.extend(ply.to_le_bytes());
+                run.extend(next.to_le_bytes());
+            }
+            tx.execute(
+                "INSERT INTO position_run (run, rows) VALUES (1, ?1)",
+                [&run],
+            )
+            .unwrap();
+            // The start is popular, with counts step 12 replaces.
+            tx.execute_batch(&format!(
+                "INSERT INTO popular_key VALUES ({start_key}); \
+                 INSERT INTO popular_rows VALUES ({start_key}, 'filipino', 'filipino', 99);"
+            ))
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        migrate(&mut conn).unwrap();
+        let kept = crate::store::postings::kept;
+        let mut expected = vec![
+            (kept(start_key), 1, 0, false),
+            (kept(start_key), 2, 0, false),
+            (kept(after_key), 1, 1, false),
+            (kept(after_key), 2, 1, true),
+            (kept(end_key), 1, 2, false),
+            (kept(end_key), 2, 2, false),
+        ];
+        expected.sort_unstable();
+        assert_eq!(crate::store::postings::all(&conn).unwrap(), expected);
+        let run: Vec<u8> = conn
+            .query_row("SELECT rows FROM position_run", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!((run[20], run[44]), (1, 0));
+        let rows: i64 = conn
+            .query_row("SELECT rows FROM popular_rows", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 2);
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'posting_step10'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
     }
 
     #[test]

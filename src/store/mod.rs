@@ -22,6 +22,7 @@ mod open;
 pub mod players;
 pub mod popular;
 pub mod postings;
+pub mod postings10;
 pub mod problems;
 pub mod query;
 pub mod recheck;

@@ -84,6 +84,22 @@ pub fn prefix(data: &[u8], plies: usize) -> Option<&[u8]> {
     Some(&data[..data.len() - rest.len()])
 }
 
+/// The move a move list plays at `ply` (0-based), from `position`, the
+/// position the list is at there; `None` past the list's end or when the
+/// data does not fit the rules.
+pub fn move_at(rules: &Rules, position: &Position, data: &[u8], ply: usize) -> Option<Move> {
+    canonical_moves(position, rules)
+        .get(index_at(data, ply)?)
+        .copied()
+}
+
+/// The stored index of the move a move list plays at `ply` (0-based)
+/// among the legal moves in canonical order; `None` past the list's end.
+pub fn index_at(data: &[u8], ply: usize) -> Option<usize> {
+    let mut rest = &data[prefix(data, ply)?.len()..];
+    usize::try_from(read_leb128(&mut rest)?).ok()
+}
+
 fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
@@ -141,6 +157,10 @@ mod tests {
             let end = moves.iter().fold(start, |p, m| p.play(m));
             assert_eq!(decode_prefix(&rules, &start, &data, moves.len()), Some(end));
             assert_eq!(decode_prefix(&rules, &start, &data, moves.len() + 1), None);
+            let at = moves.len() / 2;
+            let there = moves[..at].iter().fold(start, |p, m| p.play(m));
+            assert_eq!(move_at(&rules, &there, &data, at), moves.get(at).copied());
+            assert_eq!(move_at(&rules, &end, &data, moves.len()), None);
         }
     }
 

@@ -39,10 +39,11 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
-use super::moves::{decode_prefix, prefix};
+use super::import::move_id;
+use super::moves::{decode_prefix, move_at, prefix};
 use super::postings;
 use super::query::start_position;
-use crate::rules::{PACKED_BYTES, Position, Rules};
+use crate::rules::{Move, PACKED_BYTES, Position, Rules};
 
 /// Index rows under a key from which it is made popular.
 pub const POPULAR_GAMES: i64 = 1_000;
@@ -86,10 +87,10 @@ pub(super) fn is_popular(conn: &rusqlite::Connection, key: i64) -> Result<bool, 
 
 /// What one counted row adds to: key, position, variant, preset, next move
 /// and outcome.
-type Line = (i64, [u8; PACKED_BYTES], String, String, i64, i64);
+type Line = (i64, [u8; PACKED_BYTES], String, String, Move, i64);
 
-/// Games counted by what they add to.
-pub(super) type Counts = HashMap<Line, i64>;
+/// Games counted by what they add to, the next move by its name.
+pub(super) type Counts = HashMap<(i64, [u8; PACKED_BYTES], String, String, String, i64), i64>;
 
 /// A start met (variant and start FEN) with its rules and position, and
 /// the positions of the move-list prefixes decoded from it.
@@ -98,6 +99,8 @@ struct Start {
     start_fen: Option<String>,
     start: Option<(Rules, Position)>,
     after: HashMap<Vec<u8>, Option<Position>>,
+    /// The move played after a prefix, by the prefix and that move.
+    played: HashMap<Vec<u8>, Option<Move>>,
 }
 
 /// The positions games are at, from their stored moves (games sharing
@@ -119,25 +122,7 @@ impl Boards {
         moves: &[u8],
         ply: usize,
     ) -> Option<Position> {
-        let index = match self
-            .starts
-            .iter()
-            .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen)
-        {
-            Some(i) => i,
-            None => {
-                let rules = Rules::parse(variant).ok();
-                let start =
-                    rules.and_then(|rules| start_position(&rules, start_fen).map(|s| (rules, s)));
-                self.starts.push(Start {
-                    variant: variant.to_string(),
-                    start_fen: start_fen.map(str::to_string),
-                    start,
-                    after: HashMap::new(),
-                });
-                self.starts.len() - 1
-            }
-        };
+        let index = self.start(variant, start_fen);
         let known = &mut self.starts[index];
         let (rules, start) = known.start.as_ref()?;
         let moves = prefix(moves, ply)?;
@@ -151,6 +136,54 @@ impl Boards {
         known.after.insert(moves.to_vec(), position);
         position
     }
+
+    /// The position after the first `ply` moves, as [`Boards::at`], with
+    /// the move the game plays there (`None` past its stored moves).
+    pub(super) fn played_at(
+        &mut self,
+        variant: &str,
+        start_fen: Option<&str>,
+        moves: &[u8],
+        ply: usize,
+    ) -> Option<(Position, Option<Move>)> {
+        let position = self.at(variant, start_fen, moves, ply)?;
+        let index = self.start(variant, start_fen);
+        let known = &mut self.starts[index];
+        let (rules, _) = known.start.as_ref()?;
+        let Some(through) = prefix(moves, ply + 1) else {
+            return Some((position, None));
+        };
+        if let Some(&played) = known.played.get(through) {
+            return Some((position, played));
+        }
+        let played = move_at(rules, &position, moves, ply);
+        if known.played.len() >= PREFIXES_KEPT {
+            known.played.clear();
+        }
+        known.played.insert(through.to_vec(), played);
+        Some((position, played))
+    }
+
+    /// The index of the start of `variant` from `start_fen`, added when new.
+    fn start(&mut self, variant: &str, start_fen: Option<&str>) -> usize {
+        if let Some(i) = self
+            .starts
+            .iter()
+            .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen)
+        {
+            return i;
+        }
+        let rules = Rules::parse(variant).ok();
+        let start = rules.and_then(|rules| start_position(&rules, start_fen).map(|s| (rules, s)));
+        self.starts.push(Start {
+            variant: variant.to_string(),
+            start_fen: start_fen.map(str::to_string),
+            start,
+            after: HashMap::new(),
+            played: HashMap::new(),
+        });
+        self.starts.len() - 1
+    }
 }
 
 /// Index rows under popular keys by key and variant: their preset and
@@ -163,14 +196,16 @@ pub(super) struct Tally {
     changes: HashMap<Line, i64>,
     rows: RowCounts,
     boards: Boards,
+    move_ids: HashMap<Move, i64>,
 }
 
 impl Tally {
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
-    /// next)` of a popular key, read with its game's stored columns (the
-    /// game must still be stored as it was indexed): in the key's rows
-    /// always, in the tree's counts when it is past the start with a
-    /// certain next move.
+    /// open)` of a popular key, read with its game's stored columns (the
+    /// game must still be stored as it was indexed): in the key's rows when
+    /// its game is at the key's position, in the tree's counts when it is
+    /// past the start with a certain next move (the game's stored move
+    /// there, unless open).
     ///
     /// # Errors
     /// A database failure.
@@ -180,7 +215,7 @@ impl Tally {
         key: i64,
         game: i64,
         ply: i64,
-        next: Option<i64>,
+        open: bool,
         sign: i64,
     ) -> Result<(), StoreError> {
         let mut stmt = tx.prepare_cached(
@@ -190,7 +225,7 @@ impl Tally {
         let Some(r) = rows.next()? else {
             return Ok(());
         };
-        self.game_row(r, 0, key, ply, next, sign)?;
+        self.game_row(r, 0, key, ply, open, sign)?;
         Ok(())
     }
 
@@ -207,25 +242,32 @@ impl Tally {
 
     /// Counts an index row from its game's columns `variant, preset,
     /// start_fen, moves, outcome`, read from `r` starting at column `first`:
-    /// in the key's rows always, in the tree's counts when it is past the
-    /// start with a certain next move.
+    /// in the key's rows when its game is at the key's position, in the
+    /// tree's counts when it is past the start with a certain next move.
     fn game_row(
         &mut self,
         r: &rusqlite::Row<'_>,
         first: usize,
         key: i64,
         ply: i64,
-        next: Option<i64>,
+        open: bool,
         sign: i64,
     ) -> rusqlite::Result<()> {
         let variant = r.get_ref(first)?.as_str()?;
         let preset = r.get_ref(first + 1)?.as_str()?;
-        self.count_row(key, variant, preset, sign);
-        let Some(next) = next.filter(|&n| n != 0 && ply > 0) else {
-            return Ok(());
-        };
         let start_fen = r.get_ref(first + 2)?.as_str_or_null()?;
         let moves = r.get_ref(first + 3)?.as_blob_or_null()?;
+        // In the key's rows only when the game is at the key's position (not
+        // at one that shares its kept bits).
+        let at = self
+            .boards
+            .at(variant, start_fen, moves.unwrap_or_default(), ply as usize);
+        if at.is_some_and(|position| position.zobrist() as i64 == key) {
+            self.count_row(key, variant, preset, sign);
+        }
+        if open || ply <= 0 {
+            return Ok(());
+        }
         let outcome: i64 = r.get(first + 4)?;
         self.add(
             key,
@@ -234,14 +276,14 @@ impl Tally {
             start_fen,
             moves.unwrap_or_default(),
             ply,
-            next,
             outcome,
             sign,
         );
         Ok(())
     }
 
-    /// Counts a row given its game's columns.
+    /// Counts a row given its game's columns: under the position the game
+    /// is at and the move it plays there (none past its stored moves).
     #[allow(clippy::too_many_arguments)]
     fn add(
         &mut self,
@@ -251,11 +293,13 @@ impl Tally {
         start_fen: Option<&str>,
         moves: &[u8],
         ply: i64,
-        next: i64,
         outcome: i64,
         sign: i64,
     ) {
-        let Some(position) = self.boards.at(variant, start_fen, moves, ply as usize) else {
+        let Some((position, Some(next))) =
+            self.boards
+                .played_at(variant, start_fen, moves, ply as usize)
+        else {
             return;
         };
         let line = (
@@ -272,8 +316,7 @@ impl Tally {
     /// Counts every index row under `key` (as [`Tally::row`] would).
     fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
         for entry in postings::entries_at(tx, key)? {
-            let next = (entry.next != 0).then_some(i64::from(entry.next));
-            self.row(tx, key, entry.game, i64::from(entry.ply), next, 1)?;
+            self.row(tx, key, entry.game, i64::from(entry.ply), entry.open, 1)?;
         }
         Ok(())
     }
@@ -295,10 +338,12 @@ impl Tally {
             "DELETE FROM popular_move WHERE key = ?1 AND board = ?2 AND variant = ?3 \
              AND next = ?4 AND outcome = ?5 AND games <= 0",
         )?;
-        for ((key, board, variant, preset, next, outcome), games) in self.changes.drain() {
+        let changes: Vec<(Line, i64)> = self.changes.drain().collect();
+        for ((key, board, variant, preset, next, outcome), games) in changes {
             if games == 0 {
                 continue;
             }
+            let next = move_id(tx, &mut self.move_ids, &next)?;
             upsert.execute(params![
                 key,
                 &board[..],
@@ -338,8 +383,12 @@ impl Tally {
     }
 }
 
-/// Makes `key` popular, counting its rows; false when it was already.
+/// Makes `key` popular, counting its rows; false when it was already, or
+/// when another popular key has its entries (shares its kept bits).
 fn make_popular(tx: &Transaction<'_>, key: i64, tally: &mut Tally) -> Result<bool, StoreError> {
+    if popular_sharing(tx, key)?.is_some() {
+        return Ok(false);
+    }
     let added = tx
         .prepare_cached("INSERT OR IGNORE INTO popular_key (key) VALUES (?1)")?
         .execute([key])?;
@@ -475,6 +524,28 @@ pub(super) struct Kept {
     pub(super) rows: RowCounts,
 }
 
+/// Counts the rows under every popular key again, from the index (the
+/// counts kept before are dropped); of popular keys sharing their kept
+/// bits, the least stays popular.
+///
+/// # Errors
+/// A database failure, or a chunk of the index that does not decode.
+pub(super) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch("DELETE FROM popular_move; DELETE FROM popular_rows;")?;
+    let mut keys: Vec<i64> = popular_keys(tx)?.into_iter().collect();
+    keys.sort_unstable();
+    let mut kept = HashSet::new();
+    let mut tally = Tally::default();
+    for key in keys {
+        if kept.insert(postings::kept(key)) {
+            tally.key(tx, key)?;
+        } else {
+            tx.execute("DELETE FROM popular_key WHERE key = ?1", [key])?;
+        }
+    }
+    tally.write(tx)
+}
+
 /// What `popular_move` and `popular_rows` hold under `key`, and what a
 /// recount of its index rows gives: equal when the counts are right.
 ///
@@ -484,7 +555,8 @@ pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), St
     let mut tally = Tally::default();
     tally.key(tx, key)?;
     let mut stmt = tx.prepare_cached(
-        "SELECT board, variant, preset, next, outcome, games FROM popular_move WHERE key = ?1",
+        "SELECT m.board, m.variant, m.preset, coalesce(n.name, '#' || m.next), m.outcome, m.games \
+         FROM popular_move m LEFT JOIN move_name n ON n.id = m.next WHERE m.key = ?1",
     )?;
     let mut rows = stmt.query([key])?;
     let mut stored = Kept::default();
@@ -502,8 +574,14 @@ pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), St
     while let Some(r) = rows.next()? {
         stored.rows.insert((key, r.get(0)?), (r.get(1)?, r.get(2)?));
     }
+    let mut moves = Counts::new();
+    for ((key, board, variant, preset, next, outcome), games) in tally.changes {
+        *moves
+            .entry((key, board, variant, preset, next.full_numeric(), outcome))
+            .or_default() += games;
+    }
     let recounted = Kept {
-        moves: tally.changes,
+        moves,
         rows: tally.rows,
     };
     Ok((stored, recounted))
@@ -543,13 +621,13 @@ mod tests {
         // A collision, faked: the second game's row after 9-13 moves under
         // the key of the position after 11-15, and that key is made popular.
         let tx = store.conn_mut().transaction().unwrap();
-        let next = postings::remove(&tx, key_b, 2, 1).unwrap().unwrap();
+        let open = postings::remove(&tx, key_b, 2, 1).unwrap().unwrap();
         let (bucket, suffix) = postings::split(key_a);
         let moved = postings::Entry {
             suffix,
             game: 2,
             ply: 1,
-            next,
+            open,
         };
         postings::add(&tx, bucket, &[moved], false).unwrap();
         let mut tally = Tally::default();

@@ -1,9 +1,10 @@
-//! The position index as postings (schema step 10): the one reader and
-//! writer of table `posting`.
+//! The position index as postings (schema steps 10 and 12): the one
+//! reader and writer of table `posting`.
 //!
 //! Layout. An index entry says that game `game` is at a position at
-//! position number `ply` (its first visit) and which move it plays from
-//! there (`next`, a `move_name` id, 0 when not certain). Entries are kept
+//! position number `ply` (its first visit), and whether the move played
+//! from there is *open* (not certain, though the game's first reading plays
+//! one: readings part there). Entries are kept
 //! under the top [`KEPT_BITS`] bits of the position's Zobrist key (the
 //! *kept key*): the top [`BUCKET_BITS`] of them name a bucket, the other
 //! [`SUFFIX_BITS`] the entry's suffix. A bucket's entries, sorted by
@@ -12,12 +13,23 @@
 //! game of its first entry), each a run of delta-coded LEB128 numbers:
 //!
 //! ```text
-//! first entry:  suffix, game, ply, next
+//! first entry:  suffix, game, place
 //! then each:    suffix - previous suffix, then
 //!               game - previous game   when the suffix is the same,
 //!               game                   otherwise,
-//!               ply, next
+//!               place
 //! ```
+//!
+//! where the place is the ply, or [`OPEN_PLACE`] plus the ply for an open
+//! entry (plies are at most [`MAX_PLIES`], and open entries are rare: only
+//! games read in several ways have them).
+//!
+//! The move played from an entry's position is not stored: it is the
+//! game's stored move at that ply (`game.moves`, its first reading), which
+//! the check of every hit against the game reaches anyway. Where the next
+//! move is certain the first reading plays it, so that move is the one
+//! every reading plays; an open entry has none; an entry at the end of the
+//! first reading has none either (no move is stored past it).
 //!
 //! Why so. One row per (key, game), as before step 10, costs some 23 bytes
 //! a position, most of it the 8-byte key and SQLite's cell overhead. Here
@@ -27,7 +39,10 @@
 //! by two positions costs one replay, as a full-key collision did); a key
 //! in every game is read in bounded chunks in game order, so a page of a
 //! search stops early. Chunks stay under SQLite's local payload limit for
-//! 4 KiB pages, so no row spills to an overflow page.
+//! 4 KiB pages, so no row spills to an overflow page. Step 12 kept 32 bits
+//! of the key instead of 40 (a suffix's difference from its neighbour
+//! takes 1–2 bytes instead of 3) and left out the next move (1–2 bytes):
+//! a position sharing the 32 bits costs one more replay, which fails.
 //!
 //! Writers add entries bucket by bucket (new games, having higher ids,
 //! land in the last chunk of their key, which alone is rewritten) and take
@@ -38,9 +53,10 @@ use std::ops::ControlFlow;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::StoreError;
+use crate::replay::MAX_PLIES;
 
 /// Bits of a Zobrist key kept in the index.
-pub const KEPT_BITS: u32 = 40;
+pub const KEPT_BITS: u32 = 32;
 
 /// Bits of the kept key that name a bucket.
 pub const BUCKET_BITS: u32 = 16;
@@ -54,6 +70,9 @@ pub const SUFFIX_BITS: u32 = KEPT_BITS - BUCKET_BITS;
 pub const CHUNK_BYTES: usize = 900;
 
 const SUFFIX_MASK: i64 = (1 << SUFFIX_BITS) - 1;
+
+/// What an open entry's coded place adds to its ply: past every ply.
+pub const OPEN_PLACE: u64 = MAX_PLIES as u64 + 1;
 
 /// The kept key of a Zobrist key (as stored, a signed 64-bit integer): its
 /// top [`KEPT_BITS`] bits, in the same order as the keys.
@@ -80,10 +99,19 @@ pub struct Entry {
     pub suffix: u32,
     /// Game id.
     pub game: i64,
-    /// First position number at which the game is there.
+    /// First position number at which the game is there (at most
+    /// [`MAX_PLIES`]).
     pub ply: u32,
-    /// `move_name` id of the move played from there; 0 when not certain.
-    pub next: u32,
+    /// Whether the move played from there is not certain although the
+    /// game's first reading plays one.
+    pub open: bool,
+}
+
+impl Entry {
+    /// The entry's coded place: its ply, past [`OPEN_PLACE`] when open.
+    fn place(&self) -> u64 {
+        u64::from(self.ply) + if self.open { OPEN_PLACE } else { 0 }
+    }
 }
 
 /// A chunk that does not decode: the database was damaged or written by
@@ -143,8 +171,7 @@ fn encode_entry(out: &mut Vec<u8>, previous: Option<&Entry>, entry: &Entry) {
             }
         }
     }
-    put(out, u64::from(entry.ply));
-    put(out, u64::from(entry.next));
+    put(out, entry.place());
 }
 
 /// Encodes sorted entries as one chunk.
@@ -183,11 +210,17 @@ pub fn decode_into(bytes: &[u8], out: &mut Vec<Entry>) -> Result<(), Corrupt> {
         if i64::from(suffix) > SUFFIX_MASK {
             return Err(Corrupt);
         }
+        let place = take(bytes, &mut at)?;
+        let open = place >= OPEN_PLACE;
+        let ply = place - if open { OPEN_PLACE } else { 0 };
+        if ply > MAX_PLIES as u64 {
+            return Err(Corrupt);
+        }
         let entry = Entry {
             suffix,
             game,
-            ply: small(take(bytes, &mut at)?)?,
-            next: small(take(bytes, &mut at)?)?,
+            ply: ply as u32,
+            open,
         };
         out.push(entry);
         previous = Some(entry);
@@ -344,8 +377,8 @@ pub fn add(
     Ok(added)
 }
 
-/// Takes out game `game`'s entry at `ply` under `key`; returns its next
-/// move id when it was there.
+/// Takes out game `game`'s entry at `ply` under `key`; returns whether it
+/// was open when it was there.
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
@@ -354,7 +387,7 @@ pub fn remove(
     key: i64,
     game: i64,
     ply: u32,
-) -> Result<Option<u32>, StoreError> {
+) -> Result<Option<bool>, StoreError> {
     let (bucket, suffix) = split(key);
     let head: Option<(u32, i64)> = tx
         .prepare_cached(
@@ -377,7 +410,7 @@ pub fn remove(
     let gone = chunk.entries.remove(i);
     delete_chunk(tx, bucket, &chunk)?;
     write_chunks(tx, bucket, &chunk.entries)?;
-    Ok(Some(gone.next))
+    Ok(Some(gone.open))
 }
 
 /// Hands each entry under `key`'s kept key to `each`, in order of game
@@ -477,12 +510,12 @@ pub fn each_chunk(
     Ok(())
 }
 
-/// Every entry of the index as (kept key, game, ply, next), in order of
+/// Every entry of the index as (kept key, game, ply, open), in order of
 /// kept key and game.
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
-pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, u32)>, StoreError> {
+pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, bool)>, StoreError> {
     let mut out = Vec::new();
     each_chunk(conn, |bucket, entries| {
         out.extend(entries.iter().map(|e| {
@@ -490,7 +523,7 @@ pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, u32)>, StoreError> {
                 (bucket << SUFFIX_BITS) | i64::from(e.suffix),
                 e.game,
                 e.ply,
-                e.next,
+                e.open,
             )
         }));
         Ok(())
@@ -553,12 +586,12 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn entry(suffix: u32, game: i64, ply: u32, next: u32) -> Entry {
+    fn entry(suffix: u32, game: i64, ply: u32, open: bool) -> Entry {
         Entry {
             suffix,
             game,
             ply,
-            next,
+            open,
         }
     }
 
@@ -571,10 +604,10 @@ mod tests {
     fn arb_entries() -> impl Strategy<Value = Vec<Entry>> {
         let suffix = prop_oneof![0u32..4, 0u32..(1 << SUFFIX_BITS)];
         let game = prop_oneof![1i64..50, 1i64..i64::MAX, (1i64 << 32)..(1i64 << 33)];
-        let ply = prop_oneof![Just(0u32), 0u32..200, Just(crate::replay::MAX_PLIES as u32)];
-        let next = prop_oneof![Just(0u32), 0u32..5000, Just(u32::MAX)];
+        let ply = prop_oneof![Just(0u32), 0u32..200, Just(MAX_PLIES as u32)];
+        let open = prop_oneof![4 => Just(false), 1 => Just(true)];
         proptest::collection::vec(
-            (suffix, game, ply, next).prop_map(|(s, g, p, n)| entry(s, g, p, n)),
+            (suffix, game, ply, open).prop_map(|(s, g, p, o)| entry(s, g, p, o)),
             0..400,
         )
         .prop_map(sorted)
@@ -614,9 +647,17 @@ mod tests {
     #[test]
     fn edge_entries_round_trip() {
         let cases = [
-            vec![entry(0, 1, 0, 0)],
-            vec![entry((1 << SUFFIX_BITS) - 1, i64::MAX, u32::MAX, u32::MAX)],
-            vec![entry(5, 1 << 40, 0, 3), entry(5, (1 << 40) + 1, 20_000, 0)],
+            vec![entry(0, 1, 0, false)],
+            vec![entry(
+                (1 << SUFFIX_BITS) - 1,
+                i64::MAX,
+                MAX_PLIES as u32,
+                true,
+            )],
+            vec![
+                entry(5, 1 << 40, 0, true),
+                entry(5, (1 << 40) + 1, MAX_PLIES as u32, false),
+            ],
             vec![],
         ];
         for entries in cases {
@@ -626,24 +667,28 @@ mod tests {
 
     #[test]
     fn a_key_in_every_game_is_cut_into_bounded_chunks() {
-        let entries: Vec<Entry> = (1..=100_000).map(|g| entry(7, g, 0, 12)).collect();
+        let entries: Vec<Entry> = (1..=100_000).map(|g| entry(7, g, 0, false)).collect();
         let cut = chunks(&entries);
         assert!(cut.len() > 100);
         assert!(cut.iter().all(|(_, bytes)| bytes.len() <= CHUNK_BYTES));
-        // Some four bytes an entry: the games' differences are small.
-        assert!(cut.iter().map(|(_, b)| b.len()).sum::<usize>() <= 5 * entries.len());
+        // Some three bytes an entry: the games' differences are small.
+        assert!(cut.iter().map(|(_, b)| b.len()).sum::<usize>() <= 4 * entries.len());
     }
 
     #[test]
     fn damaged_chunks_are_refused() {
-        let bytes = encode(&[entry(3, 9, 1, 2), entry(4, 10, 1, 2)]);
+        let bytes = encode(&[entry(3, 9, 1, false), entry(4, 10, 1, true)]);
         assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Corrupt));
         assert_eq!(decode(&[0xFF; 11]), Err(Corrupt));
         // A suffix past its bits.
         let mut big = Vec::new();
         put(&mut big, 1 << SUFFIX_BITS);
-        big.extend([1, 0, 0]);
+        big.extend([1, 0]);
         assert_eq!(decode(&big), Err(Corrupt));
+        // A place past the plies of an open entry.
+        let mut far = vec![1, 1];
+        put(&mut far, 2 * OPEN_PLACE);
+        assert_eq!(decode(&far), Err(Corrupt));
     }
 
     fn db() -> Connection {
@@ -657,17 +702,17 @@ mod tests {
         let mut conn = db();
         let tx = conn.transaction().unwrap();
         let key = 0x1234_5678_9ABC_DEF0_i64;
-        let other = key ^ (1 << 30); // same bucket, another suffix
+        let other = key ^ (1 << 40); // same bucket, another suffix
         let (bucket, suffix) = split(key);
         let (_, other_suffix) = split(other);
         assert_ne!(suffix, other_suffix);
-        let mut first: Vec<Entry> = (1..=500).map(|g| entry(suffix, g, 3, 1)).collect();
-        first.extend((1..=500).map(|g| entry(other_suffix, g, 4, 0)));
+        let mut first: Vec<Entry> = (1..=500).map(|g| entry(suffix, g, 3, false)).collect();
+        first.extend((1..=500).map(|g| entry(other_suffix, g, 4, true)));
         let first = sorted(first);
         assert!(add(&tx, bucket, &first, true).unwrap().iter().all(|&a| a));
-        let more = [entry(suffix, 501, 2, 9), entry(suffix, 1000, 0, 0)];
+        let more = [entry(suffix, 501, 2, true), entry(suffix, 1000, 0, false)];
         // One already there.
-        let again = sorted(vec![entry(suffix, 7, 3, 1), more[0], more[1]]);
+        let again = sorted(vec![entry(suffix, 7, 3, false), more[0], more[1]]);
         assert_eq!(
             add(&tx, bucket, &again, false).unwrap(),
             vec![false, true, true]
@@ -678,7 +723,7 @@ mod tests {
         assert_eq!(found.last(), Some(&more[1]));
         assert_eq!(count_at(&tx, other).unwrap(), 500);
         assert_eq!(count(&tx).unwrap(), 1002);
-        assert_eq!(remove(&tx, key, 501, 2).unwrap(), Some(9));
+        assert_eq!(remove(&tx, key, 501, 2).unwrap(), Some(true));
         assert_eq!(remove(&tx, key, 501, 2).unwrap(), None);
         assert_eq!(remove(&tx, key, 1, 99).unwrap(), None);
         let removed = remove_games(&tx, |g| g <= 10, |_, _| Ok(())).unwrap();

@@ -177,7 +177,7 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 
 /// A game found at a position: id, first ply there, the id of the move
 /// played from it (when certain) and the outcome code.
-type GameAt = (i64, i64, Option<i64>, i64);
+type GameAt = (i64, i64, Option<Move>, i64);
 
 /// Which rows of the position index a query reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,17 +196,9 @@ const FILTERED_AT_ONCE: usize = 16_384;
 /// Move-list prefixes whose verdict a query keeps at most, per start.
 const PREFIXES_KEPT: usize = 100_000;
 
-/// A row of [`Store::games_at`]'s query: game, ply, next move, outcome,
-/// variant, start FEN and moves.
-type GameAtRow<'r> = (
-    i64,
-    i64,
-    Option<i64>,
-    i64,
-    &'r str,
-    Option<&'r str>,
-    &'r [u8],
-);
+/// A row of [`Store::games_at`]'s query: game, ply, whether the entry is
+/// open, outcome, variant, start FEN and moves.
+type GameAtRow<'r> = (i64, i64, bool, i64, &'r str, Option<&'r str>, &'r [u8]);
 
 fn game_at_row<'r>(r: &'r rusqlite::Row<'_>) -> rusqlite::Result<GameAtRow<'r>> {
     let variant = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
@@ -239,6 +231,9 @@ struct KnownStart {
     start_fen: Option<String>,
     start: Option<(Rules, Position)>,
     checked: HashMap<Vec<u8>, bool>,
+    /// The legal moves at the queried position under these rules, in
+    /// canonical order, once a game's next move was asked for.
+    legal: Option<Vec<Move>>,
 }
 
 /// A game's stored replay.
@@ -703,15 +698,14 @@ impl Store {
             if from_ply == Ply::AfterStart && entry.ply == 0 {
                 return Ok(ControlFlow::Continue(()));
             }
-            let next = (entry.next != 0).then_some(i64::from(entry.next));
             let variant = filter.0.as_deref().unwrap_or("");
             let mut rows = stmt
-                .query(params![entry.game, variant, entry.ply, next])
+                .query(params![entry.game, variant, entry.ply, entry.open])
                 .map_err(sqlite)?;
             let Some(r) = rows.next().map_err(sqlite)? else {
                 return Ok(ControlFlow::Continue(()));
             };
-            let (game, ply, next, outcome, variant, start_fen, moves) =
+            let (game, ply, open, outcome, variant, start_fen, moves) =
                 game_at_row(r).map_err(sqlite)?;
             let known = starts
                 .iter()
@@ -728,6 +722,7 @@ impl Store {
                         start_fen: start_fen.map(str::to_string),
                         start,
                         checked: HashMap::new(),
+                        legal: None,
                     });
                     starts.len() - 1
                 }
@@ -750,16 +745,32 @@ impl Store {
                 _ => false,
             };
             if verified {
+                // The game is at `position`: its next move is its stored
+                // move there, unless open.
+                let next = match (&known.start, open) {
+                    (Some((rules, _)), false) => super::moves::index_at(moves, ply as usize)
+                        .and_then(|index| {
+                            known
+                                .legal
+                                .get_or_insert_with(|| {
+                                    super::moves::canonical_moves(position, rules)
+                                })
+                                .get(index)
+                                .copied()
+                        }),
+                    _ => None,
+                };
                 return each((game, ply, next, outcome));
             }
             Ok(ControlFlow::Continue(()))
         })
     }
 
-    /// How many games of the filter's variants have `position` in the index
-    /// (by its key alone): at a popular key, the rows counted there by
-    /// variant; else read from the index (and the games, unless every
-    /// stored game passes the filter).
+    /// How many games of the filter's variants reach `position`: at a
+    /// popular key, the rows of games there counted by variant; else the
+    /// entries under its key, each checked against its game as a search
+    /// checks it (a position that merely shares the key's kept bits is not
+    /// counted).
     fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
         let key = position.zobrist() as i64;
         let count: i64 = if super::popular::is_popular(self.conn(), key)? {
@@ -772,19 +783,11 @@ impl Store {
                 None => stmt.query_row(params![key], |r| r.get(0))?,
                 Some(v) => stmt.query_row(params![key, v], |r| r.get(0))?,
             }
-        } else if filter.0.is_none()
-            || self.games_of(filter)? == self.games_of(&VariantFilter(None))?
-        {
-            super::postings::count_at(self.conn(), key)?
         } else {
-            let mut passes = self.conn().prepare_cached(&format!(
-                "SELECT count(*) FROM game g WHERE g.id = ?1 AND {}",
-                filter.sql()
-            ))?;
             let mut n = 0i64;
-            super::postings::each_at::<StoreError>(self.conn(), key, |entry| {
-                n += passes.query_row(params![entry.game, filter.0], |r| r.get::<_, i64>(0))?;
-                Ok(ControlFlow::Continue(()))
+            self.games_at(position, filter, Ply::Any, |_| {
+                n += 1;
+                Ok::<_, StoreError>(ControlFlow::Continue(()))
             })?;
             n
         };
@@ -1022,27 +1025,41 @@ impl Store {
         notation: Notation,
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
-        let mut by_move: HashMap<i64, [i64; 5]> = HashMap::new();
-        let mut count = |next: i64, outcome: i64, games: i64| {
-            let counts = by_move.entry(next).or_default();
-            counts[0] += games;
-            let column = match Outcome::from_code(outcome) {
-                Outcome::White => 1,
-                Outcome::Draw => 2,
-                Outcome::Black => 3,
-                Outcome::Unknown => 4,
+        let mut by_move: HashMap<String, [i64; 5]> = HashMap::new();
+        let count =
+            |by_move: &mut HashMap<String, [i64; 5]>, next: String, outcome: i64, games: i64| {
+                let counts = by_move.entry(next).or_default();
+                counts[0] += games;
+                let column = match Outcome::from_code(outcome) {
+                    Outcome::White => 1,
+                    Outcome::Draw => 2,
+                    Outcome::Black => 3,
+                    Outcome::Unknown => 4,
+                };
+                counts[column] += games;
             };
-            counts[column] += games;
-        };
+        let mut names = self
+            .conn()
+            .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
-            count(next, outcome, games);
+            count(
+                &mut by_move,
+                names.query_row([next], |r| r.get(0))?,
+                outcome,
+                games,
+            );
         }
         // Games that come here later: counted with the position when it is
         // popular, else one by one.
         if super::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
-                count(next, outcome, games);
+                count(
+                    &mut by_move,
+                    names.query_row([next], |r| r.get(0))?,
+                    outcome,
+                    games,
+                );
             }
         } else {
             self.games_at(
@@ -1051,19 +1068,15 @@ impl Store {
                 Ply::AfterStart,
                 |(_, _, next, outcome)| {
                     if let Some(next) = next {
-                        count(next, outcome, 1);
+                        count(&mut by_move, next.full_numeric(), outcome, 1);
                     }
                     Ok::<_, StoreError>(ControlFlow::Continue(()))
                 },
             )?;
         }
-        let mut names = self
-            .conn()
-            .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         let all: i64 = by_move.values().map(|counts| counts[0]).sum();
         let mut moves = Vec::new();
-        for (id, [games, white, draws, black, unknown]) in by_move {
-            let name: String = names.query_row([id], |r| r.get(0))?;
+        for (name, [games, white, draws, black, unknown]) in by_move {
             let (wins, losses) = match position.side() {
                 Color::White => (white, black),
                 Color::Black => (black, white),

@@ -11,7 +11,7 @@ use std::path::Path;
 use rusqlite::{Transaction, params};
 use serde::Serialize;
 
-use super::import::{locate, move_id};
+use super::import::locate;
 use super::index::index_missing;
 use super::rows::delete_games;
 use super::{Store, StoreError};
@@ -127,7 +127,7 @@ impl Store {
         let mut move_ids = HashMap::new();
         // Every stored game's positions must be in the index before any
         // leave it (an interrupted import may have left some out).
-        index_missing(&tx, &mut |tx, mv| move_id(tx, &mut move_ids, mv))?;
+        index_missing(&tx)?;
         let mut summary = RemoveSummary {
             dry_run,
             ..RemoveSummary::default()

@@ -125,7 +125,7 @@ impl Row {
 
     /// The certain positions a game of this row has in the index: its
     /// text read again with the row's variant and notation.
-    pub(super) fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>)> {
+    pub(super) fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>, bool)> {
         if !matches!(self.status.as_str(), "ok" | "ambiguous" | "illegal") {
             return Vec::new();
         }
@@ -165,13 +165,12 @@ fn unindex(
 ) -> Result<usize, StoreError> {
     let mut removed = 0;
     let mut tally = Tally::default();
-    for (key, ply, next) in row.positions(text) {
-        if let Some(stored_next) = postings::remove(tx, key, id, ply)? {
+    for (key, ply, next, _) in row.positions(text) {
+        if let Some(open) = postings::remove(tx, key, id, ply)? {
             removed += 1;
             if let Some(popular) = popular_sharing(tx, key)? {
                 // Counted out while the game is still stored as indexed.
-                let stored_next = (stored_next != 0).then_some(i64::from(stored_next));
-                tally.row(tx, popular, id, i64::from(ply), stored_next, -1)?;
+                tally.row(tx, popular, id, i64::from(ply), open, -1)?;
             }
         }
         if ply == 0 {
@@ -192,39 +191,32 @@ fn index(
     tx: &Transaction<'_>,
     id: i64,
     row: &Row,
-    positions: &[(i64, u32, Option<Move>)],
+    positions: &[(i64, u32, Option<Move>, bool)],
     move_ids: &mut HashMap<Move, i64>,
 ) -> Result<usize, StoreError> {
     let mut added = 0;
     let mut tally = Tally::default();
-    for &(key, ply, next) in positions {
-        let next = match next {
-            Some(mv) => move_id(tx, move_ids, &mv)?,
-            None => 0,
-        };
+    for &(key, ply, next, open) in positions {
         let (bucket, suffix) = postings::split(key);
         let entry = postings::Entry {
             suffix,
             game: id,
             ply,
-            next: u32::try_from(next).unwrap_or(0),
+            open,
         };
         let inserted = postings::add(tx, bucket, &[entry], false)?[0];
         if inserted {
             added += 1;
             if let Some(popular) = popular_sharing(tx, key)? {
                 // The game is stored as it now reads.
-                tally.row(
-                    tx,
-                    popular,
-                    id,
-                    i64::from(ply),
-                    (next != 0).then_some(next),
-                    1,
-                )?;
+                tally.row(tx, popular, id, i64::from(ply), open, 1)?;
             }
         }
         if ply == 0 {
+            let next = match next {
+                Some(mv) => move_id(tx, move_ids, &mv)?,
+                None => 0,
+            };
             row.start_move(key, next).add(tx)?;
         }
     }
@@ -351,7 +343,7 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
         .into_iter()
         .map(|k| (postings::kept(k), k))
         .collect();
-    let mut starts: HashMap<(i64, i64, u32), i64> = HashMap::new();
+    let mut starts: HashMap<(i64, i64, bool), i64> = HashMap::new();
     let mut tally = Tally::default();
     let mut ids = ids.to_vec();
     ids.sort_unstable();
@@ -360,22 +352,52 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
         |g| ids.binary_search(&g).is_ok(),
         |kept, entry| {
             if entry.ply == 0 {
-                *starts.entry((kept, entry.game, entry.next)).or_default() += 1;
+                *starts.entry((kept, entry.game, entry.open)).or_default() += 1;
             }
             if let Some(&key) = popular.get(&kept) {
-                let next = (entry.next != 0).then_some(i64::from(entry.next));
-                tally.row(tx, key, entry.game, i64::from(entry.ply), next, -1)?;
+                tally.row(tx, key, entry.game, i64::from(entry.ply), entry.open, -1)?;
             }
             Ok(())
         },
     )?;
     tally.write(tx)?;
+    // A start entry's first move: the game's first stored move, unless open.
+    let mut boards = super::popular::Boards::default();
+    let mut first_move =
+        tx.prepare_cached("SELECT g.variant, g.start_fen, g.moves FROM game g WHERE g.id = ?1")?;
+    let mut named = tx.prepare_cached("SELECT id FROM move_name WHERE name = ?1")?;
     let mut counted_out = tx.prepare_cached(
         "UPDATE start_move SET games = games - 1 WHERE start_key BETWEEN ?1 AND ?2 \
            AND next = ?3 AND (variant, start_fen, outcome) = \
                (SELECT variant, coalesce(start_fen, ''), outcome FROM game WHERE id = ?4)",
     )?;
-    for ((kept, game, next), n) in starts {
+    for ((kept, game, open), n) in starts {
+        let played = if open {
+            None
+        } else {
+            first_move
+                .query_row([game], |r| {
+                    let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
+                        (r.get(0)?, r.get(1)?, r.get(2)?);
+                    Ok(boards
+                        .played_at(
+                            &variant,
+                            start_fen.as_deref(),
+                            &moves.unwrap_or_default(),
+                            0,
+                        )
+                        .and_then(|(_, played)| played))
+                })
+                .optional()?
+                .flatten()
+        };
+        let next: i64 = match played {
+            Some(mv) => named
+                .query_row([mv.full_numeric()], |r| r.get(0))
+                .optional()?
+                .unwrap_or(0),
+            None => 0,
+        };
         let (low, high) = postings::key_range(kept << (64 - postings::KEPT_BITS));
         for _ in 0..n {
             counted_out.execute(params![low, high, next, game])?;

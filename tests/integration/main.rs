@@ -87,13 +87,16 @@ pub fn json_lines(text: &str) -> Vec<Value> {
 /// Opens a database with its position index readable as the table
 /// `position (key, game, ply, next)`, one row per entry, as it was before
 /// the index became postings: a temporary table filled from the postings,
-/// `key` the bits of the Zobrist key the index keeps, `next` NULL when not
-/// certain. A database without the index opens as it is.
+/// `key` the bits of the Zobrist key the index keeps, `ply` followed by
+/// ` open` for an open entry, `next` NULL (the index keeps no next moves).
+/// A database without the index opens as it is.
 pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(db).unwrap();
+    // Postings as step 12 writes them (an older database's are left alone).
     let has_postings: bool = conn
         .query_row(
-            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'posting'",
+            "SELECT count(*) > 0 AND (SELECT user_version FROM pragma_user_version) >= 12 \
+             FROM sqlite_schema WHERE name = 'posting'",
             [],
             |r| r.get(0),
         )
@@ -102,13 +105,17 @@ pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
         let rows = pdndb::store::postings::all(&conn).unwrap();
         conn.execute_batch("CREATE TEMP TABLE position (key, game, ply, next)")
             .unwrap();
+        // No next move is stored: an open entry's ply says it is open.
         let mut insert = conn
-            .prepare("INSERT INTO temp.position VALUES (?1, ?2, ?3, nullif(?4, 0))")
+            .prepare("INSERT INTO temp.position VALUES (?1, ?2, ?3, NULL)")
             .unwrap();
-        for (key, game, ply, next) in rows {
-            insert
-                .execute(rusqlite::params![key, game, ply, next])
-                .unwrap();
+        for (key, game, ply, open) in rows {
+            let ply = if open {
+                format!("{ply} open")
+            } else {
+                ply.to_string()
+            };
+            insert.execute(rusqlite::params![key, game, ply]).unwrap();
         }
     }
     conn

@@ -661,8 +661,21 @@ fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front()
 /// import of the same files, to the same questions.
 #[test]
 fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
+    answers_as_before_and_as_a_fresh_import("step-9");
+}
+
+/// The same of a database of schema step 11 (tests/data/step-11: postings
+/// of 40-bit keys with their next moves, popular keys counted).
+#[test]
+fn a_database_of_step_eleven_answers_as_before_and_as_a_fresh_import() {
+    answers_as_before_and_as_a_fresh_import("step-11");
+}
+
+/// Asks a copy of tests/data/FOLDER/FOLDER.sqlite, brought up to date, and
+/// a fresh import of the same files the questions of its answers.json.
+fn answers_as_before_and_as_a_fresh_import(folder: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let from = crate_path("tests/data/step-9");
+    let from = crate_path(&format!("tests/data/{folder}"));
     for entry in std::fs::read_dir(&from).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
@@ -670,7 +683,8 @@ fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
     let answers: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("answers.json")).unwrap())
             .unwrap();
-    let migrated = dir.path().join("step-9.sqlite");
+    let old = format!("{folder}.sqlite");
+    let migrated = dir.path().join(&old);
     let out = pdndb(&migrated)
         .args(["stats", "--check", "--json"])
         .output()
@@ -699,7 +713,7 @@ fn a_database_of_step_nine_answers_as_before_and_as_a_fresh_import() {
             .iter()
             .map(|a| a.as_str().unwrap())
             .collect();
-        for db in ["step-9.sqlite", "fresh.sqlite"] {
+        for db in [old.as_str(), "fresh.sqlite"] {
             let out = pdndb(Path::new(db))
                 .current_dir(dir.path())
                 .args(&args)
@@ -765,6 +779,29 @@ fn step_ten_copy(db: &Path, files: &[PathBuf], to: &Path) {
          PRAGMA user_version = 10;",
     )
     .unwrap();
+    // The index as step 10 wrote it: the 32 bits kept now, then 8 zero bits;
+    // a next move named (id 1) where the entry is not open.
+    use pdndb::store::postings10;
+    let entries = pdndb::store::postings::all(&conn).unwrap();
+    let mut conn = conn;
+    let tx = conn.transaction().unwrap();
+    tx.execute("DELETE FROM posting", []).unwrap();
+    let mut buckets: std::collections::BTreeMap<i64, Vec<postings10::Entry>> = Default::default();
+    for (kept, game, ply, open) in entries {
+        let key = kept << (64 - pdndb::store::postings::KEPT_BITS);
+        let (bucket, suffix) = postings10::split(key);
+        buckets.entry(bucket).or_default().push(postings10::Entry {
+            suffix,
+            game,
+            ply,
+            next: u32::from(!open),
+        });
+    }
+    for (bucket, mut entries) in buckets {
+        entries.sort_unstable();
+        postings10::write_bucket(&tx, bucket, &entries).unwrap();
+    }
+    tx.commit().unwrap();
 }
 
 #[test]
