@@ -428,3 +428,12 @@ DROP TABLE provenance;
 ALTER TABLE provenance_text RENAME TO provenance;
 CREATE INDEX provenance_game ON provenance (game);
 DROP INDEX game_white;
+
+-- step 12: the counts of step 6 and of step 3 are kept by the importer on
+-- insert: it sums the games it adds by player, event, site, variant,
+-- preset and start in memory and adds the sums to `player_stat`,
+-- `tag_value` and `start_move` in the same transaction, one row each, before
+-- it commits (src/store/counts.rs). The trigger that counted each inserted
+-- game on its own goes; the update and delete triggers stay. Whatever
+-- inserts into `game` counts its games so.
+DROP TRIGGER IF EXISTS game_tags_insert;
