@@ -458,3 +458,12 @@ CREATE TABLE posting (
     entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
     PRIMARY KEY (bucket, suffix, game)
 ) WITHOUT ROWID;
+
+-- step 13: the counts of step 6 and of step 3 are kept by the importer on
+-- insert: it sums the games it adds by player, event, site, variant,
+-- preset and start in memory and adds the sums to `player_stat`,
+-- `tag_value` and `start_move` in the same transaction, one row each, before
+-- it commits (src/store/counts.rs). The trigger that counted each inserted
+-- game on its own goes; the update and delete triggers stay. Whatever
+-- inserts into `game` counts its games so.
+DROP TRIGGER IF EXISTS game_tags_insert;

@@ -18,6 +18,7 @@ use std::time::Instant;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
+use super::counts::{CountedGame, GameCounts};
 use super::id_set::IdSet;
 use super::identity::Identity;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
@@ -234,6 +235,8 @@ pub struct Importer<'a> {
     move_ids: HashMap<Move, i64>,
     /// Positions of the stored games, not yet in the index.
     index: IndexBuffer,
+    /// Counts of the games added, not yet written.
+    counts: GameCounts,
 }
 
 impl<'a> Importer<'a> {
@@ -248,6 +251,7 @@ impl<'a> Importer<'a> {
             finished: Vec::new(),
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
+            counts: GameCounts::default(),
         }
     }
 
@@ -415,8 +419,11 @@ impl<'a> Importer<'a> {
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             write_batches(
                 self.store,
-                &mut self.move_ids,
-                &mut self.index,
+                Carried {
+                    move_ids: &mut self.move_ids,
+                    index: &mut self.index,
+                    counts: &mut self.counts,
+                },
                 file_id,
                 receiver,
                 summary,
@@ -498,6 +505,7 @@ impl<'a> Importer<'a> {
             let mut replacement = Replacement {
                 move_ids: &mut self.move_ids,
                 index: &mut self.index,
+                counts: &mut self.counts,
                 summary,
             };
             let tx = self.store.conn_mut().transaction()?;
@@ -524,6 +532,7 @@ impl<'a> Importer<'a> {
         if replaced.is_err() {
             // Rolled back: what was noted of its games is void.
             self.index.discard();
+            self.counts.clear();
             self.move_ids.clear();
             *summary = counted;
         }
@@ -830,6 +839,7 @@ fn short_hash(hash: &[u8; 32]) -> ShortHash {
 struct Replacement<'r> {
     move_ids: &'r mut HashMap<Move, i64>,
     index: &'r mut IndexBuffer,
+    counts: &'r mut GameCounts,
     summary: &'r mut ImportSummary,
 }
 
@@ -859,6 +869,7 @@ impl Replacement<'_> {
                 games: self.summary.games + self.summary.duplicates + self.summary.games_kept,
             });
         }
+        self.counts.write(tx)?;
         let (games, positions) = old.finish(tx, self.move_ids)?;
         self.summary.games_removed += games;
         self.summary.positions_removed += positions;
@@ -875,14 +886,30 @@ impl Replacement<'_> {
         old: &mut OldCopies,
     ) -> Result<(), StoreError> {
         let Some(old_game) = old.claim(tx, &game.text_hash)? else {
-            return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
+            return write_game(
+                tx,
+                self.move_ids,
+                self.index,
+                self.counts,
+                file_id,
+                game,
+                self.summary,
+            );
         };
         let shared = has_copies(tx, old_game, Some(old.file))?;
         let reads_alike = Row::stored(tx, old_game)?.is_some_and(|row| row == Row::of(game));
         if shared && !reads_alike {
             // Another file holds the old game as it read: this copy parts
             // from it.
-            return write_game(tx, self.move_ids, self.index, file_id, game, self.summary);
+            return write_game(
+                tx,
+                self.move_ids,
+                self.index,
+                self.counts,
+                file_id,
+                game,
+                self.summary,
+            );
         }
         insert_copy(tx, file_id, old_game, game)?;
         let update = update_game(tx, old_game, game, self.move_ids)?;
@@ -1008,15 +1035,27 @@ fn read_games(
     Ok(())
 }
 
+/// What the writer carries from game to game: the ids of the move names
+/// it met, the index rows not yet merged and the counts not yet written.
+struct Carried<'a> {
+    move_ids: &'a mut HashMap<Move, i64>,
+    index: &'a mut IndexBuffer,
+    counts: &'a mut GameCounts,
+}
+
 fn write_batches(
     store: &mut Store,
-    move_ids: &mut HashMap<Move, i64>,
-    index: &mut IndexBuffer,
+    carried: Carried<'_>,
     file_id: i64,
     receiver: Receiver<Batch>,
     summary: &mut ImportSummary,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
+    let Carried {
+        move_ids,
+        index,
+        counts,
+    } = carried;
     let mut games = 0;
     let mut uncommitted = 0;
     let conn = store.conn_mut();
@@ -1024,7 +1063,7 @@ fn write_batches(
     let mut tx = conn.transaction()?;
     for batch in receiver {
         for game in &batch.games {
-            write_game(&tx, move_ids, index, file_id, game, summary)?;
+            write_game(&tx, move_ids, index, counts, file_id, game, summary)?;
             games += 1;
             if index.is_full() {
                 summary.positions += index.spill(&tx)?;
@@ -1033,6 +1072,7 @@ fn write_batches(
         uncommitted += batch.games.len();
         let per_commit = (stored.max(0) as usize + games) / 4;
         if uncommitted >= per_commit.clamp(BATCH, COMMIT_GAMES) {
+            counts.write(&tx)?;
             tx.commit()?;
             crash_point(games);
             tx = conn.transaction()?;
@@ -1043,6 +1083,7 @@ fn write_batches(
             games: summary.games + summary.duplicates,
         });
     }
+    counts.write(&tx)?;
     tx.commit()?;
     crash_point(games);
     Ok(games)
@@ -1076,10 +1117,13 @@ fn crash_point(games: usize) {
     }
 }
 
+/// Stores a game read from file `file_id` (or, when it is stored already,
+/// its copy), counting it in `counts` and its positions in `index`.
 fn write_game(
     tx: &Transaction<'_>,
     move_ids: &mut HashMap<Move, i64>,
     index: &mut IndexBuffer,
+    counts: &mut GameCounts,
     file_id: i64,
     game: &Prepared,
     summary: &mut ImportSummary,
@@ -1091,6 +1135,7 @@ fn write_game(
             id
         }
         None => {
+            let day = super::games::day_of(&game.date);
             tx.prepare_cached(
                 "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
                  plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
@@ -1114,10 +1159,21 @@ fn write_game(
                 game.record,
                 game.variant_from,
                 game.site,
-                super::games::day_of(&game.date),
+                day,
                 game.dup_key,
             ])?;
             let id = tx.last_insert_rowid();
+            counts.add_game(&CountedGame {
+                variant: &game.variant,
+                preset: &game.preset,
+                supported: game.status != Status::Unsupported,
+                white: &game.white,
+                black: &game.black,
+                event: &game.event,
+                site: &game.site,
+                day: day.as_deref(),
+                outcome: game.outcome,
+            });
             summary.games += 1;
             match game.status {
                 Status::Ok => summary.ok += 1,
@@ -1132,15 +1188,14 @@ fn write_game(
                         Some(mv) => move_id(tx, move_ids, &mv)?,
                         None => 0,
                     };
-                    StartMove {
+                    counts.add_start(&StartMove {
                         key,
                         variant: &game.variant,
                         preset: &game.preset,
                         start_fen: game.start_fen.as_deref(),
                         next,
                         outcome: game.outcome,
-                    }
-                    .add(tx)?;
+                    });
                 }
                 index.push(IndexRow {
                     key,
@@ -1423,6 +1478,7 @@ mod tests {
             Store::open(&dir.path().join("db.sqlite"), super::super::Mode::Write).unwrap();
         let tx = store.conn_mut().transaction().unwrap();
         let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
+        let mut counts = GameCounts::default();
         let mut summary = ImportSummary::default();
         tx.execute(
             "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', '')",
@@ -1438,7 +1494,16 @@ mod tests {
             for (n, text) in texts.iter().enumerate() {
                 let mut game = prepared(text);
                 game.index = (round * texts.len() + n + 1) as u64;
-                write_game(&tx, &mut move_ids, &mut index, 1, &game, &mut summary).unwrap();
+                write_game(
+                    &tx,
+                    &mut move_ids,
+                    &mut index,
+                    &mut counts,
+                    1,
+                    &game,
+                    &mut summary,
+                )
+                .unwrap();
             }
         }
         assert_eq!((summary.games, summary.duplicates), (3, 3));

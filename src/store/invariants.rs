@@ -4,8 +4,9 @@
 //! SQLite keeps its own structures consistent (`PRAGMA quick_check`);
 //! these are pdndb's: every game comes from a file, every file marked
 //! complete holds the games it says, every indexed game's index rows are
-//! what reading its stored text again gives, and the tree's counts at start
-//! positions and at popular positions agree with the index.
+//! what reading its stored text again gives, the tree's counts at start
+//! positions and at popular positions agree with the index, and the counts
+//! of each player's games and of the games by tag agree with the games.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -94,6 +95,16 @@ impl Store {
                 "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
             ));
         }
+        expect(
+            &mut problems,
+            count(&differences(TAG_VALUES_COUNTED, TAG_VALUES_STORED))?,
+            "differences between the counts of games by event, site, variant or preset and the games",
+        );
+        expect(
+            &mut problems,
+            count(&differences(PLAYERS_COUNTED, PLAYERS_STORED))?,
+            "differences between the players' counts (games, results, dates) and their games",
+        );
         let indexed = count(&format!(
             "SELECT count(*) FROM game WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')"
         ))?;
@@ -236,6 +247,37 @@ impl Store {
     }
 }
 
+/// The query counting the rows in one of two row sets and not in the
+/// other (a row that differs counts twice, once on each side).
+fn differences(counted: &str, stored: &str) -> String {
+    format!(
+        "SELECT (SELECT count(*) FROM (SELECT * FROM ({counted}) EXCEPT SELECT * FROM ({stored}))) \
+         + (SELECT count(*) FROM (SELECT * FROM ({stored}) EXCEPT SELECT * FROM ({counted})))"
+    )
+}
+
+/// `tag_value` as the games give it.
+const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROUP BY event \
+     UNION ALL SELECT 'site', site, count(*) FROM game GROUP BY site \
+     UNION ALL SELECT 'variant', variant, count(*) FROM game GROUP BY variant \
+     UNION ALL SELECT 'preset', CASE WHEN status = 'unsupported' THEN '' ELSE preset END, count(*) \
+     FROM game GROUP BY 2";
+
+/// `tag_value` as stored.
+const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value";
+
+/// `player_stat` as the games give it (but the preset: that of the first
+/// game counted).
+const PLAYERS_COUNTED: &str = "SELECT name, variant, count(*), sum(outcome = won), \
+     sum(outcome = 3), sum(outcome = lost), sum(outcome NOT IN (1, 2, 3)), min(day), max(day) \
+     FROM (SELECT white AS name, variant, outcome, day, 1 AS won, 2 AS lost FROM game WHERE white <> '' \
+           UNION ALL SELECT black, variant, outcome, day, 2, 1 FROM game WHERE black <> '') \
+     GROUP BY name, variant";
+
+/// `player_stat` as stored.
+const PLAYERS_STORED: &str = "SELECT name, variant, games, wins, draws, losses, unknown, \
+     first_day, last_day FROM player_stat";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,5 +342,47 @@ mod tests {
             checked.problems
         );
         assert_eq!(store.unindexed().unwrap(), 10);
+    }
+
+    #[test]
+    fn counts_of_players_and_tags_that_differ_from_the_games_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let problems = |store: &Store| store.check_invariants().unwrap().problems;
+        store
+            .conn()
+            .execute_batch(
+                "INSERT INTO game (id, status, variant, preset, white, black, event, outcome, day) \
+                 VALUES (1, 'ok', 'english', 'english', 'Ann', 'Bo', 'Open', 1, '2001.01.01'); \
+                 INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', ''); \
+                 INSERT INTO provenance (file, idx, game, byte_offset, line, text) VALUES (1, 1, 1, 0, 1, x'');",
+            )
+            .unwrap();
+        let found = problems(&store);
+        assert!(found.iter().any(|p| p.contains("event, site")), "{found:?}");
+        assert!(
+            found.iter().any(|p| p.contains("the players' counts")),
+            "{found:?}"
+        );
+        store
+            .conn()
+            .execute_batch(
+                "INSERT INTO tag_value VALUES ('event', 'Open', 1), ('site', '', 1), \
+                 ('variant', 'english', 1), ('preset', 'english', 1); \
+                 INSERT INTO player_stat VALUES ('Ann', 'english', 'english', 1, 1, 0, 0, 0, '2001.01.01', '2001.01.01'), \
+                 ('Bo', 'english', 'english', 1, 0, 0, 1, 0, '2001.01.01', '2002.01.01');",
+            )
+            .unwrap();
+        let found = problems(&store);
+        assert!(
+            !found.iter().any(|p| p.contains("event, site")),
+            "{found:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|p| p.starts_with("2 differences between the players'")),
+            "{found:?}"
+        );
     }
 }

@@ -326,6 +326,7 @@ mod tests {
                 step.sql.contains("CREATE")
                     || step.sql.contains("ALTER")
                     || step.sql.contains("UPDATE")
+                    || step.sql.contains("DROP")
             );
         }
     }

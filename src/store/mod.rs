@@ -7,6 +7,7 @@
 //! bring a database of an older pdndb up to date first). A database newer
 //! than the binary is refused.
 
+mod counts;
 pub mod explore;
 pub mod games;
 mod id_set;

@@ -1,5 +1,6 @@
 //! Each player's record (`pdndb players`), from the per-variant counts of
-//! `player_stat` (kept by triggers on `game`, schema step 6).
+//! `player_stat` (kept by the importer and by triggers on `game`, schema
+//! steps 6 and 12).
 //!
 //! A player is a cleaned name (blanks trimmed and collapsed, control
 //! characters removed), compared exactly: `Lee, A.` and `lee, a.` are two
@@ -114,6 +115,7 @@ fn pick(
 mod tests {
     use super::*;
     use crate::store::Mode;
+    use crate::store::counts::{CountedGame, GameCounts};
 
     /// A store with games written straight into `game`, as import and
     /// recheck write them.
@@ -124,14 +126,27 @@ mod tests {
     }
 
     fn add(store: &Store, id: i64, white: &str, black: &str, outcome: i64, day: &str) {
-        store
-            .conn()
-            .execute(
-                "INSERT INTO game (id, status, variant, preset, white, black, outcome, day) \
-                 VALUES (?1, 'ok', 'english', 'english', ?2, ?3, ?4, ?5)",
-                rusqlite::params![id, white, black, outcome, day],
-            )
-            .unwrap();
+        let tx = store.conn().unchecked_transaction().unwrap();
+        tx.execute(
+            "INSERT INTO game (id, status, variant, preset, white, black, outcome, day) \
+             VALUES (?1, 'ok', 'english', 'english', ?2, ?3, ?4, ?5)",
+            rusqlite::params![id, white, black, outcome, day],
+        )
+        .unwrap();
+        let mut counts = GameCounts::default();
+        counts.add_game(&CountedGame {
+            variant: "english",
+            preset: "english",
+            supported: true,
+            white,
+            black,
+            event: "",
+            site: "",
+            day: Some(day),
+            outcome,
+        });
+        counts.write(&tx).unwrap();
+        tx.commit().unwrap();
     }
 
     fn find(players: &[PlayerRow], name: &str) -> PlayerRow {

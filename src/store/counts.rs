@@ -1,0 +1,326 @@
+//! The counts an import keeps with the games it adds (schema step 13):
+//! each player's games and results (`player_stat`), the games of each
+//! event, site, variant and preset (`tag_value`) and of each start
+//! position by first move and outcome (`start_move`). They are summed in
+//! memory as games are added and written in the same transaction, one
+//! upsert per name or value, before it commits; an update or a delete of a
+//! game is counted by the triggers on `game` (schema step 6) and by
+//! [`StartMove::remove`](super::import::StartMove::remove).
+
+use std::collections::HashMap;
+
+use rusqlite::{Transaction, params};
+
+use super::StoreError;
+use super::import::StartMove;
+
+/// One player's games and results under one variant, as `player_stat`
+/// counts them.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PlayerCount {
+    /// The preset of the first game counted (as the row keeps it).
+    preset: String,
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    unknown: i64,
+    first_day: Option<String>,
+    last_day: Option<String>,
+}
+
+impl PlayerCount {
+    /// Counts a game ending in `outcome` from the player's side (1 won, 2
+    /// lost, 3 draw, else unknown) on `day`.
+    fn add(&mut self, outcome: i64, day: Option<&str>) {
+        self.games += 1;
+        match outcome {
+            1 => self.wins += 1,
+            2 => self.losses += 1,
+            3 => self.draws += 1,
+            _ => self.unknown += 1,
+        }
+        if let Some(day) = day {
+            if self.first_day.as_deref().is_none_or(|first| day < first) {
+                self.first_day = Some(day.to_string());
+            }
+            if self.last_day.as_deref().is_none_or(|last| day > last) {
+                self.last_day = Some(day.to_string());
+            }
+        }
+    }
+}
+
+/// The fields `tag_value` counts, in the order of [`GameCounts::tags`].
+const TAG_FIELDS: [&str; 4] = ["event", "site", "variant", "preset"];
+
+/// What an added game is counted under.
+pub(super) struct CountedGame<'a> {
+    pub variant: &'a str,
+    pub preset: &'a str,
+    /// Whether the game's rules are supported (else its preset is counted
+    /// as '').
+    pub supported: bool,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub event: &'a str,
+    pub site: &'a str,
+    /// As `game.day`.
+    pub day: Option<&'a str>,
+    /// As `game.outcome`.
+    pub outcome: i64,
+}
+
+/// Counts of added games not yet written.
+#[derive(Debug, Default)]
+pub(super) struct GameCounts {
+    /// By variant, a NUL, then the name.
+    players: HashMap<String, PlayerCount>,
+    /// By value, per field of [`TAG_FIELDS`].
+    tags: [HashMap<String, i64>; 4],
+    /// By start key, first move, outcome, then variant, a NUL, then the
+    /// start FEN ('' for the initial position); with the preset.
+    starts: HashMap<(i64, i64, i64, String), (String, i64)>,
+    /// The key being looked up (spares an allocation per known key).
+    scratch: String,
+}
+
+impl GameCounts {
+    /// Counts an added game under its players and tags.
+    pub(super) fn add_game(&mut self, game: &CountedGame<'_>) {
+        let sides = [(game.white, 1, 2), (game.black, 2, 1)];
+        for (name, won, lost) in sides {
+            if name.is_empty() {
+                continue;
+            }
+            let outcome = match game.outcome {
+                o if o == won => 1,
+                o if o == lost => 2,
+                o => o,
+            };
+            self.scratch.clear();
+            self.scratch.push_str(game.variant);
+            self.scratch.push('\0');
+            self.scratch.push_str(name);
+            let count = match self.players.get_mut(self.scratch.as_str()) {
+                Some(count) => count,
+                None => self
+                    .players
+                    .entry(self.scratch.clone())
+                    .or_insert_with(|| PlayerCount {
+                        preset: game.preset.to_string(),
+                        ..PlayerCount::default()
+                    }),
+            };
+            count.add(outcome, game.day);
+        }
+        let preset = if game.supported { game.preset } else { "" };
+        for (field, value) in [game.event, game.site, game.variant, preset]
+            .into_iter()
+            .enumerate()
+        {
+            match self.tags[field].get_mut(value) {
+                Some(games) => *games += 1,
+                None => {
+                    self.tags[field].insert(value.to_string(), 1);
+                }
+            }
+        }
+    }
+
+    /// Counts an added game under its start position and first move.
+    pub(super) fn add_start(&mut self, start: &StartMove<'_>) {
+        self.scratch.clear();
+        self.scratch.push_str(start.variant);
+        self.scratch.push('\0');
+        self.scratch.push_str(start.start_fen.unwrap_or(""));
+        let key = (start.key, start.next, start.outcome, self.scratch.clone());
+        self.starts
+            .entry(key)
+            .or_insert_with(|| (start.preset.to_string(), 0))
+            .1 += 1;
+    }
+
+    /// Writes the counts into `player_stat`, `tag_value` and `start_move`
+    /// (added to those stored) and forgets them.
+    ///
+    /// # Errors
+    /// An SQLite failure.
+    pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        if !self.players.is_empty() {
+            let mut upsert = tx.prepare_cached(
+                "INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, \
+                 first_day, last_day) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+                 ON CONFLICT DO UPDATE SET \
+                 games = games + excluded.games, wins = wins + excluded.wins, \
+                 draws = draws + excluded.draws, losses = losses + excluded.losses, \
+                 unknown = unknown + excluded.unknown, \
+                 first_day = CASE WHEN first_day IS NULL OR excluded.first_day < first_day \
+                                  THEN coalesce(excluded.first_day, first_day) ELSE first_day END, \
+                 last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day \
+                                 THEN coalesce(excluded.last_day, last_day) ELSE last_day END",
+            )?;
+            for (key, c) in self.players.drain() {
+                let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
+                upsert.execute(params![
+                    name,
+                    variant,
+                    c.preset,
+                    c.games,
+                    c.wins,
+                    c.draws,
+                    c.losses,
+                    c.unknown,
+                    c.first_day,
+                    c.last_day
+                ])?;
+            }
+        }
+        if self.tags.iter().any(|values| !values.is_empty()) {
+            let mut upsert = tx.prepare_cached(
+                "INSERT INTO tag_value (field, value, games) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT DO UPDATE SET games = games + excluded.games",
+            )?;
+            for (field, values) in TAG_FIELDS.iter().zip(&mut self.tags) {
+                for (value, games) in values.drain() {
+                    upsert.execute(params![field, value, games])?;
+                }
+            }
+        }
+        if !self.starts.is_empty() {
+            let mut upsert = tx.prepare_cached(
+                "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO UPDATE SET games = games + excluded.games",
+            )?;
+            for ((key, next, outcome, place), (preset, games)) in self.starts.drain() {
+                let (variant, start_fen) = place.split_once('\0').unwrap_or((&place, ""));
+                upsert.execute(params![
+                    key, variant, preset, start_fen, next, outcome, games
+                ])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets the counts (their games were rolled back).
+    pub(super) fn clear(&mut self) {
+        self.players.clear();
+        self.tags.iter_mut().for_each(HashMap::clear);
+        self.starts.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Mode, Store};
+
+    fn game<'a>(white: &'a str, black: &'a str, outcome: i64, day: &'a str) -> CountedGame<'a> {
+        CountedGame {
+            variant: "english",
+            preset: "english",
+            supported: true,
+            white,
+            black,
+            event: "Open",
+            site: "",
+            day: (!day.is_empty()).then_some(day),
+            outcome,
+        }
+    }
+
+    #[test]
+    fn counts_are_summed_per_name_and_added_to_those_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let mut counts = GameCounts::default();
+        let tx = store.conn_mut().transaction().unwrap();
+        counts.add_game(&game("Ann", "Bob", 1, "2002.01.01"));
+        counts.add_game(&game("Bob", "Ann", 3, ""));
+        counts.write(&tx).unwrap();
+        counts.add_game(&game("Ann", "", 2, "2001.01.01"));
+        counts.add_game(&CountedGame {
+            supported: false,
+            ..game("Cy", "Ann", 0, "2003.01.01")
+        });
+        counts.write(&tx).unwrap();
+        let ann: (i64, i64, i64, i64, i64, String, String) = tx
+            .query_row(
+                "SELECT games, wins, draws, losses, unknown, first_day, last_day \
+                 FROM player_stat WHERE name = 'Ann'",
+                [],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                    ))
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            ann,
+            (4, 1, 1, 1, 1, "2001.01.01".into(), "2003.01.01".into())
+        );
+        let tags: Vec<(String, String, i64)> = tx
+            .prepare("SELECT field, value, games FROM tag_value ORDER BY field, value")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [
+            ("event", "Open", 4),
+            ("preset", "", 1),
+            ("preset", "english", 3),
+            ("site", "", 4),
+            ("variant", "english", 4),
+        ];
+        let expected: Vec<(String, String, i64)> = expected
+            .iter()
+            .map(|&(f, v, n)| (f.to_string(), v.to_string(), n))
+            .collect();
+        assert_eq!(tags, expected);
+    }
+
+    #[test]
+    fn games_at_a_start_are_counted_by_first_move_and_outcome() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let mut counts = GameCounts::default();
+        let tx = store.conn_mut().transaction().unwrap();
+        let start = |next, fen| StartMove {
+            key: 42,
+            variant: "english",
+            preset: "english",
+            start_fen: fen,
+            next,
+            outcome: 1,
+        };
+        for (next, fen) in [(7, None), (7, None), (8, None), (7, Some("W:W1:B2"))] {
+            counts.add_start(&start(next, fen));
+        }
+        counts.write(&tx).unwrap();
+        counts.add_start(&start(7, None));
+        counts.write(&tx).unwrap();
+        let rows: Vec<(String, i64, i64)> = tx
+            .prepare("SELECT start_fen, next, games FROM start_move ORDER BY start_fen, next")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            vec![
+                (String::new(), 7, 3),
+                (String::new(), 8, 1),
+                ("W:W1:B2".to_string(), 7, 1)
+            ]
+        );
+    }
+}
