@@ -160,7 +160,15 @@ impl GameCounts {
                  last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day \
                                  THEN coalesce(excluded.last_day, last_day) ELSE last_day END",
             )?;
-            for (key, c) in self.players.drain() {
+            // In the table's order (name, variant): the same file whatever
+            // the order the games were counted in, and pages filled in turn.
+            let mut players: Vec<(String, PlayerCount)> = self.players.drain().collect();
+            let split = |key: &str| -> (String, String) {
+                let (variant, name) = key.split_once('\0').unwrap_or(("", key));
+                (name.to_string(), variant.to_string())
+            };
+            players.sort_unstable_by_key(|(key, _)| split(key));
+            for (key, c) in players {
                 let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
                 upsert.execute(params![
                     name,
@@ -182,7 +190,9 @@ impl GameCounts {
                  ON CONFLICT DO UPDATE SET games = games + excluded.games",
             )?;
             for (field, values) in TAG_FIELDS.iter().zip(&mut self.tags) {
-                for (value, games) in values.drain() {
+                let mut values: Vec<(String, i64)> = values.drain().collect();
+                values.sort_unstable();
+                for (value, games) in values {
                     upsert.execute(params![field, value, games])?;
                 }
             }
@@ -192,7 +202,11 @@ impl GameCounts {
                 "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO UPDATE SET games = games + excluded.games",
             )?;
-            for ((key, next, outcome, place), (preset, games)) in self.starts.drain() {
+            let mut starts: Vec<_> = self.starts.drain().collect();
+            starts.sort_unstable_by(|((k1, n1, o1, p1), _), ((k2, n2, o2, p2), _)| {
+                (k1, p1, n1, o1).cmp(&(k2, p2, n2, o2))
+            });
+            for ((key, next, outcome, place), (preset, games)) in starts {
                 let (variant, start_fen) = place.split_once('\0').unwrap_or((&place, ""));
                 upsert.execute(params![
                     key, variant, preset, start_fen, next, outcome, games
