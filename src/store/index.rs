@@ -21,7 +21,7 @@
 
 use rusqlite::{OptionalExtension, Transaction};
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::StoreError;
 use super::popular::{Tally, candidate_rows, designate, popular_keys};
@@ -343,7 +343,7 @@ impl Bucket<'_> {
         };
         let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
         let added = postings::add(tx, first.bucket(), &entries, self.fresh)?;
-        let mut keys: HashMap<i64, i64> = HashMap::new();
+        let mut keys: HashMap<i64, i64> = HashMap::default();
         for (row, added) in self.rows.iter().zip(added) {
             *keys.entry(row.key).or_default() += 1;
             if !added {
@@ -372,7 +372,8 @@ pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>, bool
     let Reading::Replayed { replay, .. } = reading else {
         return Vec::new();
     };
-    let mut seen = std::collections::HashSet::with_capacity(replay.certain.len());
+    let mut seen =
+        foldhash::HashSet::with_capacity_and_hasher(replay.certain.len(), Default::default());
     let mut positions = Vec::with_capacity(replay.certain.len());
     for c in &replay.certain {
         let key = c.position.zobrist() as i64;
