@@ -130,7 +130,8 @@ impl From<Corrupt> for StoreError {
     }
 }
 
-fn put(out: &mut Vec<u8>, mut n: u64) {
+/// Appends `n` as LEB128.
+pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         out.push((n as u8) | 0x80);
         n >>= 7;
@@ -138,7 +139,8 @@ fn put(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
+/// Reads a LEB128 number at `at`, moving `at` past it.
+pub(super) fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
     let mut n = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *bytes.get(*at).ok_or(Corrupt)?;

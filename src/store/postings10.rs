@@ -11,7 +11,7 @@
 use rusqlite::{Transaction, params};
 
 use super::StoreError;
-use super::postings::{CHUNK_BYTES, Corrupt};
+use super::postings::{CHUNK_BYTES, Corrupt, put, take};
 
 /// Bits of a Zobrist key kept in the index of step 10.
 pub const KEPT_BITS: u32 = 40;
@@ -39,31 +39,6 @@ pub struct Entry {
     pub ply: u32,
     /// `move_name` id of the move played from there; 0 when not certain.
     pub next: u32,
-}
-
-fn put(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
-    let mut n = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at).ok_or(Corrupt)?;
-        *at += 1;
-        let bits = u64::from(byte & 0x7F);
-        if shift == 63 && bits > 1 {
-            return Err(Corrupt);
-        }
-        n |= bits << shift;
-        if byte & 0x80 == 0 {
-            return Ok(n);
-        }
-    }
-    Err(Corrupt)
 }
 
 fn encode_entry(out: &mut Vec<u8>, previous: Option<&Entry>, entry: &Entry) {
