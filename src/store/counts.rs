@@ -162,14 +162,16 @@ impl GameCounts {
             )?;
             // In the table's order (name, variant): the same file whatever
             // the order the games were counted in, and pages filled in turn.
-            let mut players: Vec<(String, PlayerCount)> = self.players.drain().collect();
-            let split = |key: &str| -> (String, String) {
-                let (variant, name) = key.split_once('\0').unwrap_or(("", key));
-                (name.to_string(), variant.to_string())
-            };
-            players.sort_unstable_by_key(|(key, _)| split(key));
-            for (key, c) in players {
-                let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
+            let mut players: Vec<((String, String), PlayerCount)> = self
+                .players
+                .drain()
+                .map(|(key, c)| {
+                    let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
+                    ((name.to_string(), variant.to_string()), c)
+                })
+                .collect();
+            players.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for ((name, variant), c) in players {
                 upsert.execute(params![
                     name,
                     variant,
