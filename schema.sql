@@ -443,9 +443,10 @@ DROP INDEX game_white;
 -- (src/store/migrate.rs) turns the chunks of step 10, renamed here, into
 -- these and drops them; in `position_run` a row's last field (the next
 -- move's id) now says whether the row is open (1) or not (0); and the
--- counts at popular keys (`popular_move`, `popular_rows`) are counted
--- again from the index, as more rows share a key's 32 bits than its 40
--- (of popular keys sharing their 32 bits, the least stays popular).
+-- counts at popular keys (`popular_move`, `popular_rows`) are emptied, to
+-- be counted again from the index once it has its step-14 layout (the code
+-- of step 14 does it), as more rows share a key's 32 bits than its 40 (of
+-- popular keys sharing their 32 bits, the least stays popular).
 -- `popular_rows` now counts only the rows of games really at the key's
 -- position (their stored moves replayed to the row's ply), as
 -- `popular_move` does, so that a search's total stays the number of games
@@ -467,3 +468,28 @@ CREATE TABLE posting (
 -- game on its own goes; the update and delete triggers stay. Whatever
 -- inserts into `game` counts its games so.
 DROP TRIGGER IF EXISTS game_tags_insert;
+
+-- step 14: the position index in fewer bits (src/store/postings.rs says
+-- how). A chunk holds the same entries, coded as bits instead of whole
+-- bytes: four bytes say how (the Exp-Golomb orders of the suffix
+-- differences, of the game differences and of the plies; the bits of a
+-- game id written whole; whether each entry carries its open bit), a
+-- LEB128 number how many entries follow; then, most significant bit
+-- first, the first entry's suffix (16 bits) and game (whole), each next
+-- one's suffix less the one before and its game less the one before when
+-- the suffix is the same, else its game whole; after each entry's key
+-- part, its ply and, where the chunk has them, its open bit. In a large
+-- index a game id takes its 20-odd bits instead of three bytes, suffixes
+-- some hundred apart 9 bits instead of one or two bytes. The code that
+-- applies this step (src/store/migrate.rs) codes the chunks of step 12,
+-- renamed here, anew and drops them, and counts the popular keys again
+-- when step 12 left them to count (`popular_rows` empty, `popular_key`
+-- not).
+ALTER TABLE posting RENAME TO posting_step12;
+CREATE TABLE posting (
+    bucket  INTEGER NOT NULL,              -- the key's top 16 bits, signed (key >> 48)
+    suffix  INTEGER NOT NULL,              -- the first entry's next 16 bits of the key
+    game    INTEGER NOT NULL,              -- the first entry's game
+    entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
+    PRIMARY KEY (bucket, suffix, game)
+) WITHOUT ROWID;

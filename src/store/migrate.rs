@@ -107,6 +107,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         if step.number == 12 {
             postings_to_step_twelve(&tx)?;
         }
+        if step.number == 14 {
+            postings_to_step_fourteen(&tx)?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -169,52 +172,33 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
 
 /// Step 12's conversion: the chunks of step 10 (in `posting_step10`) are
 /// read bucket by bucket and written as postings of 32-bit keys without
-/// next moves (see src/store/postings.rs); an entry is open when its next
-/// move was not certain and its game's stored moves go on past its ply.
-/// Runs set aside keep their layout, their last field now saying whether
-/// the row is open. The counts at popular keys are counted again from the
-/// index (more rows share a key's 32 bits than its 40); of popular keys
-/// sharing their 32 bits, the least stays popular.
+/// next moves (as step 12 coded them, src/store/postings12.rs); an entry is
+/// open when its next move was not certain and its game's stored moves go
+/// on past its ply. Runs set aside keep their layout, their last field now
+/// saying whether the row is open. The counts at popular keys are emptied,
+/// to be counted again by step 14 (more rows share a key's 32 bits than its
+/// 40).
 fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use super::postings::{Entry, add};
+    use super::postings::Entry;
     use super::postings10::{SUFFIX_BITS, decode};
-    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
     let plies = stored_plies(tx)?;
     let open =
         |game: i64, ply: u32, next: u32| next == 0 && plies.get(&game).is_some_and(|&n| ply < n);
     let shift = SUFFIX_BITS - super::postings::SUFFIX_BITS;
-    let mut bucket: Option<i64> = None;
-    let mut entries: Vec<Entry> = Vec::new();
-    let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
-        entries.sort_unstable();
-        entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
-        add(tx, bucket, entries, true).map_err(index)?;
-        entries.clear();
-        Ok(())
-    };
-    {
-        let mut stmt =
-            tx.prepare("SELECT bucket, entries FROM posting_step10 ORDER BY bucket, suffix, game")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let b: i64 = r.get(0)?;
-            let chunk = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
-            let old = decode(chunk).map_err(|e| index(e.into()))?;
-            if bucket.is_some_and(|current| current != b) {
-                write(bucket.unwrap_or(b), &mut entries)?;
-            }
-            bucket = Some(b);
-            entries.extend(old.iter().map(|e| Entry {
+    copy_postings(
+        tx,
+        "posting_step10",
+        |chunk, entries| {
+            entries.extend(decode(chunk)?.iter().map(|e| Entry {
                 suffix: e.suffix >> shift,
                 game: e.game,
                 ply: e.ply.min(crate::replay::MAX_PLIES as u32),
                 open: open(e.game, e.ply, e.next),
             }));
-        }
-    }
-    if let Some(b) = bucket {
-        write(b, &mut entries)?;
-    }
+            Ok(())
+        },
+        super::postings12::write_bucket,
+    )?;
     tx.execute_batch("DROP TABLE posting_step10;")?;
     let runs: Vec<i64> = tx
         .prepare("SELECT id FROM position_run ORDER BY id")?
@@ -238,7 +222,77 @@ fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), Migrate
             rusqlite::params![id, rows],
         )?;
     }
-    super::popular::count_again(tx).map_err(index)?;
+    tx.execute_batch("DELETE FROM popular_move; DELETE FROM popular_rows;")?;
+    Ok(())
+}
+
+/// Step 14's conversion: the chunks of step 12 (in `posting_step12`) are
+/// written anew as src/store/postings.rs codes them; then the counts at
+/// popular keys are counted again if step 12 left them to count.
+fn postings_to_step_fourteen(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
+    copy_postings(
+        tx,
+        "posting_step12",
+        |chunk, entries| {
+            entries.extend(super::postings12::decode(chunk)?);
+            Ok(())
+        },
+        |tx, bucket, entries| super::postings::add(tx, bucket, entries, true).map(|_| ()),
+    )?;
+    tx.execute_batch("DROP TABLE posting_step12;")?;
+    let left_to_count: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM popular_key) AND NOT EXISTS (SELECT 1 FROM popular_rows)",
+        [],
+        |r| r.get(0),
+    )?;
+    if left_to_count {
+        super::popular::count_again(tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+    }
+    Ok(())
+}
+
+/// Reads the chunks of the index in `table` bucket by bucket, in order,
+/// turns each into entries with `read`, and has `write` write each
+/// bucket's entries, sorted and without repeats, into `posting`.
+fn copy_postings(
+    tx: &rusqlite::Transaction<'_>,
+    table: &str,
+    mut read: impl FnMut(
+        &[u8],
+        &mut Vec<super::postings::Entry>,
+    ) -> Result<(), super::postings::Corrupt>,
+    write: impl Fn(
+        &rusqlite::Transaction<'_>,
+        i64,
+        &[super::postings::Entry],
+    ) -> Result<(), super::StoreError>,
+) -> Result<(), MigrateError> {
+    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    let mut bucket: Option<i64> = None;
+    let mut entries = Vec::new();
+    let flush = |bucket: i64, entries: &mut Vec<super::postings::Entry>| {
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
+        write(tx, bucket, entries).map_err(index)?;
+        entries.clear();
+        Ok::<(), MigrateError>(())
+    };
+    let mut stmt = tx.prepare(&format!(
+        "SELECT bucket, entries FROM {table} ORDER BY bucket, suffix, game"
+    ))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let b: i64 = r.get(0)?;
+        if bucket.is_some_and(|current| current != b) {
+            flush(bucket.unwrap_or(b), &mut entries)?;
+        }
+        bucket = Some(b);
+        let chunk = r.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+        read(chunk, &mut entries).map_err(|e| index(e.into()))?;
+    }
+    if let Some(b) = bucket {
+        flush(b, &mut entries)?;
+    }
     Ok(())
 }
 
@@ -485,7 +539,7 @@ mod tests {
         // A key in every game (more than one chunk), game ids past 2^32,
         // ply 0 and the longest game's last ply, a key sharing its kept
         // bits with another, negative keys, next moves not certain.
-        for game in 1..=600 {
+        for game in 1..=3000 {
             rows.push((hot, game, 0, Some(game % 7)));
         }
         rows.push((hot, 1 << 33, 0, None));
@@ -526,7 +580,7 @@ mod tests {
             .unwrap();
         assert_eq!(left, 0);
         let hits = crate::store::postings::entries_at(&conn, hot).unwrap();
-        assert_eq!(hits.len(), 602);
+        assert_eq!(hits.len(), 3002);
         assert!(hits.windows(2).all(|w| w[0].game <= w[1].game));
     }
 
@@ -676,6 +730,70 @@ mod tests {
         let tables: i64 = conn
             .query_row(
                 "SELECT count(*) FROM sqlite_schema WHERE name = 'posting_step10'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+    }
+
+    #[test]
+    fn step_fourteen_codes_the_postings_of_step_twelve_in_fewer_bytes() {
+        use crate::store::postings::{Entry, all};
+        let mut conn = at_step(13);
+        let mut expected = Vec::new();
+        {
+            let tx = conn.transaction().unwrap();
+            for bucket in [-32768i64, -1, 0, 7] {
+                let mut entries: Vec<Entry> = (0..4000u32)
+                    .map(|i| Entry {
+                        suffix: (i * 16) % 65536,
+                        game: 1 + i64::from(i * 7919 % 100_003),
+                        ply: i % 90,
+                        open: i % 11 == 0,
+                    })
+                    .collect();
+                entries.sort_unstable();
+                crate::store::postings12::write_bucket(&tx, bucket, &entries).unwrap();
+                expected.extend(entries.iter().map(|e| {
+                    (
+                        (bucket << crate::store::postings::SUFFIX_BITS) | i64::from(e.suffix),
+                        e.game,
+                        e.ply,
+                        e.open,
+                    )
+                }));
+            }
+            // Counts already made at step 12 stay as they are.
+            tx.execute_batch(
+                "INSERT INTO popular_key VALUES (5); \
+                 INSERT INTO popular_rows VALUES (5, 'filipino', 'filipino', 99);",
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let bytes = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT sum(length(entries)) FROM posting", [], |r| r.get(0))
+                .unwrap()
+        };
+        let before = bytes(&conn);
+        migrate(&mut conn).unwrap();
+        assert!(
+            bytes(&conn) * 10 < before * 9,
+            "{} vs {before}",
+            bytes(&conn)
+        );
+        expected.sort_unstable();
+        assert_eq!(all(&conn).unwrap(), expected);
+        let rows: i64 = conn
+            .query_row("SELECT rows FROM popular_rows WHERE key = 5", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(rows, 99);
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'posting_step12'",
                 [],
                 |r| r.get(0),
             )

@@ -7,6 +7,7 @@
 //! bring a database of an older pdndb up to date first). A database newer
 //! than the binary is refused.
 
+mod bits;
 mod counts;
 pub mod explore;
 pub mod games;
@@ -24,6 +25,7 @@ pub mod players;
 pub mod popular;
 pub mod postings;
 pub mod postings10;
+pub mod postings12;
 pub mod problems;
 pub mod query;
 pub mod recheck;

@@ -11,7 +11,8 @@
 use rusqlite::{Transaction, params};
 
 use super::StoreError;
-use super::postings::{CHUNK_BYTES, Corrupt, put, take};
+use super::postings::{CHUNK_BYTES, Corrupt};
+use super::postings12::{put, take};
 
 /// Bits of a Zobrist key kept in the index of step 10.
 pub const KEPT_BITS: u32 = 40;
