@@ -14,32 +14,33 @@ pub fn exp_golomb_bits(v: u64, k: u32) -> u32 {
 }
 
 /// The order of Exp-Golomb code that codes numbers of the bit lengths
-/// `lengths` counts (`lengths[b]`: how many numbers have `b` bits) in the
-/// fewest bits, among `0..=max_k` (a close estimate: each number is taken
-/// to cost what the middle number of its length costs).
-pub fn best_order(lengths: &[u64; 65], max_k: u32) -> u32 {
-    let middle = |b: usize| match b {
-        0 => 0,
-        1 => 1,
-        _ => 3u64 << (b - 2),
+/// `lengths` counts (`lengths[b]`: how many numbers have `b` bits, `b`
+/// at most 64) in the
+/// fewest bits, among `0..=max_k`. The cost is a close estimate: a number
+/// of `b` bits takes `1 + k` bits when `b <= k`, else `2 (b - k) + k`.
+pub fn best_order(lengths: &[u64], max_k: u32) -> u32 {
+    let Some(longest) = lengths.iter().rposition(|&n| n > 0) else {
+        return 0;
     };
-    let classes: Vec<(u64, u64)> = lengths
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(b, &n)| (middle(b), n))
-        .collect();
-    // Past the longest length, a larger order only costs more.
-    let longest = lengths.iter().rposition(|&n| n > 0).unwrap_or(0) as u32;
-    let cost = |k: u32| -> u64 {
-        classes
-            .iter()
-            .map(|&(v, n)| n * u64::from(exp_golomb_bits(v, k)))
-            .sum()
-    };
-    (0..=max_k.min(longest))
-        .min_by_key(|&k| cost(k))
-        .unwrap_or(0)
+    // Going down from the longest length (a larger order only costs
+    // more): `short` numbers have at most k bits, the others `long`,
+    // `long_bits` the sum of their lengths.
+    let mut short: u64 = lengths[..=longest].iter().sum();
+    let (mut long, mut long_bits) = (0u64, 0u64);
+    let mut best = (u64::MAX, 0);
+    for k in (0..=longest as u32).rev() {
+        if k <= max_k {
+            let cost = short * u64::from(1 + k) + 2 * long_bits - u64::from(k) * long;
+            if cost < best.0 {
+                best = (cost, k);
+            }
+        }
+        let n = lengths[k as usize];
+        short -= n;
+        long += n;
+        long_bits += n * u64::from(k);
+    }
+    best.1
 }
 
 /// The bit length of `v` (0 for 0).
@@ -72,16 +73,14 @@ impl BitWriter {
             self.put(v, 32);
             return;
         }
-        if n == 0 {
-            return;
-        }
-        self.pending = (self.pending << n) | (v & ((1 << n) - 1));
+        // Fewer than 32 bits wait: room for 32 more.
+        self.pending = (self.pending << n) | (v & mask(n));
         self.pending_bits += n;
-        while self.pending_bits >= 8 {
-            self.pending_bits -= 8;
-            self.out.push((self.pending >> self.pending_bits) as u8);
+        if self.pending_bits >= 32 {
+            self.pending_bits -= 32;
+            let word = (self.pending >> self.pending_bits) as u32;
+            self.out.extend_from_slice(&word.to_be_bytes());
         }
-        self.pending &= (1 << self.pending_bits) - 1;
     }
 
     /// Writes `v` in the Exp-Golomb code of order `k` (at most 63).
@@ -89,20 +88,35 @@ impl BitWriter {
         let k = k.min(63);
         let q = u128::from(v >> k) + 1;
         let n = 128 - q.leading_zeros();
-        self.put(0, n - 1);
-        self.put(1, 1);
-        self.put((q - (1 << (n - 1))) as u64, n - 1);
-        self.put(v, k);
+        if 2 * n - 1 + k <= 32 {
+            // q + 1 in 2n - 1 bits (its n - 1 leading zeros, then itself),
+            // then the low k bits of v.
+            self.put(((q as u64) << k) | (v & mask(k)), 2 * n - 1 + k);
+        } else {
+            self.put(0, n - 1);
+            self.put(1, 1);
+            self.put((q - (1 << (n - 1))) as u64, n - 1);
+            self.put(v, k);
+        }
     }
 
     /// The bytes written, the last one padded.
     pub fn finish(mut self) -> Vec<u8> {
-        if self.pending_bits > 0 {
-            let pad = 8 - self.pending_bits;
-            self.put(0, pad);
+        let mut left = self.pending_bits;
+        while left >= 8 {
+            left -= 8;
+            self.out.push((self.pending >> left) as u8);
+        }
+        if left > 0 {
+            self.out.push((self.pending << (8 - left)) as u8);
         }
         self.out
     }
+}
+
+/// The low `n` bits set (`n` at most 64).
+fn mask(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
 }
 
 /// Reads the bits of bytes in the order [`BitWriter`] wrote them.

@@ -165,9 +165,9 @@ const MAX_CHUNK_ENTRIES: u64 = 1 << 21;
 impl Coding {
     /// The coding that takes the fewest bits for sorted `entries`.
     fn for_entries(entries: &[Entry]) -> Coding {
-        let mut suffixes = [0u64; 65];
+        let mut suffixes = [0u64; 33];
         let mut games = [0u64; 65];
-        let mut plies = [0u64; 65];
+        let mut plies = [0u64; 33];
         let mut widest = 0;
         let mut open_bits = false;
         for (i, e) in entries.iter().enumerate() {
