@@ -153,9 +153,8 @@ struct Coding {
     open_bits: bool,
 }
 
-/// Bytes of a chunk before its entries' bits: the coding, then the number
-/// of entries as LEB128 (at most three bytes: a chunk holds at most
-/// [`MAX_CHUNK_ENTRIES`]).
+/// Bytes of a chunk's coding, its first bytes; the number of its entries
+/// follows as LEB128, then their bits.
 const HEADER_BYTES: usize = 4;
 
 /// Entries in one chunk at most (a chunk never holds more entries than a
@@ -273,10 +272,13 @@ impl Coding {
         }
         let mut at = HEADER_BYTES;
         let count = super::postings12::take(bytes, &mut at)?;
-        if count > MAX_CHUNK_ENTRIES {
+        let rest = &bytes[at..];
+        // Every entry takes a few bits: more than a bit each is damage (and
+        // would have decoding reserve room for nothing).
+        if count > MAX_CHUNK_ENTRIES || count > 8 * rest.len() as u64 {
             return Err(Corrupt);
         }
-        Ok((coding, count, &bytes[at..]))
+        Ok((coding, count, rest))
     }
 }
 
@@ -803,6 +805,10 @@ mod tests {
         let mut more = bytes.clone();
         more[HEADER_BYTES] = 3;
         assert_eq!(decode(&more), Err(Corrupt));
+        // Far more entries said than the bytes could hold.
+        let mut many = bytes[..HEADER_BYTES].to_vec();
+        many.extend([0xFF, 0xFF, 0x7F, 0, 0]);
+        assert_eq!(decode(&many), Err(Corrupt));
         // A suffix past its bits: first suffix 0xFFFF, then a difference of 1.
         let far = Coding {
             suffix_order: 0,
