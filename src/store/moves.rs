@@ -8,7 +8,7 @@ use crate::rules::{Move, Position, Rules};
 
 /// The canonical order of moves: start square, then the landing squares of
 /// the canonical route, by number.
-fn canonical_order(a: &Move, b: &Move) -> std::cmp::Ordering {
+pub(super) fn canonical_order(a: &Move, b: &Move) -> std::cmp::Ordering {
     a.from().cmp(&b.from()).then_with(|| a.path().cmp(b.path()))
 }
 

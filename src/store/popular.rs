@@ -338,7 +338,14 @@ impl Tally {
             "DELETE FROM popular_move WHERE key = ?1 AND board = ?2 AND variant = ?3 \
              AND next = ?4 AND outcome = ?5 AND games <= 0",
         )?;
-        let changes: Vec<(Line, i64)> = self.changes.drain().collect();
+        let mut changes: Vec<(Line, i64)> = self.changes.drain().collect();
+        // In one order whatever the map's, so that the moves met first get
+        // the same ids in every run.
+        changes.sort_by(|(a, _), (b, _)| {
+            (a.0, &a.1, &a.2, &a.3, a.5)
+                .cmp(&(b.0, &b.1, &b.2, &b.3, b.5))
+                .then_with(|| super::moves::canonical_order(&a.4, &b.4))
+        });
         for ((key, board, variant, preset, next, outcome), games) in changes {
             if games == 0 {
                 continue;
@@ -370,7 +377,9 @@ impl Tally {
         let mut empty = tx.prepare_cached(
             "DELETE FROM popular_rows WHERE key = ?1 AND variant = ?2 AND rows <= 0",
         )?;
-        for ((key, variant), (preset, rows)) in self.rows.drain() {
+        let mut changed: Vec<_> = self.rows.drain().collect();
+        changed.sort_unstable();
+        for ((key, variant), (preset, rows)) in changed {
             if rows == 0 {
                 continue;
             }
