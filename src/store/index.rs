@@ -139,7 +139,7 @@ impl IndexBuffer {
         if run > MAX_RUNS {
             return self.flush(tx);
         }
-        sort_rows(&mut self.rows);
+        self.rows.sort_unstable();
         let mut insert =
             tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
         let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES);
@@ -162,7 +162,7 @@ impl IndexBuffer {
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
     pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
-        sort_rows(&mut self.rows);
+        self.rows.sort_unstable();
         let runs: Vec<i64> = {
             let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
             let runs = stmt.query_map([], |r| r.get(0))?;
@@ -187,45 +187,37 @@ impl IndexBuffer {
         let exact = !tx
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
-        let floor = candidate_rows();
-        let (tally, merged, added) = std::thread::scope(|scope| {
-            // An empty index takes whole buckets: their chunks are coded on
-            // another thread while this one merges and writes.
-            let coder = if exact {
-                Coder::start(scope, floor as usize)
-            } else {
-                None
-            };
-            let mut bucket = Bucket {
-                popular: &popular_kept,
-                fresh: exact,
-                floor,
-                rows: Vec::new(),
-                tally: Tally::default(),
-                merged: Vec::new(),
-                added: 0,
-                coder,
-            };
-            while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-                if bucket
-                    .rows
-                    .first()
-                    .is_some_and(|r| r.bucket() != row.bucket())
-                {
-                    bucket.write(tx)?;
-                }
-                if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
-                    bucket.rows.push(row);
-                }
-                if let Some(next) = sources[i].next(tx)? {
-                    heap.push(std::cmp::Reverse((next, i)));
-                }
+        let mut bucket = Bucket {
+            popular: &popular_kept,
+            fresh: exact,
+            floor: candidate_rows(),
+            rows: Vec::new(),
+            tally: Tally::default(),
+            merged: Vec::new(),
+            added: 0,
+        };
+        while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
+            if bucket
+                .rows
+                .first()
+                .is_some_and(|r| r.bucket() != row.bucket())
+            {
+                bucket.write(tx)?;
             }
-            bucket.write(tx)?;
-            bucket.finish(tx)?;
-            Ok::<_, StoreError>((bucket.tally, bucket.merged, bucket.added))
-        })?;
-        let mut tally = tally;
+            if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
+                bucket.rows.push(row);
+            }
+            if let Some(next) = sources[i].next(tx)? {
+                heap.push(std::cmp::Reverse((next, i)));
+            }
+        }
+        bucket.write(tx)?;
+        let Bucket {
+            mut tally,
+            merged,
+            added,
+            ..
+        } = bucket;
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -329,7 +321,7 @@ impl RunReader {
 }
 
 /// The merged rows of one bucket, written when the next bucket begins.
-struct Bucket<'a, 'scope> {
+struct Bucket<'a> {
     /// Popular keys by kept key.
     popular: &'a HashMap<i64, i64>,
     /// Whether the index was empty before the merge.
@@ -342,161 +334,32 @@ struct Bucket<'a, 'scope> {
     merged: Vec<(i64, i64)>,
     /// Rows added to the index.
     added: usize,
-    /// The thread coding the buckets of an index empty before the merge.
-    coder: Option<Coder<'scope>>,
 }
 
-impl Bucket<'_, '_> {
+impl Bucket<'_> {
     fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        if self.rows.is_empty() {
-            return Ok(());
-        }
-        let rows = std::mem::take(&mut self.rows);
-        if !self.fresh {
-            return self.add(tx, rows);
-        }
-        let Some(coder) = &self.coder else {
-            return self.store(tx, Coded::new(rows, self.floor as usize));
-        };
-        let rows = match coder.jobs.send(rows) {
-            Ok(()) => None,
-            // The coder is gone: `finish` says why.
-            Err(std::sync::mpsc::SendError(rows)) => Some(rows),
-        };
-        let ready: Vec<Coded> = coder.coded.try_iter().collect();
-        for coded in ready {
-            self.store(tx, coded)?;
-        }
-        match rows {
-            Some(rows) => self.store(tx, Coded::new(rows, self.floor as usize)),
-            None => Ok(()),
-        }
-    }
-
-    /// Writes what the coder has yet to hand back, once every bucket was
-    /// handed to it.
-    fn finish(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        let Some(Coder {
-            jobs,
-            coded,
-            thread,
-        }) = self.coder.take()
-        else {
+        let Some(first) = self.rows.first() else {
             return Ok(());
         };
-        drop(jobs);
-        for coded in coded {
-            self.store(tx, coded)?;
-        }
-        if let Err(panic) = thread.join() {
-            std::panic::resume_unwind(panic);
-        }
-        Ok(())
-    }
-
-    /// Writes a coded bucket into an index that held none of its rows.
-    fn store(&mut self, tx: &Transaction<'_>, coded: Coded) -> Result<(), StoreError> {
-        let Some(first) = coded.rows.first() else {
-            return Ok(());
-        };
-        postings::insert_chunks(tx, first.bucket(), &coded.chunks)?;
-        self.added += coded.rows.len();
-        self.count_popular(tx, &coded.rows)?;
-        self.merged.extend(coded.merged);
-        Ok(())
-    }
-
-    /// Adds a bucket's rows to an index that may hold some of them.
-    fn add(&mut self, tx: &Transaction<'_>, rows: Vec<IndexRow>) -> Result<(), StoreError> {
-        let Some(first) = rows.first() else {
-            return Ok(());
-        };
-        let entries: Vec<postings::Entry> = rows.iter().map(IndexRow::entry).collect();
-        let added = postings::add(tx, first.bucket(), &entries, false)?;
-        let new: Vec<IndexRow> = rows
-            .iter()
-            .zip(added)
-            .filter(|(_, added)| *added)
-            .map(|(row, _)| *row)
-            .collect();
-        self.added += new.len();
-        self.count_popular(tx, &new)?;
-        self.merged
-            .extend(keys_with_rows(&rows, self.floor as usize));
-        Ok(())
-    }
-
-    /// Counts rows added under popular keys in the tree's counts.
-    fn count_popular(
-        &mut self,
-        tx: &Transaction<'_>,
-        added: &[IndexRow],
-    ) -> Result<(), StoreError> {
-        if self.popular.is_empty() {
-            return Ok(());
-        }
-        for row in added {
+        let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
+        let added = postings::add(tx, first.bucket(), &entries, self.fresh)?;
+        for (row, added) in self.rows.iter().zip(added) {
+            if !added {
+                continue;
+            }
+            self.added += 1;
+            if self.popular.is_empty() {
+                continue;
+            }
             if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
                 self.tally
                     .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
             }
         }
+        self.merged
+            .extend(keys_with_rows(&self.rows, self.floor as usize));
+        self.rows.clear();
         Ok(())
-    }
-}
-
-/// A bucket's rows with their chunks coded, and its keys with many rows.
-struct Coded {
-    rows: Vec<IndexRow>,
-    chunks: Vec<(postings::Entry, Vec<u8>)>,
-    merged: Vec<(i64, i64)>,
-}
-
-impl Coded {
-    fn new(rows: Vec<IndexRow>, floor: usize) -> Coded {
-        let entries: Vec<postings::Entry> = rows.iter().map(IndexRow::entry).collect();
-        Coded {
-            chunks: postings::chunks(&entries),
-            merged: keys_with_rows(&rows, floor),
-            rows,
-        }
-    }
-}
-
-/// Buckets waiting for the coder at most.
-const CODER_QUEUE: usize = 256;
-
-/// A thread that codes buckets handed to it, in order.
-struct Coder<'scope> {
-    jobs: std::sync::mpsc::SyncSender<Vec<IndexRow>>,
-    coded: std::sync::mpsc::Receiver<Coded>,
-    thread: std::thread::ScopedJoinHandle<'scope, ()>,
-}
-
-impl<'scope> Coder<'scope> {
-    /// The coder, or `None` when no thread can start (the buckets are then
-    /// coded where they are written).
-    fn start<'env>(
-        scope: &'scope std::thread::Scope<'scope, 'env>,
-        floor: usize,
-    ) -> Option<Coder<'scope>> {
-        let (jobs, incoming) = std::sync::mpsc::sync_channel::<Vec<IndexRow>>(CODER_QUEUE);
-        let (outgoing, coded) = std::sync::mpsc::channel();
-        let thread = std::thread::Builder::new()
-            .name("pdndb-index".to_string())
-            .spawn_scoped(scope, move || {
-                for rows in incoming {
-                    if outgoing.send(Coded::new(rows, floor)).is_err() {
-                        return;
-                    }
-                }
-            })
-            .ok()?;
-        Some(Coder {
-            jobs,
-            coded,
-            thread,
-        })
     }
 }
 
@@ -522,33 +385,6 @@ fn keys_with_rows(rows: &[IndexRow], floor: usize) -> Vec<(i64, i64)> {
     }
     found.sort_unstable();
     found
-}
-
-/// Sorts rows in index order; a large buffer's two halves on two threads
-/// (then merged in one pass), or on this one when no thread can start.
-fn sort_rows(rows: &mut [IndexRow]) {
-    const ON_TWO_THREADS_FROM: usize = 1 << 16;
-    if rows.len() < ON_TWO_THREADS_FROM {
-        rows.sort_unstable();
-        return;
-    }
-    let (low, high) = rows.split_at_mut(rows.len() / 2);
-    let low_sorted = std::thread::scope(|scope| {
-        let helper = std::thread::Builder::new()
-            .name("pdndb-sort".to_string())
-            .spawn_scoped(scope, || low.sort_unstable());
-        high.sort_unstable();
-        match helper.map(|h| h.join()) {
-            Ok(Ok(())) => true,
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            Err(_) => false,
-        }
-    });
-    if !low_sorted {
-        low.sort_unstable();
-    }
-    // Two sorted runs: the stable sort finds them and merges them.
-    rows.sort();
 }
 
 /// The certain positions of a replayed game, each once (its first visit),
@@ -633,30 +469,6 @@ mod tests {
             ply,
             open: false,
         }
-    }
-
-    #[test]
-    fn large_buffers_sort_as_small_ones() {
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut rows: Vec<IndexRow> = (0..200_000)
-            .map(|_| {
-                row(
-                    next() as i64 & !0xFFFF_FFFF_FFFF,
-                    (next() % 5000) as i64,
-                    (next() % 90) as u32,
-                )
-            })
-            .collect();
-        let mut expected = rows.clone();
-        expected.sort_unstable();
-        sort_rows(&mut rows);
-        assert_eq!(rows, expected);
     }
 
     #[test]

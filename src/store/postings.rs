@@ -382,23 +382,10 @@ pub fn chunks(entries: &[Entry]) -> Vec<(Entry, Vec<u8>)> {
 
 /// Writes a bucket's sorted entries as new chunks.
 fn write_chunks(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Result<(), StoreError> {
-    insert_chunks(tx, bucket, &chunks(entries))
-}
-
-/// Writes chunks made by [`chunks`] of the entries of a bucket that holds
-/// none of them yet.
-///
-/// # Errors
-/// A database failure.
-pub fn insert_chunks(
-    tx: &Transaction<'_>,
-    bucket: i64,
-    chunks: &[(Entry, Vec<u8>)],
-) -> Result<(), StoreError> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for (head, bytes) in chunks {
+    for (head, bytes) in chunks(entries) {
         insert.execute(params![bucket, head.suffix, head.game, bytes])?;
     }
     Ok(())
