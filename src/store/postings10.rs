@@ -8,11 +8,11 @@
 //! the one before when the suffix is the same (else its game), ply, next
 //! (0 when not certain). Chunks are cut as [`super::postings`] cuts them.
 
-use rusqlite::{Transaction, params};
+use rusqlite::Transaction;
 
 use super::StoreError;
-use super::postings::{CHUNK_BYTES, Corrupt};
-use super::postings12::{put, take};
+use super::postings::Corrupt;
+use super::postings12::{put, take, write_leb128_bucket};
 
 /// Bits of a Zobrist key kept in the index of step 10.
 pub const KEPT_BITS: u32 = 40;
@@ -85,8 +85,8 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, Corrupt> {
 }
 
 /// Writes a bucket's sorted entries (the bucket empty before) as chunks of
-/// at most [`CHUNK_BYTES`], never cut between two entries of one suffix
-/// and game.
+/// at most [`CHUNK_BYTES`](super::postings::CHUNK_BYTES), never cut between
+/// two entries of one suffix and game.
 ///
 /// # Errors
 /// A database failure.
@@ -95,37 +95,7 @@ pub fn write_bucket(
     bucket: i64,
     entries: &[Entry],
 ) -> Result<(), StoreError> {
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut start = 0;
-    let mut group = 0;
-    while group < entries.len() {
-        let head = (entries[group].suffix, entries[group].game);
-        let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
-        let before = bytes.len();
-        for i in group..end {
-            encode_entry(
-                &mut bytes,
-                (i > start).then(|| &entries[i - 1]),
-                &entries[i],
-            );
-        }
-        if bytes.len() > CHUNK_BYTES && group > start {
-            bytes.truncate(before);
-            let first = &entries[start];
-            insert.execute(params![bucket, first.suffix, first.game, bytes])?;
-            bytes.clear();
-            start = group;
-            continue;
-        }
-        group = end;
-    }
-    if let Some(first) = entries.get(start) {
-        insert.execute(params![bucket, first.suffix, first.game, bytes])?;
-    }
-    Ok(())
+    write_leb128_bucket(tx, bucket, entries, |e| (e.suffix, e.game), encode_entry)
 }
 
 #[cfg(test)]
@@ -164,7 +134,7 @@ mod tests {
         let mut chunks = 0;
         while let Some(r) = rows.next().unwrap() {
             let bytes: Vec<u8> = r.get(0).unwrap();
-            assert!(bytes.len() <= CHUNK_BYTES);
+            assert!(bytes.len() <= crate::store::postings::CHUNK_BYTES);
             back.extend(decode(&bytes).unwrap());
             chunks += 1;
         }

@@ -112,6 +112,24 @@ pub fn write_bucket(
     bucket: i64,
     entries: &[Entry],
 ) -> Result<(), StoreError> {
+    write_leb128_bucket(tx, bucket, entries, |e| (e.suffix, e.game), encode_entry)
+}
+
+/// Writes a bucket's sorted entries (the bucket empty before) as chunks of
+/// LEB128 numbers of at most [`CHUNK_BYTES`], never cut between two entries
+/// of one suffix and game (as steps 10 and 12 wrote them): `head` gives an
+/// entry's suffix and game, `encode_entry` codes an entry after the one
+/// before it in its chunk.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn write_leb128_bucket<E>(
+    tx: &Transaction<'_>,
+    bucket: i64,
+    entries: &[E],
+    head: impl Fn(&E) -> (u32, i64),
+    encode_entry: impl Fn(&mut Vec<u8>, Option<&E>, &E),
+) -> Result<(), StoreError> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
     )?;
@@ -119,8 +137,8 @@ pub fn write_bucket(
     let mut start = 0;
     let mut group = 0;
     while group < entries.len() {
-        let head = (entries[group].suffix, entries[group].game);
-        let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
+        let group_head = head(&entries[group]);
+        let end = group + entries[group..].partition_point(|e| head(e) == group_head);
         let before = bytes.len();
         for i in group..end {
             encode_entry(
@@ -131,8 +149,8 @@ pub fn write_bucket(
         }
         if bytes.len() > CHUNK_BYTES && group > start {
             bytes.truncate(before);
-            let first = &entries[start];
-            insert.execute(params![bucket, first.suffix, first.game, bytes])?;
+            let (suffix, game) = head(&entries[start]);
+            insert.execute(params![bucket, suffix, game, bytes])?;
             bytes.clear();
             start = group;
             continue;
@@ -140,7 +158,8 @@ pub fn write_bucket(
         group = end;
     }
     if let Some(first) = entries.get(start) {
-        insert.execute(params![bucket, first.suffix, first.game, bytes])?;
+        let (suffix, game) = head(first);
+        insert.execute(params![bucket, suffix, game, bytes])?;
     }
     Ok(())
 }
