@@ -885,7 +885,18 @@ impl Replacement<'_> {
         game: &Prepared,
         old: &mut OldCopies,
     ) -> Result<(), StoreError> {
-        let Some(old_game) = old.claim(tx, &game.text_hash)? else {
+        let kept = match old.claim(tx, &game.text_hash)? {
+            Some(old_game) => {
+                let shared = has_copies(tx, old_game, Some(old.file))?;
+                let reads_alike =
+                    Row::stored(tx, old_game)?.is_some_and(|row| row == Row::of(game));
+                // When another file holds the old game as it read and this
+                // copy reads otherwise, the copy parts from it.
+                (!shared || reads_alike).then_some(old_game)
+            }
+            None => None,
+        };
+        let Some(old_game) = kept else {
             return write_game(
                 tx,
                 self.move_ids,
@@ -896,21 +907,6 @@ impl Replacement<'_> {
                 self.summary,
             );
         };
-        let shared = has_copies(tx, old_game, Some(old.file))?;
-        let reads_alike = Row::stored(tx, old_game)?.is_some_and(|row| row == Row::of(game));
-        if shared && !reads_alike {
-            // Another file holds the old game as it read: this copy parts
-            // from it.
-            return write_game(
-                tx,
-                self.move_ids,
-                self.index,
-                self.counts,
-                file_id,
-                game,
-                self.summary,
-            );
-        }
         insert_copy(tx, file_id, old_game, game)?;
         let update = update_game(tx, old_game, game, self.move_ids)?;
         self.summary.games_kept += 1;
