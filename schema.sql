@@ -12,6 +12,13 @@
 --
 -- Zobrist keys in `position.key` follow src/rules/zobrist.rs (its Stability
 -- section): changing the key tables needs a step that rehashes every key.
+--
+-- An import into a database that holds no game drops the game table's
+-- indexes that only queries read (game_moves_key, game_black, game_pair,
+-- game_event, game_site, game_day) and builds them at its end; a writer
+-- that opens a database without them builds them first
+-- (src/store/query_indexes.rs). A step that drops or changes one of them
+-- must allow for it being missing (DROP INDEX IF EXISTS).
 
 -- step 1: source files, games, provenance, the position index
 CREATE TABLE source_file (

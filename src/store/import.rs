@@ -23,6 +23,7 @@ use super::id_set::IdSet;
 use super::identity::Identity;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
 use super::moves::encode;
+use super::query_indexes;
 use super::recheck::{FileOptions, READING_VERSION};
 use super::rows::{Row, delete_games, has_copies, update_game};
 use super::{Store, StoreError};
@@ -290,10 +291,28 @@ impl<'a> Importer<'a> {
     ) -> Result<(ImportSummary, usize), StoreError> {
         let began = Instant::now();
         let mut summary = ImportSummary::default();
-        let mut failed = 0;
         summary.positions += self.index_missing()?;
+        query_indexes::drop_for_first_import(self.store.conn_mut())?;
+        let stored = self.import_files(files, &mut summary, progress);
+        // Built even when the import failed, if the database lets it.
+        let built = query_indexes::build_missing(self.store.conn_mut());
+        let failed = stored?;
+        built?;
+        summary.seconds = began.elapsed().as_secs_f64();
+        Ok((summary, failed))
+    }
+
+    /// Imports every file and writes the index, as [`Importer::run`];
+    /// returns the files that failed.
+    fn import_files(
+        &mut self,
+        files: &[Input],
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<usize, StoreError> {
+        let mut failed = 0;
         for input in files {
-            match self.import_file(input, &mut summary, progress) {
+            match self.import_file(input, summary, progress) {
                 Ok(()) => {}
                 Err(FileError::Io(message)) => {
                     progress(Progress::Problem(message));
@@ -303,8 +322,7 @@ impl<'a> Importer<'a> {
             }
         }
         summary.positions += self.finish()?;
-        summary.seconds = began.elapsed().as_secs_f64();
-        Ok((summary, failed))
+        Ok(failed)
     }
 
     /// Indexes the games an interrupted import stored without their

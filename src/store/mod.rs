@@ -28,6 +28,7 @@ pub mod postings10;
 pub mod postings12;
 pub mod problems;
 pub mod query;
+mod query_indexes;
 pub mod recheck;
 pub mod record;
 pub mod remove;
@@ -335,6 +336,8 @@ impl Store {
             path: path.to_path_buf(),
             source,
         })?;
+        // After a first import that was stopped before it built them.
+        query_indexes::build_missing(&mut conn).map_err(open_err)?;
         Ok(conn)
     }
 

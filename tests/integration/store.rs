@@ -271,6 +271,66 @@ fn a_killed_import_leaves_a_sound_database_that_the_same_command_completes() {
     assert_eq!(integrity(&db), "ok");
 }
 
+/// The game table's indexes, by name, with their definitions.
+fn game_indexes(db: &Path) -> Vec<(String, String)> {
+    let conn = crate::open_with_index_rows(db);
+    let mut stmt = conn
+        .prepare(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'game' \
+             AND sql IS NOT NULL ORDER BY name",
+        )
+        .unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    rows.collect::<Result<_, _>>().unwrap()
+}
+
+#[test]
+fn a_first_import_builds_the_query_indexes_at_its_end_or_the_next_writer_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("gen.pdn");
+    let status = Command::cargo_bin("pdndb")
+        .unwrap()
+        .args(["generate", "--games", "3000", "--seed", "4", "-o"])
+        .arg(&archive)
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success());
+    let inputs: [&Path; 1] = [&archive];
+    let fresh = dir.path().join("fresh.sqlite");
+    import_json(&fresh, &inputs);
+    let indexes = game_indexes(&fresh);
+    for name in ["game_pair", "game_event", "game_day", "game_dup_key"] {
+        assert!(indexes.iter().any(|(n, _)| n == name), "{indexes:?}");
+    }
+    let listing = ["games", "--player", "Lim", "--date", "2015", "--json"];
+    let (listed, _, code) = run(&fresh, &listing);
+    assert_eq!(code, 0);
+    assert!(json_lines(&listed).len() > 10, "{listed}");
+
+    // Killed midway: the indexes only queries read are not there yet.
+    let db = dir.path().join("killed.sqlite");
+    let out = pdndb(&db)
+        .arg("import")
+        .args(inputs)
+        .env("PDNDB_TEST_ABORT_AFTER", "1500")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the import was to die midway");
+    let left = game_indexes(&db);
+    assert!(left.iter().all(|(n, _)| n != "game_pair"), "{left:?}");
+    assert!(left.iter().any(|(n, _)| n == "game_dup_key"), "{left:?}");
+    // Queries answer all the same.
+    let (_, err, code) = run(&db, &listing);
+    assert_eq!(code, 0, "{err}");
+
+    // The next writer builds them; the completed import equals the fresh one.
+    import_json(&db, &inputs);
+    assert_eq!(game_indexes(&db), indexes);
+    assert_eq!(run(&db, &listing).0, listed);
+    assert_eq!(integrity(&db), "ok");
+}
+
 #[test]
 fn queries_need_a_database_and_say_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
