@@ -212,6 +212,8 @@ impl IndexBuffer {
             }
         }
         bucket.write(tx)?;
+        // The rows kept in memory go before the popular keys are counted.
+        drop((heap, sources));
         let Bucket {
             mut tally,
             merged,

@@ -197,7 +197,14 @@ pub(super) struct Tally {
     rows: RowCounts,
     boards: Boards,
     move_ids: HashMap<Move, i64>,
+    /// Rows of keys made popular, not yet counted: `(game, key, ply,
+    /// open)`, counted in game order so that each game is read once.
+    pending: Vec<(i64, i64, i64, bool)>,
 }
+
+/// Rows of keys made popular waiting to be counted, at most (32 bytes
+/// each: 16 MiB).
+const PENDING_ROWS: usize = 1 << 19;
 
 impl Tally {
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
@@ -313,11 +320,38 @@ impl Tally {
         *self.changes.entry(line).or_default() += sign;
     }
 
-    /// Counts every index row under `key` (as [`Tally::row`] would).
+    /// Counts every index row under `key` (as [`Tally::row`] would), by
+    /// [`Tally::write`] at the latest.
     fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
         for entry in postings::entries_at(tx, key)? {
-            self.row(tx, key, entry.game, i64::from(entry.ply), entry.open, 1)?;
+            if self.pending.len() >= PENDING_ROWS {
+                self.count_pending(tx)?;
+            }
+            let ply = i64::from(entry.ply);
+            self.pending.push((entry.game, key, ply, entry.open));
         }
+        Ok(())
+    }
+
+    /// Counts the rows [`Tally::key`] set aside, reading each of their
+    /// games once, in the order of the game table.
+    fn count_pending(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        let mut stmt = tx.prepare_cached(
+            "SELECT variant, preset, start_fen, moves, outcome FROM game WHERE id = ?1",
+        )?;
+        for rows_of_game in pending.chunk_by(|a, b| a.0 == b.0) {
+            let mut game = stmt.query([rows_of_game[0].0])?;
+            let Some(r) = game.next()? else {
+                continue;
+            };
+            for &(_, key, ply, open) in rows_of_game {
+                self.game_row(r, 0, key, ply, open, 1)?;
+            }
+        }
+        pending.clear();
+        self.pending = pending;
         Ok(())
     }
 
@@ -326,6 +360,7 @@ impl Tally {
     /// # Errors
     /// A database failure.
     pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.count_pending(tx)?;
         self.write_rows(tx)?;
         if self.changes.is_empty() {
             return Ok(());
@@ -563,6 +598,7 @@ pub(super) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
 pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), StoreError> {
     let mut tally = Tally::default();
     tally.key(tx, key)?;
+    tally.count_pending(tx)?;
     let mut stmt = tx.prepare_cached(
         "SELECT m.board, m.variant, m.preset, coalesce(n.name, '#' || m.next), m.outcome, m.games \
          FROM popular_move m LEFT JOIN move_name n ON n.id = m.next WHERE m.key = ?1",
