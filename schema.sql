@@ -500,3 +500,16 @@ CREATE TABLE posting (
     entries BLOB    NOT NULL,              -- the chunk's entries, coded as above
     PRIMARY KEY (bucket, suffix, game)
 ) WITHOUT ROWID;
+
+-- step 15: smaller sorted runs. A chunk of `position_run` codes its rows
+-- one after the other, each after the one before it in the chunk: its
+-- kept key (the key's top 32 bits) less the one before (the first row's
+-- less 0), zigzag LEB128; the key's low 32 bits, little-endian; its game
+-- less the one before when the kept key is the same, else whole, zigzag
+-- LEB128; its ply shifted left once with its open bit below, LEB128. Some
+-- 10 bytes a row instead of 24: a large import writes, reads back and
+-- hands back less than half the pages. The code that applies this step
+-- (src/store/migrate.rs) codes anew the chunks an import killed before its
+-- merge left (rows of key, game, ply and open as little-endian 8, 8, 4 and
+-- 4 bytes).
+UPDATE index_state SET indexed_through = indexed_through;

@@ -298,6 +298,7 @@ impl<'a> Importer<'a> {
         let built = query_indexes::build_missing(self.store.conn_mut());
         let failed = stored?;
         built?;
+        self.hand_back_free_pages()?;
         summary.seconds = began.elapsed().as_secs_f64();
         Ok((summary, failed))
     }
@@ -346,11 +347,16 @@ impl<'a> Importer<'a> {
             )?;
         }
         tx.commit()?;
-        // Hand back the pages of the runs set aside, if any are still free.
+        Ok(added)
+    }
+
+    /// Hands back the pages of the runs set aside, if any are still free
+    /// (the indexes built after the merge took some).
+    fn hand_back_free_pages(&mut self) -> Result<(), StoreError> {
         let mut vacuum = self.store.conn().prepare("PRAGMA incremental_vacuum")?;
         let mut steps = vacuum.query([])?;
         while steps.next()?.is_some() {}
-        Ok(added)
+        Ok(())
     }
 
     fn import_file(

@@ -24,6 +24,7 @@ use rusqlite::{OptionalExtension, Transaction};
 use foldhash::HashMap;
 
 use super::StoreError;
+use super::moves::{read_leb128, write_leb128};
 use super::popular::{Tally, candidate_rows, designate, popular_keys};
 use super::postings;
 use crate::pdn::Reader;
@@ -142,12 +143,10 @@ impl IndexBuffer {
         self.rows.sort_unstable();
         let mut insert =
             tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
-        let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES);
+        let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES_MAX);
         for chunk in self.rows.chunks(RUN_CHUNK) {
             bytes.clear();
-            for row in chunk {
-                row.write(&mut bytes);
-            }
+            write_chunk(chunk, &mut bytes);
             insert.execute(rusqlite::params![run, bytes])?;
         }
         self.mark_indexed(tx)?;
@@ -237,31 +236,116 @@ impl IndexBuffer {
     }
 }
 
-/// Rows per stored chunk of a run (96 KiB): the merge holds one chunk of
-/// each run, 24 MiB for [`MAX_RUNS`].
+/// Rows per stored chunk of a run (some 40 KiB): the merge holds one
+/// chunk of each run, some 10 MiB for [`MAX_RUNS`].
 const RUN_CHUNK: usize = 4_096;
 
-/// Bytes of one row in a stored run: key, game, ply and open (1) or not
-/// (0), little-endian in 8, 8, 4 and 4 bytes.
-const ROW_BYTES: usize = 24;
+/// Bytes one row takes in a stored run at most.
+const ROW_BYTES_MAX: usize = 10 + 4 + 10 + 10;
+
+/// Zigzag: signed numbers near 0 to small unsigned ones.
+fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+fn unzigzag(n: u64) -> i64 {
+    ((n >> 1) as i64) ^ -((n & 1) as i64)
+}
 
 impl IndexRow {
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.key.to_le_bytes());
-        out.extend_from_slice(&self.game.to_le_bytes());
-        out.extend_from_slice(&self.ply.to_le_bytes());
-        out.extend_from_slice(&u32::from(self.open).to_le_bytes());
+    /// Appends the row as a stored run codes it after `previous` (the row
+    /// before it in the chunk; `None` for the chunk's first): its kept key
+    /// less the one before (zigzag LEB128), the key's other 32 bits
+    /// (little-endian), its game less the one before when the kept key is
+    /// the same, else whole (zigzag LEB128), and its ply and open bit
+    /// (`ply << 1 | open`, LEB128). Sorted rows take some 10 bytes.
+    fn write(&self, previous: Option<&IndexRow>, out: &mut Vec<u8>) {
+        let kept = postings::kept(self.key);
+        let (before, game) = match previous {
+            Some(p) if postings::kept(p.key) == kept => (kept, self.game.wrapping_sub(p.game)),
+            Some(p) => (postings::kept(p.key), self.game),
+            None => (0, self.game),
+        };
+        write_leb128(out, zigzag(kept.wrapping_sub(before)));
+        out.extend_from_slice(&(self.key as u32).to_le_bytes());
+        write_leb128(out, zigzag(game));
+        write_leb128(out, u64::from(self.ply) << 1 | u64::from(self.open));
     }
 
-    fn read(bytes: &[u8]) -> Option<IndexRow> {
-        let take = |at: usize, n: usize| bytes.get(at..at + n);
+    /// Reads a row as [`IndexRow::write`] codes it from the front of
+    /// `bytes`, advancing it; `None` when they are not such a row.
+    fn read(bytes: &mut &[u8], previous: Option<&IndexRow>) -> Option<IndexRow> {
+        let before = previous.map_or(0, |p| postings::kept(p.key));
+        let kept = before.wrapping_add(unzigzag(read_leb128(bytes)?));
+        let (low, rest) = bytes.split_first_chunk::<4>()?;
+        *bytes = rest;
+        let key = (kept << (64 - postings::KEPT_BITS)) | i64::from(u32::from_le_bytes(*low));
+        let game = unzigzag(read_leb128(bytes)?);
+        let game = match previous {
+            Some(p) if kept == before => p.game.wrapping_add(game),
+            _ => game,
+        };
+        let ply_open = read_leb128(bytes)?;
         Some(IndexRow {
-            key: i64::from_le_bytes(take(0, 8)?.try_into().ok()?),
-            game: i64::from_le_bytes(take(8, 8)?.try_into().ok()?),
-            ply: u32::from_le_bytes(take(16, 4)?.try_into().ok()?),
-            open: u32::from_le_bytes(take(20, 4)?.try_into().ok()?) != 0,
+            key,
+            game,
+            ply: u32::try_from(ply_open >> 1).ok()?,
+            open: ply_open & 1 == 1,
         })
     }
+}
+
+/// The rows of a stored run chunk; `None` when it is damaged.
+pub(super) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
+    let mut rows: Vec<IndexRow> = Vec::with_capacity(bytes.len() / 8);
+    while !bytes.is_empty() {
+        rows.push(IndexRow::read(&mut bytes, rows.last())?);
+    }
+    Some(rows)
+}
+
+/// Codes `rows` as one stored run chunk.
+fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
+    let mut previous = None;
+    for row in rows {
+        row.write(previous, out);
+        previous = Some(row);
+    }
+}
+
+/// Codes anew, as this version stores them, the run chunks that schema
+/// steps 2–14 stored (rows of key, game, ply and open as little-endian 8,
+/// 8, 4 and 4 bytes), in place.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let chunks: Vec<(i64, Vec<u8>)> = {
+        let mut stmt = tx.prepare("SELECT id, rows FROM position_run ORDER BY id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut update = tx.prepare("UPDATE position_run SET rows = ?2 WHERE id = ?1")?;
+    for (id, old) in chunks {
+        let rows: Vec<IndexRow> = old
+            .chunks_exact(24)
+            .map(|row| {
+                let bytes =
+                    |at: usize| -> [u8; 8] { row[at..at + 8].try_into().unwrap_or_default() };
+                let ply_open = u64::from_le_bytes(bytes(16));
+                IndexRow {
+                    key: i64::from_le_bytes(bytes(0)),
+                    game: i64::from_le_bytes(bytes(8)),
+                    ply: ply_open as u32,
+                    open: ply_open >> 32 != 0,
+                }
+            })
+            .collect();
+        let mut bytes = Vec::with_capacity(rows.len() * ROW_BYTES_MAX);
+        write_chunk(&rows, &mut bytes);
+        update.execute(rusqlite::params![id, bytes])?;
+    }
+    Ok(())
 }
 
 /// One sorted source of rows for the merge.
@@ -284,8 +368,7 @@ struct RunReader {
     run: i64,
     /// Row id of the chunk being read.
     chunk: i64,
-    bytes: Vec<u8>,
-    at: usize,
+    rows: std::vec::IntoIter<IndexRow>,
 }
 
 impl RunReader {
@@ -293,13 +376,15 @@ impl RunReader {
         RunReader {
             run,
             chunk: i64::MIN,
-            bytes: Vec::new(),
-            at: 0,
+            rows: Vec::new().into_iter(),
         }
     }
 
     fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
-        if self.at + ROW_BYTES > self.bytes.len() {
+        loop {
+            if let Some(row) = self.rows.next() {
+                return Ok(Some(row));
+            }
             let chunk: Option<(i64, Vec<u8>)> = tx
                 .prepare_cached(
                     "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
@@ -314,11 +399,15 @@ impl RunReader {
             // Its pages are free at once for the index being written.
             tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
                 .execute([id])?;
-            (self.chunk, self.bytes, self.at) = (id, bytes, 0);
+            let rows = read_chunk(&bytes).ok_or_else(|| {
+                rusqlite::Error::InvalidColumnType(
+                    0,
+                    "position_run.rows".to_string(),
+                    rusqlite::types::Type::Blob,
+                )
+            })?;
+            (self.chunk, self.rows) = (id, rows.into_iter());
         }
-        let row = IndexRow::read(&self.bytes[self.at..]);
-        self.at += ROW_BYTES;
-        Ok(row)
     }
 }
 
@@ -492,19 +581,52 @@ mod tests {
         assert_eq!(keys_with_rows(&rows, 1).len(), 4);
     }
 
+    fn any_row() -> impl proptest::strategy::Strategy<Value = IndexRow> {
+        use proptest::prelude::*;
+        (any::<i64>(), any::<i64>(), any::<u32>(), any::<bool>()).prop_map(
+            |(key, game, ply, open)| IndexRow {
+                key,
+                game,
+                ply,
+                open,
+            },
+        )
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stored_run_chunks_read_back(mut rows in proptest::collection::vec(any_row(), 0..200), sorted: bool) {
+            if sorted {
+                rows.sort_unstable();
+            }
+            let mut bytes = Vec::new();
+            write_chunk(&rows, &mut bytes);
+            proptest::prop_assert!(bytes.len() <= rows.len() * ROW_BYTES_MAX);
+            proptest::prop_assert_eq!(read_chunk(&bytes), Some(rows));
+        }
+
+        #[test]
+        fn nothing_panics_on_any_run_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            let _ = read_chunk(&bytes);
+        }
+    }
+
     #[test]
-    fn stored_rows_read_back() {
-        let row = IndexRow {
-            key: i64::MIN + 3,
-            game: 1 << 40,
-            ply: 19_999,
-            open: true,
-        };
+    fn sorted_rows_of_a_large_import_take_some_ten_bytes() {
+        // 4,096 rows of 40,000 games spread over the keys, as a run holds.
+        let mut rows: Vec<IndexRow> = (0..4096u64)
+            .map(|i| {
+                let key = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as i64;
+                row(key, 1 + (i * 7919 % 40_000) as i64, (i % 80) as u32)
+            })
+            .collect();
+        rows.sort_unstable();
         let mut bytes = Vec::new();
-        row.write(&mut bytes);
-        assert_eq!(bytes.len(), ROW_BYTES);
-        assert_eq!(IndexRow::read(&bytes), Some(row));
-        assert_eq!(IndexRow::read(&bytes[1..]), None);
+        write_chunk(&rows, &mut bytes);
+        assert!(bytes.len() <= rows.len() * 12, "{} bytes", bytes.len());
+        assert_eq!(read_chunk(&bytes), Some(rows.clone()));
+        // A chunk cut short is refused, not read as fewer rows.
+        assert_eq!(read_chunk(&bytes[..bytes.len() - 1]), None);
     }
 
     #[test]

@@ -110,6 +110,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         if step.number == 14 {
             postings_to_step_fourteen(&tx)?;
         }
+        if step.number == 15 {
+            super::index::recode_old_runs(&tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -722,7 +725,9 @@ mod tests {
         let run: Vec<u8> = conn
             .query_row("SELECT rows FROM position_run", [], |r| r.get(0))
             .unwrap();
-        assert_eq!((run[20], run[44]), (1, 0));
+        let run = crate::store::index::read_chunk(&run).unwrap();
+        let open: Vec<bool> = run.iter().map(|r| r.open).collect();
+        assert_eq!(open, [true, false]);
         let rows: i64 = conn
             .query_row("SELECT rows FROM popular_rows", [], |r| r.get(0))
             .unwrap();
@@ -735,6 +740,60 @@ mod tests {
             )
             .unwrap();
         assert_eq!(tables, 0);
+    }
+
+    #[test]
+    fn step_fifteen_codes_the_runs_an_import_left_anew() {
+        let mut conn = at_step(14);
+        let rows: Vec<(i64, i64, u32, bool)> = (0..300i64)
+            .map(|i| {
+                (
+                    i.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as i64),
+                    1 + i % 17,
+                    (i % 60) as u32,
+                    i % 7 == 0,
+                )
+            })
+            .collect();
+        for (run, part) in rows.chunks(100).enumerate() {
+            let mut part = part.to_vec();
+            part.sort_unstable_by_key(|&(key, game, ply, _)| (key >> 32, game, ply));
+            let mut bytes = Vec::new();
+            for &(key, game, ply, open) in &part {
+                bytes.extend_from_slice(&key.to_le_bytes());
+                bytes.extend_from_slice(&game.to_le_bytes());
+                bytes.extend_from_slice(&ply.to_le_bytes());
+                bytes.extend_from_slice(&u32::from(open).to_le_bytes());
+            }
+            conn.execute(
+                "INSERT INTO position_run (run, rows) VALUES (?1, ?2)",
+                rusqlite::params![run as i64 + 1, bytes],
+            )
+            .unwrap();
+        }
+        migrate(&mut conn).unwrap();
+        let bytes: i64 = conn
+            .query_row("SELECT sum(length(rows)) FROM position_run", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(bytes < 300 * 24 / 2, "{bytes} bytes");
+        // The merge reads them as they were.
+        let tx = conn.transaction().unwrap();
+        let added = crate::store::index::IndexBuffer::default()
+            .flush(&tx)
+            .unwrap();
+        assert_eq!(added, rows.len());
+        let mut expected: Vec<(i64, i64, u32, bool)> = rows;
+        expected.sort_unstable_by_key(|&(key, game, ply, _)| (key >> 32, game, ply));
+        let mut stored = crate::store::postings::all(&tx).unwrap();
+        stored.sort_unstable();
+        let mut kept: Vec<(i64, i64, u32, bool)> = expected
+            .iter()
+            .map(|&(key, game, ply, open)| (key >> 32, game, ply, open))
+            .collect();
+        kept.sort_unstable();
+        assert_eq!(stored, kept);
     }
 
     #[test]

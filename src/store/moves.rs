@@ -100,7 +100,8 @@ pub fn index_at(data: &[u8], ply: usize) -> Option<usize> {
     usize::try_from(read_leb128(&mut rest)?).ok()
 }
 
-fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
+/// Appends `value` as LEB128 (7 bits a byte, low first).
+pub(super) fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
         value >>= 7;
@@ -112,7 +113,9 @@ fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     }
 }
 
-fn read_leb128(data: &mut &[u8]) -> Option<u64> {
+/// Reads a LEB128 number from the front of `data`, advancing it; `None`
+/// when `data` ends first or the number takes more than 64 bits.
+pub(super) fn read_leb128(data: &mut &[u8]) -> Option<u64> {
     let mut value = 0u64;
     for shift in (0..64).step_by(7) {
         let (&byte, rest) = data.split_first()?;
