@@ -89,6 +89,10 @@ pub(super) fn is_popular(conn: &rusqlite::Connection, key: i64) -> Result<bool, 
 /// and outcome.
 type Line = (i64, [u8; PACKED_BYTES], String, String, Move, i64);
 
+/// A [`Line`] with its variant and preset by their number in
+/// [`Tally::names`].
+type NamedLine = (i64, [u8; PACKED_BYTES], u32, u32, Move, i64);
+
 /// Games counted by what they add to, the next move by its name.
 pub(super) type Counts = HashMap<(i64, [u8; PACKED_BYTES], String, String, String, i64), i64>;
 
@@ -193,8 +197,11 @@ pub(super) type RowCounts = HashMap<(i64, String), (String, i64)>;
 /// Changes to `popular_move` and `popular_rows` not yet written.
 #[derive(Default)]
 pub(super) struct Tally {
-    changes: HashMap<Line, i64>,
-    rows: RowCounts,
+    changes: foldhash::HashMap<NamedLine, i64>,
+    /// Rows by key and variant: the preset first met and their number.
+    rows: foldhash::HashMap<(i64, u32), (u32, i64)>,
+    /// The variants and presets met, numbered by their place.
+    names: Vec<String>,
     boards: Boards,
     move_ids: HashMap<Move, i64>,
     /// Rows of keys made popular, not yet counted: `(game, key, ply,
@@ -236,15 +243,46 @@ impl Tally {
         Ok(())
     }
 
-    /// Counts a row in (or out of) its key's rows of its variant.
-    fn count_row(&mut self, key: i64, variant: &str, preset: &str, sign: i64) {
-        match self.rows.get_mut(&(key, variant.to_string())) {
-            Some((_, rows)) => *rows += sign,
+    /// The number of a variant's or preset's name (few are met).
+    fn name(&mut self, name: &str) -> u32 {
+        match self.names.iter().position(|n| n == name) {
+            Some(i) => i as u32,
             None => {
-                self.rows
-                    .insert((key, variant.to_string()), (preset.to_string(), sign));
+                self.names.push(name.to_string());
+                self.names.len() as u32 - 1
             }
         }
+    }
+
+    /// Counts a row in (or out of) its key's rows of its variant.
+    fn count_row(&mut self, key: i64, variant: &str, preset: &str, sign: i64) {
+        let (variant, preset) = (self.name(variant), self.name(preset));
+        self.rows.entry((key, variant)).or_insert((preset, 0)).1 += sign;
+    }
+
+    /// The changes, their variant and preset named.
+    fn named_changes(&mut self) -> Vec<(Line, i64)> {
+        let names = &self.names;
+        let name = |n: u32| names[n as usize].clone();
+        self.changes
+            .drain()
+            .map(|((key, board, variant, preset, next, outcome), games)| {
+                (
+                    (key, board, name(variant), name(preset), next, outcome),
+                    games,
+                )
+            })
+            .collect()
+    }
+
+    /// The rows counted, their variant and preset named.
+    fn named_rows(&mut self) -> RowCounts {
+        let names = &self.names;
+        let name = |n: u32| names[n as usize].clone();
+        self.rows
+            .drain()
+            .map(|((key, variant), (preset, rows))| ((key, name(variant)), (name(preset), rows)))
+            .collect()
     }
 
     /// Counts an index row from its game's columns `variant, preset,
@@ -312,8 +350,8 @@ impl Tally {
         let line = (
             key,
             position.packed(),
-            variant.to_string(),
-            preset.to_string(),
+            self.name(variant),
+            self.name(preset),
             next,
             outcome,
         );
@@ -373,7 +411,7 @@ impl Tally {
             "DELETE FROM popular_move WHERE key = ?1 AND board = ?2 AND variant = ?3 \
              AND next = ?4 AND outcome = ?5 AND games <= 0",
         )?;
-        let mut changes: Vec<(Line, i64)> = self.changes.drain().collect();
+        let mut changes = self.named_changes();
         // In one order whatever the map's, so that the moves met first get
         // the same ids in every run.
         changes.sort_by(|(a, _), (b, _)| {
@@ -412,7 +450,7 @@ impl Tally {
         let mut empty = tx.prepare_cached(
             "DELETE FROM popular_rows WHERE key = ?1 AND variant = ?2 AND rows <= 0",
         )?;
-        let mut changed: Vec<_> = self.rows.drain().collect();
+        let mut changed: Vec<_> = self.named_rows().into_iter().collect();
         changed.sort_unstable();
         for ((key, variant), (preset, rows)) in changed {
             if rows == 0 {
@@ -620,14 +658,14 @@ pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), St
         stored.rows.insert((key, r.get(0)?), (r.get(1)?, r.get(2)?));
     }
     let mut moves = Counts::new();
-    for ((key, board, variant, preset, next, outcome), games) in tally.changes {
+    for ((key, board, variant, preset, next, outcome), games) in tally.named_changes() {
         *moves
             .entry((key, board, variant, preset, next.full_numeric(), outcome))
             .or_default() += games;
     }
     let recounted = Kept {
         moves,
-        rows: tally.rows,
+        rows: tally.named_rows(),
     };
     Ok((stored, recounted))
 }
