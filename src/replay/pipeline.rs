@@ -32,6 +32,14 @@ use super::game::{Calibration, CheckedGame, FileChecker, calibration_evidence, c
 /// worker.
 const GAMES_PER_JOB: usize = 64;
 
+/// Games framed that go to the pool together, at most: one message and
+/// one wake-up for several games.
+const GAMES_PER_TASK: usize = 16;
+
+/// Bytes of game text that go to the pool together, at most (a longer game
+/// goes alone).
+const TEXT_PER_TASK: usize = 64 << 10;
+
 /// Bytes of game text in flight between the framing thread and the caller,
 /// at most, per worker: a game parsed and checked takes several times its
 /// text. A longer game (up to [`MAX_GAME_LEN`](crate::pdn::MAX_GAME_LEN))
@@ -214,9 +222,9 @@ struct Ticket {
 
 /// Work for the pool.
 enum Task {
-    /// Parse a framed game; check it if the file's preset is chosen, else
-    /// tell what it says of the preset.
-    Parse(Ticket, FramedGame),
+    /// Parse framed games, in order; check each if the file's preset is
+    /// chosen, else tell what it says of the preset.
+    Parse(Vec<(Ticket, FramedGame)>),
     /// Check a game parsed before the file's preset was chosen.
     Check(Ticket, Box<Game>),
 }
@@ -248,6 +256,19 @@ struct Load {
     games: usize,
     text: usize,
     stopped: bool,
+    /// Whether the framing thread waits for room (only then is it woken).
+    waiting: bool,
+}
+
+/// Whether a game could enter [`InFlight`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// It took its room.
+    Entered,
+    /// There is no room for it now (when not waiting).
+    Full,
+    /// The run is stopped.
+    Stopped,
 }
 
 impl InFlight {
@@ -264,24 +285,28 @@ impl InFlight {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Waits for room for a game of `text` bytes and takes it; `false` once
-    /// stopped.
-    fn enter(&self, text: usize) -> bool {
+    /// Takes room for a game of `text` bytes, waiting for it if `wait`.
+    fn enter(&self, text: usize, wait: bool) -> Entry {
         let mut load = self.lock();
         while !load.stopped
             && (load.games >= self.games || (load.games > 0 && load.text + text > self.text))
         {
+            if !wait {
+                return Entry::Full;
+            }
+            load.waiting = true;
             load = self
                 .freed
                 .wait(load)
                 .unwrap_or_else(PoisonError::into_inner);
+            load.waiting = false;
         }
         if load.stopped {
-            return false;
+            return Entry::Stopped;
         }
         load.games += 1;
         load.text += text;
-        true
+        Entry::Entered
     }
 
     /// Gives back the room of a game.
@@ -290,7 +315,9 @@ impl InFlight {
             let mut load = self.lock();
             load.games -= 1;
             load.text -= ticket.text;
-            self.freed.notify_one();
+            if load.waiting {
+                self.freed.notify_one();
+            }
         }
     }
 
@@ -317,19 +344,34 @@ impl Drop for StopOnDrop<'_> {
 /// The framing thread.
 struct Framing<'a, T> {
     tasks: Sender<Task>,
-    results: Sender<Done<T>>,
+    results: Sender<Vec<Done<T>>>,
     in_flight: &'a InFlight,
 }
 
 impl<T> Framing<'_, T> {
+    /// Sends the games framed to the pool, if any; `None` once the pool is
+    /// gone.
+    fn send(&self, task: &mut Vec<(Ticket, FramedGame)>) -> Option<()> {
+        if task.is_empty() {
+            return Some(());
+        }
+        self.tasks.send(Task::Parse(std::mem::take(task))).ok()
+    }
+
     fn run<R: Read>(self, reader: &mut Reader<R>, wanted: &(dyn Fn(u64) -> bool + Sync)) {
         let mut seq = 0;
         let framed = catch_unwind(AssertUnwindSafe(|| {
+            let mut task = Vec::new();
+            let mut text = 0;
             loop {
                 let game = match reader.next_raw() {
                     Ok(Some(game)) => game,
-                    Ok(None) => return Some(Done::End(seq, None)),
+                    Ok(None) => {
+                        self.send(&mut task)?;
+                        return Some(Done::End(seq, None));
+                    }
                     Err(error) => {
+                        self.send(&mut task)?;
                         return Some(Done::End(seq, Some((error, Reader::position(reader)))));
                     }
                 };
@@ -340,17 +382,28 @@ impl<T> Framing<'_, T> {
                     wanted: wanted(game.index()),
                     in_flight: true,
                 };
-                if !self.in_flight.enter(ticket.text)
-                    || self.tasks.send(Task::Parse(ticket, game)).is_err()
-                {
+                let mut entry = self.in_flight.enter(ticket.text, false);
+                if entry == Entry::Full {
+                    // The games framed go before the wait for room.
+                    self.send(&mut task)?;
+                    text = 0;
+                    entry = self.in_flight.enter(ticket.text, true);
+                }
+                if entry != Entry::Entered {
                     return None;
+                }
+                text += ticket.text;
+                task.push((ticket, game));
+                if task.len() >= GAMES_PER_TASK || text >= TEXT_PER_TASK {
+                    self.send(&mut task)?;
+                    text = 0;
                 }
                 seq += 1;
             }
         }));
         let last = framed.unwrap_or_else(|payload| Some(Done::Panicked(payload)));
         if let Some(last) = last {
-            let _ = self.results.send(last);
+            let _ = self.results.send(vec![last]);
         }
     }
 }
@@ -359,7 +412,7 @@ impl<T> Framing<'_, T> {
 struct Working<'a, T> {
     check: &'a FileCheck<'a>,
     queue: &'a Mutex<Receiver<Task>>,
-    results: Sender<Done<T>>,
+    results: Sender<Vec<Done<T>>>,
     preset: &'a OnceLock<Option<Preset>>,
     in_flight: &'a InFlight,
 }
@@ -379,19 +432,23 @@ impl<T> Working<'_, T> {
                     return;
                 }
                 let done = match task {
-                    Task::Parse(ticket, framed) => {
-                        let game = framed.parse();
-                        match self.preset.get() {
-                            Some(&preset) => self.finish(ticket, game, preset, &mut work),
-                            None => {
-                                let evidence = calibration_evidence(&game, self.check.overrides);
-                                Done::Parsed(ticket, Box::new(game), evidence)
+                    Task::Parse(games) => games
+                        .into_iter()
+                        .map(|(ticket, framed)| {
+                            let game = framed.parse();
+                            match self.preset.get() {
+                                Some(&preset) => self.finish(ticket, game, preset, &mut work),
+                                None => {
+                                    let evidence =
+                                        calibration_evidence(&game, self.check.overrides);
+                                    Done::Parsed(ticket, Box::new(game), evidence)
+                                }
                             }
-                        }
-                    }
+                        })
+                        .collect(),
                     Task::Check(ticket, game) => {
                         let preset = self.preset.get().copied().flatten();
-                        self.finish(ticket, *game, preset, &mut work)
+                        vec![self.finish(ticket, *game, preset, &mut work)]
                     }
                 };
                 if self.results.send(done).is_err() {
@@ -400,7 +457,7 @@ impl<T> Working<'_, T> {
             }
         }));
         if let Err(payload) = worked {
-            let _ = self.results.send(Done::Panicked(payload));
+            let _ = self.results.send(vec![Done::Panicked(payload)]);
         }
     }
 
@@ -457,28 +514,30 @@ struct Ordering<'a, T> {
 impl<T> Ordering<'_, T> {
     fn run<E>(
         mut self,
-        done: &Receiver<Done<T>>,
+        done: &Receiver<Vec<Done<T>>>,
         out: &mut dyn FnMut(Handed<T>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
             // Every thread sends its last word before it ends: the end
             // of the input, or a panic.
-            let Ok(result) = done.recv() else {
+            let Ok(results) = done.recv() else {
                 return Err(Stop::Panic(Box::new("the reading threads ended early")));
             };
-            match result {
-                Done::Panicked(payload) => return Err(Stop::Panic(payload)),
-                Done::Parsed(ticket, game, evidence) => {
-                    if self.calibration.is_some() {
-                        self.put(ticket.seq, Slot::Parsed(ticket, game, evidence));
-                    } else {
-                        self.check(ticket, game);
+            for result in results {
+                match result {
+                    Done::Panicked(payload) => return Err(Stop::Panic(payload)),
+                    Done::Parsed(ticket, game, evidence) => {
+                        if self.calibration.is_some() {
+                            self.put(ticket.seq, Slot::Parsed(ticket, game, evidence));
+                        } else {
+                            self.check(ticket, game);
+                        }
                     }
+                    Done::Finished(ticket, output) => {
+                        self.put(ticket.seq, Slot::Finished(ticket, output));
+                    }
+                    Done::End(seq, error) => self.put(seq, Slot::End(error)),
                 }
-                Done::Finished(ticket, output) => {
-                    self.put(ticket.seq, Slot::Finished(ticket, output));
-                }
-                Done::End(seq, error) => self.put(seq, Slot::End(error)),
             }
             self.calibrate(out).map_err(Stop::Out)?;
             if self.hand_out(out).map_err(Stop::Out)? {
