@@ -238,6 +238,9 @@ pub struct Importer<'a> {
     index: IndexBuffer,
     /// Counts of the games added, not yet written.
     counts: GameCounts,
+    /// While every stored game was stored by this run (the database held
+    /// none as it began): their duplicate keys.
+    new_keys: Option<KeyFilter>,
 }
 
 impl<'a> Importer<'a> {
@@ -253,6 +256,7 @@ impl<'a> Importer<'a> {
             move_ids: HashMap::new(),
             index: IndexBuffer::default(),
             counts: GameCounts::default(),
+            new_keys: None,
         }
     }
 
@@ -292,7 +296,8 @@ impl<'a> Importer<'a> {
         let began = Instant::now();
         let mut summary = ImportSummary::default();
         summary.positions += self.index_missing()?;
-        query_indexes::drop_for_first_import(self.store.conn_mut())?;
+        let first = query_indexes::drop_for_first_import(self.store.conn_mut())?;
+        self.new_keys = first.then(KeyFilter::default);
         let stored = self.import_files(files, &mut summary, progress);
         // Built even when the import failed, if the database lets it.
         let built = query_indexes::build_missing(self.store.conn_mut());
@@ -447,6 +452,7 @@ impl<'a> Importer<'a> {
                     move_ids: &mut self.move_ids,
                     index: &mut self.index,
                     counts: &mut self.counts,
+                    new_keys: &mut self.new_keys,
                 },
                 file_id,
                 receiver,
@@ -526,10 +532,15 @@ impl<'a> Importer<'a> {
                     read.map(|()| snapshot.unchanged(&file))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
+            // Games stored before change: their keys are no longer all known.
+            self.new_keys = None;
             let mut replacement = Replacement {
-                move_ids: &mut self.move_ids,
-                index: &mut self.index,
-                counts: &mut self.counts,
+                carried: Carried {
+                    move_ids: &mut self.move_ids,
+                    index: &mut self.index,
+                    counts: &mut self.counts,
+                    new_keys: &mut self.new_keys,
+                },
                 summary,
             };
             let tx = self.store.conn_mut().transaction()?;
@@ -861,9 +872,7 @@ fn short_hash(hash: &[u8; 32]) -> ShortHash {
 
 /// The writing side of a replacement.
 struct Replacement<'r> {
-    move_ids: &'r mut HashMap<Move, i64>,
-    index: &'r mut IndexBuffer,
-    counts: &'r mut GameCounts,
+    carried: Carried<'r>,
     summary: &'r mut ImportSummary,
 }
 
@@ -884,8 +893,8 @@ impl Replacement<'_> {
                 self.place(tx, file_id, game, &mut old)?;
                 games += 1;
                 crash_point(games);
-                if self.index.is_full() {
-                    self.summary.positions += self.index.spill(tx)?;
+                if self.carried.index.is_full() {
+                    self.summary.positions += self.carried.index.spill(tx)?;
                 }
             }
             progress(Progress::Advance {
@@ -893,8 +902,8 @@ impl Replacement<'_> {
                 games: self.summary.games + self.summary.duplicates + self.summary.games_kept,
             });
         }
-        self.counts.write(tx)?;
-        let (games, positions) = old.finish(tx, self.move_ids)?;
+        self.carried.counts.write(tx)?;
+        let (games, positions) = old.finish(tx, self.carried.move_ids)?;
         self.summary.games_removed += games;
         self.summary.positions_removed += positions;
         Ok(())
@@ -921,18 +930,10 @@ impl Replacement<'_> {
             None => None,
         };
         let Some(old_game) = kept else {
-            return write_game(
-                tx,
-                self.move_ids,
-                self.index,
-                self.counts,
-                file_id,
-                game,
-                self.summary,
-            );
+            return write_game(tx, &mut self.carried, file_id, game, self.summary);
         };
         insert_copy(tx, file_id, old_game, game)?;
-        let update = update_game(tx, old_game, game, self.move_ids)?;
+        let update = update_game(tx, old_game, game, self.carried.move_ids)?;
         self.summary.games_kept += 1;
         self.summary.games_changed += usize::from(update.change.is_some());
         self.summary.positions += update.positions_added;
@@ -1056,11 +1057,47 @@ fn read_games(
 }
 
 /// What the writer carries from game to game: the ids of the move names
-/// it met, the index rows not yet merged and the counts not yet written.
+/// it met, the index rows not yet merged, the counts not yet written and,
+/// while known, the duplicate keys of the stored games.
 struct Carried<'a> {
     move_ids: &'a mut HashMap<Move, i64>,
     index: &'a mut IndexBuffer,
     counts: &'a mut GameCounts,
+    new_keys: &'a mut Option<KeyFilter>,
+}
+
+/// Duplicate keys, as one bit for each value of a key's low
+/// [`KEY_FILTER_BITS`] bits (4 MiB): a key whose bit is clear is none of
+/// them, so that the lookup of a stored game equal to a new one is spared
+/// while every stored game's key is in the filter.
+struct KeyFilter(Vec<u64>);
+
+/// Bits of a key that name its bit in a [`KeyFilter`]: with a million keys
+/// in, 3% of the keys not in find their bit set.
+const KEY_FILTER_BITS: u32 = 25;
+
+impl Default for KeyFilter {
+    fn default() -> KeyFilter {
+        KeyFilter(vec![0; 1 << (KEY_FILTER_BITS - 6)])
+    }
+}
+
+impl KeyFilter {
+    fn bit(key: i64) -> (usize, u64) {
+        let low = key as u64 & ((1 << KEY_FILTER_BITS) - 1);
+        ((low >> 6) as usize, 1 << (low & 63))
+    }
+
+    /// Whether `key` may have been added (false: certainly not).
+    fn may_hold(&self, key: i64) -> bool {
+        let (word, bit) = KeyFilter::bit(key);
+        self.0[word] & bit != 0
+    }
+
+    fn insert(&mut self, key: i64) {
+        let (word, bit) = KeyFilter::bit(key);
+        self.0[word] |= bit;
+    }
 }
 
 fn write_batches(
@@ -1071,11 +1108,7 @@ fn write_batches(
     summary: &mut ImportSummary,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
-    let Carried {
-        move_ids,
-        index,
-        counts,
-    } = carried;
+    let mut carried = carried;
     let mut games = 0;
     let mut uncommitted = 0;
     let conn = store.conn_mut();
@@ -1083,16 +1116,16 @@ fn write_batches(
     let mut tx = conn.transaction()?;
     for batch in receiver {
         for game in &batch.games {
-            write_game(&tx, move_ids, index, counts, file_id, game, summary)?;
+            write_game(&tx, &mut carried, file_id, game, summary)?;
             games += 1;
-            if index.is_full() {
-                summary.positions += index.spill(&tx)?;
+            if carried.index.is_full() {
+                summary.positions += carried.index.spill(&tx)?;
             }
         }
         uncommitted += batch.games.len();
         let per_commit = (stored.max(0) as usize + games) / 4;
         if uncommitted >= per_commit.clamp(BATCH, COMMIT_GAMES) {
-            counts.write(&tx)?;
+            carried.counts.write(&tx)?;
             tx.commit()?;
             crash_point(games);
             tx = conn.transaction()?;
@@ -1103,7 +1136,7 @@ fn write_batches(
             games: summary.games + summary.duplicates,
         });
     }
-    counts.write(&tx)?;
+    carried.counts.write(&tx)?;
     tx.commit()?;
     crash_point(games);
     Ok(games)
@@ -1141,14 +1174,21 @@ fn crash_point(games: usize) {
 /// its copy), counting it in `counts` and its positions in `index`.
 fn write_game(
     tx: &Transaction<'_>,
-    move_ids: &mut HashMap<Move, i64>,
-    index: &mut IndexBuffer,
-    counts: &mut GameCounts,
+    carried: &mut Carried<'_>,
     file_id: i64,
     game: &Prepared,
     summary: &mut ImportSummary,
 ) -> Result<(), StoreError> {
-    let duplicate_of = equal_game(tx, game, None)?;
+    let duplicate_of = match carried.new_keys {
+        Some(keys) if !keys.may_hold(game.dup_key) => None,
+        _ => equal_game(tx, game, None)?,
+    };
+    let Carried {
+        move_ids,
+        index,
+        counts,
+        new_keys,
+    } = carried;
     let game_id = match duplicate_of {
         Some(id) => {
             summary.duplicates += 1;
@@ -1183,6 +1223,9 @@ fn write_game(
                 game.dup_key,
             ])?;
             let id = tx.last_insert_rowid();
+            if let Some(keys) = new_keys {
+                keys.insert(game.dup_key);
+            }
             counts.add_game(&CountedGame {
                 variant: &game.variant,
                 preset: &game.preset,
@@ -1493,42 +1536,60 @@ mod tests {
 
     #[test]
     fn a_game_met_again_is_found_without_preparing_the_lookup_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store =
-            Store::open(&dir.path().join("db.sqlite"), super::super::Mode::Write).unwrap();
-        let tx = store.conn_mut().transaction().unwrap();
-        let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
-        let mut counts = GameCounts::default();
-        let mut summary = ImportSummary::default();
-        tx.execute(
-            "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', '')",
-            [],
-        )
-        .unwrap();
-        let texts = [
-            "[GameType \"21\"]\n1. 11-15 23-19 *\n",
-            "[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14-23 *\n",
-            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n",
-        ];
-        for round in 0..2 {
-            for (n, text) in texts.iter().enumerate() {
-                let mut game = prepared(text);
-                game.index = (round * texts.len() + n + 1) as u64;
-                write_game(
-                    &tx,
-                    &mut move_ids,
-                    &mut index,
-                    &mut counts,
-                    1,
-                    &game,
-                    &mut summary,
-                )
-                .unwrap();
+        // With the keys of the stored games known and without.
+        for known in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut store =
+                Store::open(&dir.path().join("db.sqlite"), super::super::Mode::Write).unwrap();
+            let tx = store.conn_mut().transaction().unwrap();
+            let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
+            let mut counts = GameCounts::default();
+            let mut new_keys = known.then(KeyFilter::default);
+            let mut carried = Carried {
+                move_ids: &mut move_ids,
+                index: &mut index,
+                counts: &mut counts,
+                new_keys: &mut new_keys,
+            };
+            let mut summary = ImportSummary::default();
+            tx.execute(
+                "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', '')",
+                [],
+            )
+            .unwrap();
+            let texts = [
+                "[GameType \"21\"]\n1. 11-15 23-19 *\n",
+                "[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14-23 *\n",
+                "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n",
+            ];
+            for round in 0..2 {
+                for (n, text) in texts.iter().enumerate() {
+                    let mut game = prepared(text);
+                    game.index = (round * texts.len() + n + 1) as u64;
+                    write_game(&tx, &mut carried, 1, &game, &mut summary).unwrap();
+                }
             }
+            assert_eq!((summary.games, summary.duplicates), (3, 3), "{known}");
+            let stmt = tx.prepare_cached(EQUAL_GAME).unwrap();
+            assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
         }
-        assert_eq!((summary.games, summary.duplicates), (3, 3));
-        let stmt = tx.prepare_cached(EQUAL_GAME).unwrap();
-        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
+    }
+
+    #[test]
+    fn a_key_filter_holds_the_keys_put_in_and_few_others() {
+        let mut filter = KeyFilter::default();
+        let keys: Vec<i64> = (0..100_000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64)
+            .collect();
+        for &key in &keys {
+            filter.insert(key);
+        }
+        assert!(keys.iter().all(|&key| filter.may_hold(key)));
+        let others = (100_000..200_000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64)
+            .filter(|&key| filter.may_hold(key))
+            .count();
+        assert!(others < 1_000, "{others} of 100,000 others held");
     }
 
     #[test]
