@@ -288,14 +288,7 @@ fn game_indexes(db: &Path) -> Vec<(String, String)> {
 fn a_first_import_builds_the_query_indexes_at_its_end_or_the_next_writer_does() {
     let dir = tempfile::tempdir().unwrap();
     let archive = dir.path().join("gen.pdn");
-    let status = Command::cargo_bin("pdndb")
-        .unwrap()
-        .args(["generate", "--games", "3000", "--seed", "4", "-o"])
-        .arg(&archive)
-        .output()
-        .unwrap()
-        .status;
-    assert!(status.success());
+    crate::generate(&archive, "filipino", 3000, 4);
     let inputs: [&Path; 1] = [&archive];
     let fresh = dir.path().join("fresh.sqlite");
     import_json(&fresh, &inputs);
