@@ -49,11 +49,12 @@ for what in import stats export games games-by-date players report show; do
     fi
 done
 for db in reference new; do
-    python3 - "$work/$db.sqlite" "$db" <<'EOF'
+    positions=$("$new" --db "$work/$db.sqlite" stats --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["positions"])')
+    python3 - "$work/$db.sqlite" "$db" "$positions" <<'EOF'
 import os, sqlite3, sys
-path, name = sys.argv[1], sys.argv[2]
+path, name, positions = sys.argv[1], sys.argv[2], int(sys.argv[3])
 c = sqlite3.connect(path)
-positions = c.execute("SELECT count(*) FROM position").fetchone()[0]
 size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
 print(f"{name}: {size / 1e6:.2f} MB, {size / max(positions, 1):.2f} B per indexed position ({positions} positions)")
 for table, bytes_ in c.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 14"):
