@@ -1102,13 +1102,12 @@ impl KeyFilter {
 
 fn write_batches(
     store: &mut Store,
-    carried: Carried<'_>,
+    mut carried: Carried<'_>,
     file_id: i64,
     receiver: Receiver<Batch>,
     summary: &mut ImportSummary,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
-    let mut carried = carried;
     let mut games = 0;
     let mut uncommitted = 0;
     let conn = store.conn_mut();

@@ -320,13 +320,18 @@ fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
 /// # Errors
 /// A database failure.
 pub(super) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    let chunks: Vec<(i64, Vec<u8>)> = {
-        let mut stmt = tx.prepare("SELECT id, rows FROM position_run ORDER BY id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        rows.collect::<Result<_, _>>()?
+    // One chunk in memory at a time: a killed large import leaves many.
+    let ids: Vec<i64> = {
+        let mut stmt = tx.prepare("SELECT id FROM position_run ORDER BY id")?;
+        let ids = stmt.query_map([], |r| r.get(0))?;
+        ids.collect::<Result<_, _>>()?
     };
     let mut update = tx.prepare("UPDATE position_run SET rows = ?2 WHERE id = ?1")?;
-    for (id, old) in chunks {
+    for id in ids {
+        let old: Vec<u8> =
+            tx.query_row("SELECT rows FROM position_run WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
         let rows: Vec<IndexRow> = old
             .chunks_exact(24)
             .map(|row| {
