@@ -794,6 +794,20 @@ mod tests {
         );
     }
 
+    /// Four digits without a joiner are written back as they were read,
+    /// not as `1-1`, which reads as a result once zero-padded.
+    #[test]
+    fn a_move_written_without_a_joiner_reads_back_the_same() {
+        let game = Reader::new(&b"1. 0101? *\n"[..])
+            .next_game()
+            .unwrap()
+            .unwrap();
+        let checked = check_game(&game, "t.pdn", &Overrides::default());
+        let exported = export_text(&game, &checked, &ExportOptions::default()).unwrap();
+        assert!(exported.kept, "{}", exported.text);
+        assert!(exported.text.contains("1. 0101?"), "{}", exported.text);
+    }
+
     #[test]
     fn a_plain_game_is_rewritten_with_its_comments() {
         let out = export(

@@ -450,7 +450,12 @@ impl FromStr for MoveToken {
         if trimmed.len() > MAX_TOKEN_LEN {
             return Err(TokenError::TooLong(trimmed.len()));
         }
-        let (token, used) = MoveToken::parse_prefix(trimmed)?;
+        // `3228` reads as the PDN reader reads it: two squares.
+        let (token, used) = MoveToken::parse_prefix(trimmed).or_else(|error| {
+            MoveToken::parse_joinerless(trimmed)
+                .filter(|&(_, used)| used == trimmed.len())
+                .ok_or(error)
+        })?;
         if used < trimmed.len() {
             return Err(TokenError::Trailing {
                 offset: used,
@@ -531,6 +536,20 @@ mod tests {
             token("1- 7").squares[..],
             [SquareToken::Number(1), SquareToken::Number(7)]
         );
+    }
+
+    #[test]
+    fn four_digits_alone_read_as_two_squares() {
+        assert_eq!(
+            token("3228").squares[..],
+            [SquareToken::Number(32), SquareToken::Number(28)]
+        );
+        assert_eq!(
+            token("0101").squares[..],
+            [SquareToken::Number(1), SquareToken::Number(1)]
+        );
+        assert!("3299".parse::<MoveToken>().is_err());
+        assert!("32281".parse::<MoveToken>().is_err());
     }
 
     #[test]
