@@ -275,10 +275,12 @@ impl<'a> Importer<'a> {
     }
 
     /// Reads and replays games on `jobs` threads (1, the default: on the
-    /// reading thread; see [`FileCheck`]); what is stored is the same for
-    /// every number.
+    /// reading thread; see [`FileCheck`]); with 2 or more, the positions
+    /// are also sorted and the index's chunks coded on a second thread.
+    /// What is stored is the same for every number.
     pub fn with_jobs(mut self, jobs: usize) -> Importer<'a> {
         self.jobs = jobs.max(1);
+        self.index = IndexBuffer::with_threads(self.jobs);
         self
     }
 

@@ -24,6 +24,7 @@ use rusqlite::{OptionalExtension, Transaction};
 use foldhash::HashMap;
 
 use super::StoreError;
+use super::chunk_coder::ChunkCoder;
 use super::moves::{read_leb128, write_leb128};
 use super::popular::{Tally, candidate_rows, designate, popular_keys};
 use super::postings;
@@ -96,9 +97,21 @@ impl PartialOrd for IndexRow {
 #[derive(Debug, Default)]
 pub struct IndexBuffer {
     rows: Vec<IndexRow>,
+    /// Threads it may use to sort and code (at least 1; 0 counts as 1).
+    threads: usize,
 }
 
 impl IndexBuffer {
+    /// A buffer that sorts its rows and codes the index's chunks on up to
+    /// two threads when `threads` is 2 or more (what is written is the
+    /// same).
+    pub fn with_threads(threads: usize) -> IndexBuffer {
+        IndexBuffer {
+            rows: Vec::new(),
+            threads,
+        }
+    }
+
     /// Adds one row.
     pub fn push(&mut self, row: IndexRow) {
         if self.rows.len() == self.rows.capacity() && self.rows.len() < FLUSH_ROWS {
@@ -140,13 +153,21 @@ impl IndexBuffer {
         if run > MAX_RUNS {
             return self.flush(tx);
         }
-        self.rows.sort_unstable();
+        let second = sort_halves(&mut self.rows, self.threads);
+        let (low, high) = self.rows.split_at(second);
+        let mut merged = Merged::new(low, high);
         let mut insert =
             tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
+        let mut chunk = Vec::with_capacity(RUN_CHUNK);
         let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES_MAX);
-        for chunk in self.rows.chunks(RUN_CHUNK) {
+        loop {
+            chunk.clear();
+            chunk.extend(merged.by_ref().take(RUN_CHUNK));
+            if chunk.is_empty() {
+                break;
+            }
             bytes.clear();
-            write_chunk(chunk, &mut bytes);
+            write_chunk(&chunk, &mut bytes);
             insert.execute(rusqlite::params![run, bytes])?;
         }
         self.mark_indexed(tx)?;
@@ -161,13 +182,15 @@ impl IndexBuffer {
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
     pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
-        self.rows.sort_unstable();
+        let mut rows = std::mem::take(&mut self.rows);
+        let second = sort_halves(&mut rows, self.threads);
         let runs: Vec<i64> = {
             let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
             let runs = stmt.query_map([], |r| r.get(0))?;
             runs.collect::<Result<_, _>>()?
         };
-        let mut sources = vec![Source::Memory(std::mem::take(&mut self.rows).into_iter())];
+        let (low, high) = rows.split_at(second);
+        let mut sources = vec![Source::Memory(low.iter()), Source::Memory(high.iter())];
         for run in runs {
             sources.push(Source::Run(RunReader::new(run)));
         }
@@ -186,39 +209,43 @@ impl IndexBuffer {
         let exact = !tx
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
-        let mut bucket = Bucket {
-            popular: &popular_kept,
-            fresh: exact,
-            floor: candidate_rows(),
-            rows: Vec::new(),
-            tally: Tally::default(),
-            merged: Vec::new(),
-            added: 0,
-        };
-        while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-            if bucket
-                .rows
-                .first()
-                .is_some_and(|r| r.bucket() != row.bucket())
-            {
-                bucket.write(tx)?;
+        let threads = self.threads;
+        let (tally, merged, added) = std::thread::scope(|scope| {
+            let mut bucket = Bucket {
+                popular: &popular_kept,
+                fresh: exact,
+                coder: (exact && threads > 1).then(|| ChunkCoder::spawn(scope)),
+                floor: candidate_rows(),
+                rows: Vec::new(),
+                tally: Tally::default(),
+                merged: Vec::new(),
+                added: 0,
+            };
+            while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
+                if bucket
+                    .rows
+                    .first()
+                    .is_some_and(|r| r.bucket() != row.bucket())
+                {
+                    bucket.write(tx)?;
+                }
+                if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
+                    bucket.rows.push(row);
+                }
+                if let Some(next) = sources[i].next(tx)? {
+                    heap.push(std::cmp::Reverse((next, i)));
+                }
             }
-            if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
-                bucket.rows.push(row);
+            bucket.write(tx)?;
+            if let Some(coder) = bucket.coder.take() {
+                coder.finish(tx)?;
             }
-            if let Some(next) = sources[i].next(tx)? {
-                heap.push(std::cmp::Reverse((next, i)));
-            }
-        }
-        bucket.write(tx)?;
+            Ok::<_, StoreError>((bucket.tally, bucket.merged, bucket.added))
+        })?;
         // The rows kept in memory go before the popular keys are counted.
         drop((heap, sources));
-        let Bucket {
-            mut tally,
-            merged,
-            added,
-            ..
-        } = bucket;
+        drop(rows);
+        let mut tally = tally;
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -353,16 +380,68 @@ pub(super) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Rows from which sorting is worth a second thread.
+const PARALLEL_SORT_ROWS: usize = 1 << 16;
+
+/// Sorts the two halves of `rows`, on two threads when `threads` allows it
+/// and the rows are many; returns where the second half begins (each half
+/// is in order, not the whole: see [`Merged`]).
+fn sort_halves(rows: &mut [IndexRow], threads: usize) -> usize {
+    if threads < 2 || rows.len() < PARALLEL_SORT_ROWS {
+        rows.sort_unstable();
+        return rows.len();
+    }
+    let second = rows.len() / 2;
+    let (low, high) = rows.split_at_mut(second);
+    std::thread::scope(|scope| {
+        scope.spawn(|| low.sort_unstable());
+        high.sort_unstable();
+    });
+    second
+}
+
+/// The rows of two sorted slices, in order.
+struct Merged<'a> {
+    low: &'a [IndexRow],
+    high: &'a [IndexRow],
+}
+
+impl<'a> Merged<'a> {
+    fn new(low: &'a [IndexRow], high: &'a [IndexRow]) -> Merged<'a> {
+        Merged { low, high }
+    }
+}
+
+impl Iterator for Merged<'_> {
+    type Item = IndexRow;
+
+    fn next(&mut self) -> Option<IndexRow> {
+        let from_high = match (self.low.first(), self.high.first()) {
+            (Some(low), Some(high)) => high < low,
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        let side = if from_high {
+            &mut self.high
+        } else {
+            &mut self.low
+        };
+        let (&row, rest) = side.split_first()?;
+        *side = rest;
+        Some(row)
+    }
+}
+
 /// One sorted source of rows for the merge.
-enum Source {
-    Memory(std::vec::IntoIter<IndexRow>),
+enum Source<'a> {
+    Memory(std::slice::Iter<'a, IndexRow>),
     Run(RunReader),
 }
 
-impl Source {
+impl Source<'_> {
     fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
         match self {
-            Source::Memory(rows) => Ok(rows.next()),
+            Source::Memory(rows) => Ok(rows.next().copied()),
             Source::Run(run) => run.next(tx),
         }
     }
@@ -422,6 +501,8 @@ struct Bucket<'a> {
     popular: &'a HashMap<i64, i64>,
     /// Whether the index was empty before the merge.
     fresh: bool,
+    /// Codes the chunks on another thread (only when `fresh`).
+    coder: Option<ChunkCoder>,
     /// Merged rows under a key from which it is a candidate to be popular.
     floor: i64,
     rows: Vec<IndexRow>,
@@ -437,8 +518,16 @@ impl Bucket<'_> {
         let Some(first) = self.rows.first() else {
             return Ok(());
         };
-        let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
-        let added = postings::add(tx, first.bucket(), &entries, self.fresh)?;
+        let added = match &mut self.coder {
+            Some(coder) => {
+                coder.add(tx, first.bucket(), self.rows.iter().map(IndexRow::entry))?;
+                vec![true; self.rows.len()]
+            }
+            None => {
+                let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
+                postings::add(tx, first.bucket(), &entries, self.fresh)?
+            }
+        };
         for (row, added) in self.rows.iter().zip(added) {
             if !added {
                 continue;
@@ -675,6 +764,104 @@ mod tests {
             .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
             .unwrap();
         assert_eq!(left, 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn two_sorted_halves_merge_in_order(
+            mut low in proptest::collection::vec(any_row(), 0..100),
+            mut high in proptest::collection::vec(any_row(), 0..100),
+        ) {
+            low.sort_unstable();
+            high.sort_unstable();
+            let merged: Vec<IndexRow> = Merged::new(&low, &high).collect();
+            let mut all = [low, high].concat();
+            all.sort();
+            // Equal rows may come in either order; their order is what counts.
+            proptest::prop_assert!(merged.is_sorted());
+            proptest::prop_assert_eq!(merged.len(), all.len());
+            let key = |r: &IndexRow| (r.key, r.game, r.ply, r.open);
+            let mut merged_keys: Vec<_> = merged.iter().map(key).collect();
+            let mut all_keys: Vec<_> = all.iter().map(key).collect();
+            merged_keys.sort_unstable();
+            all_keys.sort_unstable();
+            proptest::prop_assert_eq!(merged_keys, all_keys);
+        }
+    }
+
+    /// Rows enough to be sorted on two threads, some twice, over 40,000
+    /// games.
+    fn many_rows(seed: u64) -> Vec<IndexRow> {
+        let mut rng = crate::generate::SplitMix64::new(seed);
+        let mut rows: Vec<IndexRow> = (0..PARALLEL_SORT_ROWS as u64 * 2 + 17)
+            .map(|_| {
+                let n = rng.next_u64();
+                // Few keys, so that buckets hold many entries and keys many games.
+                row(
+                    (n % 50_000).wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64,
+                    1 + (n >> 40) as i64 % 40_000,
+                    (n >> 20) as u32 % 90,
+                )
+            })
+            .collect();
+        let again = rows[..1000].to_vec();
+        rows.extend(again);
+        rows
+    }
+
+    #[test]
+    fn halves_sorted_on_two_threads_merge_to_the_sorted_rows() {
+        let mut rows = many_rows(5);
+        let mut sorted = rows.clone();
+        sorted.sort_unstable();
+        let second = sort_halves(&mut rows, 2);
+        assert_eq!(second, rows.len() / 2);
+        let merged: Vec<IndexRow> = Merged::new(&rows[..second], &rows[second..]).collect();
+        assert_eq!(merged, sorted);
+        assert_eq!(sort_halves(&mut rows, 1), rows.len());
+        assert_eq!(rows, sorted);
+    }
+
+    #[test]
+    fn the_index_and_its_runs_are_the_same_on_one_thread_and_two() {
+        let written = |threads: usize| {
+            let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+            crate::store::migrate::migrate(&mut conn).unwrap();
+            let tx = conn.transaction().unwrap();
+            let mut buffer = IndexBuffer::with_threads(threads);
+            for row in many_rows(7) {
+                buffer.push(row);
+            }
+            buffer.spill(&tx).unwrap();
+            let runs: Vec<Vec<u8>> = {
+                let mut stmt = tx
+                    .prepare("SELECT rows FROM position_run ORDER BY id")
+                    .unwrap();
+                stmt.query_map([], |r| r.get(0))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap()
+            };
+            for row in many_rows(8) {
+                buffer.push(row);
+            }
+            let added = buffer.flush(&tx).unwrap();
+            let chunks: Vec<(i64, i64, i64, Vec<u8>)> = {
+                let mut stmt = tx
+                    .prepare("SELECT bucket, suffix, game, entries FROM posting ORDER BY bucket, suffix, game")
+                    .unwrap();
+                stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap()
+            };
+            (runs, added, chunks)
+        };
+        let one = written(1);
+        let two = written(2);
+        assert!(one.0.len() > 1, "the run takes several chunks");
+        assert!(one.2.len() > 1000, "the index takes many chunks");
+        assert_eq!(one, two);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! than the binary is refused.
 
 mod bits;
+mod chunk_coder;
 mod counts;
 pub mod explore;
 pub mod games;

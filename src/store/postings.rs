@@ -382,10 +382,23 @@ pub fn chunks(entries: &[Entry]) -> Vec<(Entry, Vec<u8>)> {
 
 /// Writes a bucket's sorted entries as new chunks.
 fn write_chunks(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Result<(), StoreError> {
+    insert_chunks(tx, bucket, &chunks(entries))
+}
+
+/// Stores a bucket's chunks as [`chunks`] codes them; the bucket holds no
+/// chunk under their heads yet.
+///
+/// # Errors
+/// A database failure.
+pub fn insert_chunks(
+    tx: &Transaction<'_>,
+    bucket: i64,
+    coded: &[(Entry, Vec<u8>)],
+) -> Result<(), StoreError> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for (head, bytes) in chunks(entries) {
+    for (head, bytes) in coded {
         insert.execute(params![bucket, head.suffix, head.game, bytes])?;
     }
     Ok(())
