@@ -142,6 +142,8 @@ pub(super) struct Prepared {
     pub(super) event: String,
     pub(super) site: String,
     pub(super) date: String,
+    /// The date as `game.day` holds it (see [`super::games::day_of`]).
+    pub(super) day: Option<String>,
     pub(super) result: Option<String>,
     pub(super) outcome: i64,
     pub(super) plies: Option<i64>,
@@ -174,6 +176,7 @@ impl Prepared {
             &self.open_part,
         ]
         .into_iter()
+        .chain(&self.day)
         .chain(&self.result)
         .chain(&self.start_fen)
         .chain(&self.record)
@@ -1196,7 +1199,7 @@ fn write_game(
             id
         }
         None => {
-            let day = super::games::day_of(&game.date);
+            let day = &game.day;
             tx.prepare_cached(
                 "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
                  plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
@@ -1500,6 +1503,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         event: trimmed("Event"),
         site: trimmed("Site"),
         date: trimmed("Date"),
+        day: None,
         outcome: outcome(result.as_deref(), rules),
         result,
         plies: record.plies.map(|p| p as i64),
@@ -1513,6 +1517,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         positions,
     };
     prepared.dup_key = prepared.identity().key();
+    prepared.day = super::games::day_of(&prepared.date);
     prepared
 }
 

@@ -35,6 +35,7 @@ pub mod record;
 pub mod remove;
 mod rows;
 mod text;
+mod text_model;
 pub mod view;
 
 use std::path::{Path, PathBuf};

@@ -1,27 +1,33 @@
 //! A game's stored text (`provenance.text`): its original tags (a JSON
 //! object, on one line) and its original move text, one after the other
-//! with a line break between, deflated together with a preset dictionary.
+//! with a line break between, coded on their own so that each game's text
+//! reads back alone.
 //!
-//! A game's text is a few hundred bytes: alone, it deflates poorly (the
-//! tag names, the usual tag values, move numbers and common moves are met
-//! for the first time in every game). The dictionary gives the compressor
-//! those strings up front, so that each game refers to them.
+//! Layout: one byte naming the format, then the text in that format:
 //!
-//! Layout: one byte naming the dictionary ([`DICTIONARY_V1`] is 1), then
-//! raw deflate.
+//! - **2** (written now): the text's length (LEB128), then the text coded
+//!   with a fixed model of bytes ([`super::text_model`]).
+//! - **1** (written before): raw deflate with a preset dictionary
+//!   ([`DICTIONARY_V1`]) that gives the compressor the tag names, the usual
+//!   tag values, move numbers and common moves up front.
 //!
 //! # Stability
 //!
-//! Stored texts are decoded with the dictionary they name: a dictionary,
-//! once released, is never changed. A better one comes as a new number
-//! (and the stored texts keep theirs, or a schema step encodes them again).
+//! Stored texts are decoded by the format they name: a format, once
+//! released, is never changed. A better one comes as a new number (and
+//! the stored texts keep theirs, or a schema step encodes them again).
 
 use std::io::Read;
 
-use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
+#[cfg(test)]
+use flate2::{Compress, Compression, FlushCompress};
+use flate2::{Decompress, FlushDecompress, Status};
 
-/// The byte that names [`DICTIONARY_V1`].
+/// The byte that names format 1 (deflate with [`DICTIONARY_V1`]).
 const V1: u8 = 1;
+
+/// The byte that names format 2 ([`super::text_model`]).
+const V2: u8 = 2;
 
 /// Preset dictionary 1: tags as pdndb stores them (JSON) and move text as
 /// archives write it; the strings most likely met come last, where they are
@@ -54,9 +60,8 @@ pub const DICTIONARY_V1: &str = concat!(
     "1-0 0-1 1/2-1/2 * "
 );
 
-/// Encodes games' texts, one compressor reused for every game (setting one
-/// up costs more than compressing a game).
-pub struct TextEncoder(Compress);
+/// Encodes games' texts (in format 2), one buffer reused for every game.
+pub struct TextEncoder(Vec<u8>);
 
 impl Default for TextEncoder {
     fn default() -> TextEncoder {
@@ -67,12 +72,37 @@ impl Default for TextEncoder {
 impl TextEncoder {
     /// An encoder.
     pub fn new() -> TextEncoder {
-        TextEncoder(Compress::new(Compression::default(), false))
+        TextEncoder(Vec::new())
     }
 
     /// The stored text of a game with these tags (a JSON object) and move
     /// text.
     pub fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
+        let text = &mut self.0;
+        text.clear();
+        text.extend_from_slice(tags.as_bytes());
+        text.push(b'\n');
+        text.extend_from_slice(movetext.as_bytes());
+        let mut out = Vec::with_capacity(text.len() / 2 + 16);
+        out.push(V2);
+        super::moves::write_leb128(&mut out, text.len() as u64);
+        super::text_model::encode(text, &mut out);
+        out
+    }
+}
+
+/// Format 1: deflate with [`DICTIONARY_V1`], as texts were stored before
+/// format 2 (kept to make such texts in tests).
+#[cfg(test)]
+pub(super) struct DeflateEncoder(Compress);
+
+#[cfg(test)]
+impl DeflateEncoder {
+    pub(super) fn new() -> DeflateEncoder {
+        DeflateEncoder(Compress::new(Compression::default(), false))
+    }
+
+    pub(super) fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
         let compress = &mut self.0;
         compress.reset();
         let mut out = Vec::with_capacity((tags.len() + movetext.len()) / 2 + 64);
@@ -111,10 +141,21 @@ impl TextEncoder {
 /// A game's tags (JSON object) and move text as stored, or `None` when
 /// `stored` is not a stored text this version reads.
 pub fn decode(stored: &[u8]) -> Option<(String, String)> {
-    let (&format, deflated) = stored.split_first()?;
-    if format != V1 {
-        return None;
-    }
+    let text = match stored.split_first()? {
+        (&V1, deflated) => inflate(deflated)?,
+        (&V2, mut coded) => {
+            let len = super::moves::read_leb128(&mut coded)?;
+            super::text_model::decode(coded, len)?
+        }
+        _ => return None,
+    };
+    let text = String::from_utf8(text).ok()?;
+    let (tags, movetext) = text.split_once('\n')?;
+    Some((tags.to_string(), movetext.to_string()))
+}
+
+/// A format-1 text, inflated.
+fn inflate(deflated: &[u8]) -> Option<Vec<u8>> {
     let mut inflater = Decompress::new(false);
     inflater.set_dictionary(DICTIONARY_V1.as_bytes()).ok()?;
     let mut text = Vec::with_capacity(deflated.len() * 3 + 64);
@@ -134,9 +175,7 @@ pub fn decode(stored: &[u8]) -> Option<(String, String)> {
             _ => {}
         }
     }
-    let text = String::from_utf8(text).ok()?;
-    let (tags, movetext) = text.split_once('\n')?;
-    Some((tags.to_string(), movetext.to_string()))
+    Some(text)
 }
 
 /// The move text of step 1's `provenance.text` (raw deflate of the move
@@ -155,18 +194,36 @@ mod tests {
     const MOVES: &str = "1. 11-15 24-20 2. 8-11 28-24 {a comment\non two lines} 0-1";
 
     #[test]
-    fn a_text_reads_back_as_written() {
-        let mut encoder = TextEncoder::new();
+    fn a_text_reads_back_as_written_in_either_format() {
+        let (mut now, mut before) = (TextEncoder::new(), DeflateEncoder::new());
         for (tags, moves) in [(TAGS, MOVES), ("{}", ""), ("{}", "½-½ “é”\n\n")] {
-            let stored = encoder.encode(tags, moves);
+            let stored = now.encode(tags, moves);
+            assert_eq!(stored[0], V2);
+            assert_eq!(decode(&stored), Some((tags.to_string(), moves.to_string())));
+            let stored = before.encode(tags, moves);
             assert_eq!(stored[0], V1);
             assert_eq!(decode(&stored), Some((tags.to_string(), moves.to_string())));
         }
     }
 
     #[test]
-    fn the_dictionary_makes_texts_smaller() {
-        let stored = TextEncoder::new().encode(TAGS, MOVES);
+    fn format_two_is_smaller_than_format_one_on_a_game() {
+        let tags = r#"{"Event":"Open tournament","Site":"Cebu","Date":"2019.05.03","Round":"4","White":"Santos, R.","Black":"Lim, A.","Result":"1-0","GameType":"26,W,8,8,N2,0"}"#;
+        let moves = "1. 22-18 11-15 2. 18x11 8x15 3. 21-17 9-13 4. 17-14 10x17 5. 23-18 6-10\n\
+                     6. 25-21 1-6 7. 21x14 15-19 8. 24x15 10x19 9. 14-10 7x14 10. 18x9 5x14 1-0";
+        let now = TextEncoder::new().encode(tags, moves);
+        let before = DeflateEncoder::new().encode(tags, moves);
+        assert!(
+            now.len() < before.len(),
+            "{} vs {}",
+            now.len(),
+            before.len()
+        );
+    }
+
+    #[test]
+    fn the_dictionary_makes_format_one_texts_smaller() {
+        let stored = DeflateEncoder::new().encode(TAGS, MOVES);
         let alone = {
             let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::default());
             std::io::Write::write_all(&mut e, format!("{TAGS}\n{MOVES}").as_bytes()).unwrap();
@@ -183,20 +240,46 @@ mod tests {
     #[test]
     fn a_long_text_reads_back() {
         let moves: String = (1..=3000).map(|n| format!("{n}. 11-15 23-19 ")).collect();
-        let stored = TextEncoder::new().encode(TAGS, &moves);
-        assert_eq!(decode(&stored), Some((TAGS.to_string(), moves)));
+        for stored in [
+            TextEncoder::new().encode(TAGS, &moves),
+            DeflateEncoder::new().encode(TAGS, &moves),
+        ] {
+            assert_eq!(decode(&stored), Some((TAGS.to_string(), moves.clone())));
+        }
     }
 
     #[test]
     fn what_is_not_a_stored_text_decodes_to_nothing() {
-        let stored = TextEncoder::new().encode(TAGS, MOVES);
         assert_eq!(decode(&[]), None);
         assert_eq!(decode(&[7, 1, 2, 3]), None);
-        assert_eq!(decode(&stored[..stored.len() / 2]), None);
-        let mut flipped = stored.clone();
-        flipped[3] ^= 0xFF;
-        // Garbage may decode to something or to nothing, never panic.
-        let _ = decode(&flipped);
+        assert_eq!(decode(&[V2]), None);
+        for stored in [
+            TextEncoder::new().encode(TAGS, MOVES),
+            DeflateEncoder::new().encode(TAGS, MOVES),
+        ] {
+            assert_eq!(decode(&stored[..stored.len() / 2]), None);
+            let mut flipped = stored.clone();
+            flipped[3] ^= 0xFF;
+            // Garbage may decode to something or to nothing, never panic.
+            let _ = decode(&flipped);
+        }
+        // A text without the line break between tags and moves.
+        let mut coded = vec![V2, 3];
+        text_model_encode(b"abc", &mut coded);
+        assert_eq!(decode(&coded), None);
+    }
+
+    fn text_model_encode(text: &[u8], out: &mut Vec<u8>) {
+        super::super::text_model::encode(text, out);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn nothing_panics_on_any_stored_bytes(tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64), v2: bool) {
+            let mut stored = vec![if v2 { V2 } else { V1 }];
+            stored.extend(tail);
+            let _ = decode(&stored);
+        }
     }
 
     #[test]
