@@ -5,11 +5,15 @@
 //!
 //! Layout: one byte naming the format, then the text in that format:
 //!
-//! - **2** (written now): the text's length (LEB128), then the text coded
-//!   with a fixed model of bytes ([`super::text_model`]).
-//! - **1** (written before): raw deflate with a preset dictionary
-//!   ([`DICTIONARY_V1`]) that gives the compressor the tag names, the usual
-//!   tag values, move numbers and common moves up front.
+//! - **2**: the text's length (LEB128), then the text coded with a fixed
+//!   model of bytes ([`super::text_model`]): most texts.
+//! - **1**: raw deflate with a preset dictionary ([`DICTIONARY_V1`]) that
+//!   gives the compressor the tag names, the usual tag values, move
+//!   numbers and common moves up front. Written for a text that format 2
+//!   codes poorly (more than [`FALLBACK_SHARE`] of its bytes, as a text
+//!   with much unusual or repeated text does: engine comments at every
+//!   move) when deflate makes it smaller; the only format written before
+//!   format 2.
 //!
 //! # Stability
 //!
@@ -19,15 +23,18 @@
 
 use std::io::Read;
 
-#[cfg(test)]
-use flate2::{Compress, Compression, FlushCompress};
-use flate2::{Decompress, FlushDecompress, Status};
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
 /// The byte that names format 1 (deflate with [`DICTIONARY_V1`]).
 const V1: u8 = 1;
 
 /// The byte that names format 2 ([`super::text_model`]).
 const V2: u8 = 2;
+
+/// The share of a text's bytes (in hundredths) past which a text coded in
+/// format 2 is deflated too, the smaller kept. Typical games take a
+/// quarter to a third.
+const FALLBACK_SHARE: usize = 45;
 
 /// Preset dictionary 1: tags as pdndb stores them (JSON) and move text as
 /// archives write it; the strings most likely met come last, where they are
@@ -60,8 +67,12 @@ pub const DICTIONARY_V1: &str = concat!(
     "1-0 0-1 1/2-1/2 * "
 );
 
-/// Encodes games' texts (in format 2), one buffer reused for every game.
-pub struct TextEncoder(Vec<u8>);
+/// Encodes games' texts, one buffer reused for every game.
+pub struct TextEncoder {
+    text: Vec<u8>,
+    /// For texts format 2 codes poorly; made when first needed.
+    deflate: Option<DeflateEncoder>,
+}
 
 impl Default for TextEncoder {
     fn default() -> TextEncoder {
@@ -72,13 +83,31 @@ impl Default for TextEncoder {
 impl TextEncoder {
     /// An encoder.
     pub fn new() -> TextEncoder {
-        TextEncoder(Vec::new())
+        TextEncoder {
+            text: Vec::new(),
+            deflate: None,
+        }
     }
 
     /// The stored text of a game with these tags (a JSON object) and move
     /// text.
     pub fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
-        let text = &mut self.0;
+        let out = self.format_two(tags, movetext);
+        if out.len() * 100 > self.text.len() * FALLBACK_SHARE {
+            let deflated = self
+                .deflate
+                .get_or_insert_with(DeflateEncoder::new)
+                .encode(tags, movetext);
+            if deflated.len() < out.len() {
+                return deflated;
+            }
+        }
+        out
+    }
+
+    /// The text in format 2.
+    fn format_two(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
+        let text = &mut self.text;
         text.clear();
         text.extend_from_slice(tags.as_bytes());
         text.push(b'\n');
@@ -91,18 +120,16 @@ impl TextEncoder {
     }
 }
 
-/// Format 1: deflate with [`DICTIONARY_V1`], as texts were stored before
-/// format 2 (kept to make such texts in tests).
-#[cfg(test)]
-pub(super) struct DeflateEncoder(Compress);
+/// Format 1: deflate with [`DICTIONARY_V1`], one compressor reused
+/// (setting one up costs more than compressing a game).
+struct DeflateEncoder(Compress);
 
-#[cfg(test)]
 impl DeflateEncoder {
-    pub(super) fn new() -> DeflateEncoder {
+    fn new() -> DeflateEncoder {
         DeflateEncoder(Compress::new(Compression::default(), false))
     }
 
-    pub(super) fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
+    fn encode(&mut self, tags: &str, movetext: &str) -> Vec<u8> {
         let compress = &mut self.0;
         compress.reset();
         let mut out = Vec::with_capacity((tags.len() + movetext.len()) / 2 + 64);
@@ -197,7 +224,7 @@ mod tests {
     fn a_text_reads_back_as_written_in_either_format() {
         let (mut now, mut before) = (TextEncoder::new(), DeflateEncoder::new());
         for (tags, moves) in [(TAGS, MOVES), ("{}", ""), ("{}", "½-½ “é”\n\n")] {
-            let stored = now.encode(tags, moves);
+            let stored = now.format_two(tags, moves);
             assert_eq!(stored[0], V2);
             assert_eq!(decode(&stored), Some((tags.to_string(), moves.to_string())));
             let stored = before.encode(tags, moves);
@@ -212,6 +239,7 @@ mod tests {
         let moves = "1. 22-18 11-15 2. 18x11 8x15 3. 21-17 9-13 4. 17-14 10x17 5. 23-18 6-10\n\
                      6. 25-21 1-6 7. 21x14 15-19 8. 24x15 10x19 9. 14-10 7x14 10. 18x9 5x14 1-0";
         let now = TextEncoder::new().encode(tags, moves);
+        assert_eq!(now[0], V2);
         let before = DeflateEncoder::new().encode(tags, moves);
         assert!(
             now.len() < before.len(),
@@ -219,6 +247,21 @@ mod tests {
             now.len(),
             before.len()
         );
+    }
+
+    #[test]
+    fn a_text_format_two_codes_poorly_is_deflated_when_that_is_smaller() {
+        // Engine output at every move: unusual to the model, repeated for deflate.
+        let moves: String = (1..=40)
+            .map(|n| format!("{n}. 33-29 {{[%drgnode {n} 1][%eval -0.048][%depth 12]}} 20-25 "))
+            .collect();
+        let stored = TextEncoder::new().encode(TAGS, &moves);
+        assert_eq!(stored[0], V1);
+        assert_eq!(decode(&stored), Some((TAGS.to_string(), moves)));
+        // Text unusual to both stays in format 2 unless deflate does better.
+        let odd = "\u{1F600}\u{3042}\u{4E2D}\u{0416}";
+        let stored = TextEncoder::new().encode("{}", odd);
+        assert_eq!(decode(&stored), Some(("{}".to_string(), odd.to_string())));
     }
 
     #[test]
@@ -241,7 +284,7 @@ mod tests {
     fn a_long_text_reads_back() {
         let moves: String = (1..=3000).map(|n| format!("{n}. 11-15 23-19 ")).collect();
         for stored in [
-            TextEncoder::new().encode(TAGS, &moves),
+            TextEncoder::new().format_two(TAGS, &moves),
             DeflateEncoder::new().encode(TAGS, &moves),
         ] {
             assert_eq!(decode(&stored), Some((TAGS.to_string(), moves.clone())));
@@ -254,7 +297,7 @@ mod tests {
         assert_eq!(decode(&[7, 1, 2, 3]), None);
         assert_eq!(decode(&[V2]), None);
         for stored in [
-            TextEncoder::new().encode(TAGS, MOVES),
+            TextEncoder::new().format_two(TAGS, MOVES),
             DeflateEncoder::new().encode(TAGS, MOVES),
         ] {
             assert_eq!(decode(&stored[..stored.len() / 2]), None);
