@@ -513,3 +513,12 @@ CREATE TABLE posting (
 -- merge left (rows of key, game, ply and open as little-endian 8, 8, 4 and
 -- 4 bytes).
 UPDATE index_state SET indexed_through = indexed_through;
+
+-- step 16: stored texts in format 2. A copy's `text` may start with the
+-- byte 2: the text's length (LEB128), then the text coded byte by byte
+-- with rANS under a fixed model (src/store/text_model.rs); texts that
+-- model codes poorly stay deflated as in step 11 (first byte 1), as do the
+-- texts stored before. Nothing is converted: the step is there so that a
+-- pdndb that cannot read format 2 refuses the database instead of finding
+-- its texts unreadable.
+UPDATE index_state SET indexed_through = indexed_through;
