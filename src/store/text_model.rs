@@ -31,10 +31,14 @@
 
 use std::sync::OnceLock;
 
-use foldhash::HashMap;
-
 /// The training text of the model (never changed: see the module).
+#[cfg(test)]
 const TRAINING_V2: &[u8] = include_bytes!("text_training_v2.txt");
+
+/// The model counted from [`TRAINING_V2`], as [`Model::to_bytes`] writes
+/// it: built in so that a command does not count it again (a test checks
+/// that counting gives these bytes).
+const MODEL_V2: &[u8] = include_bytes!("text_model_v2.bin");
 
 /// Bits of the probability scale.
 const SCALE_BITS: u32 = 16;
@@ -47,6 +51,7 @@ const STATE_LOW: u32 = 1 << 23;
 
 /// Times a pair of bytes is met in the training text for it to get a table
 /// of its own.
+#[cfg(test)]
 const PAIR_FLOOR: u32 = 4;
 
 /// The longest text decoded (a stored text claiming more is damaged).
@@ -58,6 +63,9 @@ struct Table {
     /// `cum[b]`: the frequencies of the bytes below `b`; `cum[256]` is
     /// [`TOTAL`].
     cum: [u32; 257],
+    /// `first[k]`: the byte whose range holds slot `k << 8` (where the
+    /// decoder's search for a slot's byte starts).
+    first: [u8; 256],
 }
 
 /// The fixed model: a table per last byte, and one per pair of bytes met
@@ -71,42 +79,102 @@ struct Model {
 impl Model {
     fn get() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
-        MODEL.get_or_init(|| Model::train(TRAINING_V2))
+        MODEL.get_or_init(|| Model::from_bytes(MODEL_V2))
+    }
+
+    /// The model as bytes: the number of pairs with a table of their own
+    /// and each such pair (u16, little-endian), then every table's 256
+    /// frequencies (u16, little-endian), the last bytes' tables first.
+    #[cfg(test)]
+    fn to_bytes(&self) -> Vec<u8> {
+        let pairs: Vec<u16> = (0..=u16::MAX)
+            .filter(|&p| usize::from(self.by_pair[usize::from(p)]) >= 256)
+            .collect();
+        let mut out = Vec::new();
+        out.extend_from_slice(&(pairs.len() as u16).to_le_bytes());
+        for p in &pairs {
+            out.extend_from_slice(&p.to_le_bytes());
+        }
+        for table in &self.tables {
+            for f in table.freq {
+                out.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The model [`Model::to_bytes`] wrote (built in, so well formed).
+    fn from_bytes(bytes: &[u8]) -> Model {
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let pairs = usize::from(u16_at(0));
+        let mut by_pair: Vec<u16> = (0..=u16::MAX).map(|p| p & 0xFF).collect();
+        for k in 0..pairs {
+            by_pair[usize::from(u16_at(2 + 2 * k))] = (256 + k) as u16;
+        }
+        let start = 2 + 2 * pairs;
+        let tables = (0..256 + pairs)
+            .map(|t| {
+                let mut freq = [0u16; 256];
+                for (s, f) in freq.iter_mut().enumerate() {
+                    *f = u16_at(start + 2 * (256 * t + s));
+                }
+                Table::with(freq)
+            })
+            .collect();
+        Model { by_pair, tables }
     }
 
     /// The model counted from `training`.
+    #[cfg(test)]
     fn train(training: &[u8]) -> Model {
+        // The pair of bytes before each byte (two zero bytes before the first).
+        let pairs_before = || {
+            training.iter().scan(0u16, |pair, &byte| {
+                let before = *pair;
+                *pair = *pair << 8 | u16::from(byte);
+                Some((before, byte))
+            })
+        };
         let mut all = [0u32; 256];
         let mut after_byte = vec![[0u32; 256]; 256];
-        let mut after_pair: HashMap<u16, [u32; 256]> = HashMap::default();
-        let mut pair = 0u16;
-        for &byte in training {
+        let mut pair_seen = vec![0u32; 1 << 16];
+        for (pair, byte) in pairs_before() {
             all[usize::from(byte)] += 1;
             after_byte[usize::from(pair & 0xFF)][usize::from(byte)] += 1;
-            after_pair.entry(pair).or_insert([0; 256])[usize::from(byte)] += 1;
-            pair = pair << 8 | u16::from(byte);
+            pair_seen[usize::from(pair)] += 1;
+        }
+        // The pairs met often enough, in order, each with its counts.
+        let mut pair_slot: Vec<Option<u16>> = vec![None; 1 << 16];
+        let mut pairs: Vec<u16> = Vec::new();
+        for (p, &seen) in pair_seen.iter().enumerate() {
+            if seen >= PAIR_FLOOR {
+                pair_slot[p] = Some(pairs.len() as u16);
+                pairs.push(p as u16);
+            }
+        }
+        let mut after_pair = vec![[0u32; 256]; pairs.len()];
+        for (pair, byte) in pairs_before() {
+            if let Some(slot) = pair_slot[usize::from(pair)] {
+                after_pair[usize::from(slot)][usize::from(byte)] += 1;
+            }
         }
         // Each count as a share of its context's, scaled to 2^16.
-        let share = |counts: &[u32; 256], s: usize| -> u64 {
+        let shares = |counts: &[u32; 256]| -> [u64; 256] {
             let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-            (u64::from(counts[s]) << 16).checked_div(total).unwrap_or(0)
+            counts.map(|c| (u64::from(c) << 16).checked_div(total).unwrap_or(0))
         };
+        let all = shares(&all);
+        let after_byte: Vec<[u64; 256]> = after_byte.iter().map(shares).collect();
         let mut tables: Vec<Table> = after_byte
             .iter()
-            .map(|counts| Table::rounded(|s| 95 * share(counts, s) + 5 * share(&all, s) + 1))
+            .map(|last| Table::rounded(|s| 95 * last[s] + 5 * all[s] + 1))
             .collect();
         let mut by_pair: Vec<u16> = (0..=u16::MAX).map(|p| p & 0xFF).collect();
-        let mut pairs: Vec<(u16, &[u32; 256])> = after_pair
-            .iter()
-            .filter(|(_, counts)| counts.iter().sum::<u32>() >= PAIR_FLOOR)
-            .map(|(&p, counts)| (p, counts))
-            .collect();
-        pairs.sort_unstable_by_key(|&(p, _)| p);
-        for (p, counts) in pairs {
-            let last = &after_byte[usize::from(p & 0xFF)];
+        for (&p, counts) in pairs.iter().zip(&after_pair) {
+            let (pair, last) = (shares(counts), &after_byte[usize::from(p & 0xFF)]);
             by_pair[usize::from(p)] = tables.len() as u16;
             tables.push(Table::rounded(|s| {
-                80 * share(counts, s) + 15 * share(last, s) + 5 * share(&all, s) + 1
+                80 * pair[s] + 15 * last[s] + 5 * all[s] + 1
             }));
         }
         Model { by_pair, tables }
@@ -121,6 +189,7 @@ impl Table {
     /// Frequencies out of [`TOTAL`] in proportion to `weight` (each at
     /// least 1), every byte at least 1; what rounding leaves goes to the
     /// first heaviest byte.
+    #[cfg(test)]
     fn rounded(weight: impl Fn(usize) -> u64) -> Table {
         let weights: Vec<u64> = (0..256).map(&weight).collect();
         let sum: u64 = weights.iter().sum();
@@ -135,11 +204,24 @@ impl Table {
             |best, s| if weights[s] > weights[best] { s } else { best },
         );
         freq[heaviest] += (TOTAL - given) as u16;
+        Table::with(freq)
+    }
+
+    /// The table of these frequencies.
+    fn with(freq: [u16; 256]) -> Table {
         let mut cum = [0u32; 257];
         for s in 0..256 {
             cum[s + 1] = cum[s] + u32::from(freq[s]);
         }
-        Table { freq, cum }
+        let mut first = [0u8; 256];
+        let mut byte = 0;
+        for (k, first) in first.iter_mut().enumerate() {
+            while cum[byte + 1] <= (k as u32) << 8 {
+                byte += 1;
+            }
+            *first = byte as u8;
+        }
+        Table { freq, cum, first }
     }
 }
 
@@ -183,7 +265,10 @@ pub fn decode(coded: &[u8], len: u64) -> Option<Vec<u8>> {
     for _ in 0..len {
         let table = model.table(pair);
         let slot = state & (TOTAL - 1);
-        let byte = table.cum[1..].partition_point(|&c| c <= slot);
+        let mut byte = usize::from(table.first[(slot >> 8) as usize]);
+        while table.cum[byte + 1] <= slot {
+            byte += 1;
+        }
         state = u32::from(table.freq[byte]) * (state >> SCALE_BITS) + slot - table.cum[byte];
         while state < STATE_LOW {
             let (&next, after) = rest.split_first()?;
@@ -211,7 +296,15 @@ mod tests {
     }
 
     #[test]
-    fn the_model_is_counted_the_same_every_time() {
+    fn the_built_in_model_is_the_one_the_training_text_gives() {
+        let trained = Model::train(TRAINING_V2);
+        if std::env::var_os("PDNDB_WRITE_TEXT_MODEL").is_some() {
+            std::fs::write("src/store/text_model_v2.bin", trained.to_bytes()).unwrap();
+        }
+        assert!(
+            trained.to_bytes() == MODEL_V2,
+            "src/store/text_model_v2.bin is not what the training gives"
+        );
         let again = Model::train(TRAINING_V2);
         let model = Model::get();
         assert_eq!(again.by_pair, model.by_pair);
