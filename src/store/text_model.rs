@@ -6,23 +6,26 @@
 //! in so little, and setting it up (its tables cleared, a dictionary
 //! loaded) costs more than the text itself. Here every text is coded with
 //! the same fixed probabilities, counted once from a training text
-//! ([`TRAINING_V2`], generated games of every preset and notation, tags
+//! (`TRAINING_V2`, generated games of every preset and notation, tags
 //! as pdndb stores them, a few comments): per byte, a table lookup and an
 //! rANS step. On real archives this is a quarter to a third smaller than
-//! format 1 and several times faster to write.
+//! format 1 and several times faster to write. The counted model is built
+//! in as bytes ([`MODEL_V2`], `text_model_v2.bin`), so that a command does
+//! not count it again; a test counts it from the training text and
+//! compares (run it with `PDNDB_WRITE_TEXT_MODEL` set to write the file).
 //!
 //! The model: for the two bytes before (two zero bytes before the first),
 //! the training text's counts of the byte after them when the pair is met
-//! [`PAIR_FLOOR`] times or more, blended with the counts after the last
+//! `PAIR_FLOOR` times or more, blended with the counts after the last
 //! byte alone and with the counts of all bytes; else the last byte's
 //! counts blended with all bytes'. Every byte keeps a probability of at
 //! least 1 in [`TOTAL`], so any text codes.
 //!
 //! # Stability
 //!
-//! The training text, the blend and the rounding make the model; stored
-//! texts are decoded with it, so none of them ever changes (a better
-//! model is a new format).
+//! The training text, the blend and the rounding make the model (and
+//! `text_model_v2.bin` holds it); stored texts are decoded with it, so
+//! none of them ever changes (a better model is a new format).
 //!
 //! The rANS coder is the byte-wise one of Fabian Giesen's public-domain
 //! `rans_byte.h`: a 32-bit state kept in [[`STATE_LOW`], 256 × it), bytes
