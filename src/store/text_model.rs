@@ -76,7 +76,12 @@ struct Table {
 struct Model {
     /// The table of each pair of bytes (`previous << 8 | last`).
     by_pair: Vec<u16>,
-    tables: Vec<Table>,
+    /// Each table, made when first used (a command that reads a few texts
+    /// needs a few hundred of them).
+    tables: Vec<OnceLock<Box<Table>>>,
+    /// The tables' frequencies as [`Model::to_bytes`] writes them (empty
+    /// for a model counted here, whose tables are all made).
+    frequencies: &'static [u8],
 }
 
 impl Model {
@@ -98,8 +103,8 @@ impl Model {
         for p in &pairs {
             out.extend_from_slice(&p.to_le_bytes());
         }
-        for table in &self.tables {
-            for f in table.freq {
+        for t in 0..self.tables.len() {
+            for f in self.table_at(t).freq {
                 out.extend_from_slice(&f.to_le_bytes());
             }
         }
@@ -107,24 +112,30 @@ impl Model {
     }
 
     /// The model [`Model::to_bytes`] wrote (built in, so well formed).
-    fn from_bytes(bytes: &[u8]) -> Model {
+    fn from_bytes(bytes: &'static [u8]) -> Model {
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
         let pairs = usize::from(u16_at(0));
         let mut by_pair: Vec<u16> = (0..=u16::MAX).map(|p| p & 0xFF).collect();
         for k in 0..pairs {
             by_pair[usize::from(u16_at(2 + 2 * k))] = (256 + k) as u16;
         }
-        let start = 2 + 2 * pairs;
-        let tables = (0..256 + pairs)
-            .map(|t| {
-                let mut freq = [0u16; 256];
-                for (s, f) in freq.iter_mut().enumerate() {
-                    *f = u16_at(start + 2 * (256 * t + s));
-                }
-                Table::with(freq)
-            })
-            .collect();
-        Model { by_pair, tables }
+        Model {
+            by_pair,
+            tables: (0..256 + pairs).map(|_| OnceLock::new()).collect(),
+            frequencies: &bytes[2 + 2 * pairs..],
+        }
+    }
+
+    /// Table `t`, made from its frequencies when first asked for.
+    fn table_at(&self, t: usize) -> &Table {
+        self.tables[t].get_or_init(|| {
+            let mut freq = [0u16; 256];
+            let bytes = &self.frequencies[512 * t..512 * (t + 1)];
+            for (f, word) in freq.iter_mut().zip(bytes.chunks_exact(2)) {
+                *f = u16::from_le_bytes([word[0], word[1]]);
+            }
+            Box::new(Table::with(freq))
+        })
     }
 
     /// The model counted from `training`.
@@ -180,11 +191,18 @@ impl Model {
                 80 * pair[s] + 15 * last[s] + 5 * all[s] + 1
             }));
         }
-        Model { by_pair, tables }
+        Model {
+            by_pair,
+            tables: tables
+                .into_iter()
+                .map(|table| OnceLock::from(Box::new(table)))
+                .collect(),
+            frequencies: &[],
+        }
     }
 
     fn table(&self, pair: u16) -> &Table {
-        &self.tables[usize::from(self.by_pair[usize::from(pair)])]
+        self.table_at(usize::from(self.by_pair[usize::from(pair)]))
     }
 }
 
@@ -292,7 +310,7 @@ mod tests {
     fn every_table_sums_to_the_scale_and_keeps_every_byte() {
         let model = Model::get();
         assert!(model.tables.len() > 256, "pairs have tables of their own");
-        for table in &model.tables {
+        for table in (0..model.tables.len()).map(|t| model.table_at(t)) {
             assert_eq!(table.cum[256], TOTAL);
             assert!(table.freq.iter().all(|&f| f >= 1));
         }
@@ -311,23 +329,16 @@ mod tests {
         let again = Model::train(TRAINING_V2);
         let model = Model::get();
         assert_eq!(again.by_pair, model.by_pair);
-        assert!(
-            again
-                .tables
-                .iter()
-                .zip(&model.tables)
-                .all(|(a, b)| a.freq == b.freq)
-        );
+        assert_eq!(again.tables.len(), model.tables.len());
+        assert!((0..model.tables.len()).all(|t| again.table_at(t).freq == model.table_at(t).freq));
     }
 
     #[test]
     fn the_model_is_what_format_two_was_released_with() {
         // A digest of every frequency: the stored texts depend on them.
         let model = Model::get();
-        let digest = model
-            .tables
-            .iter()
-            .flat_map(|t| t.freq)
+        let digest = (0..model.tables.len())
+            .flat_map(|t| model.table_at(t).freq)
             .fold(0xcbf2_9ce4_8422_2325_u64, |h, f| {
                 (h ^ u64::from(f)).wrapping_mul(0x0100_0000_01b3)
             });
