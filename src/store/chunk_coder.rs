@@ -109,21 +109,23 @@ impl ChunkCoder {
             return Ok(());
         }
         let batch = std::mem::take(&mut self.batch);
-        let Some(to) = &self.to else {
-            return Ok(());
-        };
-        match to.send(batch) {
-            Ok(()) => self.waiting += 1,
-            // The thread is gone (it panicked, which ends the scope with
-            // that panic): code here rather than lose the entries.
-            Err(returned) => {
-                let mut start = 0;
-                for &(bucket, end) in &returned.0.buckets {
-                    let chunks = postings::chunks(&returned.0.entries[start..end]);
-                    postings::insert_chunks(tx, bucket, &chunks)?;
-                    start = end;
+        // Coded here when the thread is gone (it panicked, which ends the
+        // scope with that panic) rather than lose the entries.
+        let batch = match &self.to {
+            Some(to) => match to.send(batch) {
+                Ok(()) => {
+                    self.waiting += 1;
+                    return Ok(());
                 }
-            }
+                Err(returned) => returned.0,
+            },
+            None => batch,
+        };
+        let mut start = 0;
+        for &(bucket, end) in &batch.buckets {
+            let chunks = postings::chunks(&batch.entries[start..end]);
+            postings::insert_chunks(tx, bucket, &chunks)?;
+            start = end;
         }
         Ok(())
     }
