@@ -55,6 +55,15 @@ impl Hash for Move {
 }
 
 impl Move {
+    /// The canonical order of moves: by start square, then by the landing
+    /// squares of the written route (distinct legal moves of a position
+    /// never compare equal: the route decides the pieces taken).
+    pub fn canonical_cmp(&self, other: &Move) -> std::cmp::Ordering {
+        self.from.cmp(&other.from).then_with(|| {
+            self.path[..usize::from(self.len)].cmp(&other.path[..usize::from(other.len)])
+        })
+    }
+
     /// The square the piece leaves.
     pub fn from(&self) -> Square {
         Square::from_index(self.from as usize)
@@ -311,6 +320,56 @@ impl Position {
         if moves.is_empty() {
             self.quiet_moves_into(rules, moves);
         }
+    }
+
+    /// The rank of `mv` among the legal moves in canonical order
+    /// ([`Move::canonical_cmp`]), or `None` when it is not legal here;
+    /// `scratch` holds moves meanwhile.
+    ///
+    /// Where no piece may capture (most positions) the moves are counted
+    /// rather than listed: only the moves from `mv`'s start and those of
+    /// kings below it are made, the men's plain moves from squares below
+    /// it counted a direction at a time.
+    pub fn canonical_rank(
+        &self,
+        rules: &Rules,
+        mv: &Move,
+        scratch: &mut Vec<Move>,
+    ) -> Option<usize> {
+        if self.capture_starts(rules) != 0 {
+            self.legal_moves_into(rules, scratch);
+            if !scratch.contains(mv) {
+                return None;
+            }
+            return Some(
+                scratch
+                    .iter()
+                    .filter(|m| m.canonical_cmp(mv).is_lt())
+                    .count(),
+            );
+        }
+        if mv.is_capture() {
+            return None;
+        }
+        // Every legal move is a plain one, of one landing square.
+        let start = usize::from(mv.from);
+        scratch.clear();
+        self.quiet_moves_between(rules, 1 << start, u64::MAX, scratch);
+        if !scratch.contains(mv) {
+            return None;
+        }
+        let from_start_before = scratch.iter().filter(|m| m.to < mv.to).count();
+        let g = rules.geometry;
+        let empty = g.all() & !self.occupied();
+        let below = self.pieces(self.side) & ((1u64 << start) - 1);
+        let men = below & !self.kings;
+        let men_moves: u32 = Direction::forward(self.side)
+            .into_iter()
+            .map(|direction| (men & g.step_sources(direction, empty)).count_ones())
+            .sum();
+        scratch.clear();
+        self.quiet_moves_between(rules, below & self.kings, u64::MAX, scratch);
+        Some(men_moves as usize + scratch.len() + from_start_before)
     }
 
     /// The legal moves that start on one of the squares of `from`, into
@@ -835,6 +894,39 @@ mod tests {
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     p = p.play(&all[(seed >> 33) as usize % all.len()]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_moves_canonical_rank_is_its_place_among_the_legal_moves_sorted() {
+        let mut scratch = Vec::new();
+        for preset in Preset::ALL {
+            let rules = preset.rules();
+            for mut seed in [5u64, 17, 41, 97] {
+                let mut p = Position::initial(&rules);
+                let mut before: Vec<Move> = Vec::new();
+                for _ in 0..200 {
+                    let mut sorted = p.legal_moves(&rules);
+                    if sorted.is_empty() {
+                        break;
+                    }
+                    sorted.sort_by(Move::canonical_cmp);
+                    for (rank, mv) in sorted.iter().enumerate() {
+                        assert_eq!(p.canonical_rank(&rules, mv, &mut scratch), Some(rank));
+                    }
+                    // The last position's moves, mostly not legal here.
+                    for mv in &before {
+                        let expected = sorted.iter().position(|m| m == mv);
+                        assert_eq!(p.canonical_rank(&rules, mv, &mut scratch), expected);
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let chosen = sorted[(seed >> 33) as usize % sorted.len()];
+                    before = sorted;
+                    p = p.play(&chosen);
                 }
             }
         }

@@ -9,7 +9,7 @@ use crate::rules::{Move, Position, Rules};
 /// The canonical order of moves: start square, then the landing squares of
 /// the canonical route, by number.
 pub(super) fn canonical_order(a: &Move, b: &Move) -> std::cmp::Ordering {
-    a.from().cmp(&b.from()).then_with(|| a.path().cmp(b.path()))
+    a.canonical_cmp(b)
 }
 
 /// Legal moves in canonical order.
@@ -26,17 +26,7 @@ pub fn encode(rules: &Rules, start: &Position, moves: &[Move]) -> Option<Vec<u8>
     let mut legal = Vec::with_capacity(32);
     let mut position = *start;
     for mv in moves {
-        legal.clear();
-        position.legal_moves_into(rules, &mut legal);
-        if !legal.contains(mv) {
-            return None;
-        }
-        // Its rank in canonical order (distinct moves never compare equal:
-        // the route's landing squares determine the captured pieces).
-        let index = legal
-            .iter()
-            .filter(|m| canonical_order(m, mv).is_lt())
-            .count();
+        let index = position.canonical_rank(rules, mv, &mut legal)?;
         write_leb128(&mut out, index as u64);
         position = position.play(mv);
     }

@@ -69,6 +69,22 @@ struct Table {
     /// `first[k]`: the byte whose range holds slot `k << 8` (where the
     /// decoder's search for a slot's byte starts).
     first: [u8; 256],
+    /// `reciprocal[b]`: [`reciprocal`] of `freq[b]`, so that the encoder
+    /// divides by a multiplication.
+    reciprocal: [u64; 256],
+}
+
+/// Bits the encoder shifts a state times a reciprocal by to divide it.
+const RECIPROCAL_SHIFT: u32 = 47;
+
+/// `⌊2^47 / freq⌋ + 1`: for a state `x < 2^15 · freq` (as the encoder's is
+/// when it divides) and `freq < 2^16`, `x · reciprocal >> 47` is exactly
+/// `x / freq`. With `2^47 = a · freq + r`, `x · reciprocal / 2^47` is
+/// `x / freq` plus `x · (freq − r) / (freq · 2^47) < freq / 2^32 ≤ 1 / freq`,
+/// less than the gap from `x / freq` to the next integer; the product is
+/// below `2^63`.
+fn reciprocal(freq: u16) -> u64 {
+    (1u64 << RECIPROCAL_SHIFT) / u64::from(freq) + 1
 }
 
 /// The fixed model: a table per last byte, and one per pair of bytes met
@@ -242,7 +258,12 @@ impl Table {
             }
             *first = byte as u8;
         }
-        Table { freq, cum, first }
+        Table {
+            freq,
+            cum,
+            first,
+            reciprocal: freq.map(reciprocal),
+        }
     }
 }
 
@@ -262,7 +283,9 @@ pub fn encode(text: &[u8], out: &mut Vec<u8>) {
             out.push(state as u8);
             state >>= 8;
         }
-        state = ((state / freq) << SCALE_BITS) + state % freq + table.cum[byte];
+        // `state / freq`, by a multiplication (see `reciprocal`).
+        let quotient = ((u64::from(state) * table.reciprocal[byte]) >> RECIPROCAL_SHIFT) as u32;
+        state = (quotient << SCALE_BITS) + (state - quotient * freq) + table.cum[byte];
     }
     out.extend_from_slice(&state.to_le_bytes());
     out[start..].reverse();
@@ -313,6 +336,24 @@ mod tests {
         for table in (0..model.tables.len()).map(|t| model.table_at(t)) {
             assert_eq!(table.cum[256], TOTAL);
             assert!(table.freq.iter().all(|&f| f >= 1));
+        }
+    }
+
+    #[test]
+    fn a_reciprocal_divides_every_state_the_encoder_divides() {
+        // The error of `x · reciprocal >> 47` grows with `x` and shows where
+        // `x / freq` is nearest the next integer: check the largest states
+        // of each remainder's neighbourhood, for every frequency.
+        let max_state = |freq: u32| ((STATE_LOW >> SCALE_BITS) << 8) * freq - 1;
+        for freq in 1..=u16::MAX {
+            let d = u32::from(freq);
+            let r = reciprocal(freq);
+            let top = max_state(d);
+            let states = [top, top - d + 1, top / 2, d - 1, d, STATE_LOW, 0];
+            for x in states.into_iter().filter(|&x| x <= top) {
+                let quotient = ((u64::from(x) * r) >> RECIPROCAL_SHIFT) as u32;
+                assert_eq!(quotient, x / d, "{x} / {d}");
+            }
         }
     }
 
