@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 /// `PRAGMA application_id` of pdndb's databases: `PDNd` in ASCII
@@ -205,16 +206,22 @@ fn classify(c: &Contents) -> Result<Holds, Foreign> {
 /// # Errors
 /// What SQLite says.
 pub fn open_for_queries(path: &Path, place: &Place) -> rusqlite::Result<Connection> {
-    if place.writable {
+    let conn = if place.writable {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.pragma_update(None, "query_only", true)?;
-        Ok(conn)
+        conn
     } else {
-        open_read_only(path, !place.wal)
-    }
+        open_read_only(path, !place.wal)?
+    };
+    // Plans made without looking at bound values, as the writer's are: a
+    // cached statement whose plan might depend on them (a game's copies,
+    // looked up for every hit of a search) would otherwise be prepared
+    // again at every use.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    Ok(conn)
 }
 
 /// A read-only connection to `path` (`mode=ro`), with `immutable=1` when
@@ -269,6 +276,40 @@ fn file_uri(path: &Path) -> OsString {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cached_query_is_not_prepared_again_at_each_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(
+                "CREATE TABLE t (a INTEGER, b INTEGER); CREATE INDEX t_a ON t (a);
+                 INSERT INTO t VALUES (1, 2), (3, 4), (3, 5);",
+            )
+            .unwrap();
+        for writable in [true, false] {
+            let place = Place {
+                exists: true,
+                writable,
+                wal: false,
+            };
+            let conn = open_for_queries(&path, &place).unwrap();
+            // A plan that bound values could change: an equality on a
+            // column whose index is not unique, rows sorted by another.
+            let sql = "SELECT b FROM t WHERE a = ?1 ORDER BY b";
+            for a in [1, 3, 7, 3] {
+                let mut stmt = conn.prepare_cached(sql).unwrap();
+                let _: Option<i64> = stmt.query_row([a], |r| r.get(0)).ok();
+            }
+            let stmt = conn.prepare_cached(sql).unwrap();
+            assert_eq!(
+                stmt.get_status(rusqlite::StatementStatus::RePrepare),
+                0,
+                "writable: {writable}"
+            );
+        }
+    }
 
     #[test]
     fn the_mark_spells_pdnd() {

@@ -663,7 +663,7 @@ impl Store {
             )?
             .query_row([game], |r| {
                 let stored = r.get_ref(3)?.as_blob().unwrap_or_default();
-                let tags = super::text::decode(stored).unwrap_or_default().0;
+                let tags = super::text::decode_tags(stored).unwrap_or_default();
                 Ok(Source {
                     file: r.get(0)?,
                     index: r.get(1)?,

@@ -181,6 +181,21 @@ pub fn decode(stored: &[u8]) -> Option<(String, String)> {
     Some((tags.to_string(), movetext.to_string()))
 }
 
+/// A game's tags (JSON object) as stored, or `None` as [`decode`]; the
+/// move text after them is not decoded where the format allows it.
+pub fn decode_tags(stored: &[u8]) -> Option<String> {
+    match stored.split_first()? {
+        (&V2, mut coded) => {
+            let len = super::moves::read_leb128(&mut coded)?;
+            let tags = super::text_model::decode_until(coded, len, Some(b'\n'))?;
+            // Every stored text has its line break (`decode` refuses one without).
+            (tags.len() < len as usize).then_some(())?;
+            String::from_utf8(tags).ok()
+        }
+        _ => decode(stored).map(|(tags, _)| tags),
+    }
+}
+
 /// A format-1 text, inflated.
 fn inflate(deflated: &[u8]) -> Option<Vec<u8>> {
     let mut inflater = Decompress::new(false);
@@ -231,6 +246,22 @@ mod tests {
             assert_eq!(stored[0], V1);
             assert_eq!(decode(&stored), Some((tags.to_string(), moves.to_string())));
         }
+    }
+
+    #[test]
+    fn the_tags_alone_read_back_in_either_format() {
+        let (mut now, mut before) = (TextEncoder::new(), DeflateEncoder::new());
+        for (tags, moves) in [(TAGS, MOVES), ("{}", ""), ("{}", "½-½ “é”\n\n")] {
+            for stored in [now.format_two(tags, moves), before.encode(tags, moves)] {
+                assert_eq!(decode_tags(&stored).as_deref(), Some(tags));
+            }
+        }
+        // A text without its line break is not a stored text.
+        let mut coded = vec![V2];
+        super::super::moves::write_leb128(&mut coded, 2);
+        text_model_encode(b"{}", &mut coded);
+        assert_eq!(decode(&coded), None);
+        assert_eq!(decode_tags(&coded), None);
     }
 
     #[test]
@@ -322,6 +353,7 @@ mod tests {
             let mut stored = vec![if v2 { V2 } else { V1 }];
             stored.extend(tail);
             let _ = decode(&stored);
+            let _ = decode_tags(&stored);
         }
     }
 

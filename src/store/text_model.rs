@@ -295,6 +295,13 @@ pub fn encode(text: &[u8], out: &mut Vec<u8>) {
 /// text (cut short, too long, or damaged so that the coder does not end
 /// where it began).
 pub fn decode(coded: &[u8], len: u64) -> Option<Vec<u8>> {
+    decode_until(coded, len, None)
+}
+
+/// The bytes coded in `coded` before the first `stop` byte, when one is
+/// among the `len` bytes (the rest is not decoded, nor the end checked);
+/// else all of them, as [`decode`] gives them.
+pub fn decode_until(coded: &[u8], len: u64, stop: Option<u8>) -> Option<Vec<u8>> {
     if len > MAX_TEXT {
         return None;
     }
@@ -318,6 +325,9 @@ pub fn decode(coded: &[u8], len: u64) -> Option<Vec<u8>> {
             let (&next, after) = rest.split_first()?;
             state = state << 8 | u32::from(next);
             rest = after;
+        }
+        if stop == Some(byte as u8) {
+            return Some(text);
         }
         text.push(byte as u8);
         pair = pair << 8 | byte as u16;
@@ -416,6 +426,21 @@ mod tests {
         ) {
             let _ = decode(&coded, len);
         }
+    }
+
+    #[test]
+    fn decoding_stops_at_the_first_stop_byte() {
+        let text = b"{\"Event\":\"x\"}\n1. 11-15 23-19\n2. 8-11 *";
+        let mut coded = Vec::new();
+        encode(text, &mut coded);
+        let len = text.len() as u64;
+        let first_line = decode_until(&coded, len, Some(b'\n'));
+        assert_eq!(first_line.as_deref(), Some(&b"{\"Event\":\"x\"}"[..]));
+        assert_eq!(
+            decode_until(&coded, len, Some(b'#')).as_deref(),
+            Some(&text[..])
+        );
+        assert_eq!(decode_until(&coded, len, Some(b'#')), decode(&coded, len));
     }
 
     #[test]
