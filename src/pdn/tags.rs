@@ -115,18 +115,23 @@ pub fn tag_aliases(standard: &str) -> &'static [&'static str] {
 /// assert_eq!(standard_tag(tags, "black"), Some("Verdi"));
 /// assert_eq!(standard_tag(tags, "Result"), None);
 /// ```
-pub fn standard_tag<'a>(
-    tags: impl IntoIterator<Item = (&'a str, &'a str)>,
-    standard: &str,
-) -> Option<&'a str> {
+pub fn standard_tag<'a, T>(tags: T, standard: &str) -> Option<&'a str>
+where
+    T: IntoIterator<Item = (&'a str, &'a str)>,
+    T::IntoIter: Clone,
+{
+    let tags = tags.into_iter();
+    // The standard name first: most games have it, and it is quickly found.
+    if let Some((_, value)) = tags
+        .clone()
+        .find(|(name, _)| name.eq_ignore_ascii_case(standard))
+    {
+        return Some(value);
+    }
     let aliases = tag_aliases(standard);
-    // The best found so far: its rank (0 the standard name, k + 1 the k-th
-    // alias) and value.
+    // The best alias found so far: its rank (k + 1 the k-th) and value.
     let mut best: Option<(usize, &'a str)> = None;
     for (name, value) in tags {
-        if name.eq_ignore_ascii_case(standard) {
-            return Some(value);
-        }
         if let Some(k) = aliases.iter().position(|a| same_name(a, name))
             && best.is_none_or(|(rank, _)| k + 1 < rank)
         {

@@ -1486,7 +1486,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         }
         value.to_string()
     });
-    let tags = serde_json::Value::Object(record.tags.clone()).to_string();
+    // Written as `Value::Object` writes it, without copying the map first.
+    let tags = serde_json::to_string(&record.tags).unwrap_or_default();
     let mut prepared = Prepared {
         index: game.index,
         byte_offset: game.start.byte,
