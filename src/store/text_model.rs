@@ -62,16 +62,25 @@ const MAX_TEXT: u64 = 1 << 30;
 
 /// The frequencies of the 256 bytes after one context, out of [`TOTAL`].
 struct Table {
-    freq: [u16; 256],
-    /// `cum[b]`: the frequencies of the bytes below `b`; `cum[256]` is
-    /// [`TOTAL`].
-    cum: [u32; 257],
+    /// What coding each byte takes, and after them an entry whose `cum`
+    /// is [`TOTAL`] (where the decoder's search ends).
+    coding: [Coding; 257],
     /// `first[k]`: the byte whose range holds slot `k << 8` (where the
     /// decoder's search for a slot's byte starts).
     first: [u8; 256],
-    /// `reciprocal[b]`: [`reciprocal`] of `freq[b]`, so that the encoder
-    /// divides by a multiplication.
-    reciprocal: [u64; 256],
+}
+
+/// What coding a byte takes, together (one cache line read a byte, where
+/// the tables that a text goes through do not all stay in the cache).
+#[derive(Clone, Copy, Default)]
+struct Coding {
+    /// [`reciprocal`] of `freq`, so that the encoder divides by a
+    /// multiplication.
+    reciprocal: u64,
+    /// The frequencies of the bytes below it.
+    cum: u32,
+    /// Its frequency.
+    freq: u32,
 }
 
 /// Bits the encoder shifts a state times a reciprocal by to divide it.
@@ -120,7 +129,7 @@ impl Model {
             out.extend_from_slice(&p.to_le_bytes());
         }
         for t in 0..self.tables.len() {
-            for f in self.table_at(t).freq {
+            for f in self.table_at(t).freq() {
                 out.extend_from_slice(&f.to_le_bytes());
             }
         }
@@ -258,12 +267,18 @@ impl Table {
             }
             *first = byte as u8;
         }
-        Table {
-            freq,
-            cum,
-            first,
-            reciprocal: freq.map(reciprocal),
-        }
+        let coding = std::array::from_fn(|b| Coding {
+            reciprocal: freq.get(b).map_or(0, |&f| reciprocal(f)),
+            cum: cum[b],
+            freq: freq.get(b).map_or(0, |&f| u32::from(f)),
+        });
+        Table { coding, first }
+    }
+
+    /// The frequency of each byte.
+    #[cfg(test)]
+    fn freq(&self) -> [u16; 256] {
+        std::array::from_fn(|b| self.coding[b].freq as u16)
     }
 }
 
@@ -276,16 +291,19 @@ pub fn encode(text: &[u8], out: &mut Vec<u8>) {
         let previous = if i >= 2 { text[i - 2] } else { 0 };
         let last = if i >= 1 { text[i - 1] } else { 0 };
         let table = model.table(u16::from(previous) << 8 | u16::from(last));
-        let byte = usize::from(text[i]);
-        let freq = u32::from(table.freq[byte]);
+        let Coding {
+            reciprocal,
+            cum,
+            freq,
+        } = table.coding[usize::from(text[i])];
         let most = ((STATE_LOW >> SCALE_BITS) << 8) * freq;
         while state >= most {
             out.push(state as u8);
             state >>= 8;
         }
         // `state / freq`, by a multiplication (see `reciprocal`).
-        let quotient = ((u64::from(state) * table.reciprocal[byte]) >> RECIPROCAL_SHIFT) as u32;
-        state = (quotient << SCALE_BITS) + (state - quotient * freq) + table.cum[byte];
+        let quotient = ((u64::from(state) * reciprocal) >> RECIPROCAL_SHIFT) as u32;
+        state = (quotient << SCALE_BITS) + (state - quotient * freq) + cum;
     }
     out.extend_from_slice(&state.to_le_bytes());
     out[start..].reverse();
@@ -317,10 +335,11 @@ pub fn decode_until(coded: &[u8], len: u64, stop: Option<u8>) -> Option<Vec<u8>>
         let table = model.table(pair);
         let slot = state & (TOTAL - 1);
         let mut byte = usize::from(table.first[(slot >> 8) as usize]);
-        while table.cum[byte + 1] <= slot {
+        while table.coding[byte + 1].cum <= slot {
             byte += 1;
         }
-        state = u32::from(table.freq[byte]) * (state >> SCALE_BITS) + slot - table.cum[byte];
+        let Coding { cum, freq, .. } = table.coding[byte];
+        state = freq * (state >> SCALE_BITS) + slot - cum;
         while state < STATE_LOW {
             let (&next, after) = rest.split_first()?;
             state = state << 8 | u32::from(next);
@@ -344,8 +363,8 @@ mod tests {
         let model = Model::get();
         assert!(model.tables.len() > 256, "pairs have tables of their own");
         for table in (0..model.tables.len()).map(|t| model.table_at(t)) {
-            assert_eq!(table.cum[256], TOTAL);
-            assert!(table.freq.iter().all(|&f| f >= 1));
+            assert_eq!(table.coding[256].cum, TOTAL);
+            assert!(table.freq().iter().all(|&f| f >= 1));
         }
     }
 
@@ -381,7 +400,9 @@ mod tests {
         let model = Model::get();
         assert_eq!(again.by_pair, model.by_pair);
         assert_eq!(again.tables.len(), model.tables.len());
-        assert!((0..model.tables.len()).all(|t| again.table_at(t).freq == model.table_at(t).freq));
+        assert!(
+            (0..model.tables.len()).all(|t| again.table_at(t).freq() == model.table_at(t).freq())
+        );
     }
 
     #[test]
@@ -389,7 +410,7 @@ mod tests {
         // A digest of every frequency: the stored texts depend on them.
         let model = Model::get();
         let digest = (0..model.tables.len())
-            .flat_map(|t| model.table_at(t).freq)
+            .flat_map(|t| model.table_at(t).freq())
             .fold(0xcbf2_9ce4_8422_2325_u64, |h, f| {
                 (h ^ u64::from(f)).wrapping_mul(0x0100_0000_01b3)
             });
