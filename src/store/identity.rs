@@ -36,10 +36,12 @@ pub(super) struct Identity<'a> {
 impl Identity<'_> {
     /// The duplicate key: the first 64 bits of a hash of every part.
     pub(super) fn key(&self) -> i64 {
-        let mut hasher = blake3::Hasher::new();
+        // The parts gathered first and hashed at once (the same hash as
+        // each fed to the hasher in turn, at a fraction of the cost).
+        let mut parts = Vec::with_capacity(256 + self.moves.map_or(0, <[u8]>::len));
         let mut part = |bytes: &[u8]| {
-            hasher.update(&(bytes.len() as u64).to_le_bytes());
-            hasher.update(bytes);
+            parts.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            parts.extend_from_slice(bytes);
         };
         part(self.status.as_bytes());
         part(self.variant.as_bytes());
@@ -52,7 +54,7 @@ impl Identity<'_> {
         part(known_date(self.date).as_bytes());
         let result = self.result.map_or("*", str::trim);
         part(normalise_result(result).unwrap_or(result).as_bytes());
-        let bytes = hasher.finalize();
+        let bytes = blake3::hash(&parts);
         let mut first = [0u8; 8];
         first.copy_from_slice(&bytes.as_bytes()[..8]);
         i64::from_le_bytes(first)
@@ -109,6 +111,9 @@ pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
 mod tests {
     use super::*;
 
+    /// The key of `identity("Juan dela Cruz", "1987.05.03")` as released.
+    const PINNED: i64 = 3_466_109_719_717_742_367;
+
     fn identity<'a>(white: &'a str, date: &'a str) -> Identity<'a> {
         Identity {
             status: "ok",
@@ -122,6 +127,12 @@ mod tests {
             date,
             result: Some("2-0"),
         }
+    }
+
+    #[test]
+    fn the_key_is_the_one_stored_keys_were_made_with() {
+        // Stored in every game's row: it must never change.
+        assert_eq!(identity("Juan dela Cruz", "1987.05.03").key(), PINNED);
     }
 
     #[test]
