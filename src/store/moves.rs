@@ -6,16 +6,10 @@
 
 use crate::rules::{Move, Position, Rules};
 
-/// The canonical order of moves: start square, then the landing squares of
-/// the canonical route, by number.
-pub(super) fn canonical_order(a: &Move, b: &Move) -> std::cmp::Ordering {
-    a.canonical_cmp(b)
-}
-
 /// Legal moves in canonical order.
 pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
     let mut moves = position.legal_moves(rules);
-    moves.sort_by(canonical_order);
+    moves.sort_by(Move::canonical_cmp);
     moves
 }
 

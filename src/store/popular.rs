@@ -417,7 +417,7 @@ impl Tally {
         changes.sort_by(|(a, _), (b, _)| {
             (a.0, &a.1, &a.2, &a.3, a.5)
                 .cmp(&(b.0, &b.1, &b.2, &b.3, b.5))
-                .then_with(|| super::moves::canonical_order(&a.4, &b.4))
+                .then_with(|| a.4.canonical_cmp(&b.4))
         });
         for ((key, board, variant, preset, next, outcome), games) in changes {
             if games == 0 {

@@ -188,8 +188,11 @@ pub fn decode_tags(stored: &[u8]) -> Option<String> {
         (&V2, mut coded) => {
             let len = super::moves::read_leb128(&mut coded)?;
             let tags = super::text_model::decode_until(coded, len, Some(b'\n'))?;
-            // Every stored text has its line break (`decode` refuses one without).
-            (tags.len() < len as usize).then_some(())?;
+            // All of the text decoded: it has no line break, which every
+            // stored text has (`decode` refuses it too).
+            if tags.len() as u64 == len {
+                return None;
+            }
             String::from_utf8(tags).ok()
         }
         _ => decode(stored).map(|(tags, _)| tags),

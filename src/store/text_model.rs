@@ -449,11 +449,17 @@ mod tests {
         }
     }
 
+    /// `text` coded, alone.
+    fn coded(text: &[u8]) -> Vec<u8> {
+        let mut coded = Vec::new();
+        encode(text, &mut coded);
+        coded
+    }
+
     #[test]
     fn decoding_stops_at_the_first_stop_byte() {
         let text = b"{\"Event\":\"x\"}\n1. 11-15 23-19\n2. 8-11 *";
-        let mut coded = Vec::new();
-        encode(text, &mut coded);
+        let coded = coded(text);
         let len = text.len() as u64;
         let first_line = decode_until(&coded, len, Some(b'\n'));
         assert_eq!(first_line.as_deref(), Some(&b"{\"Event\":\"x\"}"[..]));
@@ -467,8 +473,7 @@ mod tests {
     #[test]
     fn a_text_cut_or_told_another_length_is_refused() {
         let text = b"{\"Event\":\"x\"}\n1. 11-15 23-19 2. 8-11 22-17 *";
-        let mut coded = Vec::new();
-        encode(text, &mut coded);
+        let coded = coded(text);
         let len = text.len() as u64;
         assert_eq!(decode(&coded, len).as_deref(), Some(&text[..]));
         assert_eq!(decode(&coded[..coded.len() - 1], len), None);
