@@ -70,30 +70,13 @@ struct Table {
     first: [u8; 256],
 }
 
-/// What coding a byte takes, together (one cache line read a byte, where
-/// the tables that a text goes through do not all stay in the cache).
+/// What decoding a byte takes.
 #[derive(Clone, Copy, Default)]
 struct Coding {
-    /// [`reciprocal`] of `freq`, so that the encoder divides by a
-    /// multiplication.
-    reciprocal: u64,
     /// The frequencies of the bytes below it.
     cum: u32,
     /// Its frequency.
     freq: u32,
-}
-
-/// Bits the encoder shifts a state times a reciprocal by to divide it.
-const RECIPROCAL_SHIFT: u32 = 47;
-
-/// `⌊2^47 / freq⌋ + 1`: for a state `x < 2^15 · freq` (as the encoder's is
-/// when it divides) and `freq < 2^16`, `x · reciprocal >> 47` is exactly
-/// `x / freq`. With `2^47 = a · freq + r`, `x · reciprocal / 2^47` is
-/// `x / freq` plus `x · (freq − r) / (freq · 2^47) < freq / 2^32 ≤ 1 / freq`,
-/// less than the gap from `x / freq` to the next integer; the product is
-/// below `2^63`.
-fn reciprocal(freq: u16) -> u64 {
-    (1u64 << RECIPROCAL_SHIFT) / u64::from(freq) + 1
 }
 
 /// The fixed model: a table per last byte, and one per pair of bytes met
@@ -104,6 +87,12 @@ struct Model {
     /// Each table, made when first used (a command that reads a few texts
     /// needs a few hundred of them).
     tables: Vec<OnceLock<Box<Table>>>,
+    /// What the encoder reads, made when first used: for table `t` and byte
+    /// `b`, at `t · 256 + b`, the byte's `cum << 16 | freq` (every
+    /// frequency is below 2^16, and so is every byte's `cum`). At four
+    /// bytes a byte, all the tables take a few hundred KB, and those a
+    /// text goes through stay in the cache.
+    encoding: OnceLock<Box<[u32]>>,
     /// The tables' frequencies as [`Model::to_bytes`] writes them (empty
     /// for a model counted here, whose tables are all made).
     frequencies: &'static [u8],
@@ -147,20 +136,14 @@ impl Model {
         Model {
             by_pair,
             tables: (0..256 + pairs).map(|_| OnceLock::new()).collect(),
+            encoding: OnceLock::new(),
             frequencies: &bytes[2 + 2 * pairs..],
         }
     }
 
     /// Table `t`, made from its frequencies when first asked for.
     fn table_at(&self, t: usize) -> &Table {
-        self.tables[t].get_or_init(|| {
-            let mut freq = [0u16; 256];
-            let bytes = &self.frequencies[512 * t..512 * (t + 1)];
-            for (f, word) in freq.iter_mut().zip(bytes.chunks_exact(2)) {
-                *f = u16::from_le_bytes([word[0], word[1]]);
-            }
-            Box::new(Table::with(freq))
-        })
+        self.tables[t].get_or_init(|| Box::new(Table::with(self.freq_of(t))))
     }
 
     /// The model counted from `training`.
@@ -222,12 +205,39 @@ impl Model {
                 .into_iter()
                 .map(|table| OnceLock::from(Box::new(table)))
                 .collect(),
+            encoding: OnceLock::new(),
             frequencies: &[],
         }
     }
 
     fn table(&self, pair: u16) -> &Table {
         self.table_at(usize::from(self.by_pair[usize::from(pair)]))
+    }
+
+    /// The encoder's entries (see [`Model::encoding`]).
+    fn encoding(&self) -> &[u32] {
+        self.encoding.get_or_init(|| {
+            let mut entries = Vec::with_capacity(self.tables.len() * 256);
+            for t in 0..self.tables.len() {
+                let mut cum = 0;
+                for freq in self.freq_of(t) {
+                    entries.push(cum << 16 | u32::from(freq));
+                    cum += u32::from(freq);
+                }
+            }
+            entries.into_boxed_slice()
+        })
+    }
+
+    /// The frequencies of table `t`.
+    fn freq_of(&self, t: usize) -> [u16; 256] {
+        match self.tables[t].get() {
+            Some(table) => table.freq(),
+            None => {
+                let bytes = &self.frequencies[512 * t..512 * (t + 1)];
+                std::array::from_fn(|b| u16::from_le_bytes([bytes[2 * b], bytes[2 * b + 1]]))
+            }
+        }
     }
 }
 
@@ -268,7 +278,6 @@ impl Table {
             *first = byte as u8;
         }
         let coding = std::array::from_fn(|b| Coding {
-            reciprocal: freq.get(b).map_or(0, |&f| reciprocal(f)),
             cum: cum[b],
             freq: freq.get(b).map_or(0, |&f| u32::from(f)),
         });
@@ -276,7 +285,6 @@ impl Table {
     }
 
     /// The frequency of each byte.
-    #[cfg(test)]
     fn freq(&self) -> [u16; 256] {
         std::array::from_fn(|b| self.coding[b].freq as u16)
     }
@@ -285,24 +293,22 @@ impl Table {
 /// Appends `text` coded (its length is not in it: the decoder is told).
 pub fn encode(text: &[u8], out: &mut Vec<u8>) {
     let model = Model::get();
+    let encoding = model.encoding();
     let start = out.len();
     let mut state = STATE_LOW;
     for i in (0..text.len()).rev() {
         let previous = if i >= 2 { text[i - 2] } else { 0 };
         let last = if i >= 1 { text[i - 1] } else { 0 };
-        let table = model.table(u16::from(previous) << 8 | u16::from(last));
-        let Coding {
-            reciprocal,
-            cum,
-            freq,
-        } = table.coding[usize::from(text[i])];
+        let pair = u16::from(previous) << 8 | u16::from(last);
+        let table = usize::from(model.by_pair[usize::from(pair)]);
+        let entry = encoding[table * 256 + usize::from(text[i])];
+        let (cum, freq) = (entry >> 16, entry & 0xFFFF);
         let most = ((STATE_LOW >> SCALE_BITS) << 8) * freq;
         while state >= most {
             out.push(state as u8);
             state >>= 8;
         }
-        // `state / freq`, by a multiplication (see `reciprocal`).
-        let quotient = ((u64::from(state) * reciprocal) >> RECIPROCAL_SHIFT) as u32;
+        let quotient = state / freq;
         state = (quotient << SCALE_BITS) + (state - quotient * freq) + cum;
     }
     out.extend_from_slice(&state.to_le_bytes());
@@ -369,19 +375,16 @@ mod tests {
     }
 
     #[test]
-    fn a_reciprocal_divides_every_state_the_encoder_divides() {
-        // The error of `x · reciprocal >> 47` grows with `x` and shows where
-        // `x / freq` is nearest the next integer: check the largest states
-        // of each remainder's neighbourhood, for every frequency.
-        let max_state = |freq: u32| ((STATE_LOW >> SCALE_BITS) << 8) * freq - 1;
-        for freq in 1..=u16::MAX {
-            let d = u32::from(freq);
-            let r = reciprocal(freq);
-            let top = max_state(d);
-            let states = [top, top - d + 1, top / 2, d - 1, d, STATE_LOW, 0];
-            for x in states.into_iter().filter(|&x| x <= top) {
-                let quotient = ((u64::from(x) * r) >> RECIPROCAL_SHIFT) as u32;
-                assert_eq!(quotient, x / d, "{x} / {d}");
+    fn the_encoders_entries_hold_every_tables_frequencies() {
+        let model = Model::get();
+        let encoding = model.encoding();
+        assert_eq!(encoding.len(), model.tables.len() * 256);
+        for t in 0..model.tables.len() {
+            let table = model.table_at(t);
+            for b in 0..256 {
+                let entry = encoding[t * 256 + b];
+                assert_eq!(entry >> 16, table.coding[b].cum, "table {t}, byte {b}");
+                assert_eq!(entry & 0xFFFF, table.coding[b].freq, "table {t}, byte {b}");
             }
         }
     }
