@@ -30,7 +30,8 @@ use super::popular::{Tally, candidate_rows, designate, popular_keys};
 use super::postings;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
-use crate::rules::{Move, Rules};
+use crate::rules::{Bitboard, Color, Move, Position, Rules};
+use smallvec::SmallVec;
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
 /// each: 48 MiB).
@@ -580,17 +581,63 @@ pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>, bool
     let Reading::Replayed { replay, .. } = reading else {
         return Vec::new();
     };
-    let mut seen =
-        foldhash::HashSet::with_capacity_and_hasher(replay.certain.len(), Default::default());
+    let mut seen = SeenKeys::default();
     let mut positions = Vec::with_capacity(replay.certain.len());
     for c in &replay.certain {
         let key = c.position.zobrist() as i64;
-        if seen.insert(key) {
+        if seen.insert(&c.position, key) {
             let open = c.next.is_none() && c.ply < replay.reached;
             positions.push((key, c.ply as u32, c.next, open));
         }
     }
     positions
+}
+
+/// The keys of a game's positions seen since its last irreversible move,
+/// which are the only ones a position can repeat: a man's plain move goes
+/// forward, a capture takes a piece for good and a crowned man is a man
+/// less, so after any of them the men of each side, or the number of
+/// pieces, never come back to what they were.
+#[derive(Default)]
+struct SeenKeys {
+    /// The men of each side and the number of pieces of the positions in
+    /// `keys`.
+    material: Option<(Bitboard, Bitboard, u32)>,
+    /// Their keys, while few.
+    keys: SmallVec<[i64; 16]>,
+    /// Their keys, once many (a long run of king moves).
+    many: Option<foldhash::HashSet<i64>>,
+}
+
+impl SeenKeys {
+    /// Keys looked through one by one before a hash set takes over.
+    const FEW: usize = 64;
+
+    /// Notes `key`, the key of `position`; whether it is new.
+    fn insert(&mut self, position: &Position, key: i64) -> bool {
+        let men = !position.kings();
+        let material = Some((
+            position.pieces(Color::White) & men,
+            position.pieces(Color::Black) & men,
+            position.occupied().count_ones(),
+        ));
+        if material != self.material {
+            self.material = material;
+            self.keys.clear();
+            self.many = None;
+        }
+        if let Some(many) = &mut self.many {
+            return many.insert(key);
+        }
+        if self.keys.contains(&key) {
+            return false;
+        }
+        self.keys.push(key);
+        if self.keys.len() > Self::FEW {
+            self.many = Some(self.keys.iter().copied().collect());
+        }
+        true
+    }
 }
 
 /// Indexes the stored games that an interrupted import left out of the
@@ -654,6 +701,95 @@ mod tests {
             ply,
             open: false,
         }
+    }
+
+    /// A game from `fen` of `plies` random legal moves that avoid
+    /// captures where they can, as PDN.
+    fn random_game(rules: &Rules, fen: &str, plies: usize, seed: u64) -> String {
+        let setup = crate::notation::parse_fen(fen).unwrap();
+        let mut position = Position::from_setup(&setup, rules).unwrap();
+        let mut rng = crate::generate::SplitMix64::new(seed);
+        let mut legal = Vec::new();
+        let mut text = format!("[FEN \"{fen}\"]\n");
+        for _ in 0..plies {
+            position.legal_moves_into(rules, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            // Moves after which nothing can be taken, when there are any:
+            // the pieces wander rather than take each other.
+            let calm: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|mv| {
+                    !position
+                        .play(mv)
+                        .legal_moves(rules)
+                        .iter()
+                        .any(Move::is_capture)
+                })
+                .collect();
+            let among = if calm.is_empty() { &legal } else { &calm };
+            let mv = among[rng.below(among.len())];
+            let written = crate::notation::write_move_among(
+                &mv,
+                &legal,
+                crate::notation::Notation::Numeric,
+                rules.geometry,
+            );
+            text.push_str(&written);
+            text.push(' ');
+            position = position.play(&mv);
+        }
+        text.push_str("*\n");
+        text
+    }
+
+    #[test]
+    fn each_certain_position_is_listed_once_at_its_first_visit() {
+        // Men that meet, then kings that wander: positions repeat, some
+        // after more than `SeenKeys::FEW` others.
+        let rules = Rules::default();
+        let (mut repeats, mut long_runs) = (0, 0);
+        for seed in 0..12 {
+            let fen = if seed % 2 == 0 {
+                "W:WK1,K29:BK32,K4"
+            } else {
+                "W:W22,K1:B11,K32"
+            };
+            let text = random_game(&rules, fen, 300, seed);
+            let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
+            let checked = check_game(&game, "", &Overrides::default());
+            let Reading::Replayed { replay, .. } = &checked.reading else {
+                panic!("the game replays: {text}");
+            };
+            assert!(replay.certain.len() > 100, "{text}");
+            let mut first = std::collections::HashSet::new();
+            let expected: Vec<(i64, u32)> = replay
+                .certain
+                .iter()
+                .map(|c| (c.position.zobrist() as i64, c.ply as u32))
+                .filter(|&(key, _)| first.insert(key))
+                .collect();
+            let listed: Vec<(i64, u32)> = certain_positions(&checked.reading)
+                .iter()
+                .map(|&(key, ply, _, _)| (key, ply))
+                .collect();
+            assert_eq!(listed, expected);
+            repeats += usize::from(expected.len() < replay.certain.len());
+            let mut run = SeenKeys::default();
+            let mut longest = 0;
+            for c in &replay.certain {
+                run.insert(&c.position, c.position.zobrist() as i64);
+                longest = longest.max(run.keys.len());
+            }
+            long_runs += usize::from(longest > SeenKeys::FEW);
+        }
+        assert!(repeats > 0, "some game repeats a position");
+        assert!(
+            long_runs > 0,
+            "some game holds a long run without a man's move"
+        );
     }
 
     #[test]
