@@ -353,14 +353,32 @@ impl Position {
         }
         // Every legal move is a plain one, of one landing square.
         let start = usize::from(mv.from);
-        scratch.clear();
-        self.quiet_moves_between(rules, 1 << start, u64::MAX, scratch);
-        if !scratch.contains(mv) {
-            return None;
-        }
-        let from_start_before = scratch.iter().filter(|m| m.to < mv.to).count();
         let g = rules.geometry;
         let empty = g.all() & !self.occupied();
+        let from_start_before = if self.pieces(self.side) & !self.kings & (1 << start) != 0 {
+            // A man: its steps forward to empty squares.
+            let steps = Direction::forward(self.side)
+                .into_iter()
+                .filter_map(|direction| g.step(start, direction))
+                .filter(|&s| empty & (1u64 << s) != 0);
+            let mut found = false;
+            let mut before = 0;
+            for s in steps {
+                found |= s == usize::from(mv.to);
+                before += usize::from(s < usize::from(mv.to));
+            }
+            if !found {
+                return None;
+            }
+            before
+        } else {
+            scratch.clear();
+            self.quiet_moves_between(rules, 1 << start, u64::MAX, scratch);
+            if !scratch.contains(mv) {
+                return None;
+            }
+            scratch.iter().filter(|m| m.to < mv.to).count()
+        };
         let below = self.pieces(self.side) & ((1u64 << start) - 1);
         let men = below & !self.kings;
         let men_moves: u32 = Direction::forward(self.side)
@@ -915,6 +933,15 @@ mod tests {
                     sorted.sort_by(Move::canonical_cmp);
                     for (rank, mv) in sorted.iter().enumerate() {
                         assert_eq!(p.canonical_rank(&rules, mv, &mut scratch), Some(rank));
+                    }
+                    // Plain moves from the same squares to any other square.
+                    for mv in sorted.iter().filter(|m| !m.is_capture()) {
+                        for to in squares(rules.geometry.all()) {
+                            let other =
+                                Move::simple(usize::from(mv.from), to.index(), mv.king, false);
+                            let expected = sorted.iter().position(|m| *m == other);
+                            assert_eq!(p.canonical_rank(&rules, &other, &mut scratch), expected);
+                        }
                     }
                     // The last position's moves, mostly not legal here.
                     for mv in &before {
