@@ -346,10 +346,15 @@ impl<'a> Importer<'a> {
     }
 
     /// Writes the positions still in memory to the index and marks the
-    /// files read in full as complete, in one transaction.
+    /// files read in full as complete, in one transaction; the query
+    /// indexes a first import dropped are built in it too, while the
+    /// positions sort.
     fn finish(&mut self) -> Result<usize, StoreError> {
         let tx = self.store.conn_mut().transaction()?;
-        let added = self.index.flush(&tx)?;
+        let added = self.index.flush_after(&tx, |tx| {
+            query_indexes::build_missing_in(tx)?;
+            Ok(())
+        })?;
         for (file_id, games) in self.finished.drain(..) {
             tx.execute(
                 "UPDATE source_file SET complete = 1, games = ?2 WHERE id = ?1",

@@ -183,8 +183,25 @@ impl IndexBuffer {
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
     pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
+        self.flush_after(tx, |_| Ok(()))
+    }
+
+    /// [`IndexBuffer::flush`], running `first` in the same transaction
+    /// while the waiting rows are sorted on other threads (work for the
+    /// database, which would otherwise wait for the sort or the sort for
+    /// it).
+    ///
+    /// # Errors
+    /// A database failure, or `first`'s (the transaction is then not to be
+    /// committed).
+    pub fn flush_after(
+        &mut self,
+        tx: &Transaction<'_>,
+        first: impl FnOnce(&Transaction<'_>) -> Result<(), StoreError>,
+    ) -> Result<usize, StoreError> {
         let mut rows = std::mem::take(&mut self.rows);
-        let second = sort_halves(&mut rows, self.threads);
+        let (second, done) = sort_halves_while(&mut rows, self.threads, || first(tx));
+        done?;
         let runs: Vec<i64> = {
             let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
             let runs = stmt.query_map([], |r| r.get(0))?;
@@ -399,6 +416,28 @@ fn sort_halves(rows: &mut [IndexRow], threads: usize) -> usize {
         high.sort_unstable();
     });
     second
+}
+
+/// Sorts `rows` as [`sort_halves`] does while `meanwhile` runs on this
+/// thread (when one thread is all there is, one after the other); returns
+/// where the second half starts and what `meanwhile` returned.
+fn sort_halves_while<T>(
+    rows: &mut [IndexRow],
+    threads: usize,
+    meanwhile: impl FnOnce() -> T,
+) -> (usize, T) {
+    if threads < 2 || rows.len() < PARALLEL_SORT_ROWS {
+        let done = meanwhile();
+        return (sort_halves(rows, threads), done);
+    }
+    let second = rows.len() / 2;
+    let (low, high) = rows.split_at_mut(second);
+    let done = std::thread::scope(|scope| {
+        scope.spawn(|| low.sort_unstable());
+        scope.spawn(|| high.sort_unstable());
+        meanwhile()
+    });
+    (second, done)
 }
 
 /// The rows of two sorted slices, in order.
@@ -956,6 +995,23 @@ mod tests {
         assert_eq!(merged, sorted);
         assert_eq!(sort_halves(&mut rows, 1), rows.len());
         assert_eq!(rows, sorted);
+    }
+
+    #[test]
+    fn rows_sorted_while_other_work_runs_are_sorted_as_without_it() {
+        let rows = many_rows(5);
+        for threads in [1, 2] {
+            let mut plain = rows.clone();
+            let second = sort_halves(&mut plain, threads);
+            let mut sorted = rows.clone();
+            let mut ran = 0;
+            let (at, done) = sort_halves_while(&mut sorted, threads, || {
+                ran += 1;
+                "done"
+            });
+            assert_eq!((at, done, ran), (second, "done", 1));
+            assert_eq!(sorted, plain);
+        }
     }
 
     #[test]

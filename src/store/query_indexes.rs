@@ -50,19 +50,29 @@ pub(super) fn drop_for_first_import(conn: &mut Connection) -> rusqlite::Result<b
 /// A database failure.
 pub(super) fn build_missing(conn: &mut Connection) -> rusqlite::Result<usize> {
     let tx = conn.transaction()?;
+    let built = build_missing_in(&tx)?;
+    tx.commit()?;
+    Ok(built)
+}
+
+/// Builds the indexes that are missing, in the transaction `conn` is in.
+/// Returns how many it built.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn build_missing_in(conn: &Connection) -> rusqlite::Result<usize> {
     let mut built = 0;
     for (name, on) in INDEXES {
-        let there: bool = tx.query_row(
+        let there: bool = conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?1)",
             [name],
             |r| r.get(0),
         )?;
         if !there {
-            tx.execute_batch(&format!("CREATE INDEX {name} ON {on}"))?;
+            conn.execute_batch(&format!("CREATE INDEX {name} ON {on}"))?;
             built += 1;
         }
     }
-    tx.commit()?;
     Ok(built)
 }
 
