@@ -5,8 +5,8 @@
 //! to date at every game it stores: a B-tree entry per index in no order
 //! of the game's, which costs more than the game's row once the table is
 //! large. An import into an empty database therefore drops them first and
-//! builds them once at its end ([`build_missing`]), sorting each column
-//! once instead. An import stopped in between (killed, or failed) leaves
+//! builds them once at its end ([`build_missing_in`], while the index's
+//! last positions sort), sorting each column once instead. An import stopped in between (killed, or failed) leaves
 //! them missing: queries still answer, only slower, and the next command
 //! that writes builds them before anything else, as every writer's open
 //! does.
