@@ -405,17 +405,7 @@ const PARALLEL_SORT_ROWS: usize = 1 << 16;
 /// and the rows are many; returns where the second half begins (each half
 /// is in order, not the whole: see [`Merged`]).
 fn sort_halves(rows: &mut [IndexRow], threads: usize) -> usize {
-    if threads < 2 || rows.len() < PARALLEL_SORT_ROWS {
-        rows.sort_unstable();
-        return rows.len();
-    }
-    let second = rows.len() / 2;
-    let (low, high) = rows.split_at_mut(second);
-    std::thread::scope(|scope| {
-        scope.spawn(|| low.sort_unstable());
-        high.sort_unstable();
-    });
-    second
+    sort_halves_while(rows, threads, || ()).0
 }
 
 /// Sorts `rows` as [`sort_halves`] does while `meanwhile` runs on this
@@ -428,7 +418,8 @@ fn sort_halves_while<T>(
 ) -> (usize, T) {
     if threads < 2 || rows.len() < PARALLEL_SORT_ROWS {
         let done = meanwhile();
-        return (sort_halves(rows, threads), done);
+        rows.sort_unstable();
+        return (rows.len(), done);
     }
     let second = rows.len() / 2;
     let (low, high) = rows.split_at_mut(second);

@@ -308,8 +308,7 @@ pub fn encode(text: &[u8], out: &mut Vec<u8>) {
             out.push(state as u8);
             state >>= 8;
         }
-        let quotient = state / freq;
-        state = (quotient << SCALE_BITS) + (state - quotient * freq) + cum;
+        state = ((state / freq) << SCALE_BITS) + state % freq + cum;
     }
     out.extend_from_slice(&state.to_le_bytes());
     out[start..].reverse();
