@@ -595,6 +595,15 @@ impl SquareSummary {
             }
         }
     }
+
+    /// [`SquareSummary::add`] for a move whose squares are all numbers,
+    /// the highest `max_square`.
+    #[inline(always)]
+    pub(crate) fn add_numbers(&mut self, max_square: u16) {
+        self.numbers = true;
+        let n = u32::from(max_square);
+        self.max_square = Some(self.max_square.map_or(n, |m| m.max(n)));
+    }
 }
 
 /// Works out the hints of a game from its tags and the squares of its main

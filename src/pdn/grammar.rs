@@ -314,36 +314,49 @@ fn meant_as_move(word: &str) -> bool {
 /// [`MoveToken::parse_prefix`] would, or `None` to leave the token to it.
 fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
     let (first, end) = square_number(text, 0)?;
-    plain_move_after(text, first, end)
+    plain_move_after(text, first, end).map(|plain| (plain.token, plain.used))
 }
 
 /// A number of one to three digits at `from`, and where it ends.
 #[inline(always)]
 fn square_number(text: &[u8], from: usize) -> Option<(u16, usize)> {
-    let digit = |k: usize| {
-        text.get(k)
-            .filter(|d| d.is_ascii_digit())
-            .map(|d| u16::from(d - b'0'))
+    let digit = |k: usize| match text.get(k) {
+        Some(&d) if d.is_ascii_digit() => Some(u16::from(d - b'0')),
+        _ => None,
     };
     let mut value = digit(from)?;
-    let mut end = from + 1;
-    while let Some(d) = digit(end) {
-        if end - from == 3 {
-            return None;
-        }
-        value = value * 10 + d;
-        end += 1;
+    let Some(d) = digit(from + 1) else {
+        return Some((value, from + 1));
+    };
+    value = value * 10 + d;
+    let Some(d) = digit(from + 2) else {
+        return Some((value, from + 2));
+    };
+    if digit(from + 3).is_some() {
+        return None;
     }
-    Some((value, end))
+    Some((value * 10 + d, from + 3))
+}
+
+/// A move read by [`plain_move_after`].
+struct PlainMove {
+    token: MoveToken,
+    /// Bytes of the token.
+    used: usize,
+    /// Where the next byte that is not a space or a tab stands.
+    next: usize,
+    /// The highest of its squares.
+    max_square: u16,
 }
 
 /// [`plain_move`], its first number (`first`, ending at `end`) read.
 #[inline(always)]
-fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<(MoveToken, usize)> {
+fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<PlainMove> {
     // Held in place up to the squares a token keeps inline; longer chains
     // go to the general parser.
-    let mut squares = [SquareToken::Number(0); INLINE_SQUARES];
-    squares[0] = SquareToken::Number(first);
+    let mut numbers = [0; INLINE_SQUARES];
+    numbers[0] = first;
+    let mut max_square = first;
     let mut end = end;
     let mut count = 1;
     let mut capture = false;
@@ -354,7 +367,8 @@ fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<(MoveToken, u
             _ => break,
         };
         let (square, next) = square_number(text, end + 1)?;
-        *squares.get_mut(count)? = SquareToken::Number(square);
+        *numbers.get_mut(count)? = square;
+        max_square = max_square.max(square);
         count += 1;
         end = next;
     }
@@ -362,19 +376,28 @@ fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<(MoveToken, u
         return None;
     }
     // Anything that could continue the move goes to the general parser.
+    let mut next = end;
     match text.get(end) {
         None => {}
         Some(b' ' | b'\t') => {
-            let next = text[end..].iter().find(|b| !matches!(b, b' ' | b'\t'));
-            if matches!(next, Some(b'-' | b'x' | b'X' | b':' | 0xC3)) {
+            next += text[end..]
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .unwrap_or(text.len() - end);
+            if matches!(text.get(next), Some(b'-' | b'x' | b'X' | b':' | 0xC3)) {
                 return None;
             }
         }
         Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b':' | 0xC3) => return None,
         Some(_) => {}
     }
-    let squares = Squares::from_buf_and_len(squares, count);
-    Some((MoveToken { squares, capture }, end))
+    let squares = Squares::from_buf_and_len(numbers.map(SquareToken::Number), count);
+    Some(PlainMove {
+        token: MoveToken { squares, capture },
+        used: end,
+        next,
+        max_square,
+    })
 }
 
 /// `text` cut to the text limit on a character boundary.
@@ -619,6 +642,26 @@ impl<'t> Reading<'t> {
             let loc = &mut self.loc;
             self.squares.add(token, || loc.at(at));
         }
+        self.push_ply(at, text, token);
+    }
+
+    /// [`Reading::add_ply`] for a move of `used` bytes at `at` read by
+    /// [`plain_move_after`]: squares all numbers, `max_square` the highest.
+    #[inline(always)]
+    fn add_plain_ply(&mut self, at: usize, used: usize, token: MoveToken, max_square: u16) {
+        if !self.room(at) {
+            self.number = None;
+            return;
+        }
+        if self.open.is_empty() {
+            self.squares.add_numbers(max_square);
+        }
+        self.push_ply(at, &self.text[at..at + used], PlyToken::Move(token));
+    }
+
+    /// Adds the ply at `at` to the current line, counted already.
+    #[inline(always)]
+    fn push_ply(&mut self, at: usize, text: &str, token: PlyToken) {
         // Offsets fit: a game's text is far shorter than 4 GiB.
         let offset = at.saturating_sub(self.movetext_at) as u32;
         let ply = Ply {
@@ -866,14 +909,16 @@ impl<'t> Reading<'t> {
             if digits > 3 {
                 break;
             }
-            let Some((token, used)) = plain_move_after(rest, value as u16, digits) else {
+            let Some(plain) = plain_move_after(rest, value as u16, digits) else {
                 break;
             };
+            let used = plain.used;
             if rest.get(used).is_some_and(|&b| !ends_move(b)) {
                 break;
             }
-            self.add_ply(i, &self.text[i..i + used], PlyToken::Move(token));
-            i += used;
+            self.add_plain_ply(i, used, plain.token, plain.max_square);
+            // The blanks after it are passed already.
+            i += plain.next;
         }
         self.i = i;
     }
