@@ -578,11 +578,7 @@ impl SquareSummary {
     pub(crate) fn add(&mut self, token: &MoveToken, mut position: impl FnMut() -> Position) {
         for square in &token.squares {
             match square {
-                SquareToken::Number(n) => {
-                    self.numbers = true;
-                    let n = u32::from(*n);
-                    self.max_square = Some(self.max_square.map_or(n, |m| m.max(n)));
-                }
+                SquareToken::Number(n) => self.add_numbers(*n),
                 SquareToken::Algebraic { .. } => {
                     self.letters = true;
                     let views = square.views();

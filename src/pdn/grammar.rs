@@ -632,8 +632,7 @@ impl<'t> Reading<'t> {
 
     #[inline(always)]
     fn add_ply(&mut self, at: usize, text: &str, token: PlyToken) {
-        if !self.room(at) {
-            self.number = None;
+        if !self.room_for_ply(at) {
             return;
         }
         if self.open.is_empty()
@@ -649,14 +648,24 @@ impl<'t> Reading<'t> {
     /// [`plain_move_after`]: squares all numbers, `max_square` the highest.
     #[inline(always)]
     fn add_plain_ply(&mut self, at: usize, used: usize, token: MoveToken, max_square: u16) {
-        if !self.room(at) {
-            self.number = None;
+        if !self.room_for_ply(at) {
             return;
         }
         if self.open.is_empty() {
             self.squares.add_numbers(max_square);
         }
         self.push_ply(at, &self.text[at..at + used], PlyToken::Move(token));
+    }
+
+    /// Counts a ply as [`Reading::room`] does; past the limit its move
+    /// number goes with it.
+    #[inline(always)]
+    fn room_for_ply(&mut self, at: usize) -> bool {
+        let room = self.room(at);
+        if !room {
+            self.number = None;
+        }
+        room
     }
 
     /// Adds the ply at `at` to the current line, counted already.
