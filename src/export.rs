@@ -556,14 +556,16 @@ pub fn normalise_result(text: &str) -> Option<&'static str> {
 pub fn normalise_date(text: &str) -> Option<String> {
     let text = text.trim();
     if is_normal_date(text) {
-        return Some(text.to_string());
+        // Only the two separators can be `-` or `/`.
+        return Some(text.replace(['-', '/'], "."));
     }
     read_date(text)
 }
 
-/// Whether `text` is a date as [`normalise_date`] writes it (the commonest
-/// case, which it gives back as it is): `YYYY.MM.DD`, each part digits or
-/// all `?`, a month 1 to 12 and a day 1 to 31.
+/// Whether `text` is a date as [`normalise_date`] writes it, but for its
+/// separators (the commonest cases, which it gives back with dots):
+/// `YYYY.MM.DD`, `YYYY-MM-DD` or `YYYY/MM/DD`, each part digits or all
+/// `?`, a month 1 to 12 and a day 1 to 31.
 fn is_normal_date(text: &str) -> bool {
     let b = text.as_bytes();
     let part = |range: std::ops::Range<usize>, valid: std::ops::RangeInclusive<u32>| {
@@ -575,8 +577,8 @@ fn is_normal_date(text: &str) -> bool {
             && valid.contains(&digits.iter().fold(0, |v, &d| v * 10 + u32::from(d - b'0')))
     };
     b.len() == 10
-        && b[4] == b'.'
-        && b[7] == b'.'
+        && matches!(b[4], b'.' | b'-' | b'/')
+        && b[7] == b[4]
         && part(0..4, 0..=9999)
         && part(5..7, 1..=12)
         && part(8..10, 1..=31)
@@ -1042,7 +1044,7 @@ mod tests {
     }
 
     #[test]
-    fn a_date_in_the_normal_form_reads_as_the_general_reader_reads_it() {
+    fn a_date_in_the_normal_form_or_with_dashes_or_slashes_reads_as_the_general_reader_reads_it() {
         let parts = |width: usize| {
             (0..10u32.pow(width as u32))
                 .map(move |v| format!("{v:0width$}"))
@@ -1051,11 +1053,13 @@ mod tests {
         for year in ["0000", "1987", "????"] {
             for month in parts(2) {
                 for day in parts(2) {
-                    for text in [
-                        format!("{year}.{month}.{day}"),
-                        format!(" {year}.{month}.{day} "),
-                    ] {
-                        assert_eq!(normalise_date(&text), read_date(&text), "{text}");
+                    for (a, b) in [('.', '.'), ('-', '-'), ('/', '/'), ('-', '.'), ('.', '/')] {
+                        for text in [
+                            format!("{year}{a}{month}{b}{day}"),
+                            format!(" {year}{a}{month}{b}{day} "),
+                        ] {
+                            assert_eq!(normalise_date(&text), read_date(&text), "{text}");
+                        }
                     }
                 }
             }
