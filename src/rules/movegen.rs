@@ -326,27 +326,31 @@ impl Position {
     /// ([`Move::canonical_cmp`]), or `None` when it is not legal here;
     /// `scratch` holds moves meanwhile.
     ///
-    /// Where no piece may capture (most positions) the moves are counted
-    /// rather than listed: only the moves from `mv`'s start and those of
-    /// kings below it are made, the men's plain moves from squares below
-    /// it counted a direction at a time.
+    /// Where no piece can capture (most positions, also most where a
+    /// flying king might) the moves are counted rather than listed: only
+    /// the moves from `mv`'s start and those of kings below it are made,
+    /// the men's plain moves from squares below it counted a direction at
+    /// a time.
     pub fn canonical_rank(
         &self,
         rules: &Rules,
         mv: &Move,
         scratch: &mut Vec<Move>,
     ) -> Option<usize> {
-        if self.capture_starts(rules) != 0 {
-            self.legal_moves_into(rules, scratch);
-            if !scratch.contains(mv) {
-                return None;
+        let starts = self.capture_starts(rules);
+        if starts != 0 {
+            self.captures_of_into(rules, starts, scratch);
+            if !scratch.is_empty() {
+                if !scratch.contains(mv) {
+                    return None;
+                }
+                return Some(
+                    scratch
+                        .iter()
+                        .filter(|m| m.canonical_cmp(mv).is_lt())
+                        .count(),
+                );
             }
-            return Some(
-                scratch
-                    .iter()
-                    .filter(|m| m.canonical_cmp(mv).is_lt())
-                    .count(),
-            );
         }
         if mv.is_capture() {
             return None;
@@ -448,8 +452,14 @@ impl Position {
 
     /// Every legal capture, into `moves` (cleared first).
     fn captures_into(&self, rules: &Rules, moves: &mut Vec<Move>) {
+        self.captures_of_into(rules, self.capture_starts(rules), moves);
+    }
+
+    /// Every legal capture, into `moves` (cleared first), `starts` the
+    /// position's [`Position::capture_starts`].
+    fn captures_of_into(&self, rules: &Rules, starts: Bitboard, moves: &mut Vec<Move>) {
         moves.clear();
-        self.capture_routes_into(rules, self.capture_starts(rules), moves);
+        self.capture_routes_into(rules, starts, moves);
         self.keep_chosen_captures(rules, moves);
     }
 
