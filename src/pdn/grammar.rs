@@ -1165,7 +1165,13 @@ impl<'t> Reading<'t> {
             while next < self.bytes.len() && matches!(self.bytes[next], b' ' | b'\t') {
                 next += 1;
             }
-            if next == end || next >= self.bytes.len() || !self.is_bare_word(next) {
+            // Words on one line only: the next line may start with a move
+            // or an escape line.
+            if next == end
+                || next >= self.bytes.len()
+                || self.bytes[next].is_ascii_whitespace()
+                || !self.is_bare_word(next)
+            {
                 break;
             }
             end = self.word_end(next);

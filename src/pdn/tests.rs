@@ -970,6 +970,25 @@ fn words_between_moves_are_one_bare_comment_per_run() {
     assert_eq!(messages(&game).len(), 2);
 }
 
+/// A blank at the end of a line of words took the next line's first move
+/// (or escape line) into the words.
+#[test]
+fn words_end_with_their_line() {
+    let game = one("1. 11-15 White resigns \n23-19 2. 8-11 and then \r\n%escape\n22-18 *");
+    assert_eq!(
+        items(&game),
+        [
+            "1. 11-15",
+            "bare `White resigns`",
+            "23-19",
+            "2. 8-11",
+            "bare `and then`",
+            "22-18",
+            "result *"
+        ]
+    );
+}
+
 #[test]
 fn unparseable_tokens_stand_as_plies() {
     let game = one("1. 11-15 24-q 2. 8-x 22-18 3. 15-19x 4. 19- 23 *");
