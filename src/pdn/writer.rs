@@ -139,13 +139,6 @@ impl Wrap {
         self.piece(word, true);
     }
 
-    /// Whether `word` would start a new line.
-    fn breaks_before(&self, word: &str) -> bool {
-        let len = self.prefix.chars().count()
-            + word.split('\n').next().unwrap_or_default().chars().count();
-        !self.out.is_empty() && self.column + 1 + len > WIDTH
-    }
-
     /// Writes `word` after a space (or a line break when `may_break` and it
     /// would not fit).
     fn piece(&mut self, word: &str, may_break: bool) {
@@ -206,10 +199,18 @@ fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
     }
     let mut counter = start;
     let mut interrupted = true;
+    let mut after_invalid = false;
     for ply in &line.plies {
-        write_ply(w, ply, counter, interrupted);
+        let invalid = matches!(ply.token, PlyToken::Invalid(_));
+        // Text that is not a move always has its move number: it may end or
+        // start with a joiner (`12x`, `x16`) and read as one move with the
+        // ply beside it, and a line that starts with it reads as junk
+        // between games (and what ends the line before it, a lone `-`, say,
+        // as the end of the game).
+        write_ply(w, ply, counter, interrupted || invalid || after_invalid);
         interrupted =
             !ply.comments().is_empty() || !ply.setups().is_empty() || !ply.variations().is_empty();
+        after_invalid = invalid;
         counter = counter.next();
     }
 }
@@ -227,7 +228,7 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
             // As written when that is the same move.
             let written = ply.text.as_str();
             let text = if !written.is_empty()
-                && !written.contains(char::is_whitespace)
+                && !written.contains(['\n', '\r'])
                 && written.parse::<MoveToken>().as_ref() == Ok(token)
             {
                 written.to_string()
@@ -241,11 +242,12 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
                 text
             }
         }
+        // As written: `--` reads back as itself.
+        PlyToken::Unknown if ply.text == "--" => "--".to_string(),
         PlyToken::Unknown => "- -".to_string(),
         PlyToken::Invalid(_) => ply.text.to_string(),
     };
     // Keep the number with its move.
-    let numbered = number.is_some();
     let mut word = match number {
         Some(number) => format!("{number} {text}"),
         None => text,
@@ -255,13 +257,6 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
     if let Some(Nag::Mark(mark)) = nags.peek() {
         word.push_str(mark);
         nags.next();
-    }
-    // Text that is not a move never starts a line by itself: a line that
-    // starts with it reads as junk between games, and what ends the line
-    // before it (a lone `-`, say) as the end of the game. Its move number
-    // goes before it there.
-    if !numbered && matches!(ply.token, PlyToken::Invalid(_)) && w.breaks_before(&word) {
-        word = format!("{}... {word}", counter.number);
     }
     w.word(&word);
     for nag in nags {
@@ -289,8 +284,9 @@ fn write_setup(w: &mut Wrap, setup: &SetupCommand) {
 }
 
 /// `text` with a no-break space before the `[` of any line (after the
-/// first) that starts with one, so that no line of a comment reads as a tag.
-fn guard_tag_lines(text: &str) -> String {
+/// first) that starts with one, so that no line of a comment, or of move
+/// text kept as written, reads as a tag.
+pub fn guard_tag_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (k, line) in text.split('\n').enumerate() {
         if k > 0 {
@@ -412,7 +408,21 @@ mod tests {
     #[test]
     fn unknown_invalid_and_missing_result() {
         let out = rewrite("1. - - 11-15 2. 9-q 24-20");
-        assert_eq!(out, "1. - - 11-15 2. 9-q 24-20 *\n\n");
+        assert_eq!(out, "1. - - 11-15 2. 9-q 2... 24-20 *\n\n");
+    }
+
+    #[test]
+    fn plies_beside_text_that_is_not_a_move_stay_apart() {
+        for text in ["1. 0x\n0K *", "1. 0 {} x0 *", "1. 11-15x\n22-18 *"] {
+            let out = rewrite(text);
+            let plies: Vec<String> = read(&out)[0]
+                .plies()
+                .iter()
+                .map(|p| p.text.to_string())
+                .collect();
+            assert_eq!(plies.len(), 2, "{text:?} written {out:?}");
+        }
+        assert_eq!(rewrite("1. -- 11-15"), "1. -- 11-15 *\n\n");
     }
 
     /// Found by fuzzing: text that was not a move, written at the start of
