@@ -208,15 +208,9 @@ impl IndexBuffer {
             runs.collect::<Result<_, _>>()?
         };
         let (low, high) = rows.split_at(second);
-        let mut sources = vec![Source::Memory(low.iter()), Source::Memory(high.iter())];
+        let mut sources = vec![Source::Memory(Merged::new(low, high))];
         for run in runs {
             sources.push(Source::Run(RunReader::new(run)));
-        }
-        let mut heap = std::collections::BinaryHeap::new();
-        for (i, source) in sources.iter_mut().enumerate() {
-            if let Some(row) = source.next(tx)? {
-                heap.push(std::cmp::Reverse((row, i)));
-            }
         }
         // Rows are written bucket by bucket; those added under popular
         // keys are counted in the tree's counts as they enter; every key's
@@ -239,19 +233,23 @@ impl IndexBuffer {
                 merged: Vec::new(),
                 added: 0,
             };
-            while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-                if bucket
-                    .rows
-                    .first()
-                    .is_some_and(|r| r.bucket() != row.bucket())
-                {
-                    bucket.write(tx)?;
+            if let [Source::Memory(merged)] = sources.as_mut_slice() {
+                // No runs: the rows in memory are all, in order.
+                for row in merged {
+                    bucket.take(tx, row)?;
                 }
-                if bucket.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
-                    bucket.rows.push(row);
+            } else {
+                let mut heap = std::collections::BinaryHeap::new();
+                for (i, source) in sources.iter_mut().enumerate() {
+                    if let Some(row) = source.next(tx)? {
+                        heap.push(std::cmp::Reverse((row, i)));
+                    }
                 }
-                if let Some(next) = sources[i].next(tx)? {
-                    heap.push(std::cmp::Reverse((next, i)));
+                while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
+                    bucket.take(tx, row)?;
+                    if let Some(next) = sources[i].next(tx)? {
+                        heap.push(std::cmp::Reverse((next, i)));
+                    }
                 }
             }
             bucket.write(tx)?;
@@ -261,7 +259,7 @@ impl IndexBuffer {
             Ok::<_, StoreError>((bucket.tally, bucket.merged, bucket.added))
         })?;
         // The rows kept in memory go before the popular keys are counted.
-        drop((heap, sources));
+        drop(sources);
         drop(rows);
         let mut tally = tally;
         tally.write(tx)?;
@@ -465,14 +463,15 @@ impl Iterator for Merged<'_> {
 
 /// One sorted source of rows for the merge.
 enum Source<'a> {
-    Memory(std::slice::Iter<'a, IndexRow>),
+    /// The rows kept in memory, sorted in two halves.
+    Memory(Merged<'a>),
     Run(RunReader),
 }
 
 impl Source<'_> {
     fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
         match self {
-            Source::Memory(rows) => Ok(rows.next().copied()),
+            Source::Memory(rows) => Ok(rows.next()),
             Source::Run(run) => run.next(tx),
         }
     }
@@ -545,6 +544,22 @@ struct Bucket<'a> {
 }
 
 impl Bucket<'_> {
+    /// Adds the next row in key order (once: the same row from two sources
+    /// is one), writing the bucket before when the row starts another.
+    fn take(&mut self, tx: &Transaction<'_>, row: IndexRow) -> Result<(), StoreError> {
+        if self
+            .rows
+            .first()
+            .is_some_and(|r| r.bucket() != row.bucket())
+        {
+            self.write(tx)?;
+        }
+        if self.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
+            self.rows.push(row);
+        }
+        Ok(())
+    }
+
     fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         let Some(first) = self.rows.first() else {
             return Ok(());
