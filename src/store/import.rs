@@ -22,7 +22,7 @@ use super::counts::{CountedGame, GameCounts};
 use super::id_set::IdSet;
 use super::identity::Identity;
 use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
-use super::moves::encode;
+use super::moves::{encode, encode_played};
 use super::query_indexes;
 use super::recheck::{FileOptions, READING_VERSION};
 use super::rows::{Row, delete_games, has_copies, update_game};
@@ -1461,6 +1461,15 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
     // Encoded here, a move to a byte: the moves as played would take 48
     // bytes a ply while the game waits to be written.
     let moves = match (rules, start, replay) {
+        // Where every position is certain, replay has them all.
+        (Some(rules), Some(_), Some(replay))
+            if replay.certain.len() == replay.reached + 1
+                && replay.reading.len() <= replay.reached =>
+        {
+            let played = replay.certain.iter().zip(&replay.reading);
+            let played = played.map(|(at, ply)| (at.position, ply.chosen));
+            encode_played(rules, played, replay.reading.len())
+        }
         (Some(rules), Some(start), Some(replay)) => {
             let played: Vec<Move> = replay.reading.iter().map(|p| p.chosen).collect();
             encode(rules, start, &played)

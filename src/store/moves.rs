@@ -16,13 +16,28 @@ pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
 /// Encodes a sequence of legal moves from `start`; `None` if some move is
 /// not legal where it is played.
 pub fn encode(rules: &Rules, start: &Position, moves: &[Move]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(moves.len());
-    let mut legal = Vec::with_capacity(32);
     let mut position = *start;
-    for mv in moves {
-        let index = position.canonical_rank(rules, mv, &mut legal)?;
-        write_leb128(&mut out, index as u64);
+    let played = moves.iter().map(|mv| {
+        let from = position;
         position = position.play(mv);
+        (from, *mv)
+    });
+    encode_played(rules, played, moves.len())
+}
+
+/// Encodes moves each with the position it is played from (of which there
+/// are about `plies`), as replay knows them; `None` if some move is not
+/// legal there.
+pub fn encode_played(
+    rules: &Rules,
+    played: impl IntoIterator<Item = (Position, Move)>,
+    plies: usize,
+) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(plies);
+    let mut legal = Vec::with_capacity(32);
+    for (position, mv) in played {
+        let index = position.canonical_rank(rules, &mv, &mut legal)?;
+        write_leb128(&mut out, index as u64);
     }
     Some(out)
 }
