@@ -475,16 +475,28 @@ impl Position {
         let empty = g.all() & !self.occupied();
         let kings = us & self.kings;
         let flying = if rules.flying_kings { kings } else { 0 };
-        let mut starts = flying;
         let walkers = us & !flying;
-        for direction in DIRECTIONS {
+        // The pieces that jump a piece of theirs along `direction`.
+        let jumpers = |direction: Direction, movers: Bitboard| {
             let victims = them & g.step_sources(direction, empty);
-            let movers = if rules.men_capture_backward || direction.is_forward(self.side) {
-                walkers
-            } else {
-                walkers & kings
-            };
-            starts |= movers & g.step_sources(direction, victims);
+            movers & g.step_sources(direction, victims)
+        };
+        // Backwards: the kings, and men where the rules let them.
+        let back = if rules.men_capture_backward {
+            walkers
+        } else {
+            walkers & kings
+        };
+        let (up, down) = match self.side {
+            Color::White => (walkers, back),
+            Color::Black => (back, walkers),
+        };
+        let mut starts = flying;
+        if up != 0 {
+            starts |= jumpers(Direction::UpLeft, up) | jumpers(Direction::UpRight, up);
+        }
+        if down != 0 {
+            starts |= jumpers(Direction::DownLeft, down) | jumpers(Direction::DownRight, down);
         }
         starts
     }
