@@ -217,9 +217,10 @@ fn verified(text: String, before: &CheckRecord) -> Exported {
 
 /// A record that was not replayed (unreadable or unsupported) as written:
 /// its tags (values cleaned) and its move text (no line of it starting
-/// with `[`: [`guard_tag_lines`]), with `*` after it when it has no result. A record without tags gets `[Event "?"]`: the text may
-/// end inside a comment, which only a tag closes, and that tag must not be
-/// the next game's.
+/// with `[`: [`guard_tag_lines`]), with `*` after it when it has no
+/// result. A record without tags gets `[Event "?"]`: the text may end
+/// inside a comment, which only a tag closes, and that tag must not be the
+/// next game's.
 fn as_written_text(game: &Game) -> String {
     let mut tags: Vec<Tag> = game.tags.iter().map(cleaned).collect();
     if tags.is_empty() {

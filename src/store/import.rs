@@ -1462,10 +1462,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
     // bytes a ply while the game waits to be written.
     let moves = match (rules, start, replay) {
         // Where every position is certain, replay has them all.
-        (Some(rules), Some(_), Some(replay))
-            if replay.certain.len() == replay.reached + 1
-                && replay.reading.len() <= replay.reached =>
-        {
+        (Some(rules), Some(_), Some(replay)) if replay.certain.len() == replay.reached + 1 => {
             let played = replay.certain.iter().zip(&replay.reading);
             let played = played.map(|(at, ply)| (at.position, ply.chosen));
             encode_played(rules, played, replay.reading.len())

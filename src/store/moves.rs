@@ -16,11 +16,15 @@ pub fn canonical_moves(position: &Position, rules: &Rules) -> Vec<Move> {
 /// Encodes a sequence of legal moves from `start`; `None` if some move is
 /// not legal where it is played.
 pub fn encode(rules: &Rules, start: &Position, moves: &[Move]) -> Option<Vec<u8>> {
+    // Each move is played once the one after it is asked for: after its
+    // rank has shown it legal.
     let mut position = *start;
+    let mut before: Option<&Move> = None;
     let played = moves.iter().map(|mv| {
-        let from = position;
-        position = position.play(mv);
-        (from, *mv)
+        if let Some(previous) = before.replace(mv) {
+            position = position.play(previous);
+        }
+        (position, *mv)
     });
     encode_played(rules, played, moves.len())
 }
