@@ -213,13 +213,71 @@ thread_local! {
 
 /// Replays `written` from `start`.
 pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
+    let line = match one_line(rules, start, written) {
+        Ok(replay) => return replay,
+        Err(line) => line,
+    };
     GRAPH.with_borrow_mut(|graph| {
-        let limit = build_graph_in(rules, start, written, graph);
+        let limit = build_graph_in(rules, start, &line, written, graph);
         let replay = analyse(graph, written.len(), limit);
         if graph.positions.capacity() + graph.edges.capacity() > KEPT_GRAPH {
             *graph = Graph::default();
         }
         replay
+    })
+}
+
+/// The commonest replay, without the graph: every written move fits one
+/// legal move until the record ends or a move fits none. Where a move fits
+/// several, the moves read up to there, for the graph to go on from.
+fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay, Vec<Move>> {
+    let plies = written.len();
+    let mut certain = Vec::with_capacity(plies + 1);
+    let mut reading = Vec::with_capacity(plies);
+    let mut fitting = Vec::with_capacity(4);
+    let mut position = start;
+    let mut limit = None;
+    for ply in 0..plies {
+        let Some(squares) = written.get(ply) else {
+            break;
+        };
+        fitting_moves_into(rules, &position, squares, &mut fitting);
+        let mv = match fitting[..] {
+            [] => break,
+            [mv] => mv,
+            _ => return Err(reading.iter().map(|r: &ReadingPly| r.chosen).collect()),
+        };
+        // The graph's count: `ply + 2` positions and `ply + 1` edges.
+        if 2 * ply + 3 > MAX_TRACKED {
+            limit = Some(Limit::Tracked);
+            break;
+        }
+        certain.push(CertainPosition {
+            ply,
+            position,
+            next: Some(mv),
+        });
+        reading.push(ReadingPly {
+            chosen: mv,
+            alternatives: Vec::new(),
+        });
+        position = position.play(&mv);
+    }
+    let reached = reading.len();
+    certain.push(CertainPosition {
+        ply: reached,
+        position,
+        next: None,
+    });
+    Ok(Replay {
+        plies,
+        reached,
+        interpretations: limit.is_none().then_some(1),
+        limit,
+        certain,
+        divergence: None,
+        resolved: Vec::new(),
+        reading,
     })
 }
 
@@ -276,14 +334,16 @@ pub fn readings(rules: &Rules, start: Position, written: &Written, max: usize) -
 /// readings stop or a limit is met (and which).
 fn build_graph(rules: &Rules, start: Position, written: &Written) -> (Graph, Option<Limit>) {
     let mut graph = Graph::default();
-    let limit = build_graph_in(rules, start, written, &mut graph);
+    let limit = build_graph_in(rules, start, &[], written, &mut graph);
     (graph, limit)
 }
 
-/// [`build_graph`] into `graph`, whatever it held before.
+/// [`build_graph`] into `graph`, whatever it held before, its first plies
+/// `line`: moves known to be the only ones that fit.
 fn build_graph_in(
     rules: &Rules,
     start: Position,
+    line: &[Move],
     written: &Written,
     graph: &mut Graph,
 ) -> Option<Limit> {
@@ -302,10 +362,22 @@ fn build_graph_in(
     graph.paths.push(1);
     graph.layers.extend([0, 1]);
     graph.edge_layers.extend([0, 0]);
+    for (ply, mv) in line.iter().enumerate() {
+        let child = graph.positions[ply].play(mv);
+        graph.positions.push(child);
+        graph.paths.push(1);
+        graph.edges.push(Edge {
+            parent: ply as u32,
+            child: ply as u32 + 1,
+            mv: *mv,
+        });
+        graph.layers.push(graph.positions.len() as u32);
+        graph.edge_layers.push(graph.edges.len() as u32);
+    }
     let mut fitting = Vec::with_capacity(4);
     let mut index: HashMap<Position, u32> = HashMap::new();
     let mut limit = None;
-    for ply in 0..written.len() {
+    for ply in line.len()..written.len() {
         let Some(squares) = written.get(ply) else {
             break;
         };
@@ -651,5 +723,33 @@ mod tests {
         assert_eq!(r.resolved[0].candidates.len(), 2);
         assert_eq!(r.certain.len(), 3);
         assert_eq!(r.certain[0].next.unwrap().full_numeric(), "29-18");
+    }
+
+    #[test]
+    fn the_graph_goes_on_from_the_moves_that_fit_alone() {
+        // Two moves that fit alone, then the doubt of the test above: the
+        // replay equals the graph built from the start.
+        let rules = Rules::default();
+        let start = position("W:WK29,K32:B10,12");
+        let mut written = sets("32-27 12-16", Notation::Numeric);
+        written.extend(sets("9-15", Notation::Dama));
+        written.extend(sets("10-14", Notation::Numeric));
+        let r = replay(&rules, start, &written);
+        assert_eq!((r.reached, r.interpretations), (4, Some(1)));
+        assert_eq!(r.resolved.len(), 1);
+        assert_eq!(r.resolved[0].ply, 3);
+        let written: Written = written.iter().map(|s| s.as_deref()).collect();
+        let (graph, limit) = build_graph(&rules, start, &written);
+        assert_eq!(r, analyse(&graph, written.len(), limit));
+        assert!(one_line(&rules, start, &written).is_err());
+        // A record every move of which fits one move takes the short way,
+        // with the graph's answer.
+        let written: Written = sets("32-27 12-16 27-32", Notation::Numeric)
+            .iter()
+            .map(|s| s.as_deref())
+            .collect();
+        let r = one_line(&rules, start, &written).unwrap();
+        let (graph, limit) = build_graph(&rules, start, &written);
+        assert_eq!(r, analyse(&graph, written.len(), limit));
     }
 }
