@@ -676,6 +676,7 @@ impl Position {
     }
 
     /// The position after `mv`, which must be legal here.
+    #[inline]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.side;
         let them = us.opponent();
