@@ -404,12 +404,27 @@ impl MoveToken {
 
     /// Appends, for each written square, the squares it names in
     /// `notation`; false (with `out` partly filled) when one names none.
+    #[inline]
     pub fn square_sets_into(
         &self,
         notation: Notation,
         geometry: &Geometry,
         out: &mut Vec<Bitboard>,
     ) -> bool {
+        if notation == Notation::Numeric {
+            // The commonest notation by a shorter way: a number names the
+            // square of its label when that lies on the board.
+            let count = geometry.len();
+            for s in &self.squares {
+                match *s {
+                    SquareToken::Number(n) if (1..=count).contains(&usize::from(n)) => {
+                        out.push(1 << (n - 1));
+                    }
+                    _ => return false,
+                }
+            }
+            return true;
+        }
         for s in &self.squares {
             match s.squares(notation, geometry) {
                 Some(set) => out.push(set),
@@ -666,5 +681,34 @@ mod tests {
             "9999-1".parse::<MoveToken>(),
             Err(TokenError::BadSquare { .. })
         ));
+    }
+
+    #[test]
+    fn numeric_square_sets_name_the_squares_of_their_labels() {
+        // The short way for numbers gives what each square names.
+        for geometry in [Geometry::standard(), Geometry::international()] {
+            for a in 0..=70u16 {
+                for b in [1u16, 32, 33, 50, 51] {
+                    let token = MoveToken {
+                        squares: Squares::from_slice(&[
+                            SquareToken::Number(a),
+                            SquareToken::Number(b),
+                        ]),
+                        capture: false,
+                    };
+                    let mut out = Vec::new();
+                    let fits = token.square_sets_into(Notation::Numeric, geometry, &mut out);
+                    let each: Option<Vec<Bitboard>> = token
+                        .squares
+                        .iter()
+                        .map(|s| s.squares(Notation::Numeric, geometry))
+                        .collect();
+                    assert_eq!(fits, each.is_some(), "{a}-{b} on {}", geometry.len());
+                    if let Some(each) = each {
+                        assert_eq!(out, each, "{a}-{b} on {}", geometry.len());
+                    }
+                }
+            }
+        }
     }
 }

@@ -128,6 +128,7 @@ impl Written {
 
     /// Adds a ply whose square sets are being built: `build` appends them to
     /// the vector it is given and says whether they are usable.
+    #[inline]
     pub fn push_with(&mut self, build: impl FnOnce(&mut Vec<Bitboard>) -> bool) {
         let from = self.squares.len();
         let ok = build(&mut self.squares);
