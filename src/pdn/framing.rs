@@ -392,6 +392,11 @@ struct GameBuf {
 }
 
 impl GameBuf {
+    /// Whether `len` more bytes can be kept whole.
+    fn has_room(&self, len: usize) -> bool {
+        !self.full && self.game.bytes.len() + len <= MAX_GAME_LEN
+    }
+
     fn new(start: Position, bytes: Vec<u8>) -> GameBuf {
         GameBuf {
             game: RawGame {
@@ -560,6 +565,9 @@ pub(crate) struct Framer<R> {
     junk: Option<Junk>,
     /// Notes about text after the last game.
     pub trailing: Vec<Note>,
+    /// Whether plain tags are kept in one copy (see `plain_tag_len`);
+    /// turned off only to check that the general way keeps the same.
+    plain_tags: bool,
 }
 
 impl<R: Read> Framer<R> {
@@ -578,6 +586,7 @@ impl<R: Read> Framer<R> {
             names: Vec::new(),
             junk: None,
             trailing: Vec::new(),
+            plain_tags: true,
         }
     }
 
@@ -837,12 +846,26 @@ impl<R: Read> Framer<R> {
     /// its `]` (or to the end of the line when it is not closed), cutting a
     /// value over the text limit.
     fn read_tag(&mut self, g: &mut GameBuf, s: &mut Scan) -> io::Result<()> {
-        let start = self.src.position();
         g.game.has_tags = true;
         s.blank_line = false;
         s.line_blank = false;
         s.names.extend(tag_name(self.src.window()));
         s.names.push(0);
+        // The commonest tag, `[Name "value"]` whole in the window with no
+        // escape in its value, is kept in one copy: the bytes the general
+        // way below keeps piece by piece.
+        let w = self.src.window();
+        if self.plain_tags
+            && let Some(len) = plain_tag_len(w)
+            && g.has_room(len)
+        {
+            let single_byte = self.src.single_byte;
+            g.copy(&w[..len], single_byte, || self.src.position());
+            self.src.advance(len);
+            s.prev = Some(b']');
+            return Ok(());
+        }
+        let start = self.src.position();
         let mut quoted = false;
         let mut escaped = false;
         let mut value = Limited::new();
@@ -1174,6 +1197,25 @@ fn tag_name(w: &[u8]) -> impl Iterator<Item = u8> + '_ {
         .map(u8::to_ascii_lowercase)
 }
 
+/// The length of the tag at the start of `w`, up to its `]`, when it is
+/// `[`, a name and blanks, a quoted value holding no backslash, and blanks
+/// before the `]`, all on one line (and within the text limit).
+fn plain_tag_len(w: &[u8]) -> Option<usize> {
+    if w.first() != Some(&b'[') {
+        return None;
+    }
+    let open = memchr::memchr3(b'\n', b'"', b']', w)?;
+    if w[open] != b'"' {
+        return None;
+    }
+    let close = open + 1 + memchr::memchr3(b'\n', b'"', b'\\', &w[open + 1..])?;
+    if w[close] != b'"' {
+        return None;
+    }
+    let end = close + 1 + memchr::memchr3(b'\n', b'"', b']', &w[close + 1..])?;
+    (w[end] == b']' && end < MAX_TEXT_LEN).then_some(end + 1)
+}
+
 /// Whether the tag at the start of `w` repeats one of `names`.
 fn repeats_name(w: &[u8], names: &[u8]) -> bool {
     let name: Vec<u8> = tag_name(w).collect();
@@ -1465,5 +1507,50 @@ mod tests {
         assert_eq!(sample("Müller é".as_bytes(), None), "Müller é");
         let long = vec![b'x'; 200];
         assert_eq!(sample(&long, None).chars().count(), SAMPLE_CHARS + 1);
+    }
+
+    /// Pieces of tag lines, good and broken, for the test below.
+    const TAG_PIECES: &[&str] = &[
+        "[Event \"a\"]",
+        "[Site \"b c\" ]",
+        "[White \"x\\\"y\"]",
+        "[Annotator \"a\\\"] 1. 9-13\"]",
+        "[Black \"open",
+        "[Round \"1\"] [Date \"2\"]",
+        "[Result \"1-0\"]\r",
+        "[Event]",
+        "[Event \"a\" \"b\"]",
+        "[Event \"]\"]",
+        "[ Name   \"v\"]",
+        "Event \"bracketless\"]",
+        "1. 11-15 24-20",
+        "{c [Event \"in a comment\"]}",
+        "1-0",
+        "*",
+        "",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn plain_tags_are_kept_as_the_general_way_keeps_them(
+            picks in proptest::collection::vec((0..TAG_PIECES.len(), 0usize..4), 0..30)
+        ) {
+            let mut text = String::new();
+            for (piece, gap) in picks {
+                text.push_str(TAG_PIECES[piece]);
+                text.push_str(["\n", " ", "\n\n", ""][gap]);
+            }
+            let frames = |plain_tags: bool| {
+                let mut framer = Framer::new(text.as_bytes());
+                framer.plain_tags = plain_tags;
+                let mut out = Vec::new();
+                while let Some(game) = framer.next_game().unwrap() {
+                    out.push(format!("{game:?}"));
+                }
+                out.push(format!("{:?}", framer.trailing));
+                out
+            };
+            proptest::prop_assert_eq!(frames(true), frames(false));
+        }
     }
 }
