@@ -5,7 +5,8 @@
 //! ply, every distinct position some reading reaches (equal positions merge),
 //! with the edges that lead there, so that afterwards it can tell how many
 //! readings cover the record, where they part, and which positions every
-//! reading passes through (the *certain* positions).
+//! reading passes through (the *certain* positions). A record every move of
+//! which fits one legal move, the commonest, is read without the graph.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

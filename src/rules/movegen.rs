@@ -1000,4 +1000,90 @@ mod tests {
             assert_eq!(p.zobrist(), p.compute_key());
         }
     }
+    #[test]
+    fn capture_starts_are_the_pieces_that_can_capture() {
+        // Random positions with men and kings of both sides under every
+        // preset: every piece with a capture route is a start, the
+        // captures are those found from every piece, and each piece's
+        // moves found apart are its legal moves.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        for preset in crate::rules::Preset::ALL {
+            let rules = preset.rules();
+            let g = rules.geometry;
+            let mut kings_tried = 0;
+            for _ in 0..3000 {
+                let (mut white, mut black, mut kings) = (0, 0, 0);
+                for square in squares(g.all()) {
+                    let bit = square.bit();
+                    match next() % 8 {
+                        0 if g.crowning_row(Color::White) & bit == 0 => white |= bit,
+                        1 if g.crowning_row(Color::Black) & bit == 0 => black |= bit,
+                        2 => {
+                            white |= bit;
+                            kings |= bit;
+                        }
+                        3 => {
+                            black |= bit;
+                            kings |= bit;
+                        }
+                        _ => {}
+                    }
+                }
+                let side = if next() % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let p = Position::from_parts(white, black, kings, side);
+                let starts = p.capture_starts(&rules);
+                for square in squares(p.pieces(side)) {
+                    let can = !p.capture_routes(&rules, square).is_empty();
+                    let king = kings & square.bit() != 0;
+                    if can {
+                        assert!(
+                            starts & square.bit() != 0,
+                            "{preset} {}",
+                            crate::notation::write_fen(&p)
+                        );
+                        kings_tried += usize::from(king);
+                    }
+                }
+                let mut some = Vec::new();
+                p.captures_into(&rules, &mut some);
+                let mut all = Vec::new();
+                p.captures_of_into(&rules, p.pieces(side), &mut all);
+                assert_eq!(
+                    names(&some),
+                    names(&all),
+                    "{preset} {}",
+                    crate::notation::write_fen(&p)
+                );
+                // The moves of each piece are its legal moves.
+                let legal = p.legal_moves(&rules);
+                let mut between = Vec::new();
+                for square in squares(p.pieces(side)) {
+                    p.legal_moves_between_into(&rules, square.bit(), g.all(), &mut between);
+                    let of_it: Vec<Move> = legal
+                        .iter()
+                        .filter(|m| m.from() == square)
+                        .copied()
+                        .collect();
+                    assert_eq!(
+                        names(&between),
+                        names(&of_it),
+                        "{preset} {}",
+                        crate::notation::write_fen(&p)
+                    );
+                }
+            }
+            assert!(kings_tried > 300, "{preset}: {kings_tried} capturing kings");
+        }
+    }
 }
