@@ -271,16 +271,27 @@ fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay,
         position,
         next: None,
     });
-    Ok(Replay {
+    Ok(one_reading(plies, limit, certain, reading))
+}
+
+/// The replay of a record with one reading: every position certain, no
+/// doubt anywhere.
+fn one_reading(
+    plies: usize,
+    limit: Option<Limit>,
+    certain: Vec<CertainPosition>,
+    reading: Vec<ReadingPly>,
+) -> Replay {
+    Replay {
         plies,
-        reached,
+        reached: reading.len(),
         interpretations: limit.is_none().then_some(1),
         limit,
         certain,
         divergence: None,
         resolved: Vec::new(),
         reading,
-    })
+    }
 }
 
 /// Up to `max` of the readings of `written` from `start` that cover as
@@ -518,10 +529,10 @@ fn analyse(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
     }
 }
 
-/// The common case: one position per ply and one move between them, so
-/// every position is certain and there is one reading.
+/// A graph of one position per ply and one move between them (a limit cut
+/// back the layer where moves parted): every position is certain and there
+/// is one reading.
 fn single_reading(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
-    let reached = graph.edges.len();
     let certain = graph
         .positions
         .iter()
@@ -540,16 +551,7 @@ fn single_reading(graph: &Graph, plies: usize, limit: Option<Limit>) -> Replay {
             alternatives: Vec::new(),
         })
         .collect();
-    Replay {
-        plies,
-        reached,
-        interpretations: limit.is_none().then_some(1),
-        limit,
-        certain,
-        divergence: None,
-        resolved: Vec::new(),
-        reading,
-    }
+    one_reading(plies, limit, certain, reading)
 }
 
 /// Marks the nodes from which the last layer can be reached.
