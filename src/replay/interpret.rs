@@ -235,7 +235,7 @@ pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
 fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay, Vec<Move>> {
     let plies = written.len();
     let mut certain = Vec::with_capacity(plies + 1);
-    let mut reading = Vec::with_capacity(plies);
+    let mut reading: Vec<ReadingPly> = Vec::with_capacity(plies);
     let mut fitting = Vec::with_capacity(4);
     let mut position = start;
     let mut limit = None;
@@ -247,7 +247,7 @@ fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay,
         let mv = match fitting[..] {
             [] => break,
             [mv] => mv,
-            _ => return Err(reading.iter().map(|r: &ReadingPly| r.chosen).collect()),
+            _ => return Err(reading.iter().map(|r| r.chosen).collect()),
         };
         // The graph's count: `ply + 2` positions and `ply + 1` edges.
         if 2 * ply + 3 > MAX_TRACKED {
