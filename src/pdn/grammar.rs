@@ -23,6 +23,8 @@ use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
+use std::ops::Range;
+
 use super::decode::{GameText, Locator, MovetextMap, decode};
 use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
@@ -483,6 +485,48 @@ fn tag_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// Where the parts of a plain tag stand (see [`plain_tag`]).
+#[derive(Debug, PartialEq)]
+struct PlainTag {
+    name: Range<usize>,
+    value: Range<usize>,
+    /// Just after its `]`.
+    end: usize,
+}
+
+/// The tag at `at` when it is plain: `[`, a name, blanks, a quoted value
+/// holding no backslash, and `]` just after the value, on one line. Such
+/// a tag reads with no warning, its value as written: this finds what
+/// [`tag_end`], [`tag_pair`] and [`unescape`] would, in one pass.
+fn plain_tag(bytes: &[u8], at: usize) -> Option<PlainTag> {
+    let name_at = at + 1;
+    if bytes.get(at) != Some(&b'[') {
+        return None;
+    }
+    let rest = &bytes[name_at..];
+    let name_len = rest.iter().take_while(|&&b| is_name_byte(b)).count();
+    let quote = name_len
+        + rest[name_len..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    if name_len == 0 || rest.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let value_len = rest[quote + 1..]
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))?;
+    let close = quote + 1 + value_len;
+    if rest[close] != b'"' || rest.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    Some(PlainTag {
+        name: name_at..name_at + name_len,
+        value: name_at + quote + 1..name_at + close,
+        end: name_at + close + 2,
+    })
+}
+
 /// The state of reading one game.
 struct Reading<'t> {
     text: &'t str,
@@ -504,9 +548,10 @@ struct Reading<'t> {
     squares: SquareSummary,
     /// The framing ended the game on a result, which ends its text.
     ends_on_result: bool,
-    /// Whether runs of plain movetext take the short way ([`Reading::plain_run`]);
-    /// off only to test that both ways read the same.
-    plain_runs: bool,
+    /// Whether runs of plain movetext ([`Reading::plain_run`]) and plain
+    /// tags ([`plain_tag`]) take the short way; off only to test that both
+    /// ways read the same.
+    short_ways: bool,
 }
 
 impl<'t> Reading<'t> {
@@ -737,6 +782,18 @@ impl<'t> Reading<'t> {
 
     fn tag(&mut self) {
         let at = self.i;
+        if self.short_ways
+            && let Some(plain) = plain_tag(self.bytes, at)
+        {
+            self.i = plain.end;
+            let position = self.loc.at(at);
+            self.tags.push(Tag {
+                name: self.text[plain.name].into(),
+                value: self.text[plain.value].into(),
+                position,
+            });
+            return;
+        }
         let end = tag_end(self.bytes, at);
         self.i = end;
         match tag_pair(&self.text[at..end]) {
@@ -857,7 +914,7 @@ impl<'t> Reading<'t> {
                     _ => self.bare_words(at, "text outside braces"),
                 },
                 _ => {
-                    if b.is_ascii_digit() && self.plain_runs {
+                    if b.is_ascii_digit() && self.short_ways {
                         self.plain_run();
                         if self.i > at {
                             continue;
@@ -1417,13 +1474,13 @@ pub(crate) fn parse_game(
     parse_game_as(raw, index, choice, announce, true)
 }
 
-/// [`parse_game`], with plain runs read the short way or not.
+/// [`parse_game`], with plain runs and tags read the short way or not.
 fn parse_game_as(
     raw: RawGame,
     index: u64,
     choice: Option<Choice>,
     announce: bool,
-    plain_runs: bool,
+    short_ways: bool,
 ) -> (Game, Vec<u8>) {
     let RawGame {
         bytes,
@@ -1455,7 +1512,7 @@ fn parse_game_as(
         squares: SquareSummary::default(),
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
-        plain_runs,
+        short_ways,
     };
     let movetext_at = r.header();
     r.movetext_at = movetext_at;
@@ -1773,6 +1830,68 @@ mod tests {
                 proptest::prop_assert_eq!(plain, general);
             }
         }
+    }
+
+    /// Pieces of tag lines, plain and not.
+    const TAG_PIECES: &[&str] = &[
+        "[",
+        "]",
+        "\"",
+        "\\",
+        "\n",
+        " ",
+        "\t",
+        "Event",
+        "White_2",
+        "Müller",
+        "x",
+        "é",
+        "1-0",
+        "[Date \"1999.01.01\"]",
+        "[Event \"",
+        "[Site\t\"",
+        "\"]",
+        "\\\"",
+        "\\\\",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn plain_tags_read_as_the_general_way_reads_them(
+            picks in proptest::collection::vec(0..TAG_PIECES.len(), 0..12)
+        ) {
+            let text: String = picks.iter().map(|&k| TAG_PIECES[k]).collect();
+            let bytes = text.as_bytes();
+            for at in (0..bytes.len()).filter(|&k| bytes[k] == b'[') {
+                let Some(plain) = plain_tag(bytes, at) else { continue };
+                let end = tag_end(bytes, at);
+                proptest::prop_assert_eq!(plain.end, end);
+                let (rest, raw) = tag_pair(&text[at..end]).unwrap();
+                proptest::prop_assert!(rest.is_empty());
+                proptest::prop_assert!(!raw.bracketless && raw.closed_value && raw.closed);
+                proptest::prop_assert_eq!(raw.extra, "");
+                proptest::prop_assert_eq!(&text[plain.name], raw.name);
+                let value = unescape(raw.value);
+                proptest::prop_assert_eq!(&text[plain.value], value.as_str());
+            }
+        }
+    }
+
+    #[test]
+    fn plain_tags_are_found() {
+        let text = "[Event \"Open\"][Black\t\"Ö\"] [White \"a\\\"b\"] [Site\"\"]";
+        let found: Vec<_> = (0..text.len())
+            .filter_map(|at| plain_tag(text.as_bytes(), at))
+            .map(|t| (&text[t.name], &text[t.value], t.end))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("Event", "Open", 14),
+                ("Black", "Ö", 26),
+                ("Site", "", text.len())
+            ]
+        );
     }
 
     #[test]
