@@ -219,8 +219,12 @@ impl Preset {
 
 /// Whether a `Variant` tag names Filipino Dama.
 fn names_filipino(tag: &str) -> bool {
-    let lower = tag.to_ascii_lowercase();
-    lower.contains("filipino") || lower.contains("dama")
+    let holds = |word: &[u8]| {
+        tag.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    holds(b"filipino") || holds(b"dama")
 }
 
 /// The games of the PDN GameType table that no preset plays, by number.
@@ -505,6 +509,30 @@ impl fmt::Display for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_tags_naming_filipino_dama() {
+        for tag in [
+            "Filipino Dama",
+            "FILIPINO",
+            "dama",
+            "Pinoy DaMa",
+            "Dama (Luzon)",
+        ] {
+            assert_eq!(
+                Preset::of_game_type(26, Some(tag)),
+                Some(Preset::Filipino),
+                "{tag}"
+            );
+        }
+        for tag in ["Brazilian", "", "Filipin", "dam a", "Dáma"] {
+            assert_eq!(
+                Preset::of_game_type(26, Some(tag)),
+                Some(Preset::Brazilian),
+                "{tag}"
+            );
+        }
+    }
 
     #[test]
     fn presets_have_the_table_values() {
