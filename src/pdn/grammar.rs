@@ -782,6 +782,11 @@ impl<'t> Reading<'t> {
 
     fn tag(&mut self) {
         let at = self.i;
+        if self.tags.is_empty() {
+            // Room for the usual header at once (nine tags or so) rather
+            // than in three steps.
+            self.tags.reserve(12);
+        }
         if self.short_ways
             && let Some(plain) = plain_tag(self.bytes, at)
         {

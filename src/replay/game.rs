@@ -285,7 +285,6 @@ pub(super) fn check_in(
     with_tags: bool,
 ) -> CheckedGame {
     let plies = game.plies();
-    let tokens: Vec<&str> = plies.iter().map(|p| p.text.as_str()).collect();
     let text = record_text(game);
     let tags = if with_tags {
         record_tags(game)
@@ -322,7 +321,7 @@ pub(super) fn check_in(
         },
         None => read_record_in(&text, overrides, majority),
     };
-    let record = CheckRecord::build(source, &text, &tokens, &reading);
+    let record = CheckRecord::build(source, &text, plies, &reading);
     let fault_at = record
         .ply
         .and_then(|p| plies.get(p - 1))

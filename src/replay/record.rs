@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::detect::{Reading, RecordText, VariantFrom};
 use super::interpret::Limit;
 use crate::notation::{Notation, write_fen};
+use crate::pdn::Ply;
 use crate::rules::{Color, Move, Rules};
 
 /// The status of a record (DESIGN §4).
@@ -128,14 +129,15 @@ pub struct CheckRecord {
 }
 
 impl CheckRecord {
-    /// Builds the record of a game from how it was read. `tokens` are the
-    /// main-line moves as written, one per ply.
+    /// Builds the record of a game from how it was read. `plies` are the
+    /// main line's plies as written.
     pub fn build(
         source: RecordSource,
         text: &RecordText<'_>,
-        tokens: &[&str],
+        plies: &[Ply],
         reading: &Reading,
     ) -> CheckRecord {
+        let token = |ply: usize| plies.get(ply - 1).map(|p| p.text.to_string());
         let mut record = CheckRecord {
             file: source.file,
             index: source.index,
@@ -144,7 +146,7 @@ impl CheckRecord {
             variant: String::new(),
             notation: None,
             status: Status::Ok,
-            plies: Some(tokens.len()),
+            plies: Some(plies.len()),
             reached: None,
             interpretations: None,
             ply: None,
@@ -195,10 +197,7 @@ impl CheckRecord {
             .iter()
             .map(|r| ResolvedRecord {
                 ply: r.ply,
-                token: tokens
-                    .get(r.ply - 1)
-                    .map(|t| t.to_string())
-                    .unwrap_or_default(),
+                token: token(r.ply).unwrap_or_default(),
                 candidates: names(&r.candidates),
             })
             .collect();
@@ -208,7 +207,7 @@ impl CheckRecord {
             record.ply = Some(ply);
             record.move_number = Some(number);
             record.side = Some(side.name());
-            record.token = tokens.get(ply - 1).map(|t| t.to_string());
+            record.token = token(ply);
             record.fen = replay.certain_at(ply - 1).map(|c| write_fen(&c.position));
         };
         if let Some(limit) = replay.limit {
@@ -241,7 +240,7 @@ impl CheckRecord {
             let ply = replay.reached + 1;
             set_ply(&mut record, ply);
             let label = ply_label(rules, start.side(), ply);
-            let token = tokens.get(ply - 1).copied().unwrap_or("");
+            let token = plies.get(ply - 1).map_or("", |p| p.text.as_str());
             let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
                 (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
                 (None, _) => "is not a move".to_string(),
