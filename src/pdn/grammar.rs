@@ -15,6 +15,8 @@
 //! variation   := "(" movetext ")"
 //! ```
 
+use std::ops::Range;
+
 use compact_str::CompactString;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till, take_while1};
@@ -22,8 +24,6 @@ use nom::character::complete::{char, digit1, space0};
 use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
-
-use std::ops::Range;
 
 use super::decode::{GameText, Locator, MovetextMap, decode};
 use super::encoding::Choice;
