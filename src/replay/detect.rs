@@ -514,6 +514,11 @@ impl<'t, 'a> Record<'t, 'a> {
         }
         for token in text.moves.iter().flatten() {
             record.tokens += 1;
+            // The commonest move, two numbers, by a shorter way.
+            if let [SquareToken::Number(a), SquareToken::Number(b)] = token.squares[..] {
+                record.largest = record.largest.max(u32::from(a.max(b)));
+                continue;
+            }
             for square in &token.squares {
                 match *square {
                     SquareToken::Number(n) => record.largest = record.largest.max(u32::from(n)),
@@ -832,6 +837,27 @@ mod tests {
         };
         f(&mut text);
         read_record(&text, &Overrides::default())
+    }
+
+    #[test]
+    fn a_records_squares_are_summed_up_whatever_their_shape() {
+        let moves: Vec<MoveToken> = ["9-14", "31-7", "12x19x26", "c3-d4", "h2xf4xd6", "5-50"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let summary = |moves: &[MoveToken]| {
+            let text = RecordText {
+                moves: moves.iter().map(Some).chain([None]).collect(),
+                ..RecordText::default()
+            };
+            let r = Record::new(&text, None);
+            (r.tokens, r.letters, r.largest, r.file, r.rank)
+        };
+        assert_eq!(summary(&moves[..2]), (2, 0, 31, 0, 0));
+        assert_eq!(summary(&moves[..3]), (3, 0, 31, 0, 0));
+        assert_eq!(summary(&moves[..5]), (5, 2, 31, 7, 6));
+        assert_eq!(summary(&moves), (6, 2, 50, 7, 6));
+        assert_eq!(summary(&moves[2..3]), (1, 0, 26, 0, 0));
     }
 
     fn summary(r: &Reading) -> (String, Option<Notation>, usize, Option<u64>) {
