@@ -1015,7 +1015,9 @@ const STOP: u8 = 1;
 const RESULT_START: u8 = 2;
 /// [`CLASS`] bit: a token boundary (see `lex::is_boundary`).
 const BOUNDARY: u8 = 4;
-const _: () = assert!(BOUNDARY >> 1 == RESULT_START);
+/// [`CLASS`] bit: a digit that may start a result (`0` to `2`).
+const DIGIT: u8 = 8;
+const _: () = assert!(BOUNDARY >> 1 == RESULT_START && DIGIT >> 2 == RESULT_START);
 
 /// What each byte may change for [`scan_movetext`], as bits.
 const CLASS: [u8; 256] = {
@@ -1030,6 +1032,12 @@ const CLASS: [u8; 256] = {
     k = 0;
     while k < starts.len() {
         table[starts[k] as usize] |= RESULT_START;
+        k += 1;
+    }
+    let digits = b"012";
+    k = 0;
+    while k < digits.len() {
+        table[digits[k] as usize] |= DIGIT;
         k += 1;
     }
     let boundaries = b" \t\n\r\x0C.)(}]!?/";
@@ -1078,13 +1086,20 @@ fn scan_movetext(
             let mut last = if is_boundary(prev) { BOUNDARY } else { 0 };
             while let Some(&b) = w.get(i) {
                 let class = CLASS[b as usize];
-                if class & (STOP | ((last & BOUNDARY) >> 1)) != 0
-                    // A digit starts a result only before `-` or `/` (see
-                    // `lex::result_len`); the byte after it must be seen.
-                    && (class & STOP != 0
-                        || !b.is_ascii_digit()
-                        || w.get(i + 1).is_none_or(|n| matches!(n, b'-' | b'/')))
-                {
+                // A digit starts a result only before `-` or `/` (see
+                // `lex::result_len`); the byte after it must be seen (the end
+                // counts as one). Bit arithmetic, not branches: a token that
+                // starts like a result but is none (`12-16`) passes without a
+                // mispredicted branch.
+                let next = w.get(i + 1).copied().unwrap_or(b'-');
+                let starts = class & ((last & BOUNDARY) >> 1);
+                let joins = if next == b'-' || next == b'/' {
+                    DIGIT
+                } else {
+                    0
+                };
+                let digit_alone = (class & DIGIT & !joins) >> 2;
+                if (class & STOP) | (starts & !digit_alone) != 0 {
                     break;
                 }
                 last = class;
