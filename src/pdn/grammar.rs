@@ -319,6 +319,22 @@ fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
     plain_move_after(text, first, end).map(|plain| (plain.token, plain.used))
 }
 
+/// [`JOINERS`] value of the joiner of a plain move.
+const PLAIN_JOINER: u8 = 1;
+/// [`JOINERS`] value of the joiners of a capture.
+const CAPTURE_JOINER: u8 = 2;
+
+/// For each byte, whether it joins the squares of a plain move
+/// ([`plain_move`]): `-`, or a capture's `x`, `X` or `:`; 0 for the others.
+const JOINERS: [u8; 256] = {
+    let mut table = [0; 256];
+    table[b'-' as usize] = PLAIN_JOINER;
+    table[b'x' as usize] = CAPTURE_JOINER;
+    table[b'X' as usize] = CAPTURE_JOINER;
+    table[b':' as usize] = CAPTURE_JOINER;
+    table
+};
+
 /// A number of one to three digits at `from`, and where it ends.
 #[inline(always)]
 fn square_number(text: &[u8], from: usize) -> Option<(u16, usize)> {
@@ -363,11 +379,12 @@ fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<PlainMove> {
     let mut count = 1;
     let mut capture = false;
     while let Some(&joiner) = text.get(end) {
-        capture |= match joiner {
-            b'-' => false,
-            b'x' | b'X' | b':' => true,
-            _ => break,
-        };
+        // One branch, whichever the joiner: `-` and captures mix unpredictably.
+        let kind = JOINERS[joiner as usize];
+        if kind == 0 {
+            break;
+        }
+        capture |= kind == CAPTURE_JOINER;
         let (square, next) = square_number(text, end + 1)?;
         *numbers.get_mut(count)? = square;
         max_square = max_square.max(square);
@@ -952,7 +969,13 @@ impl<'t> Reading<'t> {
                 continue;
             }
             let rest = &bytes[i..];
-            if !b.is_ascii_digit() || result_len(rest).is_some() {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            // Only `0`, `1` or `2` before `-` or `/` may start a result: tested
+            // together without branching, as most moves start like that.
+            let joined = rest.get(1).is_some_and(|&n| (n == b'-') | (n == b'/'));
+            if (b <= b'2') & joined && result_len(rest).is_some() {
                 break;
             }
             // Digits: a move number when dots follow (more than one for the
