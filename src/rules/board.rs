@@ -377,6 +377,14 @@ impl Geometry {
         back(even) | back(odd)
     }
 
+    /// The neighbours along `direction` of the squares of `sources`.
+    #[inline]
+    pub(crate) fn step_targets(&self, direction: Direction, sources: Bitboard) -> Bitboard {
+        let [even, odd] = self.steps[direction as usize];
+        let ahead = |step: Step| (sources & step.from).rotate_left(u32::from(step.rotate));
+        ahead(even) | ahead(odd)
+    }
+
     /// Board width in squares.
     pub fn width(&self) -> u32 {
         self.width as u32
@@ -593,6 +601,20 @@ mod tests {
                     g.step_sources(direction, g.all()),
                     (0..g.len())
                         .filter(|&s| g.step(s, direction).is_some())
+                        .fold(0u64, |b, s| b | 1 << s)
+                );
+                for source in 0..g.len() {
+                    let expected = g.step(source, direction).map_or(0, |s| 1u64 << s);
+                    assert_eq!(
+                        g.step_targets(direction, 1 << source),
+                        expected,
+                        "{width}x{height} {direction:?} {source}"
+                    );
+                }
+                assert_eq!(
+                    g.step_targets(direction, g.all()),
+                    (0..g.len())
+                        .filter_map(|s| g.step(s, direction))
                         .fold(0u64, |b, s| b | 1 << s)
                 );
             }

@@ -630,8 +630,19 @@ impl Position {
                     }
                 }
             } else {
-                for direction in Direction::forward(self.side) {
-                    if let Some(s) = g.step(f, direction).filter(|&s| landing & (1u64 << s) != 0) {
+                // Both steps at once: which of them the move takes is no
+                // branch to mispredict when one lands (nearly always).
+                let [one, other] = Direction::forward(self.side);
+                let first = g.step_targets(one, from.bit()) & landing;
+                let steps = first | g.step_targets(other, from.bit()) & landing;
+                if steps & steps.wrapping_sub(1) == 0 {
+                    if steps != 0 {
+                        let s = steps.trailing_zeros() as usize;
+                        moves.push(Move::simple(f, s, false, crown & steps != 0));
+                    }
+                } else {
+                    // Both land: in the order of the directions.
+                    for s in [first, steps & !first].map(|b| b.trailing_zeros() as usize) {
                         moves.push(Move::simple(f, s, false, crown & (1u64 << s) != 0));
                     }
                 }
