@@ -687,7 +687,10 @@ impl Position {
     }
 
     /// The position after `mv`, which must be legal here.
-    #[inline]
+    ///
+    /// Always inlined: called, it hands the position back through memory
+    /// field by field, and the caller's copy of it stalls on those stores.
+    #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.side;
         let them = us.opponent();
