@@ -578,6 +578,11 @@ mod tests {
         assert_eq!(white, 0xFFF << 20);
     }
 
+    /// The bitboard of the square indices given.
+    fn board_of(indices: impl Iterator<Item = usize>) -> Bitboard {
+        indices.fold(0, |b, s| b | 1 << s)
+    }
+
     #[test]
     fn whole_board_steps_agree_with_neighbours() {
         let boards = [(4, 4), (6, 6), (8, 8), (10, 10), (12, 10), (4, 8), (16, 8)]
@@ -587,35 +592,28 @@ mod tests {
         for g in boards {
             let (width, height) = (g.width(), g.height());
             for direction in Direction::ALL {
-                for target in 0..g.len() {
-                    let expected = (0..g.len())
-                        .filter(|&s| g.step(s, direction) == Some(target))
-                        .fold(0u64, |b, s| b | 1 << s);
+                let step = |s: usize| g.step(s, direction);
+                for square in 0..g.len() {
+                    let sources = board_of((0..g.len()).filter(|&s| step(s) == Some(square)));
                     assert_eq!(
-                        g.step_sources(direction, 1 << target),
-                        expected,
-                        "{width}x{height} {direction:?} {target}"
+                        g.step_sources(direction, 1 << square),
+                        sources,
+                        "{width}x{height} {direction:?} {square}"
+                    );
+                    assert_eq!(
+                        g.step_targets(direction, 1 << square),
+                        board_of(step(square).into_iter()),
+                        "{width}x{height} {direction:?} {square}"
                     );
                 }
+                let all = 0..g.len();
                 assert_eq!(
                     g.step_sources(direction, g.all()),
-                    (0..g.len())
-                        .filter(|&s| g.step(s, direction).is_some())
-                        .fold(0u64, |b, s| b | 1 << s)
+                    board_of(all.clone().filter(|&s| step(s).is_some()))
                 );
-                for source in 0..g.len() {
-                    let expected = g.step(source, direction).map_or(0, |s| 1u64 << s);
-                    assert_eq!(
-                        g.step_targets(direction, 1 << source),
-                        expected,
-                        "{width}x{height} {direction:?} {source}"
-                    );
-                }
                 assert_eq!(
                     g.step_targets(direction, g.all()),
-                    (0..g.len())
-                        .filter_map(|s| g.step(s, direction))
-                        .fold(0u64, |b, s| b | 1 << s)
+                    board_of(all.filter_map(step))
                 );
             }
         }
