@@ -79,6 +79,64 @@ struct Coding {
     freq: u32,
 }
 
+/// What coding a byte takes, as the encoder reads it: its range, and the
+/// reciprocal of its frequency, so that the coder's state is divided by a
+/// multiplication (see [`Coder::step`]).
+#[derive(Clone, Copy, Default)]
+struct Coder {
+    /// `⌈2^(31 + shift) / freq⌉`, where `2^shift` is the least power of
+    /// two at or above `freq`; `2^32 - 1` for a frequency of 1.
+    reciprocal: u32,
+    /// `shift - 1` (0 for a frequency of 1).
+    shift: u32,
+    /// What the step adds: `cum`, and `TOTAL - 1` more for a frequency
+    /// of 1 (whose quotient comes out one short).
+    bias: u32,
+    /// `TOTAL - freq`.
+    complement: u32,
+    /// Its frequency.
+    freq: u32,
+}
+
+impl Coder {
+    fn new(cum: u32, freq: u32) -> Coder {
+        let complement = TOTAL - freq;
+        if freq == 1 {
+            return Coder {
+                reciprocal: u32::MAX,
+                shift: 0,
+                bias: cum + TOTAL - 1,
+                complement,
+                freq,
+            };
+        }
+        let shift = u32::BITS - (freq - 1).leading_zeros();
+        Coder {
+            reciprocal: (1u64 << (31 + shift)).div_ceil(u64::from(freq)) as u32,
+            shift: shift - 1,
+            bias: cum,
+            complement,
+            freq,
+        }
+    }
+
+    /// The coder's next state from `state` (from 1 to below 2^31, as
+    /// renormalized): `(state / freq) · TOTAL + state % freq + cum`, that
+    /// is `state + (state / freq) · (TOTAL - freq) + cum`.
+    ///
+    /// The quotient is taken by a multiplication, as `rans_byte.h` does:
+    /// `⌊state · reciprocal / 2^(31 + shift)⌋` is `⌊state / freq⌋` for
+    /// any `state` below 2^31 (Alverson's exact division); for a frequency
+    /// of 1 it is `state - 1`, which the bias makes up. The division it
+    /// replaces took several times as long, on the chain every byte of a
+    /// text waits for.
+    #[inline]
+    fn step(&self, state: u32) -> u32 {
+        let quotient = ((u64::from(state) * u64::from(self.reciprocal)) >> 32) as u32 >> self.shift;
+        state + quotient * self.complement + self.bias
+    }
+}
+
 /// The fixed model: a table per last byte, and one per pair of bytes met
 /// often enough.
 struct Model {
@@ -87,12 +145,8 @@ struct Model {
     /// Each table, made when first used (a command that reads a few texts
     /// needs a few hundred of them).
     tables: Vec<OnceLock<Box<Table>>>,
-    /// What the encoder reads, made when first used: for table `t` and byte
-    /// `b`, at `t · 256 + b`, the byte's `cum << 16 | freq` (every
-    /// frequency is below 2^16, and so is every byte's `cum`). At four
-    /// bytes a byte, all the tables take a few hundred KB, and those a
-    /// text goes through stay in the cache.
-    encoding: OnceLock<Box<[u32]>>,
+    /// What the encoder reads of each table, made when first used.
+    encoding: Vec<OnceLock<Box<[Coder; 256]>>>,
     /// The tables' frequencies as [`Model::to_bytes`] writes them (empty
     /// for a model counted here, whose tables are all made).
     frequencies: &'static [u8],
@@ -136,7 +190,7 @@ impl Model {
         Model {
             by_pair,
             tables: (0..256 + pairs).map(|_| OnceLock::new()).collect(),
-            encoding: OnceLock::new(),
+            encoding: (0..256 + pairs).map(|_| OnceLock::new()).collect(),
             frequencies: &bytes[2 + 2 * pairs..],
         }
     }
@@ -201,11 +255,11 @@ impl Model {
         }
         Model {
             by_pair,
+            encoding: tables.iter().map(|_| OnceLock::new()).collect(),
             tables: tables
                 .into_iter()
                 .map(|table| OnceLock::from(Box::new(table)))
                 .collect(),
-            encoding: OnceLock::new(),
             frequencies: &[],
         }
     }
@@ -214,18 +268,16 @@ impl Model {
         self.table_at(usize::from(self.by_pair[usize::from(pair)]))
     }
 
-    /// The encoder's entries (see [`Model::encoding`]).
-    fn encoding(&self) -> &[u32] {
-        self.encoding.get_or_init(|| {
-            let mut entries = Vec::with_capacity(self.tables.len() * 256);
-            for t in 0..self.tables.len() {
-                let mut cum = 0;
-                for freq in self.freq_of(t) {
-                    entries.push(cum << 16 | u32::from(freq));
-                    cum += u32::from(freq);
-                }
+    /// What the encoder reads of table `t`, made when first asked for.
+    fn coders(&self, t: usize) -> &[Coder; 256] {
+        self.encoding[t].get_or_init(|| {
+            let mut coders = Box::new([Coder::default(); 256]);
+            let mut cum = 0;
+            for (coder, freq) in coders.iter_mut().zip(self.freq_of(t)) {
+                *coder = Coder::new(cum, u32::from(freq));
+                cum += u32::from(freq);
             }
-            entries.into_boxed_slice()
+            coders
         })
     }
 
@@ -293,25 +345,34 @@ impl Table {
 /// Appends `text` coded (its length is not in it: the decoder is told).
 pub fn encode(text: &[u8], out: &mut Vec<u8>) {
     let model = Model::get();
-    let encoding = model.encoding();
     let start = out.len();
+    // A byte puts out two bytes at most (below), the state four at the end.
+    out.resize(start + 2 * text.len() + 4, 0);
+    let coded = &mut out[start..];
+    let mut len = 0;
     let mut state = STATE_LOW;
     for i in (0..text.len()).rev() {
         let previous = if i >= 2 { text[i - 2] } else { 0 };
         let last = if i >= 1 { text[i - 1] } else { 0 };
         let pair = u16::from(previous) << 8 | u16::from(last);
         let table = usize::from(model.by_pair[usize::from(pair)]);
-        let entry = encoding[table * 256 + usize::from(text[i])];
-        let (cum, freq) = (entry >> 16, entry & 0xFFFF);
-        let most = ((STATE_LOW >> SCALE_BITS) << 8) * freq;
-        while state >= most {
-            out.push(state as u8);
-            state >>= 8;
-        }
-        state = ((state / freq) << SCALE_BITS) + state % freq + cum;
+        let coder = &model.coders(table)[usize::from(text[i])];
+        // The state's low bytes go out while it is at or above `most`, so
+        // that the step stays below 2^31: none, one or two of them
+        // (`state` < 2^31 and `most` ≥ 2^15), counted without a branch.
+        let most = u64::from((STATE_LOW >> SCALE_BITS) << 8) * u64::from(coder.freq);
+        let state_wide = u64::from(state);
+        let put = usize::from(state_wide >= most) + usize::from(state_wide >= most << 8);
+        coded[len] = state as u8;
+        coded[len + 1] = (state >> 8) as u8;
+        len += put;
+        state = (state_wide >> (8 * put)) as u32;
+        state = coder.step(state);
     }
-    out.extend_from_slice(&state.to_le_bytes());
-    out[start..].reverse();
+    coded[len..len + 4].copy_from_slice(&state.to_le_bytes());
+    len += 4;
+    coded[..len].reverse();
+    out.truncate(start + len);
 }
 
 /// The `len` bytes coded in `coded`; `None` when `coded` is not such a
@@ -374,18 +435,57 @@ mod tests {
     }
 
     #[test]
-    fn the_encoders_entries_hold_every_tables_frequencies() {
+    fn the_encoders_coders_hold_every_tables_frequencies() {
         let model = Model::get();
-        let encoding = model.encoding();
-        assert_eq!(encoding.len(), model.tables.len() * 256);
         for t in 0..model.tables.len() {
-            let table = model.table_at(t);
-            for b in 0..256 {
-                let entry = encoding[t * 256 + b];
-                assert_eq!(entry >> 16, table.coding[b].cum, "table {t}, byte {b}");
-                assert_eq!(entry & 0xFFFF, table.coding[b].freq, "table {t}, byte {b}");
+            let (table, coders) = (model.table_at(t), model.coders(t));
+            for (b, (coding, coder)) in table.coding.iter().zip(coders).enumerate() {
+                let cum = coder.bias - if coder.freq == 1 { TOTAL - 1 } else { 0 };
+                assert_eq!(
+                    (cum, coder.freq),
+                    (coding.cum, coding.freq),
+                    "table {t}, byte {b}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn a_step_divides_exactly() {
+        // Every frequency a table can hold, with states from the range the
+        // coder keeps them in before a step (from 1, below `most`): its
+        // ends, and some between.
+        for freq in 1..TOTAL {
+            let coder = Coder::new(7, freq);
+            let most = ((STATE_LOW >> SCALE_BITS) << 8) * freq;
+            let between = (1..48u32).map(|k| 1 + k.wrapping_mul(0x9E37_79B9) % (most - 1));
+            for state in (1..16).chain(most - 16..most).chain(between) {
+                let expected = (state / freq) * TOTAL + state % freq + 7;
+                assert_eq!(coder.step(state), expected, "{state} / {freq}");
+            }
+        }
+    }
+
+    /// [`encode`] as `rans_byte.h` writes it: a division per byte and a
+    /// loop putting bytes out.
+    fn encode_by_division(text: &[u8]) -> Vec<u8> {
+        let model = Model::get();
+        let mut out = Vec::new();
+        let mut state = STATE_LOW;
+        for i in (0..text.len()).rev() {
+            let previous = if i >= 2 { text[i - 2] } else { 0 };
+            let last = if i >= 1 { text[i - 1] } else { 0 };
+            let table = model.table(u16::from(previous) << 8 | u16::from(last));
+            let Coding { cum, freq } = table.coding[usize::from(text[i])];
+            while state >= ((STATE_LOW >> SCALE_BITS) << 8) * freq {
+                out.push(state as u8);
+                state >>= 8;
+            }
+            state = ((state / freq) << SCALE_BITS) + state % freq + cum;
+        }
+        out.extend_from_slice(&state.to_le_bytes());
+        out.reverse();
+        out
     }
 
     #[test]
@@ -437,9 +537,11 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn any_bytes_read_back(text in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
-            let mut coded = Vec::new();
+            let mut coded = vec![1, 2, 3];
             encode(&text, &mut coded);
-            proptest::prop_assert_eq!(decode(&coded, text.len() as u64), Some(text));
+            proptest::prop_assert_eq!(&coded[..3], [1, 2, 3]);
+            proptest::prop_assert_eq!(&coded[3..], encode_by_division(&text));
+            proptest::prop_assert_eq!(decode(&coded[3..], text.len() as u64), Some(text));
         }
 
         #[test]
