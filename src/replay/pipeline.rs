@@ -244,6 +244,11 @@ enum Done<T> {
 
 /// The games between the framing thread and the caller: the framing
 /// thread waits while there are too many, or too much text.
+///
+/// Once it has had to wait, it waits until there is room for a whole task
+/// ([`GAMES_PER_TASK`] games, [`TEXT_PER_TASK`] bytes), not for one game:
+/// else, with the pool busy, each game handed out would wake it to frame
+/// one game and send it alone, and every thread would wake once a game.
 struct InFlight {
     state: Mutex<Load>,
     freed: Condvar,
@@ -256,8 +261,9 @@ struct Load {
     games: usize,
     text: usize,
     stopped: bool,
-    /// Whether the framing thread waits for room (only then is it woken).
-    waiting: bool,
+    /// While the framing thread waits for room: the bytes of the game it
+    /// waits to enter (only then is it woken).
+    waiting: Option<usize>,
 }
 
 /// Whether a game could enter [`InFlight`].
@@ -285,21 +291,35 @@ impl InFlight {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Takes room for a game of `text` bytes, waiting for it if `wait`.
+    /// Whether a game of `text` bytes fits; with `task`, whether a task
+    /// beginning with it does (room left for [`GAMES_PER_TASK`] games in
+    /// all and [`TEXT_PER_TASK`] more bytes). A game always fits when none
+    /// is in flight, however long it is.
+    fn fits(&self, load: &Load, text: usize, task: bool) -> bool {
+        let (games, more_text) = if task {
+            (GAMES_PER_TASK, TEXT_PER_TASK)
+        } else {
+            (1, 0)
+        };
+        load.games == 0
+            || (load.games + games <= self.games && load.text + text + more_text <= self.text)
+    }
+
+    /// Takes room for a game of `text` bytes. When there is none, returns
+    /// [`Entry::Full`], or with `wait` waits until there is room for a
+    /// whole task beginning with this game.
     fn enter(&self, text: usize, wait: bool) -> Entry {
         let mut load = self.lock();
-        while !load.stopped
-            && (load.games >= self.games || (load.games > 0 && load.text + text > self.text))
-        {
-            if !wait {
-                return Entry::Full;
-            }
-            load.waiting = true;
+        if !wait && !load.stopped && !self.fits(&load, text, false) {
+            return Entry::Full;
+        }
+        while !load.stopped && !self.fits(&load, text, wait) {
+            load.waiting = Some(text);
             load = self
                 .freed
                 .wait(load)
                 .unwrap_or_else(PoisonError::into_inner);
-            load.waiting = false;
+            load.waiting = None;
         }
         if load.stopped {
             return Entry::Stopped;
@@ -309,13 +329,17 @@ impl InFlight {
         Entry::Entered
     }
 
-    /// Gives back the room of a game.
+    /// Gives back the room of a game; wakes the framing thread once there
+    /// is room for a task.
     fn leave(&self, ticket: &mut Ticket) {
         if std::mem::take(&mut ticket.in_flight) {
             let mut load = self.lock();
             load.games -= 1;
             load.text -= ticket.text;
-            if load.waiting {
+            if load
+                .waiting
+                .is_some_and(|text| self.fits(&load, text, true))
+            {
                 self.freed.notify_one();
             }
         }
@@ -790,5 +814,52 @@ mod tests {
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_default();
         assert!(message.contains("game 200 breaks the worker"), "{message}");
+    }
+
+    #[test]
+    fn a_framer_that_waits_is_let_in_once_a_whole_task_has_room() {
+        let in_flight = InFlight::new(1);
+        let mut tickets: Vec<Ticket> = (0..GAMES_PER_JOB as u64)
+            .map(|seq| {
+                assert_eq!(in_flight.enter(100, false), Entry::Entered);
+                Ticket {
+                    seq,
+                    read: Position::START,
+                    text: 100,
+                    wanted: true,
+                    in_flight: true,
+                }
+            })
+            .collect();
+        assert_eq!(in_flight.enter(100, false), Entry::Full);
+        std::thread::scope(|scope| {
+            let framer = scope.spawn(|| in_flight.enter(100, true));
+            while in_flight.lock().waiting.is_none() {
+                std::thread::yield_now();
+            }
+            // Room for one game, then for all but one of a task: it waits.
+            for ticket in &mut tickets[..GAMES_PER_TASK - 1] {
+                in_flight.leave(ticket);
+                assert_eq!(in_flight.lock().waiting, Some(100));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert!(!framer.is_finished());
+            // Room for a task: it enters, and so do the task's other games.
+            in_flight.leave(&mut tickets[GAMES_PER_TASK - 1]);
+            assert_eq!(framer.join().unwrap(), Entry::Entered);
+        });
+        for _ in 1..GAMES_PER_TASK {
+            assert_eq!(in_flight.enter(100, false), Entry::Entered);
+        }
+        assert_eq!(in_flight.enter(100, false), Entry::Full);
+        // A stop lets a waiting framer go.
+        std::thread::scope(|scope| {
+            let framer = scope.spawn(|| in_flight.enter(100, true));
+            while in_flight.lock().waiting.is_none() {
+                std::thread::yield_now();
+            }
+            in_flight.stop();
+            assert_eq!(framer.join().unwrap(), Entry::Stopped);
+        });
     }
 }
