@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::counts::{CountedGame, GameCounts};
 use super::id_set::IdSet;
 use super::identity::Identity;
-use super::index::{IndexBuffer, IndexRow, certain_positions, index_missing};
+use super::index::{IndexBuffer, IndexRow, index_entries, index_missing};
 use super::moves::{encode, encode_played};
 use super::query_indexes;
 use super::recheck::{FileOptions, READING_VERSION};
@@ -157,7 +157,10 @@ pub(super) struct Prepared {
     pub(super) dup_key: i64,
     pub(super) record: Option<String>,
     pub(super) variant_from: &'static str,
-    pub(super) positions: Vec<(i64, u32, Option<Move>, bool)>,
+    /// The certain positions, `(key, ply, open)` (see [`index_entries`]).
+    pub(super) positions: Vec<(i64, u32, bool)>,
+    /// The move played from the start, when certain.
+    pub(super) first_move: Option<Move>,
 }
 
 impl Prepared {
@@ -186,7 +189,7 @@ impl Prepared {
             + strings
             + self.text.capacity()
             + self.moves.as_ref().map_or(0, Vec::capacity)
-            + self.positions.capacity() * std::mem::size_of::<(i64, u32, Option<Move>, bool)>()
+            + self.positions.capacity() * std::mem::size_of::<(i64, u32, bool)>()
     }
 
     /// What makes this game the game it is.
@@ -1254,9 +1257,9 @@ fn write_game(
                 Status::Unreadable => summary.unreadable += 1,
                 Status::Unsupported => summary.unsupported += 1,
             }
-            for &(key, ply, next, open) in &game.positions {
+            for &(key, ply, open) in &game.positions {
                 if ply == 0 {
-                    let next = match next {
+                    let next = match game.first_move {
                         Some(mv) => move_id(tx, move_ids, &mv)?,
                         None => 0,
                     };
@@ -1477,7 +1480,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         (Some(m), Status::Ok) => Some(moves_key(&record.variant, start_fen.as_deref(), m)),
         _ => None,
     };
-    let positions = certain_positions(&checked.reading);
+    let (positions, first_move) = index_entries(&checked.reading);
     let preset = match &checked.reading {
         Reading::Replayed { rules, .. } => rules.preset.name().to_string(),
         _ => record
@@ -1527,6 +1530,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         record: record_json,
         variant_from: record.variant_from.name(),
         positions,
+        first_move,
     };
     prepared.dup_key = prepared.identity().key();
     prepared.day = super::games::day_of(&prepared.date);
@@ -1620,7 +1624,7 @@ mod tests {
         };
         let big = || {
             let mut game = prepared("1. 11-15 *\n");
-            game.positions = Vec::with_capacity(BATCH_BYTES / 3 / 64);
+            game.positions = Vec::with_capacity(BATCH_BYTES / 3 / 16);
             game
         };
         let per_game = big().memory_size();

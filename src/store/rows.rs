@@ -191,12 +191,13 @@ fn index(
     tx: &Transaction<'_>,
     id: i64,
     row: &Row,
-    positions: &[(i64, u32, Option<Move>, bool)],
+    positions: &[(i64, u32, bool)],
+    first_move: Option<Move>,
     move_ids: &mut HashMap<Move, i64>,
 ) -> Result<usize, StoreError> {
     let mut added = 0;
     let mut tally = Tally::default();
-    for &(key, ply, next, open) in positions {
+    for &(key, ply, open) in positions {
         let (bucket, suffix) = postings::split(key);
         let entry = postings::Entry {
             suffix,
@@ -213,7 +214,7 @@ fn index(
             }
         }
         if ply == 0 {
-            let next = match next {
+            let next = match first_move {
                 Some(mv) => move_id(tx, move_ids, &mv)?,
                 None => 0,
             };
@@ -287,7 +288,7 @@ pub(super) fn update_game(
         return Ok(update);
     }
     now.write(tx, id, new)?;
-    update.positions_added = index(tx, id, &now, &new.positions, move_ids)?;
+    update.positions_added = index(tx, id, &now, &new.positions, new.first_move, move_ids)?;
     Ok(update)
 }
 
