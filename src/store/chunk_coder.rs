@@ -1,7 +1,7 @@
 //! Coding a fresh index's chunks on a second thread.
 //!
 //! When the merge writes an empty index, every bucket's entries become new
-//! chunks: coding them ([`postings::chunks`]) is pure work on the entries,
+//! chunks: coding them ([`CodedChunks`]) is pure work on the entries,
 //! while the merge itself (reading the runs, the heap) and the inserts need
 //! the database. The merge hands the entries over in batches and writes
 //! the coded chunks back as they come, in the order given, so the index is
@@ -13,7 +13,7 @@ use std::thread::Scope;
 use rusqlite::Transaction;
 
 use super::StoreError;
-use super::postings::{self, Entry};
+use super::postings::{CodedChunks, Entry};
 
 /// Entries handed over at once: a bucket's are some 18 on a small archive,
 /// so each goes with many others.
@@ -30,14 +30,23 @@ struct Batch {
     entries: Vec<Entry>,
 }
 
-/// Each bucket of a batch with its chunks, as [`postings::chunks`] codes
-/// them.
-type Coded = Vec<(i64, Vec<(Entry, Vec<u8>)>)>;
+impl Batch {
+    /// Every bucket's chunks, coded.
+    fn code(&self) -> CodedChunks {
+        let mut coded = CodedChunks::default();
+        let mut start = 0;
+        for &(bucket, end) in &self.buckets {
+            coded.add(bucket, &self.entries[start..end]);
+            start = end;
+        }
+        coded
+    }
+}
 
 /// Hands buckets to a coding thread and writes what it returns.
 pub(super) struct ChunkCoder {
     to: Option<SyncSender<Batch>>,
-    from: Receiver<Coded>,
+    from: Receiver<CodedChunks>,
     /// Batches sent, not yet written.
     waiting: usize,
     batch: Batch,
@@ -49,20 +58,10 @@ impl ChunkCoder {
         let (to, batches) = sync_channel::<Batch>(BATCHES_QUEUED);
         // Unbounded, so the thread never waits for the writer: the batches
         // it returns are at most those the bounded queue let in.
-        let (done, from) = channel::<Coded>();
+        let (done, from) = channel::<CodedChunks>();
         scope.spawn(move || {
             for batch in batches {
-                let mut start = 0;
-                let coded = batch
-                    .buckets
-                    .iter()
-                    .map(|&(bucket, end)| {
-                        let chunks = postings::chunks(&batch.entries[start..end]);
-                        start = end;
-                        (bucket, chunks)
-                    })
-                    .collect();
-                if done.send(coded).is_err() {
+                if done.send(batch.code()).is_err() {
                     break;
                 }
             }
@@ -121,13 +120,7 @@ impl ChunkCoder {
             },
             None => batch,
         };
-        let mut start = 0;
-        for &(bucket, end) in &batch.buckets {
-            let chunks = postings::chunks(&batch.entries[start..end]);
-            postings::insert_chunks(tx, bucket, &chunks)?;
-            start = end;
-        }
-        Ok(())
+        batch.code().insert(tx)
     }
 
     /// Writes the coded batches that came back; with `all`, waits for every
@@ -147,9 +140,7 @@ impl ChunkCoder {
                 }
             };
             self.waiting -= 1;
-            for (bucket, chunks) in coded {
-                postings::insert_chunks(tx, bucket, &chunks)?;
-            }
+            coded.insert(tx)?;
         }
         Ok(())
     }

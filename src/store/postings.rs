@@ -215,7 +215,14 @@ impl Coding {
 
     /// Encodes sorted `entries` as one chunk.
     fn encode(&self, entries: &[Entry]) -> Vec<u8> {
-        let mut header = Vec::with_capacity(HEADER_BYTES + 3 + entries.len() * 5);
+        self.encode_onto(
+            entries,
+            Vec::with_capacity(HEADER_BYTES + 3 + entries.len() * 5),
+        )
+    }
+
+    /// [`Coding::encode`], appending to `header`'s bytes.
+    fn encode_onto(&self, entries: &[Entry], mut header: Vec<u8>) -> Vec<u8> {
         header.extend([
             self.suffix_order as u8,
             self.game_bits as u8,
@@ -346,62 +353,83 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, Corrupt> {
     Ok(out)
 }
 
-/// Cuts a bucket's sorted entries into chunks of at most [`CHUNK_BYTES`]
-/// (never between two entries of one suffix and game), each encoded; the
-/// chunks share the coding that suits the entries as a whole.
-pub fn chunks(entries: &[Entry]) -> Vec<(Entry, Vec<u8>)> {
-    let coding = Coding::for_entries(entries);
-    let bytes = |entries: u64, bits: u64| {
-        HEADER_BYTES as u64 + if entries < 1 << 14 { 2 } else { 3 } + bits.div_ceil(8)
-    };
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut bits = 0;
-    let mut group = 0;
-    while group < entries.len() {
-        let head = (entries[group].suffix, entries[group].game);
-        let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
-        let group_bits: u64 = (group..end)
-            .map(|i| coding.entry_bits((i > start).then(|| &entries[i - 1]), &entries[i]))
-            .sum();
-        if bytes((end - start) as u64, bits + group_bits) > CHUNK_BYTES as u64 && group > start {
-            // The group starts the next chunk.
-            out.push((entries[start], coding.encode(&entries[start..group])));
-            start = group;
-            bits = 0;
-            continue;
+/// Coded chunks of buckets, their bytes one after another in one buffer
+/// (two allocations for any number of them): a bucket's sorted entries are
+/// cut into chunks of at most [`CHUNK_BYTES`] (never between two entries of
+/// one suffix and game), each encoded; the chunks of a bucket share the
+/// coding that suits its entries as a whole.
+#[derive(Debug, Default)]
+pub struct CodedChunks {
+    /// Each chunk's bucket, first entry and the end of its bytes.
+    heads: Vec<(i64, Entry, usize)>,
+    bytes: Vec<u8>,
+}
+
+impl CodedChunks {
+    /// Adds the chunks of a bucket's sorted entries.
+    pub fn add(&mut self, bucket: i64, entries: &[Entry]) {
+        let coding = Coding::for_entries(entries);
+        let bytes = |entries: u64, bits: u64| {
+            HEADER_BYTES as u64 + if entries < 1 << 14 { 2 } else { 3 } + bits.div_ceil(8)
+        };
+        let chunk = |coded: &mut CodedChunks, entries: &[Entry]| {
+            coded.bytes = coding.encode_onto(entries, std::mem::take(&mut coded.bytes));
+            coded.heads.push((bucket, entries[0], coded.bytes.len()));
+        };
+        let mut start = 0;
+        let mut bits = 0;
+        let mut group = 0;
+        while group < entries.len() {
+            let head = (entries[group].suffix, entries[group].game);
+            let end = group + entries[group..].partition_point(|e| (e.suffix, e.game) == head);
+            let group_bits: u64 = (group..end)
+                .map(|i| coding.entry_bits((i > start).then(|| &entries[i - 1]), &entries[i]))
+                .sum();
+            if bytes((end - start) as u64, bits + group_bits) > CHUNK_BYTES as u64 && group > start
+            {
+                // The group starts the next chunk.
+                chunk(self, &entries[start..group]);
+                start = group;
+                bits = 0;
+                continue;
+            }
+            bits += group_bits;
+            group = end;
         }
-        bits += group_bits;
-        group = end;
+        if start < entries.len() {
+            chunk(self, &entries[start..]);
+        }
     }
-    if start < entries.len() {
-        out.push((entries[start], coding.encode(&entries[start..])));
+
+    /// Each chunk: its bucket, first entry and bytes, in the order added.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, Entry, &[u8])> {
+        let starts = std::iter::once(0).chain(self.heads.iter().map(|&(_, _, end)| end));
+        self.heads
+            .iter()
+            .zip(starts)
+            .map(|(&(bucket, head, end), start)| (bucket, head, &self.bytes[start..end]))
     }
-    out
+
+    /// Stores the chunks; their buckets hold no chunk under their heads yet.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn insert(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (bucket, head, bytes) in self.iter() {
+            insert.execute(params![bucket, head.suffix, head.game, bytes])?;
+        }
+        Ok(())
+    }
 }
 
 /// Writes a bucket's sorted entries as new chunks.
 fn write_chunks(tx: &Transaction<'_>, bucket: i64, entries: &[Entry]) -> Result<(), StoreError> {
-    insert_chunks(tx, bucket, &chunks(entries))
-}
-
-/// Stores a bucket's chunks as [`chunks`] codes them; the bucket holds no
-/// chunk under their heads yet.
-///
-/// # Errors
-/// A database failure.
-pub fn insert_chunks(
-    tx: &Transaction<'_>,
-    bucket: i64,
-    coded: &[(Entry, Vec<u8>)],
-) -> Result<(), StoreError> {
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO posting (bucket, suffix, game, entries) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (head, bytes) in coded {
-        insert.execute(params![bucket, head.suffix, head.game, bytes])?;
-    }
-    Ok(())
+    let mut coded = CodedChunks::default();
+    coded.add(bucket, entries);
+    coded.insert(tx)
 }
 
 /// A stored chunk: where it is and its entries.
@@ -706,6 +734,56 @@ pub fn remove_games(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bucket's entries cut into chunks, each with its first entry.
+    fn chunks(entries: &[Entry]) -> Vec<(Entry, Vec<u8>)> {
+        let mut coded = CodedChunks::default();
+        coded.add(0, entries);
+        coded
+            .iter()
+            .map(|(_, head, bytes)| (head, bytes.to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn buckets_coded_together_are_each_coded_as_alone() {
+        let bucket = |n: u32, plies: u32| -> Vec<Entry> {
+            (0..n)
+                .flat_map(|g| (0..plies).map(move |p| entry(g % 7, i64::from(g), p, p % 5 == 0)))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
+        let buckets = [
+            (3, bucket(1, 1)),
+            (-9, bucket(40, 3)),
+            (12, bucket(4_000, 2)),
+        ];
+        let mut together = CodedChunks::default();
+        for (b, entries) in &buckets {
+            together.add(*b, entries);
+        }
+        let mut alone = Vec::new();
+        for (b, entries) in &buckets {
+            let mut one = CodedChunks::default();
+            one.add(*b, entries);
+            alone.extend(one.iter().map(|(b, head, bytes)| (b, head, bytes.to_vec())));
+            let mut decoded = Vec::new();
+            for (_, _, bytes) in one.iter() {
+                decode_into(bytes, &mut decoded).unwrap();
+            }
+            assert_eq!(&decoded, entries);
+        }
+        let together: Vec<_> = together
+            .iter()
+            .map(|(b, head, bytes)| (b, head, bytes.to_vec()))
+            .collect();
+        assert!(
+            together.len() > buckets.len(),
+            "the large bucket takes several chunks"
+        );
+        assert_eq!(together, alone);
+    }
     use proptest::prelude::*;
 
     fn entry(suffix: u32, game: i64, ply: u32, open: bool) -> Entry {
