@@ -73,12 +73,18 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         checking.run(
             &mut reader,
             &|_| true,
-            &|| |game, checked| (game, checked),
+            &|| |game, checked| report_game(&name, &game, checked, args.json),
             &mut |handed| match handed {
-                Handed::Game {
-                    output: (game, checked),
-                    ..
-                } => report_game(out, &name, &game, checked, args.json, &mut tally),
+                Handed::Game { output, .. } => {
+                    let reported = output?;
+                    tally.games += 1;
+                    tally.by_status[reported.status as usize] += 1;
+                    for warning in &reported.warnings {
+                        say!("{warning}");
+                    }
+                    out.write_all(&reported.output)?;
+                    Ok::<(), CliError>(())
+                }
                 Handed::ReadError { error, at } => {
                     say!("{name}:{at}: {error}");
                     failed = true;
@@ -111,36 +117,49 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
     })
 }
 
-/// Prints one checked game: its warnings, then its record (JSON) or, for
-/// a game that is not `ok`, its report.
+/// One game's part of what `check` prints.
+struct Reported {
+    /// Its status, for the tally.
+    status: Status,
+    /// Its warnings, as printed (on standard error, before its output).
+    warnings: Vec<String>,
+    /// Its record (JSON) or, for a game that is not `ok`, its report.
+    output: Vec<u8>,
+}
+
+/// What `check` prints of one checked game. Made on the thread that
+/// checked it, so that the game and its replay are freed there, where they
+/// were made, and the printing thread only writes.
 fn report_game(
-    out: &mut impl Write,
     name: &str,
     game: &Game,
     mut checked: CheckedGame,
     json: bool,
-    tally: &mut Tally,
-) -> Result<(), CliError> {
+) -> Result<Reported, CliError> {
     if !json && checked.record.status != Status::Ok {
         checked.record.tags = record_tags(game);
     }
-    tally.games += 1;
-    tally.by_status[checked.record.status as usize] += 1;
-    for w in &checked.warnings {
-        say!(
-            "{name}:{}:{}: warning: game {}: {}",
-            w.line,
-            w.column,
-            game.index,
-            w.message
-        );
-    }
+    let warnings = checked
+        .warnings
+        .iter()
+        .map(|w| {
+            format!(
+                "{name}:{}:{}: warning: game {}: {}",
+                w.line, w.column, game.index, w.message
+            )
+        })
+        .collect();
+    let mut output = Vec::new();
     if json {
-        super::write_json_line(out, &JsonRecord::new(&checked))?;
+        super::write_json_line(&mut output, &JsonRecord::new(&checked))?;
     } else if checked.record.status != Status::Ok {
-        write_problem(out, &checked)?;
+        write_problem(&mut output, &checked)?;
     }
-    Ok(())
+    Ok(Reported {
+        status: checked.record.status,
+        warnings,
+        output,
+    })
 }
 
 /// The check record plus its warnings, as printed by `--json`.
