@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
+use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
@@ -134,17 +135,17 @@ pub(super) struct Prepared {
     /// The hash of the tags and the move text (see [`text_hash`]).
     pub(super) text_hash: [u8; 32],
     pub(super) status: Status,
-    pub(super) variant: String,
-    pub(super) preset: String,
+    pub(super) variant: CompactString,
+    pub(super) preset: CompactString,
     pub(super) notation: Option<&'static str>,
-    pub(super) white: String,
-    pub(super) black: String,
-    pub(super) event: String,
-    pub(super) site: String,
-    pub(super) date: String,
+    pub(super) white: CompactString,
+    pub(super) black: CompactString,
+    pub(super) event: CompactString,
+    pub(super) site: CompactString,
+    pub(super) date: CompactString,
     /// The date as `game.day` holds it (see [`super::games::day_of`]).
-    pub(super) day: Option<String>,
-    pub(super) result: Option<String>,
+    pub(super) day: Option<CompactString>,
+    pub(super) result: Option<CompactString>,
     pub(super) outcome: i64,
     pub(super) plies: Option<i64>,
     pub(super) start_fen: Option<String>,
@@ -152,7 +153,7 @@ pub(super) struct Prepared {
     pub(super) moves: Option<Vec<u8>>,
     pub(super) moves_key: Option<i64>,
     /// What the reading leaves open (see [`super::identity::open_part`]).
-    pub(super) open_part: String,
+    pub(super) open_part: CompactString,
     /// The duplicate key (see [`super::identity`]).
     pub(super) dup_key: i64,
     pub(super) record: Option<String>,
@@ -167,8 +168,9 @@ impl Prepared {
     /// About how many bytes the game takes in memory while it waits to be
     /// written: what bounds a batch besides its number of games.
     pub(super) fn memory_size(&self) -> usize {
+        // Strings short enough are held inline, in the size of `Prepared`.
+        let on_heap = |s: &CompactString| if s.is_heap_allocated() { s.len() } else { 0 };
         let strings: usize = [
-            &self.tags,
             &self.variant,
             &self.preset,
             &self.white,
@@ -181,10 +183,14 @@ impl Prepared {
         .into_iter()
         .chain(&self.day)
         .chain(&self.result)
-        .chain(&self.start_fen)
-        .chain(&self.record)
-        .map(String::len)
-        .sum();
+        .map(on_heap)
+        .sum::<usize>()
+            + [&self.tags]
+                .into_iter()
+                .chain(&self.start_fen)
+                .chain(&self.record)
+                .map(String::len)
+                .sum::<usize>();
         std::mem::size_of::<Prepared>()
             + strings
             + self.text.capacity()
@@ -1215,14 +1221,14 @@ fn write_game(
             )?
             .execute(params![
                 game.status.name(),
-                game.variant,
-                game.preset,
+                game.variant.as_str(),
+                game.preset.as_str(),
                 game.notation,
-                game.white,
-                game.black,
-                game.event,
-                game.date,
-                game.result,
+                game.white.as_str(),
+                game.black.as_str(),
+                game.event.as_str(),
+                game.date.as_str(),
+                game.result.as_deref(),
                 game.outcome,
                 game.plies,
                 game.start_fen,
@@ -1230,8 +1236,8 @@ fn write_game(
                 game.moves_key,
                 game.record,
                 game.variant_from,
-                game.site,
-                day,
+                game.site.as_str(),
+                day.as_deref(),
                 game.dup_key,
             ])?;
             let id = tx.last_insert_rowid();
@@ -1312,7 +1318,7 @@ pub(super) fn equal_game(
             params![
                 game.dup_key,
                 game.status.name(),
-                game.variant,
+                game.variant.as_str(),
                 game.start_fen,
                 game.moves,
                 except
@@ -1436,17 +1442,18 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
     let record = &checked.record;
     // The standard tags, or their names in other languages (`Bianco`, …).
     let trimmed = |name: &str| {
-        game.standard_tag(name)
-            .map(str::trim)
-            .unwrap_or_default()
-            .to_string()
+        CompactString::from(game.standard_tag(name).map(str::trim).unwrap_or_default())
     };
     let result = game
         .standard_tag("Result")
         .map(str::trim)
         .filter(|r| !r.is_empty() && *r != "?")
-        .map(str::to_string)
-        .or_else(|| game.result.as_ref().map(|r| r.text.clone()));
+        .map(CompactString::from)
+        .or_else(|| {
+            game.result
+                .as_ref()
+                .map(|r| CompactString::from(r.text.as_str()))
+        });
     let (rules, start, replay) = match &checked.reading {
         Reading::Replayed {
             rules,
@@ -1482,13 +1489,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
     };
     let (positions, first_move) = index_entries(&checked.reading);
     let preset = match &checked.reading {
-        Reading::Replayed { rules, .. } => rules.preset.name().to_string(),
-        _ => record
-            .variant
-            .split('+')
-            .next()
-            .unwrap_or_default()
-            .to_string(),
+        Reading::Replayed { rules, .. } => CompactString::from(rules.preset.name()),
+        _ => CompactString::from(record.variant.split('+').next().unwrap_or_default()),
     };
     // An ok game's record follows from its columns; only others are kept.
     let record_json = (record.status != Status::Ok || !record.resolved.is_empty()).then(|| {
@@ -1510,7 +1512,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         text: deflater.encode(&tags, &game.movetext),
         tags,
         status: record.status,
-        variant: record.variant.clone(),
+        variant: CompactString::from(record.variant.as_str()),
         preset,
         notation: record.notation,
         white: trimmed("White"),
@@ -1525,7 +1527,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         start_fen,
         moves,
         moves_key,
-        open_part: super::identity::open_part(game, record),
+        open_part: super::identity::open_part(game, record).into(),
         dup_key: 0,
         record: record_json,
         variant_from: record.variant_from.name(),
@@ -1533,7 +1535,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         first_move,
     };
     prepared.dup_key = prepared.identity().key();
-    prepared.day = super::games::day_of(&prepared.date);
+    prepared.day = super::games::day_of(&prepared.date).map(CompactString::from);
     prepared
 }
 
@@ -1546,6 +1548,18 @@ mod tests {
         let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
         let checked = check_game(&game, "test.pdn", &Overrides::default());
         prepare(&game, &checked, &mut Deflater::new())
+    }
+
+    #[test]
+    fn a_long_name_counts_in_a_games_size_and_a_short_one_is_held_inline() {
+        let short = prepared("[White \"Ann\"]\n1. 11-15 *\n");
+        let name = "A".repeat(100);
+        let long = prepared(&format!("[White \"{name}\"]\n1. 11-15 *\n"));
+        assert!(!short.white.is_heap_allocated());
+        assert_eq!(long.white, name);
+        let held =
+            long.tags.len() - short.tags.len() + long.text.capacity() - short.text.capacity();
+        assert_eq!(long.memory_size() - short.memory_size(), held + name.len());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
@@ -42,15 +43,15 @@ impl Row {
     pub(super) fn of(game: &Prepared) -> Row {
         Row {
             status: game.status.name().to_string(),
-            variant: game.variant.clone(),
-            preset: game.preset.clone(),
+            variant: game.variant.to_string(),
+            preset: game.preset.to_string(),
             notation: game.notation.map(str::to_string),
-            white: game.white.clone(),
-            black: game.black.clone(),
-            event: game.event.clone(),
-            site: game.site.clone(),
-            date: game.date.clone(),
-            result: game.result.clone(),
+            white: game.white.to_string(),
+            black: game.black.to_string(),
+            event: game.event.to_string(),
+            site: game.site.to_string(),
+            date: game.date.to_string(),
+            result: game.result.as_ref().map(CompactString::to_string),
             outcome: game.outcome,
             plies: game.plies,
             start_fen: game.start_fen.clone(),
