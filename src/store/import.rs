@@ -129,7 +129,6 @@ pub(super) struct Prepared {
     pub(super) index: u64,
     pub(super) byte_offset: u64,
     pub(super) line: u64,
-    pub(super) tags: String,
     /// The tags and the original move text, as stored (see [`super::text`]).
     pub(super) text: Vec<u8>,
     /// The hash of the tags and the move text (see [`text_hash`]).
@@ -185,9 +184,9 @@ impl Prepared {
         .chain(&self.result)
         .map(on_heap)
         .sum::<usize>()
-            + [&self.tags]
-                .into_iter()
-                .chain(&self.start_fen)
+            + self
+                .start_fen
+                .iter()
                 .chain(&self.record)
                 .map(String::len)
                 .sum::<usize>();
@@ -1510,7 +1509,6 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         line: game.start.line,
         text_hash: text_hash(&tags, &game.movetext),
         text: deflater.encode(&tags, &game.movetext),
-        tags,
         status: record.status,
         variant: CompactString::from(record.variant.as_str()),
         preset,
@@ -1557,8 +1555,7 @@ mod tests {
         let long = prepared(&format!("[White \"{name}\"]\n1. 11-15 *\n"));
         assert!(!short.white.is_heap_allocated());
         assert_eq!(long.white, name);
-        let held =
-            long.tags.len() - short.tags.len() + long.text.capacity() - short.text.capacity();
+        let held = long.text.capacity() - short.text.capacity();
         assert_eq!(long.memory_size() - short.memory_size(), held + name.len());
     }
 

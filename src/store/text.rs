@@ -67,9 +67,12 @@ pub const DICTIONARY_V1: &str = concat!(
     "1-0 0-1 1/2-1/2 * "
 );
 
-/// Encodes games' texts, one buffer reused for every game.
+/// Encodes games' texts, its buffers reused for every game.
 pub struct TextEncoder {
     text: Vec<u8>,
+    /// The coder's output (it needs room for twice the text, which a
+    /// stored text should not keep).
+    coded: Vec<u8>,
     /// For texts format 2 codes poorly; made when first needed.
     deflate: Option<DeflateEncoder>,
 }
@@ -85,6 +88,7 @@ impl TextEncoder {
     pub fn new() -> TextEncoder {
         TextEncoder {
             text: Vec::new(),
+            coded: Vec::new(),
             deflate: None,
         }
     }
@@ -112,10 +116,12 @@ impl TextEncoder {
         text.extend_from_slice(tags.as_bytes());
         text.push(b'\n');
         text.extend_from_slice(movetext.as_bytes());
-        let mut out = Vec::with_capacity(text.len() / 2 + 16);
+        self.coded.clear();
+        super::text_model::encode(text, &mut self.coded);
+        let mut out = Vec::with_capacity(self.coded.len() + 11);
         out.push(V2);
         super::moves::write_leb128(&mut out, text.len() as u64);
-        super::text_model::encode(text, &mut out);
+        out.extend_from_slice(&self.coded);
         out
     }
 }
@@ -274,6 +280,14 @@ mod tests {
                      6. 25-21 1-6 7. 21x14 15-19 8. 24x15 10x19 9. 14-10 7x14 10. 18x9 5x14 1-0";
         let now = TextEncoder::new().encode(tags, moves);
         assert_eq!(now[0], V2);
+        // A stored text keeps no room beyond its bytes while it waits to be
+        // written (the coder's needs twice the text).
+        assert!(
+            now.capacity() <= now.len() + 10,
+            "{} of {}",
+            now.len(),
+            now.capacity()
+        );
         let before = DeflateEncoder::new().encode(tags, moves);
         assert!(
             now.len() < before.len(),
