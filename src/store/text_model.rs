@@ -92,21 +92,17 @@ struct Coder {
     /// What the step adds: `cum`, and `TOTAL - 1` more for a frequency
     /// of 1 (whose quotient comes out one short).
     bias: u32,
-    /// `TOTAL - freq`.
-    complement: u32,
     /// Its frequency.
     freq: u32,
 }
 
 impl Coder {
     fn new(cum: u32, freq: u32) -> Coder {
-        let complement = TOTAL - freq;
         if freq == 1 {
             return Coder {
                 reciprocal: u32::MAX,
                 shift: 0,
                 bias: cum + TOTAL - 1,
-                complement,
                 freq,
             };
         }
@@ -115,7 +111,6 @@ impl Coder {
             reciprocal: (1u64 << (31 + shift)).div_ceil(u64::from(freq)) as u32,
             shift: shift - 1,
             bias: cum,
-            complement,
             freq,
         }
     }
@@ -133,7 +128,7 @@ impl Coder {
     #[inline]
     fn step(&self, state: u32) -> u32 {
         let quotient = ((u64::from(state) * u64::from(self.reciprocal)) >> 32) as u32 >> self.shift;
-        state + quotient * self.complement + self.bias
+        state + quotient * (TOTAL - self.freq) + self.bias
     }
 }
 
