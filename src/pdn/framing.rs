@@ -1017,7 +1017,11 @@ const RESULT_START: u8 = 2;
 const BOUNDARY: u8 = 4;
 /// [`CLASS`] bit: a digit that may start a result (`0` to `2`).
 const DIGIT: u8 = 8;
-const _: () = assert!(BOUNDARY >> 1 == RESULT_START && DIGIT >> 2 == RESULT_START);
+/// [`CLASS`] bit: a byte after which such a digit starts a result (`-`,
+/// `/`).
+const JOINER: u8 = 16;
+const _: () =
+    assert!(BOUNDARY >> 1 == RESULT_START && DIGIT >> 2 == RESULT_START && JOINER >> 1 == DIGIT);
 
 /// What each byte may change for [`scan_movetext`], as bits.
 const CLASS: [u8; 256] = {
@@ -1046,6 +1050,8 @@ const CLASS: [u8; 256] = {
         table[boundaries[k] as usize] |= BOUNDARY;
         k += 1;
     }
+    table[b'-' as usize] |= JOINER;
+    table[b'/' as usize] |= JOINER;
     table
 };
 
@@ -1083,28 +1089,8 @@ fn scan_movetext(
             // words change nothing but the last byte seen: pass them up to
             // a byte that may (see `CLASS`).
             let from = i;
-            let mut last = if is_boundary(prev) { BOUNDARY } else { 0 };
-            while let Some(&b) = w.get(i) {
-                let class = CLASS[b as usize];
-                // A digit starts a result only before `-` or `/` (see
-                // `lex::result_len`); the byte after it must be seen (the end
-                // counts as one). Bit arithmetic, not branches: a token that
-                // starts like a result but is none (`12-16`) passes without a
-                // mispredicted branch.
-                let next = w.get(i + 1).copied().unwrap_or(b'-');
-                let starts = class & ((last & BOUNDARY) >> 1);
-                let joins = if next == b'-' || next == b'/' {
-                    DIGIT
-                } else {
-                    0
-                };
-                let digit_alone = (class & DIGIT & !joins) >> 2;
-                if (class & STOP) | (starts & !digit_alone) != 0 {
-                    break;
-                }
-                last = class;
-                i += 1;
-            }
+            let last = if is_boundary(prev) { BOUNDARY } else { 0 };
+            i = pass_words(w, i, last);
             if i > from {
                 prev = Some(w[i - 1]);
             }
@@ -1198,6 +1184,57 @@ fn scan_movetext(
     s.prev = prev;
     *movetext = seen;
     (i, stop)
+}
+
+/// Where [`scan_movetext`]'s pass over a line holding movetext stops,
+/// from `i`: at the first byte that may change more than the last byte
+/// seen (a [`STOP`] byte, or a byte that may start a result after a token
+/// boundary; a digit does so only before `-` or `/`, see
+/// `lex::result_len`, the end of `w` counting as one). `last` is the class
+/// of the byte before `i` (only its [`BOUNDARY`] bit counts).
+///
+/// Eight bytes are classed at a time, as lanes of a `u64`, without a
+/// branch per byte; the last few bytes of `w` one at a time
+/// ([`pass_words_bytewise`], the same rule).
+fn pass_words(w: &[u8], mut i: usize, mut last: u8) -> usize {
+    const LANES: u64 = u64::from_le_bytes([1; 8]);
+    // Each chunk needs the byte after its eighth.
+    while let Some(chunk) = w.get(i..i + 9) {
+        let mut class = 0u64;
+        for (lane, &b) in chunk[..8].iter().enumerate() {
+            class |= u64::from(CLASS[b as usize]) << (8 * lane);
+        }
+        let before = (class << 8) | u64::from(last);
+        let after = (class >> 8) | (u64::from(CLASS[chunk[8] as usize]) << 56);
+        // Bits moved by one or two stay within their lane (see the
+        // assertion on the bits).
+        let starts = class & ((before & (BOUNDARY as u64 * LANES)) >> 1);
+        let joined = (after & (JOINER as u64 * LANES)) >> 1;
+        let digit_alone = (class & (DIGIT as u64 * LANES) & !joined) >> 2;
+        let stops = (class & (STOP as u64 * LANES)) | (starts & !digit_alone);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        last = (class >> 56) as u8;
+        i += 8;
+    }
+    pass_words_bytewise(w, i, last)
+}
+
+/// [`pass_words`] one byte at a time.
+fn pass_words_bytewise(w: &[u8], mut i: usize, mut last: u8) -> usize {
+    while let Some(&b) = w.get(i) {
+        let class = CLASS[b as usize];
+        let next = w.get(i + 1).map_or(JOINER, |&n| CLASS[n as usize]);
+        let starts = class & ((last & BOUNDARY) >> 1);
+        let digit_alone = (class & DIGIT & !((next & JOINER) >> 1)) >> 2;
+        if (class & STOP) | (starts & !digit_alone) != 0 {
+            break;
+        }
+        last = class;
+        i += 1;
+    }
+    i
 }
 
 /// The lower-cased name of the tag at the start of `w` (a `[`, or the
@@ -1494,6 +1531,8 @@ mod tests {
                 matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD),
                 "{b}"
             );
+            assert_eq!(class & DIGIT != 0, matches!(b, b'0'..=b'2'), "{b}");
+            assert_eq!(class & JOINER != 0, matches!(b, b'-' | b'/'), "{b}");
         }
     }
 
@@ -1546,6 +1585,22 @@ mod tests {
     ];
 
     proptest::proptest! {
+        #[test]
+        fn words_pass_by_eights_as_byte_by_byte(
+            picks in proptest::collection::vec(0usize..30, 0..80),
+            from in 0usize..80,
+            boundary in proptest::bool::ANY,
+        ) {
+            const BYTES: &[u8] = b"0123456789-/x. \n\t[%;{()*\xC2\xBD}!?a";
+            let w: Vec<u8> = picks.iter().map(|&k| BYTES[k]).collect();
+            let from = from.min(w.len());
+            let last = if boundary { BOUNDARY } else { 0 };
+            proptest::prop_assert_eq!(
+                pass_words(&w, from, last),
+                pass_words_bytewise(&w, from, last)
+            );
+        }
+
         #[test]
         fn plain_tags_are_kept_as_the_general_way_keeps_them(
             picks in proptest::collection::vec((0..TAG_PIECES.len(), 0usize..4), 0..30)
