@@ -495,13 +495,7 @@ impl MoveWriter<'_> {
             Ok(token) => PlyToken::Move(token),
             Err(err) => PlyToken::Invalid(err),
         };
-        let mut ply = Ply {
-            number: None,
-            text: text.into(),
-            token,
-            offset: 0,
-            after: None,
-        };
+        let mut ply = Ply::made(&text, token);
         if let Some(original) = original {
             ply.set_after(AfterMove {
                 nags: original.nags().to_vec(),
@@ -778,7 +772,9 @@ fn new_game(original: &Game, tags: Vec<Tag>, line: Line, result: String) -> Game
             text: result,
             position: TextPosition::START,
         }),
-        movetext: String::new(),
+        // The plies kept as written (after a fault, in variations) have
+        // their text there.
+        movetext: original.movetext.clone(),
         movetext_start: TextPosition::START,
         movetext_map: Default::default(),
         encoding: original.encoding,

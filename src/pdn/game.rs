@@ -83,6 +83,12 @@ impl Game {
         &self.line.plies
     }
 
+    /// The text of `ply`, a ply of this game (of its main line or a
+    /// variation), as written.
+    pub fn ply_text<'a>(&'a self, ply: &'a Ply) -> &'a str {
+        ply.text(&self.movetext)
+    }
+
     /// Where `ply`, a ply of this game (of its main line or a variation),
     /// stands in the input. Worked out from the movetext, in time linear in
     /// its length.
@@ -204,9 +210,9 @@ impl Line {
 pub struct Ply {
     /// The move number written just before it, if any.
     pub number: Option<MoveNumber>,
-    /// The token as written (spaces inside kept, as in `1- 7`); held inline
-    /// when short, as moves are.
-    pub text: CompactString,
+    /// The token as written (spaces inside kept, as in `1- 7`):
+    /// [`Ply::text`] (or [`Game::ply_text`]) gives it.
+    pub text: PlyText,
     /// What the token is.
     pub token: PlyToken,
     /// Where the token starts: its byte offset in the game's movetext
@@ -243,6 +249,31 @@ impl AfterMove {
 }
 
 impl Ply {
+    /// A ply made rather than read (an export's), with its own text; its
+    /// offset is 0.
+    pub fn made(text: &str, token: PlyToken) -> Ply {
+        Ply {
+            number: None,
+            text: PlyText::Own(text.into()),
+            token,
+            offset: 0,
+            after: None,
+        }
+    }
+
+    /// The token as written, `movetext` being the movetext of the game the
+    /// ply was read from ([`Game::movetext`]); empty when the ply is not
+    /// in it.
+    pub fn text<'a>(&'a self, movetext: &'a str) -> &'a str {
+        match &self.text {
+            PlyText::Written { len } => {
+                let start = self.offset as usize;
+                movetext.get(start..start + *len as usize).unwrap_or("")
+            }
+            PlyText::Own(text) => text,
+        }
+    }
+
     /// The move token, when the text is one.
     pub fn move_token(&self) -> Option<&MoveToken> {
         match &self.token {
@@ -282,6 +313,21 @@ impl Ply {
     pub fn set_after(&mut self, after: AfterMove) {
         self.after = (!after.is_empty()).then(|| Box::new(after));
     }
+}
+
+/// Where a ply's text is: a ply read from a game's text keeps only the
+/// length of its token, which stands in the game's movetext at its offset
+/// (reading a move then copies none of its bytes); a ply made for an output
+/// holds its own text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyText {
+    /// This many bytes of the movetext, from the ply's offset.
+    Written {
+        /// The token's length in bytes.
+        len: u32,
+    },
+    /// Text of its own.
+    Own(Box<str>),
 }
 
 /// What a ply's text is.

@@ -30,8 +30,8 @@ use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
-    Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand,
-    SquareSummary, Tag, TextEncoding, hints,
+    Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyText, PlyToken,
+    SetupCommand, SquareSummary, Tag, TextEncoding, hints,
 };
 use super::lex::{
     bracketless_tag, ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len,
@@ -737,7 +737,9 @@ impl<'t> Reading<'t> {
         let offset = at.saturating_sub(self.movetext_at) as u32;
         let ply = Ply {
             number: self.number.take(),
-            text: CompactString::from(text),
+            text: PlyText::Written {
+                len: text.len() as u32,
+            },
             token,
             offset,
             after: None,

@@ -82,8 +82,8 @@ pub use encoding_rs::Encoding;
 pub use error::{Diagnostic, Position, Severity};
 pub use game::{
     AfterMove, BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType,
-    GameTypeHint, Hints, Line, MoveNumber, Nag, Ply, PlyToken, SetupCommand, SquareStyle, Tag,
-    TextEncoding,
+    GameTypeHint, Hints, Line, MoveNumber, Nag, Ply, PlyText, PlyToken, SetupCommand, SquareStyle,
+    Tag, TextEncoding,
 };
 pub use input::{Content, Hashed, Input, STDIN, Snapshot};
 pub use reader::{FramedGame, Reader};

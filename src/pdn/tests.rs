@@ -25,14 +25,14 @@ fn items(game: &Game) -> Vec<String> {
     for tag in &game.tags {
         out.push(format!("[{}={}]", tag.name, tag.value));
     }
-    line_items(&game.line, &mut out);
+    line_items(&game.movetext, &game.line, &mut out);
     if let Some(result) = &game.result {
         out.push(format!("result {}", result.text));
     }
     out
 }
 
-fn line_items(line: &Line, out: &mut Vec<String>) {
+fn line_items(movetext: &str, line: &Line, out: &mut Vec<String>) {
     for comment in &line.comments {
         out.push(comment_item(comment));
     }
@@ -54,7 +54,7 @@ fn line_items(line: &Line, out: &mut Vec<String>) {
         let token = match &ply.token {
             PlyToken::Move(token) => token.to_string(),
             PlyToken::Unknown => "unknown".to_string(),
-            PlyToken::Invalid(_) => format!("invalid `{}`", ply.text),
+            PlyToken::Invalid(_) => format!("invalid `{}`", ply.text(movetext)),
         };
         out.push(format!("{number}{token}"));
         for nag in ply.nags() {
@@ -71,7 +71,7 @@ fn line_items(line: &Line, out: &mut Vec<String>) {
         }
         for variation in ply.variations() {
             out.push("(".to_string());
-            line_items(variation, out);
+            line_items(movetext, variation, out);
             out.push(")".to_string());
         }
     }
@@ -275,7 +275,7 @@ fn moves_in_the_four_notations_and_every_joiner() {
     let game = one(
         "1. 11-15 23x18 2. 26:17 9×18 3. a3-b4 h6xf4 4. d3:e4 c1xe3xc5xa3 5. 15x22x31 a3b4 1-0",
     );
-    let tokens: Vec<String> = game.plies().iter().map(|p| p.text.to_string()).collect();
+    let tokens: Vec<&str> = game.plies().iter().map(|p| game.ply_text(p)).collect();
     assert_eq!(
         tokens,
         [
@@ -322,7 +322,7 @@ fn four_digits_are_two_squares_without_a_joiner() {
             "result *",
         ]
     );
-    assert_eq!(game.plies()[0].text, "3228");
+    assert_eq!(game.ply_text(&game.plies()[0]), "3228");
     assert!(!game.plies()[0].move_token().unwrap().capture);
     // A line of four digits between games is still junk, not a game.
     let games = read(b"1. 11-15 *\n2010 Open\n[Event \"b\"]\n*\n");
@@ -340,7 +340,12 @@ fn zero_padded_and_space_split_squares() {
     let tokens: Vec<(String, String)> = game
         .plies()
         .iter()
-        .map(|p| (p.text.to_string(), p.move_token().unwrap().to_string()))
+        .map(|p| {
+            (
+                game.ply_text(p).to_string(),
+                p.move_token().unwrap().to_string(),
+            )
+        })
         .collect();
     assert_eq!(
         tokens,
@@ -361,7 +366,7 @@ fn unknown_moves() {
         items(&game),
         ["1. 11-15", "unknown", "2. unknown", "24-20", "result *"]
     );
-    assert_eq!(game.plies()[1].text, "- -");
+    assert_eq!(game.ply_text(&game.plies()[1]), "- -");
     assert_eq!(game.plies()[1].token, PlyToken::Unknown);
 }
 
@@ -992,7 +997,7 @@ fn words_end_with_their_line() {
 #[test]
 fn unparseable_tokens_stand_as_plies() {
     let game = one("1. 11-15 24-q 2. 8-x 22-18 3. 15-19x 4. 19- 23 *");
-    let texts: Vec<&str> = game.plies().iter().map(|p| p.text.as_str()).collect();
+    let texts: Vec<&str> = game.plies().iter().map(|p| game.ply_text(p)).collect();
     assert_eq!(texts, ["11-15", "24-q", "8-x", "22-18", "15-19x", "19- 23"]);
     for k in [1, 2, 4] {
         assert!(matches!(game.plies()[k].token, PlyToken::Invalid(_)), "{k}");
@@ -1349,7 +1354,7 @@ fn one_one_followed_by_moves_is_a_move() {
         ]
     );
     assert_eq!(game.plies().len(), 4);
-    assert_eq!(game.plies()[1].text, "1-1");
+    assert_eq!(game.ply_text(&game.plies()[1]), "1-1");
     assert!(game.diagnostics.is_empty(), "{:?}", messages(&game));
 }
 

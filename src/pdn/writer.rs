@@ -52,7 +52,12 @@ pub fn write_games<'a, W: Write>(
 pub fn game_to_string(game: &Game) -> String {
     let mut out = tags_to_string(&game.tags);
     let mut text = Wrap::default();
-    write_line(&mut text, &game.line, Counter::start(&game.line));
+    write_line(
+        &mut text,
+        &game.movetext,
+        &game.line,
+        Counter::start(&game.line),
+    );
     // A lone `-` (an unknown result some files write) is PDN's `*`.
     let result = game.result.as_ref().map_or("*", |r| r.text.as_str()).trim();
     text.word(if result == "-" { "*" } else { result });
@@ -190,7 +195,8 @@ impl Wrap {
     }
 }
 
-fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
+/// Writes `line`, a line of a game whose movetext is `movetext`.
+fn write_line(w: &mut Wrap, movetext: &str, line: &Line, start: Counter) {
     for comment in &line.comments {
         write_comment(w, comment);
     }
@@ -207,7 +213,13 @@ fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
         // ply beside it, and a line that starts with it reads as junk
         // between games (and what ends the line before it, a lone `-`, say,
         // as the end of the game).
-        write_ply(w, ply, counter, interrupted || invalid || after_invalid);
+        write_ply(
+            w,
+            movetext,
+            ply,
+            counter,
+            interrupted || invalid || after_invalid,
+        );
         interrupted =
             !ply.comments().is_empty() || !ply.setups().is_empty() || !ply.variations().is_empty();
         after_invalid = invalid;
@@ -215,7 +227,8 @@ fn write_line(w: &mut Wrap, line: &Line, start: Counter) {
     }
 }
 
-fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
+fn write_ply(w: &mut Wrap, movetext: &str, ply: &Ply, counter: Counter, interrupted: bool) {
+    let written = ply.text(movetext);
     let number = if !counter.second {
         Some(format!("{}.", counter.number))
     } else if interrupted {
@@ -226,7 +239,6 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
     let text = match &ply.token {
         PlyToken::Move(token) => {
             // As written when that is the same move.
-            let written = ply.text.as_str();
             let text = if !written.is_empty()
                 && !written.contains(['\n', '\r'])
                 && written.parse::<MoveToken>().as_ref() == Ok(token)
@@ -243,9 +255,9 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
             }
         }
         // As written: `--` reads back as itself.
-        PlyToken::Unknown if ply.text == "--" => "--".to_string(),
+        PlyToken::Unknown if written == "--" => "--".to_string(),
         PlyToken::Unknown => "- -".to_string(),
-        PlyToken::Invalid(_) => ply.text.to_string(),
+        PlyToken::Invalid(_) => written.to_string(),
     };
     // Keep the number with its move.
     let mut word = match number {
@@ -273,7 +285,7 @@ fn write_ply(w: &mut Wrap, ply: &Ply, counter: Counter, interrupted: bool) {
     }
     for variation in ply.variations() {
         w.prefix.push('(');
-        write_line(w, variation, counter);
+        write_line(w, movetext, variation, counter);
         w.close(')');
     }
 }
@@ -415,11 +427,8 @@ mod tests {
     fn plies_beside_text_that_is_not_a_move_stay_apart() {
         for text in ["1. 0x\n0K *", "1. 0 {} x0 *", "1. 11-15x\n22-18 *"] {
             let out = rewrite(text);
-            let plies: Vec<String> = read(&out)[0]
-                .plies()
-                .iter()
-                .map(|p| p.text.to_string())
-                .collect();
+            let game = &read(&out)[0];
+            let plies: Vec<&str> = game.plies().iter().map(|p| game.ply_text(p)).collect();
             assert_eq!(plies.len(), 2, "{text:?} written {out:?}");
         }
         assert_eq!(rewrite("1. -- 11-15"), "1. -- 11-15 *\n\n");

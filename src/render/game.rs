@@ -183,7 +183,7 @@ fn movetext_items(text: &str, fault: Option<usize>, record: &StoredRecord) -> Ve
             };
             MoveItem {
                 number,
-                text: ply.text.to_string(),
+                text: game.ply_text(ply).to_string(),
                 mark,
             }
         })

@@ -321,7 +321,7 @@ pub(super) fn check_in(
         },
         None => read_record_in(&text, overrides, majority),
     };
-    let record = CheckRecord::build(source, &text, plies, &reading);
+    let record = CheckRecord::build(source, &text, game, &reading);
     let fault_at = record
         .ply
         .and_then(|p| plies.get(p - 1))
@@ -397,7 +397,7 @@ fn check_variations(
                     message: format!(
                         "variation at ply {at}: ply {} {} is illegal",
                         ply_label(rules, context.game_start, at + r.reached),
-                        bad.text
+                        context.game.ply_text(bad)
                     ),
                 });
             } else if r.interpretations.is_some_and(|n| n > 1) {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::detect::{Reading, RecordText, VariantFrom};
 use super::interpret::Limit;
 use crate::notation::{Notation, write_fen};
-use crate::pdn::Ply;
+use crate::pdn::Game;
 use crate::rules::{Color, Move, Rules};
 
 /// The status of a record (DESIGN §4).
@@ -129,15 +129,15 @@ pub struct CheckRecord {
 }
 
 impl CheckRecord {
-    /// Builds the record of a game from how it was read. `plies` are the
-    /// main line's plies as written.
+    /// Builds the record of `game` from how it was read.
     pub fn build(
         source: RecordSource,
         text: &RecordText<'_>,
-        plies: &[Ply],
+        game: &Game,
         reading: &Reading,
     ) -> CheckRecord {
-        let token = |ply: usize| plies.get(ply - 1).map(|p| p.text.to_string());
+        let plies = game.plies();
+        let token = |ply: usize| plies.get(ply - 1).map(|p| game.ply_text(p).to_string());
         let mut record = CheckRecord {
             file: source.file,
             index: source.index,
@@ -240,7 +240,7 @@ impl CheckRecord {
             let ply = replay.reached + 1;
             set_ply(&mut record, ply);
             let label = ply_label(rules, start.side(), ply);
-            let token = plies.get(ply - 1).map_or("", |p| p.text.as_str());
+            let token = plies.get(ply - 1).map_or("", |p| game.ply_text(p));
             let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
                 (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
                 (None, _) => "is not a move".to_string(),

@@ -95,7 +95,7 @@ pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
             let mut text = from.to_string();
             for ply in game.line.plies.iter().skip(from) {
                 text.push(' ');
-                text.extend(ply.text.chars().filter(|c| !c.is_whitespace()));
+                text.extend(game.ply_text(ply).chars().filter(|c| !c.is_whitespace()));
             }
             text
         }

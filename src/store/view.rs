@@ -513,9 +513,15 @@ fn main_line(game: &Game, view: &GameView) -> Vec<PlyView> {
         );
     }
     let moves: Vec<Move> = played.iter().map(|(_, m)| *m).collect();
-    line_view(&game.line, 1, &positions, &moves, &naming, &|ply| {
-        view.certain_plies.contains(&ply)
-    })
+    line_view(
+        &game.line,
+        &game.movetext,
+        1,
+        &positions,
+        &moves,
+        &naming,
+        &|ply| view.certain_plies.contains(&ply),
+    )
 }
 
 /// The plies of a line from game ply `first`: `positions[k]` is the
@@ -523,6 +529,7 @@ fn main_line(game: &Game, view: &GameView) -> Vec<PlyView> {
 /// as far as the line was replayed.
 fn line_view(
     line: &Line,
+    movetext: &str,
     first: usize,
     positions: &[Position],
     moves: &[Move],
@@ -542,7 +549,7 @@ fn line_view(
                 ply: at,
                 number,
                 side: side.name(),
-                token: ply.text.to_string(),
+                token: ply.text(movetext).to_string(),
                 fen: read.map(|(before, mv)| write_fen(&before.play(mv))),
                 certain: read.is_some() && certain(at),
                 mv: named.as_ref().map(|n| n.mv.clone()),
@@ -552,7 +559,7 @@ fn line_view(
                 variations: ply
                     .variations()
                     .iter()
-                    .map(|v| variation_view(v, at, before.copied(), naming))
+                    .map(|v| variation_view(v, movetext, at, before.copied(), naming))
                     .collect(),
             }
         })
@@ -563,6 +570,7 @@ fn line_view(
 /// position before that ply) when it is known.
 fn variation_view(
     line: &Line,
+    movetext: &str,
     at: usize,
     before: Option<Position>,
     naming: &Naming<'_>,
@@ -582,7 +590,7 @@ fn variation_view(
         }
         _ => (Vec::new(), Vec::new()),
     };
-    line_view(line, at, &positions, &moves, naming, &|_| false)
+    line_view(line, movetext, at, &positions, &moves, naming, &|_| false)
 }
 
 /// A NAG as written in JSON: `$n`, or the mark as written.

@@ -171,9 +171,9 @@ fn each_status_survives_export_and_import() {
         // written, as moves.
         let illegal = games[0].plies();
         assert_eq!(illegal.len(), 5, "{text}");
-        assert_eq!(illegal[2].text, "18-13");
+        assert_eq!(games[0].ply_text(&illegal[2]), "18-13");
         assert_eq!(illegal[2].comments()[0].text, "bad");
-        assert_eq!(illegal[4].text, "22-17");
+        assert_eq!(games[0].ply_text(&illegal[4]), "22-17");
         // The unsupported game as written.
         assert!(
             text.contains("[GameType \"40\"]\n\n1. 32-28 {as  written} 19-23 2-0\n"),
@@ -432,7 +432,11 @@ fn game_type_per_notation() {
         let dama = (notation == "dama").then_some("Dama");
         assert_eq!(games[0].tag("Notation"), dama);
         assert_eq!(games[4].tag("Notation"), dama);
-        assert_eq!(games[0].plies()[0].text, first_move, "{notation}");
+        assert_eq!(
+            games[0].ply_text(&games[0].plies()[0]),
+            first_move,
+            "{notation}"
+        );
     }
     // Without --notation each game keeps its own: the Dama copy stays Dama.
     let seed = dir.path().join("seed.sqlite");
@@ -440,7 +444,7 @@ fn game_type_per_notation() {
     let games = read_games(&export(&seed, &[]));
     assert_eq!(games[0].tag("Notation"), Some("Dama"));
     assert_eq!(games[0].tag("GameType"), Some("26,W,8,8,N2,0"));
-    assert_eq!(games[0].plies()[0].text, "2-15");
+    assert_eq!(games[0].ply_text(&games[0].plies()[0]), "2-15");
 }
 
 #[test]
@@ -456,8 +460,8 @@ fn problem_games_are_exported_honestly_or_skipped() {
     // written, as moves; a note says so.
     let illegal = &games[1];
     assert_eq!(illegal.plies().len(), 7);
-    assert_eq!(illegal.plies()[5].text, "- -");
-    assert_eq!(illegal.plies()[6].text, "21-17");
+    assert_eq!(illegal.ply_text(&illegal.plies()[5]), "- -");
+    assert_eq!(illegal.ply_text(&illegal.plies()[6]), "21-17");
     let note = illegal.line.comments[0].text.replace('\n', " ");
     assert_eq!(
         note,
@@ -470,7 +474,7 @@ fn problem_games_are_exported_honestly_or_skipped() {
         .unwrap();
     assert_eq!(international.tag("GameType"), Some("20,W,10,10,N2,0"));
     assert_eq!(international.plies().len(), 6);
-    assert_eq!(international.plies()[4].text, "43-38");
+    assert_eq!(international.ply_text(&international.plies()[4]), "43-38");
 
     let (out, err, code) = run(&db, &["export", "--skip-broken"]);
     assert_eq!(code, 0);

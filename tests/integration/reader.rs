@@ -41,8 +41,9 @@ fn messages(game: &Game) -> Vec<&str> {
         .collect()
 }
 
-fn texts(line: &Line) -> Vec<&str> {
-    line.plies.iter().map(|p| p.text.as_str()).collect()
+/// The texts of a line's plies; `game` the game the line is of.
+fn texts<'a>(game: &'a Game, line: &'a Line) -> Vec<&'a str> {
+    line.plies.iter().map(|p| game.ply_text(p)).collect()
 }
 
 // ---------------------------------------------------------------- samples
@@ -112,7 +113,7 @@ fn sample_crlf_and_byte_order_mark() {
     assert_eq!((first.start.line, first.start.column), (1, 1));
     assert_eq!(first.tag("Event"), Some("Club match"));
     assert_eq!(
-        texts(&first.line),
+        texts(first, &first.line),
         ["11-15", "23-19", "8-11", "22-17", "9-13", "17x10"]
     );
     assert_eq!(
@@ -165,7 +166,7 @@ fn sample_framing_quirks() {
     assert_eq!(games[3].diagnostics[0].position.line, 11);
     assert_eq!(games[3].tags_named("event").count(), 2);
     assert_eq!(games[3].tag("Site"), Some(""));
-    assert_eq!(texts(&games[4].line), ["9-13", "22-18"]);
+    assert_eq!(texts(&games[4], &games[4].line), ["9-13", "22-18"]);
     assert_eq!(games[5].result.as_ref().unwrap().text, "0-0");
     assert_eq!(games[6].tag("Event"), Some("lower-case tag names"));
     assert_eq!(games[6].result.as_ref().unwrap().text, "1-1");
@@ -187,7 +188,7 @@ fn sample_movetext_quirks() {
         "A comment before the first move"
     );
     assert_eq!(
-        texts(&game.line),
+        texts(game, &game.line),
         [
             "11-15", "23-19", "8-11", "22-17", "9-13", "17x10", "6x15", "21-17", "01-05", "25-22",
             "15- 19", "24x15", "10x19", "- -", "13x22x31", "26x17", "5-9", "17-14", "9x18", "1- 6",
@@ -197,10 +198,10 @@ fn sample_movetext_quirks() {
     let plies = game.plies();
     assert_eq!(plies[2].comments()[0].text, "nested {braces} in a comment");
     let alternative = &plies[4].variations()[0];
-    assert_eq!(texts(alternative), ["4-8", "17-13", "15-18"]);
+    assert_eq!(texts(game, alternative), ["4-8", "17-13", "15-18"]);
     assert_eq!(alternative.plies[0].number.unwrap().number, 3);
     let inner = &alternative.plies[1].variations()[0];
-    assert_eq!(texts(inner), ["27-24"]);
+    assert_eq!(texts(game, inner), ["27-24"]);
     assert_eq!(inner.plies[0].nags(), [Nag::Glyph(1)]);
     assert_eq!(plies[5].nags(), [Nag::Glyph(14)]);
     assert_eq!(plies[6].nags(), [Nag::Mark("!?".into())]);
@@ -243,10 +244,10 @@ fn sample_notations() {
     };
     assert_eq!(game_type.board.unwrap().invert, Some(true));
     assert_eq!(games[1].hints.notation.as_deref(), Some("Dama"));
-    assert_eq!(texts(&games[1].line)[6], "15×3");
+    assert_eq!(texts(&games[1], &games[1].line)[6], "15×3");
     assert!(games[1].plies()[6].move_token().unwrap().capture);
     let russian = &games[2];
-    assert_eq!(russian.plies()[4].text, "d4:f6");
+    assert_eq!(russian.ply_text(&russian.plies()[4]), "d4:f6");
     assert_eq!(
         russian.hints.orientation,
         Some(pdndb::notation::Orientation::Vismin)
@@ -387,7 +388,7 @@ fn corpus_syntax_cases_read_as_named() {
     };
 
     let game = one("alphanumeric.pdn");
-    assert_eq!(texts(&game.line), ["a3b4"]);
+    assert_eq!(texts(&game, &game.line), ["a3b4"]);
     assert!(game.plies()[0].move_token().unwrap().is_algebraic());
     assert_eq!(
         game.hints.orientation,
@@ -428,7 +429,7 @@ fn corpus_syntax_cases_read_as_named() {
     let game = one("linecomment.pdn");
     assert_eq!(game.tag("Date"), Some("2012.02.01"));
     assert_eq!(game.start.line, 2);
-    assert_eq!(texts(&game.line), ["32-28", "19-23"]);
+    assert_eq!(texts(&game, &game.line), ["32-28", "19-23"]);
     assert!(game.line.comments.is_empty() && game.plies().iter().all(|p| p.comments().is_empty()));
 
     let game = one("string.pdn");
@@ -436,23 +437,26 @@ fn corpus_syntax_cases_read_as_named() {
         game.tag("White"),
         Some("This is a string with an escaped character \"")
     );
-    assert_eq!(texts(&game.line), ["32-28"]);
+    assert_eq!(texts(&game, &game.line), ["32-28"]);
 
     let game = one("unicode.pdn");
     assert_eq!(game.tag("White"), Some("Сергей Фадеев"));
     assert_eq!(game.tag("Black"), Some("高文龙"));
-    assert_eq!(texts(&game.line), ["32-28", "19-23"]);
+    assert_eq!(texts(&game, &game.line), ["32-28", "19-23"]);
 
     let game = one("variation.pdn");
-    assert_eq!(texts(&game.line), ["32-28", "19-23", "28x19", "14x23"]);
+    assert_eq!(
+        texts(&game, &game.line),
+        ["32-28", "19-23", "28x19", "14x23"]
+    );
     let outer = &game.plies()[1].variations()[0];
-    assert_eq!(texts(outer), ["18-23", "38-32", "12-18"]);
+    assert_eq!(texts(&game, outer), ["18-23", "38-32", "12-18"]);
     let inner = &outer.plies[1].variations()[0];
-    assert_eq!(texts(inner), ["37-32", "23-29"]);
+    assert_eq!(texts(&game, inner), ["37-32", "23-29"]);
     assert_eq!(inner.plies[1].comments()[0].text, " Black wins ");
 
     let game = one("gameterminator.pdn");
-    assert_eq!(texts(&game.line), ["32-28"]);
+    assert_eq!(texts(&game, &game.line), ["32-28"]);
     assert_eq!(game.result.as_ref().unwrap().text, "1/2-1/2");
 }
 
@@ -580,11 +584,11 @@ const AFTER: &str = "\n\n[Event \"after\"]\n1. 9-13 22-18 0-1\n";
 fn assert_neighbours_intact(games: &[Game]) {
     let first = games.first().expect("a game");
     assert_eq!(first.tag("Event"), Some("before"));
-    assert_eq!(texts(&first.line), ["11-15", "24-20"]);
+    assert_eq!(texts(first, &first.line), ["11-15", "24-20"]);
     assert!(first.diagnostics.is_empty(), "{:?}", first.diagnostics);
     let last = games.last().expect("a game");
     assert_eq!(last.tag("Event"), Some("after"));
-    assert_eq!(texts(&last.line), ["9-13", "22-18"]);
+    assert_eq!(texts(last, &last.line), ["9-13", "22-18"]);
     assert_eq!(last.result.as_ref().unwrap().text, "0-1");
 }
 
@@ -599,7 +603,7 @@ fn pathological_truncated_file() {
         if cut > second + 2 {
             assert_eq!(games.len(), 2, "cut at {cut}");
             assert_eq!(
-                texts(&games[0].line),
+                texts(&games[0], &games[0].line),
                 ["11-15", "24-20", "8-11"],
                 "cut at {cut}"
             );
@@ -665,7 +669,7 @@ fn long_comment(size: usize) {
     assert_eq!(games.len(), 3);
     assert_neighbours_intact(&games);
     let game = &games[1];
-    assert_eq!(texts(&game.line), ["11-15", "24-20"]);
+    assert_eq!(texts(game, &game.line), ["11-15", "24-20"]);
     assert_eq!(game.plies()[0].comments()[0].text.len(), pdn::MAX_TEXT_LEN);
     assert_eq!(messages(game), ["comment longer than 1 MiB: cut there"]);
     // The position of the move after the comment is still the input's.
@@ -726,7 +730,7 @@ fn pathological_100000_nested_parentheses() {
     let (games, _) = read(text.as_bytes());
     assert_eq!(games.len(), 3);
     assert_neighbours_intact(&games);
-    assert_eq!(texts(&games[1].line), ["11-15", "24-20"]);
+    assert_eq!(texts(&games[1], &games[1].line), ["11-15", "24-20"]);
     assert_eq!(
         messages(&games[1]),
         ["variation nested deeper than 64 skipped"]
@@ -810,7 +814,7 @@ fn pathological_10_mb_line() {
     assert_eq!(games.len(), 3);
     assert_neighbours_intact(&games);
     let game = &games[1];
-    assert_eq!(texts(&game.line), ["11-15"]);
+    assert_eq!(texts(game, &game.line), ["11-15"]);
     assert_eq!(game.plies()[0].comments()[0].text.len(), pdn::MAX_TEXT_LEN);
     let messages = messages(game);
     assert_eq!(messages.len(), 2);
@@ -845,7 +849,7 @@ fn pathological_invalid_utf8() {
         Some(decoded(b"bad \xFF\xFE bytes").as_str())
     );
     assert_eq!(bad.tag("White"), Some(decoded(b"Caf\xC3").as_str()));
-    assert_eq!(texts(&bad.line), ["11-15", "24-20"]);
+    assert_eq!(texts(bad, &bad.line), ["11-15", "24-20"]);
     assert!(messages(bad)[0].starts_with("the file is not UTF-8: its text is read as "));
     assert_eq!(games[2].tag("Event"), Some("after"));
     assert_eq!(games[3].plies()[0].comments()[0].text, decoded(b"\xE2\x82"));
@@ -866,7 +870,7 @@ mod round_trip {
         for tag in &game.tags {
             out += &format!("[{}={}]", tag.name, tag.value);
         }
-        line(&game.line, &mut out);
+        line(&game.movetext, &game.line, &mut out);
         out += game.result.as_ref().map_or("*", |r| r.text.as_str());
         out
     }
@@ -875,7 +879,7 @@ mod round_trip {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    fn line(line: &Line, out: &mut String) {
+    fn line(movetext: &str, line: &Line, out: &mut String) {
         for c in &line.comments {
             *out += &format!("{{{}}}", words(&c.text));
         }
@@ -886,7 +890,7 @@ mod round_trip {
             *out += &match &ply.token {
                 PlyToken::Move(m) => format!("<{m}>"),
                 PlyToken::Unknown => "<?>".to_string(),
-                PlyToken::Invalid(_) => format!("<!{}>", ply.text),
+                PlyToken::Invalid(_) => format!("<!{}>", ply.text(movetext)),
             };
             for nag in ply.nags() {
                 *out += &format!("{nag:?}");
@@ -899,7 +903,7 @@ mod round_trip {
             }
             for v in ply.variations() {
                 *out += "(";
-                self::line(v, out);
+                self::line(movetext, v, out);
                 *out += ")";
             }
         }
