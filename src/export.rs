@@ -493,7 +493,7 @@ impl MoveWriter<'_> {
         let text = write_among(mv, &legal, self.out, self.rules);
         let token = match text.parse::<MoveToken>() {
             Ok(token) => PlyToken::Move(token),
-            Err(err) => PlyToken::Invalid(err),
+            Err(err) => PlyToken::Invalid(Box::new(err)),
         };
         let mut ply = Ply::made(&text, token);
         if let Some(original) = original {

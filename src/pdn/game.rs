@@ -224,6 +224,11 @@ pub struct Ply {
     pub after: Option<Box<AfterMove>>,
 }
 
+// A game holds many plies, each written once as it is read: keep them
+// small (what few plies carry is held behind a pointer).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Ply>() <= 72);
+
 /// What is written after a move, up to the next move.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AfterMove {
@@ -337,8 +342,9 @@ pub enum PlyToken {
     Move(MoveToken),
     /// An unknown move, written `- -` (or `--`).
     Unknown,
-    /// Text standing where a move should, that is not one.
-    Invalid(TokenError),
+    /// Text standing where a move should, that is not one (why, held
+    /// apart: few plies are).
+    Invalid(Box<TokenError>),
 }
 
 /// A move number as written: `12.` or `12...` (also `12. ...`).

@@ -1130,7 +1130,7 @@ impl<'t> Reading<'t> {
                     };
                     self.i = at + shorter.len();
                     self.warn(at, format!("`{}` is not a move: {error}", quote(shorter)));
-                    self.add_ply(at, shorter, PlyToken::Invalid(error));
+                    self.add_ply(at, shorter, PlyToken::Invalid(Box::new(error)));
                     return;
                 }
             }
@@ -1155,7 +1155,7 @@ impl<'t> Reading<'t> {
                 } else if meant_as_move(word) {
                     self.i = end;
                     self.warn(at, format!("`{}` is not a move: {error}", quote(word)));
-                    self.add_ply(at, word, PlyToken::Invalid(error));
+                    self.add_ply(at, word, PlyToken::Invalid(Box::new(error)));
                 } else {
                     self.bare_words(at, "text outside braces");
                 }
