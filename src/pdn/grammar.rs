@@ -703,7 +703,7 @@ impl<'t> Reading<'t> {
             let loc = &mut self.loc;
             self.squares.add(token, || loc.at(at));
         }
-        self.push_ply(at, text, token);
+        self.push_ply(at, text.len(), token);
     }
 
     /// [`Reading::add_ply`] for a move of `used` bytes at `at` read by
@@ -716,7 +716,7 @@ impl<'t> Reading<'t> {
         if self.open.is_empty() {
             self.squares.add_numbers(max_square);
         }
-        self.push_ply(at, &self.text[at..at + used], PlyToken::Move(token));
+        self.push_ply(at, used, PlyToken::Move(token));
     }
 
     /// Counts a ply as [`Reading::room`] does; past the limit its move
@@ -730,16 +730,15 @@ impl<'t> Reading<'t> {
         room
     }
 
-    /// Adds the ply at `at` to the current line, counted already.
+    /// Adds the ply of `len` bytes at `at` to the current line, counted
+    /// already.
     #[inline(always)]
-    fn push_ply(&mut self, at: usize, text: &str, token: PlyToken) {
+    fn push_ply(&mut self, at: usize, len: usize, token: PlyToken) {
         // Offsets fit: a game's text is far shorter than 4 GiB.
         let offset = at.saturating_sub(self.movetext_at) as u32;
         let ply = Ply {
             number: self.number.take(),
-            text: PlyText::Written {
-                len: text.len() as u32,
-            },
+            text: PlyText::Written { len: len as u32 },
             token,
             offset,
             after: None,
