@@ -43,7 +43,11 @@ struct Tally {
 /// Bad arguments or a failed write; unreadable files are reported and give
 /// exit status 2 after every other file has been read.
 pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let overrides = args.reading.overrides()?;
+    let overrides = crate::replay::Overrides {
+        // A report reads no position but the one before a fault.
+        positions: crate::replay::KeptPositions::Last,
+        ..args.reading.overrides()?
+    };
     let found = discover(&args.paths);
     let opened = open_inputs(&found.files, args.reading.encoding);
     let mut failed = !found.errors.is_empty() || opened.failed > 0;

@@ -178,6 +178,7 @@ impl ReadingArgs {
             switches,
             notation,
             skip_alternatives: false,
+            positions: crate::replay::KeptPositions::All,
         })
     }
 }

@@ -36,7 +36,7 @@ use crate::rules::{
     game_type_name,
 };
 
-use super::interpret::{Replay, Written, replay};
+use super::interpret::{KeptPositions, Replay, Written, replay_keeping};
 
 /// Longest main line replayed, in plies.
 pub const MAX_PLIES: usize = 20_000;
@@ -93,6 +93,9 @@ pub struct Overrides {
     /// Leave out the search for other rules under which a game that does
     /// not read cleanly would (for callers that only replay).
     pub skip_alternatives: bool,
+    /// Which certain positions a replay keeps: all, or, for callers that
+    /// only report on records (`check`), the last one.
+    pub positions: KeptPositions,
 }
 
 impl Overrides {
@@ -245,7 +248,7 @@ pub fn read_record_in(
             };
         }
     };
-    let record = Record::new(text, fen.as_ref());
+    let record = Record::new(text, fen.as_ref(), overrides.positions);
     let plan = match plan(text, &record, overrides, majority) {
         Ok(plan) => plan,
         Err(Unplayable { message, from }) => {
@@ -321,7 +324,8 @@ pub fn presets_reading_cleanly(
         Some(Err(_)) => return None,
         other => other.and_then(Result::ok),
     };
-    let record = Record::new(text, fen.as_ref());
+    // Only whether it reads cleanly counts: no position is read.
+    let record = Record::new(text, fen.as_ref(), KeptPositions::Last);
     let plan = plan(text, &record, overrides, None).ok()?;
     if plan.from != VariantFrom::Inferred {
         return None;
@@ -481,6 +485,8 @@ fn plan(
 struct Record<'t, 'a> {
     text: &'t RecordText<'a>,
     fen: Option<&'t Fen>,
+    /// Which certain positions its replays keep.
+    positions: KeptPositions,
     /// Moves read as moves.
     tokens: usize,
     /// Moves written with letters.
@@ -497,10 +503,15 @@ struct Record<'t, 'a> {
 }
 
 impl<'t, 'a> Record<'t, 'a> {
-    fn new(text: &'t RecordText<'a>, fen: Option<&'t Fen>) -> Record<'t, 'a> {
+    fn new(
+        text: &'t RecordText<'a>,
+        fen: Option<&'t Fen>,
+        positions: KeptPositions,
+    ) -> Record<'t, 'a> {
         let mut record = Record {
             text,
             fen,
+            positions,
             tokens: 0,
             letters: 0,
             vismin: 0,
@@ -649,7 +660,7 @@ impl<'t, 'a> Record<'t, 'a> {
             rules,
             notation,
             start,
-            replay: replay(&rules, start, &written),
+            replay: replay_keeping(&rules, start, &written, self.positions),
             from,
             reads_ok_under: Vec::new(),
         }
@@ -850,7 +861,7 @@ mod tests {
                 moves: moves.iter().map(Some).chain([None]).collect(),
                 ..RecordText::default()
             };
-            let r = Record::new(&text, None);
+            let r = Record::new(&text, None, KeptPositions::All);
             (r.tokens, r.letters, r.largest, r.file, r.rank)
         };
         assert_eq!(summary(&moves[..2]), (2, 0, 31, 0, 0));

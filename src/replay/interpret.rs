@@ -72,7 +72,9 @@ pub struct Replay {
     pub interpretations: Option<u64>,
     /// The limit that stopped replay, if any.
     pub limit: Option<Limit>,
-    /// Every certain position, by ply.
+    /// Every certain position, by ply; of a record read one way only, the
+    /// last one alone when the replay was asked to keep no other
+    /// ([`KeptPositions::Last`]).
     pub certain: Vec<CertainPosition>,
     /// The first ply where readings take different moves, with those moves.
     pub divergence: Option<(usize, Vec<Move>)>,
@@ -213,9 +215,31 @@ thread_local! {
     static GRAPH: RefCell<Graph> = RefCell::new(Graph::default());
 }
 
+/// Which certain positions a replay keeps ([`Replay::certain`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeptPositions {
+    /// Every one.
+    #[default]
+    All,
+    /// Of a record read one way only, the last one (where the reading
+    /// stops, the position before a fault): all a caller that only reports
+    /// on the record reads. A record read more ways keeps them all.
+    Last,
+}
+
 /// Replays `written` from `start`.
 pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
-    let line = match one_line(rules, start, written) {
+    replay_keeping(rules, start, written, KeptPositions::All)
+}
+
+/// [`replay`], keeping `kept` of the certain positions.
+pub fn replay_keeping(
+    rules: &Rules,
+    start: Position,
+    written: &Written,
+    kept: KeptPositions,
+) -> Replay {
+    let line = match one_line(rules, start, written, kept) {
         Ok(replay) => return replay,
         Err(line) => line,
     };
@@ -232,9 +256,15 @@ pub fn replay(rules: &Rules, start: Position, written: &Written) -> Replay {
 /// The commonest replay, without the graph: every written move fits one
 /// legal move until the record ends or a move fits none. Where a move fits
 /// several, the moves read up to there, for the graph to go on from.
-fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay, Vec<Move>> {
+fn one_line(
+    rules: &Rules,
+    start: Position,
+    written: &Written,
+    kept: KeptPositions,
+) -> Result<Replay, Vec<Move>> {
     let plies = written.len();
-    let mut certain = Vec::with_capacity(plies + 1);
+    let all = kept == KeptPositions::All;
+    let mut certain = Vec::with_capacity(if all { plies + 1 } else { 1 });
     let mut reading: Vec<ReadingPly> = Vec::with_capacity(plies);
     let mut fitting = Vec::with_capacity(4);
     let mut position = start;
@@ -254,11 +284,13 @@ fn one_line(rules: &Rules, start: Position, written: &Written) -> Result<Replay,
             limit = Some(Limit::Tracked);
             break;
         }
-        certain.push(CertainPosition {
-            ply,
-            position,
-            next: Some(mv),
-        });
+        if all {
+            certain.push(CertainPosition {
+                ply,
+                position,
+                next: Some(mv),
+            });
+        }
         reading.push(ReadingPly {
             chosen: mv,
             alternatives: Vec::new(),
@@ -677,6 +709,39 @@ mod tests {
     }
 
     #[test]
+    fn a_replay_keeping_the_last_position_differs_only_in_the_others() {
+        let rules = Rules::default();
+        let initial = Position::initial(&rules);
+        let records = [
+            (
+                initial,
+                "23-18 10-15 21-17 6-10 25-21 9-14 18x9 5x14",
+                Notation::Numeric,
+            ),
+            (initial, "23-18 10-15 18-13 7-10", Notation::Numeric),
+            (position("W:WK29:B1"), "9-15 12-7", Notation::Dama),
+        ];
+        for (start, record, notation) in records {
+            let sets = sets(record, notation);
+            let written: Written = sets.iter().map(|s| s.as_deref()).collect();
+            let all = super::replay(&rules, start, &written);
+            let last = replay_keeping(&rules, start, &written, KeptPositions::Last);
+            let kept = if all.interpretations == Some(1) {
+                &all.certain[all.certain.len() - 1..]
+            } else {
+                // Read two ways: all kept.
+                &all.certain[..]
+            };
+            assert_eq!(last.certain, kept, "{record}");
+            // The position a report shows, before the ply that stops the reading.
+            assert_eq!(last.certain_at(all.reached), all.certain_at(all.reached));
+            let mut others_dropped = all.clone();
+            others_dropped.certain = last.certain.clone();
+            assert_eq!(last, others_dropped, "{record}");
+        }
+    }
+
+    #[test]
     fn a_dama_number_can_leave_two_readings() {
         // Dama 9-15 names 4 or 29, then 15 or 18: the king on 29 can go to either.
         let rules = Rules::default();
@@ -745,14 +810,14 @@ mod tests {
         let written: Written = written.iter().map(|s| s.as_deref()).collect();
         let (graph, limit) = build_graph(&rules, start, &written);
         assert_eq!(r, analyse(&graph, written.len(), limit));
-        assert!(one_line(&rules, start, &written).is_err());
+        assert!(one_line(&rules, start, &written, KeptPositions::All).is_err());
         // A record every move of which fits one move takes the short way,
         // with the graph's answer.
         let written: Written = sets("32-27 12-16 27-32", Notation::Numeric)
             .iter()
             .map(|s| s.as_deref())
             .collect();
-        let r = one_line(&rules, start, &written).unwrap();
+        let r = one_line(&rules, start, &written, KeptPositions::All).unwrap();
         let (graph, limit) = build_graph(&rules, start, &written);
         assert_eq!(r, analyse(&graph, written.len(), limit));
     }

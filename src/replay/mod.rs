@@ -16,8 +16,8 @@ pub use game::{
     record_tags, record_text,
 };
 pub use interpret::{
-    CertainPosition, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED, ReadingPly,
-    Replay, Resolved, Written, readings, replay,
+    CertainPosition, KeptPositions, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED,
+    ReadingPly, Replay, Resolved, Written, readings, replay, replay_keeping,
 };
 pub use pipeline::{FileCheck, Handed};
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

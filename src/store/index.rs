@@ -752,6 +752,7 @@ pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
             switches: None,
             notation: notation.and_then(|n| n.parse().ok()),
             skip_alternatives: true,
+            positions: crate::replay::KeptPositions::All,
         };
         let checked = check_game(&game, "", &overrides);
         for (key, ply, _, open) in certain_positions(&checked.reading) {

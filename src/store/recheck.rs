@@ -73,6 +73,7 @@ impl FileOptions {
                 .filter(|s| Rules::default().apply_switches(s).is_ok()),
             notation: self.notation.as_deref().and_then(|n| n.parse().ok()),
             skip_alternatives: false,
+            positions: crate::replay::KeptPositions::All,
         }
     }
 

@@ -235,7 +235,11 @@ fn draughts_read(bytes: &[u8]) -> Counts {
 /// every game replayed over all its interpretations and its record built.
 fn draughts_check(name: &str, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
-    let overrides = pdndb::replay::Overrides::default();
+    // As `pdndb check` asks: of the positions, only the one a report shows.
+    let overrides = pdndb::replay::Overrides {
+        positions: pdndb::replay::KeptPositions::Last,
+        ..Default::default()
+    };
     let mut checker = pdndb::replay::FileChecker::new(name, &overrides);
     let mut reader = pdndb::pdn::Reader::new(bytes);
     let mut tally = |game: pdndb::pdn::Game, checked: pdndb::replay::CheckedGame| {
