@@ -6,8 +6,8 @@
 //! its last square the move's end, and every square written in between is,
 //! in order, a landing square of one route of that move.
 
-use super::board::{Bitboard, Square};
-use super::movegen::{Move, Route};
+use super::board::Bitboard;
+use super::movegen::Move;
 use super::position::Position;
 use super::variant::Rules;
 
@@ -39,31 +39,21 @@ pub fn fitting_moves_into(
     if middle.is_empty() {
         return;
     }
-    let mut routes_from: Vec<(Square, Vec<Route>)> = Vec::new();
     fitting.retain(|m| {
-        if !m.is_capture() {
-            return false;
-        }
-        if !routes_from.iter().any(|(s, _)| *s == m.from()) {
-            routes_from.push((m.from(), position.capture_routes(rules, m.from())));
-        }
-        routes_from
-            .iter()
-            .filter(|(s, _)| *s == m.from())
-            .flat_map(|(_, routes)| routes)
-            .filter(|r| r.captured() == m.captured() && r.to() == m.to())
-            .any(|r| fits_route(r, middle))
+        m.is_capture()
+            && position.any_route_of(rules, m, |landings| {
+                passes_through(&landings[..landings.len() - 1], middle)
+            })
     });
 }
 
-/// Whether the written middle squares are, in order, landing squares of the
-/// route before its end.
-fn fits_route(route: &Route, middle: &[Bitboard]) -> bool {
-    let landings = &route.jumps[..route.jumps.len().saturating_sub(1)];
+/// Whether the written middle squares are, in order, among `landings`
+/// (a route's landing squares before its end).
+fn passes_through(landings: &[Bitboard], middle: &[Bitboard]) -> bool {
     let mut wanted = middle.iter().peekable();
-    for jump in landings {
+    for &landing in landings {
         match wanted.peek() {
-            Some(&&set) if set & jump.landing.bit() != 0 => {
+            Some(&&set) if set & landing != 0 => {
                 wanted.next();
             }
             Some(_) => {}
@@ -76,7 +66,7 @@ fn fits_route(route: &Route, middle: &[Bitboard]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Color, Piece, Setup};
+    use crate::rules::{Color, Piece, Setup, Square};
 
     fn bits(labels: &[u32]) -> Bitboard {
         labels

@@ -650,6 +650,32 @@ impl Position {
         }
     }
 
+    /// Whether some capture route of the piece on `from` that makes the
+    /// move `mv` (the same pieces taken, the same end) satisfies `fits`,
+    /// handed the route's landing squares as bits, its end last. The
+    /// routes are searched without building them.
+    pub(super) fn any_route_of(
+        &self,
+        rules: &Rules,
+        mv: &Move,
+        mut fits: impl FnMut(&[Bitboard]) -> bool,
+    ) -> bool {
+        let mut found = false;
+        let mut landings = [0; MAX_PATH];
+        self.capture_routes_with(rules, 1 << mv.from, |_, _, (jumps, _)| {
+            if found || jumps.last().is_none_or(|j| j.landing != mv.to) {
+                return;
+            }
+            let mut captured = 0;
+            for (landing, jump) in landings.iter_mut().zip(jumps) {
+                captured |= 1u64 << jump.captured;
+                *landing = 1u64 << jump.landing;
+            }
+            found = captured == mv.captured && fits(&landings[..jumps.len()]);
+        });
+        found
+    }
+
     /// Every capture route of the piece on `from` with its actual landing
     /// squares, whether or not the capture rules allow the move it makes
     /// (check against [`Position::legal_moves`]).
