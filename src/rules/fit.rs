@@ -41,9 +41,7 @@ pub fn fitting_moves_into(
     }
     fitting.retain(|m| {
         m.is_capture()
-            && position.any_route_of(rules, m, |landings| {
-                passes_through(&landings[..landings.len() - 1], middle)
-            })
+            && position.any_route_of(rules, m, |landings| passes_through(landings, middle))
     });
 }
 

@@ -650,10 +650,10 @@ impl Position {
         }
     }
 
-    /// Whether some capture route of the piece on `from` that makes the
-    /// move `mv` (the same pieces taken, the same end) satisfies `fits`,
-    /// handed the route's landing squares as bits, its end last. The
-    /// routes are searched without building them.
+    /// Whether some capture route of `mv`'s piece that makes `mv` (the
+    /// same pieces taken, the same end) satisfies `fits`, handed the
+    /// route's landing squares before its end, as bits. The routes are
+    /// searched without building them.
     pub(super) fn any_route_of(
         &self,
         rules: &Rules,
@@ -671,7 +671,7 @@ impl Position {
                 captured |= 1u64 << jump.captured;
                 *landing = 1u64 << jump.landing;
             }
-            found = captured == mv.captured && fits(&landings[..jumps.len()]);
+            found = captured == mv.captured && fits(&landings[..jumps.len() - 1]);
         });
         found
     }
