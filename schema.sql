@@ -522,3 +522,14 @@ UPDATE index_state SET indexed_through = indexed_through;
 -- pdndb that cannot read format 2 refuses the database instead of finding
 -- its texts unreadable.
 UPDATE index_state SET indexed_through = indexed_through;
+
+-- step 17: the duplicate key covers a game's site and round, and the
+-- set-up of a game that was not replayed as written (src/store/identity.rs):
+-- two forfeits between the same players on one day in different rounds,
+-- or two lessons that differ only in their set-up, are two games. Keys of
+-- games without site, round or such a set-up stay as they were. The code
+-- that applies this step (src/store/migrate.rs) makes every game's key
+-- again from its columns and the stored text of its first copy; copies an
+-- older pdndb merged although they differ so are split by `pdndb recheck`,
+-- which reads every copy.
+UPDATE index_state SET indexed_through = indexed_through;

@@ -217,8 +217,8 @@ fn verified(text: String, before: &CheckRecord) -> Exported {
 
 /// A record that was not replayed (unreadable or unsupported) as written:
 /// its tags (values cleaned) and its move text (no line of it starting
-/// with `[`: [`guard_tag_lines`]), with `*` after it when it has no
-/// result. A record without tags gets `[Event "?"]`: the text may end
+/// with `[`: [`guard_tag_lines`]), followed, when it has no result, by its
+/// Result tag's in its PDN form (else `*`). A record without tags gets `[Event "?"]`: the text may end
 /// inside a comment, which only a tag closes, and that tag must not be the
 /// next game's.
 fn as_written_text(game: &Game) -> String {
@@ -238,8 +238,15 @@ fn as_written_text(game: &Game) -> String {
     let moves = moves.as_str();
     out.push_str(moves);
     if game.result.is_none() {
+        let result = game
+            .standard_tag("Result")
+            .and_then(normalise_result)
+            .unwrap_or("*");
         // On a line of its own: the text may end inside a comment.
-        out.push_str(if moves.is_empty() { "*" } else { "\n*" });
+        if !moves.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(result);
     }
     out.push_str("\n\n");
     out

@@ -70,6 +70,14 @@ fn write_summary(out: &mut impl Write, s: &RecheckSummary) -> std::io::Result<()
          {} positions indexed, {} taken out of the index",
         s.games, s.files, s.seconds, s.changed, s.merged, s.positions_added, s.positions_removed
     )?;
+    if s.split > 0 {
+        writeln!(
+            out,
+            "  {} copies stored as a game they are not (merged by an older pdndb although their \
+             site, round or set-up differ) were taken apart",
+            s.split
+        )?;
+    }
     for (change, games) in &s.changes {
         writeln!(out, "  {games:>7}  {}", visible(change))?;
     }

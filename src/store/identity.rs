@@ -2,19 +2,26 @@
 //! duplicate key.
 //!
 //! Two records are the same game when they read the same way under the
-//! same variant from the same start, with the same players, event, date and
-//! result — whatever their status, and however the text is laid out: pdndb's own
-//! export of a game (tags cleaned, dates and results in their PDN forms,
-//! moves written afresh) is the game it came from. What a record's reading
-//! leaves open is part of it: for an ambiguous record where its readings
-//! part and the moves there, for an illegal one the fault and the tokens
-//! from there as written, for an unreadable or unsupported one its move
-//! text. The key is a hash of all that; a game found by it is checked
-//! against the columns that say how it reads.
+//! same variant from the same start, with the same players, event, site,
+//! round, date and result — whatever their status, and however the text is
+//! laid out: pdndb's own export of a game (tags cleaned, dates and results
+//! in their PDN forms, moves written afresh) is the game it came from. What
+//! a record's reading leaves open is part of it: for an ambiguous record
+//! where its readings part and the moves there, for an illegal one the
+//! fault and the tokens from there as written, for an unreadable or
+//! unsupported one its move text and its set-up as written. So two
+//! forfeits between the same players on one day in different rounds, or
+//! two lessons of an unsupported game that differ only in their set-up
+//! position, stay two games. The key is a hash of all that; a game found by
+//! it is checked against the columns that say how it reads.
 
+use rusqlite::Transaction;
+
+use super::StoreError;
+use super::record::StoredRecord;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::pdn::Game;
-use crate::replay::{CheckRecord, Status};
+use crate::pdn::{Game, Reader};
+use crate::replay::Status;
 
 /// What makes a stored game the game it is.
 pub(super) struct Identity<'a> {
@@ -31,6 +38,12 @@ pub(super) struct Identity<'a> {
     pub date: &'a str,
     /// The result as written (`None`: none written, as `*`).
     pub result: Option<&'a str>,
+    pub site: &'a str,
+    pub round: &'a str,
+    /// The set-up of a game that was not replayed, as written (see
+    /// [`unreplayed_setup`]); `""` for a replayed one, whose start is
+    /// `start_fen`.
+    pub setup: &'a str,
 }
 
 impl Identity<'_> {
@@ -54,6 +67,15 @@ impl Identity<'_> {
         part(known_date(self.date).as_bytes());
         let result = self.result.map_or("*", str::trim);
         part(normalise_result(result).unwrap_or(result).as_bytes());
+        // Keys made before site, round and set-up counted stay as they
+        // were for games that have none of them.
+        let (site, round) = (known(self.site), known(self.round));
+        let setup = one_line(self.setup);
+        if !(site.is_empty() && round.is_empty() && setup.is_empty()) {
+            for extra in [site, round, setup] {
+                part(extra.as_bytes());
+            }
+        }
         let bytes = blake3::hash(&parts);
         let mut first = [0u8; 8];
         first.copy_from_slice(&bytes.as_bytes()[..8]);
@@ -78,20 +100,36 @@ fn known_date(date: &str) -> String {
     }
 }
 
+/// Text with its blanks made one and none at either end.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// How a record reads, as far as its duplicate key needs: its status, the
+/// longest prefix read (`reached`), where readings part (`ply`) and the
+/// moves there (`candidates`), as in its check record.
+pub(super) struct Openness<'a> {
+    pub status: Status,
+    pub reached: Option<usize>,
+    pub ply: Option<usize>,
+    pub candidates: &'a [String],
+}
+
 /// What a record's reading leaves open, as text: empty for an `ok` game;
 /// for an ambiguous one the ply where readings part and the moves there;
 /// for an illegal one the fault's ply and the tokens from there, as written
-/// (blanks inside left out); else the move text with its blanks made one.
-pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
-    match record.status {
+/// (blanks inside left out); else the move text before its result, with its
+/// blanks made one.
+pub(super) fn open_part(game: &Game, reading: &Openness<'_>) -> String {
+    match reading.status {
         Status::Ok => String::new(),
         Status::Ambiguous => format!(
             "{} {}",
-            record.ply.unwrap_or(0),
-            record.candidates.join(" ")
+            reading.ply.unwrap_or(0),
+            reading.candidates.join(" ")
         ),
         Status::Illegal => {
-            let from = record.reached.unwrap_or(0);
+            let from = reading.reached.unwrap_or(0);
             let mut text = from.to_string();
             for ply in game.line.plies.iter().skip(from) {
                 text.push(' ');
@@ -99,11 +137,142 @@ pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
             }
             text
         }
-        Status::Unreadable | Status::Unsupported => game
-            .movetext
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
+        Status::Unreadable | Status::Unsupported => {
+            // Without its terminator: an export writes one where there was
+            // none (the result itself counts apart).
+            let moves = game.movetext.trim_end();
+            let result = game.result.as_ref().map(|r| r.text.as_str());
+            one_line(result.and_then(|r| moves.strip_suffix(r)).unwrap_or(moves))
+        }
+    }
+}
+
+/// The set-up of a record that was not replayed, as its duplicate key
+/// counts it: its FEN (the tag, else the set-up command) and any
+/// `BoardPosition` tag, as written.
+pub(super) fn unreplayed_setup(game: &Game) -> String {
+    let fen = game.hints.fen.as_ref().map(|f| f.fen.as_str());
+    let board = game.tags_named("BoardPosition").map(|t| t.value.as_str());
+    let written: Vec<&str> = fen.into_iter().chain(board).collect();
+    written.join("\n")
+}
+
+/// Games whose keys [`make_keys_again`] makes at a time.
+const KEYED_AT_ONCE: i64 = 5_000;
+
+/// Makes every stored game's key again from its columns and the stored
+/// text of its first copy (schema step 17, when the key came to cover site,
+/// round and set-up); returns how many keys changed.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn make_keys_again(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+    let mut changed = 0;
+    let mut after = 0_i64;
+    loop {
+        let games = stored_games(tx, after)?;
+        let Some(last) = games.last() else {
+            return Ok(changed);
+        };
+        after = last.id;
+        for game in &games {
+            let text = super::query::stored_text(tx, game.id)?.unwrap_or_default();
+            let Some(key) = game.key(&text) else {
+                continue;
+            };
+            if game.key != Some(key) {
+                tx.prepare_cached("UPDATE game SET dup_key = ?2 WHERE id = ?1")?
+                    .execute(rusqlite::params![game.id, key])?;
+                changed += 1;
+            }
+        }
+    }
+}
+
+/// A stored game's columns that its key is made of.
+struct StoredGame {
+    id: i64,
+    status: String,
+    variant: String,
+    start_fen: Option<String>,
+    moves: Option<Vec<u8>>,
+    white: String,
+    black: String,
+    event: String,
+    site: String,
+    date: String,
+    result: Option<String>,
+    /// The check record (JSON), `None` for an `ok` game that needs none.
+    record: Option<String>,
+    /// The key it has now.
+    key: Option<i64>,
+}
+
+/// The next games after id `after`, in id order.
+fn stored_games(tx: &Transaction<'_>, after: i64) -> Result<Vec<StoredGame>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, status, variant, start_fen, moves, white, black, event, site, date, result, \
+         record, dup_key FROM game WHERE id > ?1 ORDER BY id LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![after, KEYED_AT_ONCE], |r| {
+        Ok(StoredGame {
+            id: r.get(0)?,
+            status: r.get(1)?,
+            variant: r.get(2)?,
+            start_fen: r.get(3)?,
+            moves: r.get(4)?,
+            white: r.get(5)?,
+            black: r.get(6)?,
+            event: r.get(7)?,
+            site: r.get(8)?,
+            date: r.get(9)?,
+            result: r.get(10)?,
+            record: r.get(11)?,
+            key: r.get(12)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+impl StoredGame {
+    /// Its key, its copy's text (tags and moves) read again for what the
+    /// columns do not hold; `None` when the text reads as no game.
+    fn key(&self, text: &str) -> Option<i64> {
+        let game = Reader::new(text.as_bytes()).next_game().ok().flatten()?;
+        let status: Status = self.status.parse().unwrap_or(Status::Unreadable);
+        let record: Option<StoredRecord> = self
+            .record
+            .as_deref()
+            .and_then(|json| serde_json::from_str(json).ok());
+        let reading = Openness {
+            status,
+            reached: record.as_ref().and_then(|r| r.reached),
+            ply: record.as_ref().and_then(|r| r.ply),
+            candidates: record.as_ref().map_or(&[], |r| &r.candidates),
+        };
+        let replayed = matches!(status, Status::Ok | Status::Ambiguous | Status::Illegal);
+        let setup = if replayed {
+            String::new()
+        } else {
+            unreplayed_setup(&game)
+        };
+        Identity {
+            status: &self.status,
+            variant: &self.variant,
+            start_fen: self.start_fen.as_deref(),
+            moves: self.moves.as_deref(),
+            open_part: &open_part(&game, &reading),
+            white: &self.white,
+            black: &self.black,
+            event: &self.event,
+            date: &self.date,
+            result: self.result.as_deref(),
+            site: &self.site,
+            round: game.standard_tag("Round").unwrap_or_default(),
+            setup: &setup,
+        }
+        .key()
+        .into()
     }
 }
 
@@ -126,6 +295,9 @@ mod tests {
             event: "?",
             date,
             result: Some("2-0"),
+            site: "",
+            round: "?",
+            setup: "",
         }
     }
 
@@ -181,5 +353,53 @@ mod tests {
         for other in [other_moves, other_status, other_open] {
             assert_ne!(other.key(), base.key());
         }
+    }
+
+    #[test]
+    fn site_round_and_set_up_tell_games_apart() {
+        let base = identity("A", "2019");
+        let round_one = Identity {
+            round: "1",
+            ..identity("A", "2019")
+        };
+        let round_two = Identity {
+            round: " 2 ",
+            ..identity("A", "2019")
+        };
+        let other_site = Identity {
+            site: "Cebu",
+            ..identity("A", "2019")
+        };
+        let lesson = |setup| Identity {
+            status: "unsupported",
+            moves: None,
+            setup,
+            ..identity("A", "2019")
+        };
+        let keys = [
+            base.key(),
+            round_one.key(),
+            round_two.key(),
+            other_site.key(),
+            lesson("W:W31-50:B1-20").key(),
+            lesson("W:W46:B5").key(),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        // As an export writes them: trimmed, blanks made one, `?` unknown.
+        let exported = Identity {
+            round: "2",
+            ..identity("A", "2019")
+        };
+        assert_eq!(exported.key(), round_two.key());
+        let unknown_site = Identity {
+            site: "?",
+            ..identity("A", "2019")
+        };
+        assert_eq!(unknown_site.key(), base.key());
+        assert_eq!(lesson(" W:W46:B5 ").key(), lesson("W:W46:B5").key());
     }
 }

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::counts::{CountedGame, GameCounts};
 use super::id_set::IdSet;
-use super::identity::Identity;
+use super::identity::{Identity, Openness, open_part, unreplayed_setup};
 use super::index::{IndexBuffer, IndexRow, index_entries, index_missing};
 use super::moves::{encode, encode_played};
 use super::query_indexes;
@@ -151,8 +151,6 @@ pub(super) struct Prepared {
     /// The first reading, encoded (see [`super::moves`]).
     pub(super) moves: Option<Vec<u8>>,
     pub(super) moves_key: Option<i64>,
-    /// What the reading leaves open (see [`super::identity::open_part`]).
-    pub(super) open_part: CompactString,
     /// The duplicate key (see [`super::identity`]).
     pub(super) dup_key: i64,
     pub(super) record: Option<String>,
@@ -177,7 +175,6 @@ impl Prepared {
             &self.event,
             &self.site,
             &self.date,
-            &self.open_part,
         ]
         .into_iter()
         .chain(&self.day)
@@ -197,20 +194,55 @@ impl Prepared {
             + self.positions.capacity() * std::mem::size_of::<(i64, u32, bool)>()
     }
 
-    /// What makes this game the game it is.
-    pub(super) fn identity(&self) -> Identity<'_> {
+    /// What the game is counted under in `player_stat` and `tag_value`.
+    pub(super) fn counted(&self) -> CountedGame<'_> {
+        CountedGame {
+            variant: &self.variant,
+            preset: &self.preset,
+            supported: self.status != Status::Unsupported,
+            white: &self.white,
+            black: &self.black,
+            event: &self.event,
+            site: &self.site,
+            day: self.day.as_deref(),
+            outcome: self.outcome,
+        }
+    }
+
+    /// The duplicate key of this game, read from `game` as `record` says.
+    fn key(&self, game: &Game, record: &crate::replay::CheckRecord) -> i64 {
+        let reading = Openness {
+            status: record.status,
+            reached: record.reached,
+            ply: record.ply,
+            candidates: &record.candidates,
+        };
+        let replayed = matches!(
+            record.status,
+            Status::Ok | Status::Ambiguous | Status::Illegal
+        );
+        let setup = if replayed {
+            String::new()
+        } else {
+            unreplayed_setup(game)
+        };
+        let round = game.standard_tag("Round").unwrap_or_default();
         Identity {
             status: self.status.name(),
             variant: &self.variant,
             start_fen: self.start_fen.as_deref(),
             moves: self.moves.as_deref(),
-            open_part: &self.open_part,
+            open_part: &open_part(game, &reading),
             white: &self.white,
             black: &self.black,
             event: &self.event,
             date: &self.date,
             result: self.result.as_deref(),
+            site: &self.site,
+            round,
+            setup: &setup,
         }
+        .key()
     }
 }
 
@@ -1212,48 +1244,11 @@ fn write_game(
             id
         }
         None => {
-            let day = &game.day;
-            tx.prepare_cached(
-                "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-            )?
-            .execute(params![
-                game.status.name(),
-                game.variant.as_str(),
-                game.preset.as_str(),
-                game.notation,
-                game.white.as_str(),
-                game.black.as_str(),
-                game.event.as_str(),
-                game.date.as_str(),
-                game.result.as_deref(),
-                game.outcome,
-                game.plies,
-                game.start_fen,
-                game.moves,
-                game.moves_key,
-                game.record,
-                game.variant_from,
-                game.site.as_str(),
-                day.as_deref(),
-                game.dup_key,
-            ])?;
-            let id = tx.last_insert_rowid();
+            let id = insert_row(tx, game)?;
             if let Some(keys) = new_keys {
                 keys.insert(game.dup_key);
             }
-            counts.add_game(&CountedGame {
-                variant: &game.variant,
-                preset: &game.preset,
-                supported: game.status != Status::Unsupported,
-                white: &game.white,
-                black: &game.black,
-                event: &game.event,
-                site: &game.site,
-                day: day.as_deref(),
-                outcome: game.outcome,
-            });
+            counts.add_game(&game.counted());
             summary.games += 1;
             match game.status {
                 Status::Ok => summary.ok += 1,
@@ -1288,6 +1283,38 @@ fn write_game(
         }
     };
     insert_copy(tx, file_id, game_id, game)
+}
+
+/// Inserts `game`'s row; returns its id. The caller counts it (see
+/// [`Prepared::counted`]) and indexes it.
+pub(super) fn insert_row(tx: &Transaction<'_>, game: &Prepared) -> Result<i64, StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
+         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+    )?
+    .execute(params![
+        game.status.name(),
+        game.variant.as_str(),
+        game.preset.as_str(),
+        game.notation,
+        game.white.as_str(),
+        game.black.as_str(),
+        game.event.as_str(),
+        game.date.as_str(),
+        game.result.as_deref(),
+        game.outcome,
+        game.plies,
+        game.start_fen,
+        game.moves,
+        game.moves_key,
+        game.record,
+        game.variant_from,
+        game.site.as_str(),
+        game.day.as_deref(),
+        game.dup_key,
+    ])?;
+    Ok(tx.last_insert_rowid())
 }
 
 /// Records that game `game_id` is `game` of file `file_id`.
@@ -1525,14 +1552,13 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         start_fen,
         moves,
         moves_key,
-        open_part: super::identity::open_part(game, record).into(),
         dup_key: 0,
         record: record_json,
         variant_from: record.variant_from.name(),
         positions,
         first_move,
     };
-    prepared.dup_key = prepared.identity().key();
+    prepared.dup_key = prepared.key(game, record);
     prepared.day = super::games::day_of(&prepared.date).map(CompactString::from);
     prepared
 }

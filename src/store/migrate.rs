@@ -113,6 +113,9 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
         if step.number == 15 {
             super::index::recode_old_runs(&tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
+        if step.number == 17 {
+            super::identity::make_keys_again(&tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -364,6 +367,9 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
             event: &event,
             date: &date,
             result: result.as_deref(),
+            site: "",
+            round: "",
+            setup: "",
         }
         .key())
     })

@@ -18,8 +18,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use super::id_set::IdSet;
-use super::import::{Deflater, prepare};
-use super::rows::{Update, update_game};
+use super::import::{Deflater, Prepared, equal_game, prepare};
+use super::rows::{Update, insert_game, update_game};
 use super::{Store, StoreError};
 use crate::notation::Notation;
 use crate::pdn::{GameType, Reader};
@@ -97,6 +97,10 @@ pub struct RecheckSummary {
     pub updated: usize,
     /// Games that became equal to another stored game and were merged into it.
     pub merged: usize,
+    /// Copies that are not the game they were stored as (an older pdndb
+    /// merged records that differ in site, round or set-up), now games of
+    /// their own or copies of the stored game they are.
+    pub split: usize,
     /// Index rows added and removed.
     pub positions_added: usize,
     /// Index rows removed.
@@ -262,32 +266,37 @@ fn recheck_file(
     let legacy = reading < READING_VERSION && options.is_none();
     let per_game_forced = overrides.rules.is_none();
     let mut checker = FileChecker::new(path.as_str(), &overrides);
-    // The games to update, in file order, and those checked (the checker
-    // hands games out late while it chooses the file's preset).
-    let mut waiting: VecDeque<(u64, i64)> = VecDeque::new();
+    // The copies to read again, in file order, with whether each is its
+    // game's first (which updates the game; the others may split from it),
+    // and those checked (the checker hands games out late while it chooses
+    // the file's preset).
+    let mut waiting: VecDeque<(u64, i64, bool)> = VecDeque::new();
     let mut checked: BTreeMap<u64, (crate::pdn::Game, CheckedGame)> = BTreeMap::new();
     let mut deflater = Deflater::new();
     let mut move_ids = HashMap::new();
-    let mut update_ready = |waiting: &mut VecDeque<(u64, i64)>,
+    let mut update_ready = |waiting: &mut VecDeque<(u64, i64, bool)>,
                             checked: &mut BTreeMap<u64, _>|
      -> Result<(), StoreError> {
-        while let Some(&(index, id)) = waiting.front() {
+        while let Some(&(index, id, first)) = waiting.front() {
             let Some((game, result)) = checked.remove(&index) else {
                 break;
             };
             waiting.pop_front();
-            summary.games += 1;
             let prepared = prepare(&game, &result, &mut deflater);
-            summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
+            if first {
+                summary.games += 1;
+                summary.count(&update_game(tx, id, &prepared, &mut move_ids)?);
+            } else if let Some(added) = split_copy(tx, file, index, &prepared, &mut move_ids)? {
+                summary.split += 1;
+                summary.positions_added += added;
+            }
         }
         Ok(())
     };
     copies.each_game(tx, file, |id, game| {
-        let wanted = done.insert(id);
-        if wanted {
-            waiting.push_back((game.index, id));
-        }
-        let kept = if !wanted || !per_game_forced {
+        let first = done.insert(id);
+        waiting.push_back((game.index, id, first));
+        let kept = if !per_game_forced {
             None
         } else if legacy {
             legacy_forced(tx, id, &game)?
@@ -305,7 +314,7 @@ fn recheck_file(
             result.record.tags = record_tags(&game);
             checked.insert(game.index, (game, result));
         } else {
-            let Ok(()) = checker.push(game, wanted, true, &mut |game, result| {
+            let Ok(()) = checker.push(game, true, true, &mut |game, result| {
                 checked.insert(game.index, (game, result));
                 Ok::<_, std::convert::Infallible>(())
             });
@@ -325,6 +334,39 @@ fn recheck_file(
         params![file, READING_VERSION, FileOptions::of(&overrides).to_json()],
     )?;
     Ok(path)
+}
+
+/// Copy `index` of `file`, read again as `new`, when it is not the game it
+/// is stored as: an older pdndb merged it with records that differ in site,
+/// round or set-up. It becomes a copy of the stored game it is, or a game
+/// of its own; returns the index rows added then (`None`: nothing to do).
+fn split_copy(
+    tx: &Transaction<'_>,
+    file: i64,
+    index: u64,
+    new: &Prepared,
+    move_ids: &mut HashMap<crate::rules::Move, i64>,
+) -> Result<Option<usize>, StoreError> {
+    let stored_as: Option<(i64, Option<i64>)> = tx
+        .prepare_cached(
+            "SELECT g.id, g.dup_key FROM provenance p JOIN game g ON g.id = p.game \
+             WHERE p.file = ?1 AND p.idx = ?2",
+        )?
+        .query_row(params![file, index as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((game, key)) = stored_as else {
+        return Ok(None);
+    };
+    if key == Some(new.dup_key) {
+        return Ok(None);
+    }
+    let (target, added) = match equal_game(tx, new, Some(game))? {
+        Some(other) => (other, 0),
+        None => insert_game(tx, new, move_ids)?,
+    };
+    tx.prepare_cached("UPDATE provenance SET game = ?3 WHERE file = ?1 AND idx = ?2")?
+        .execute(params![file, index as i64, target])?;
+    Ok(Some(added))
 }
 
 /// The options an import before version 2 used for a file, as far as its

@@ -9,7 +9,8 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
-use super::import::{Prepared, StartMove, equal_game, move_id};
+use super::counts::GameCounts;
+use super::import::{Prepared, StartMove, equal_game, insert_row, move_id};
 use super::index::certain_positions;
 use super::popular::{Tally, popular_sharing};
 use super::postings;
@@ -291,6 +292,38 @@ pub(super) fn update_game(
     now.write(tx, id, new)?;
     update.positions_added = index(tx, id, &now, &new.positions, new.first_move, move_ids)?;
     Ok(update)
+}
+
+/// Stores `new` as a game of its own: its row, its counts, its index rows
+/// and tree counts. Returns its id and the index rows added. When every
+/// game before it is indexed, the index is marked as holding it too.
+pub(super) fn insert_game(
+    tx: &Transaction<'_>,
+    new: &Prepared,
+    move_ids: &mut HashMap<Move, i64>,
+) -> Result<(i64, usize), StoreError> {
+    let all_indexed: bool = tx.query_row(
+        "SELECT (SELECT coalesce(max(indexed_through), 0) FROM index_state) \
+              >= (SELECT coalesce(max(id), 0) FROM game)",
+        [],
+        |r| r.get(0),
+    )?;
+    let id = insert_row(tx, new)?;
+    if all_indexed {
+        tx.execute("UPDATE index_state SET indexed_through = ?1", [id])?;
+    }
+    let mut counts = GameCounts::default();
+    counts.add_game(&new.counted());
+    counts.write(tx)?;
+    let added = index(
+        tx,
+        id,
+        &Row::of(new),
+        &new.positions,
+        new.first_move,
+        move_ids,
+    )?;
+    Ok((id, added))
 }
 
 /// Deletes games, every copy of them included: their rows, their index

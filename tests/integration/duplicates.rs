@@ -142,3 +142,113 @@ fn games_sharing_their_moves_under_other_tags_are_all_stored() {
         (0.into(), 3000.into())
     );
 }
+
+#[test]
+fn records_differing_in_site_round_or_set_up_are_different_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let records = crate_path("tests/data/distinct-games.pdn");
+    // Two forfeits, four lessons, one record written twice.
+    let first = import(&db, &[&records], &[]);
+    assert_eq!(
+        (first["games"].as_i64(), first["duplicates"].as_i64()),
+        (Some(6), Some(1)),
+        "{first}"
+    );
+    let (listed, _, _) = crate::run(&db, &["games", "--json", "--event", "Cebu"]);
+    let rounds: Vec<String> = crate::json_lines(&listed)
+        .iter()
+        .map(|g| g["tags"]["Round"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(rounds, ["3", "5"]);
+    // Still one game each when exported and read back.
+    let exported = dir.path().join("own.pdn");
+    export(&db, &exported, &[]);
+    let again = import(&db, &[&exported], &[]);
+    assert_eq!(
+        (again["games"].as_i64(), again["duplicates"].as_i64()),
+        (Some(0), Some(6)),
+        "{again}"
+    );
+}
+
+#[test]
+fn recheck_takes_apart_games_an_older_pdndb_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("step-16.sqlite");
+    std::fs::copy(crate_path("tests/data/step-16/step-16.sqlite"), &db).unwrap();
+    let games = |db: &Path| {
+        let (out, err, code) = crate::run(db, &["games", "--json", "--limit", "0"]);
+        assert_eq!(code, 0, "{err}");
+        crate::json_lines(&out).len()
+    };
+    // Two games for seven records, as that pdndb stored them.
+    assert_eq!(games(&db), 2);
+    let (out, err, code) = crate::run(&db, &["recheck", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(summary["split"], 4, "{summary}");
+    assert_eq!(games(&db), 6);
+    let (out, err, code) = crate::run(&db, &["stats", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // As a fresh import of the file stores them: imported again, the
+    // file's records are all duplicates of what the recheck left.
+    let fresh = dir.path().join("fresh.sqlite");
+    import(
+        &fresh,
+        &[&crate_path("tests/data/step-16/distinct-games.pdn")],
+        &[],
+    );
+    let exported = dir.path().join("rechecked.pdn");
+    export(&db, &exported, &[]);
+    let again = import(&fresh, &[&exported], &[]);
+    assert_eq!(
+        (again["games"].as_i64(), again["duplicates"].as_i64()),
+        (Some(0), Some(6)),
+        "{again}"
+    );
+}
+
+#[test]
+fn unsupported_games_without_a_result_at_the_end_read_back_as_themselves() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let records = dir.path().join("unsupported.pdn");
+    std::fs::write(
+        &records,
+        "[Event \"x\"]\n[GameType \"45\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23\n\n\
+         [Event \"y\"]\n[GameType \"45\"]\n1. 32-28 19-23 {c} 2. 31-27\n\n\
+         [Event \"z\"]\n[GameType \"45\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2-0\n",
+    )
+    .unwrap();
+    assert_eq!(import(&db, &[&records], &[])["games"], 3);
+    let exported = dir.path().join("own.pdn");
+    export(&db, &exported, &[]);
+    let text = std::fs::read_to_string(&exported).unwrap();
+    // The Result tag's result ends the moves that had none.
+    assert!(text.contains("2. 28x19 14x23\n1-0\n"), "{text}");
+    let again = import(&db, &[&exported], &[]);
+    assert_eq!(
+        (again["games"].as_i64(), again["duplicates"].as_i64()),
+        (Some(0), Some(3)),
+        "{again}"
+    );
+}
+
+#[test]
+fn keys_of_an_older_database_cover_site_round_and_set_up_once_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("step-16.sqlite");
+    std::fs::copy(crate_path("tests/data/step-16/step-16.sqlite"), &db).unwrap();
+    // The same records under another name: each of the two stored games
+    // is met again (its first record's key, made again on upgrade), the
+    // other four records are games the database does not hold.
+    let copy = dir.path().join("copy.pdn");
+    std::fs::copy(crate_path("tests/data/step-16/distinct-games.pdn"), &copy).unwrap();
+    let again = import(&db, &[&copy], &[]);
+    assert_eq!(
+        (again["games"].as_i64(), again["duplicates"].as_i64()),
+        (Some(4), Some(3)),
+        "{again}"
+    );
+}
