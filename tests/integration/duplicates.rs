@@ -15,6 +15,19 @@ const EVERY_STATUS: &str = "[Event \"ok\"]\n[White \"A\"]\n1. 22-18 11-15 2. 18x
 [Event \"bad fen\"]\n[FEN \"W:W18,18:B1\"]\n1. 18-14 *\n\n\
 [Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 19-23 *\n";
 
+/// Every preset `generate` writes games of.
+const PRESETS: [&str; 9] = [
+    "filipino",
+    "brazilian",
+    "pool",
+    "russian",
+    "english",
+    "international",
+    "czech",
+    "italian",
+    "spanish",
+];
+
 fn import(db: &Path, paths: &[&Path], args: &[&str]) -> Value {
     let out = pdndb(db)
         .args(["import", "--quiet", "--json"])
@@ -56,7 +69,20 @@ fn pdndbs_own_export_imported_again_adds_no_game() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db.sqlite");
     let statuses = every_status_file(dir.path());
-    let first = import(&db, &[&crate_path("sample-pdn"), &statuses], &[]);
+    // Games of every preset, and records of every status with and without
+    // results at the end of their moves.
+    let mut files = vec![
+        crate_path("sample-pdn"),
+        statuses,
+        crate_path("tests/data/every-status.pdn"),
+    ];
+    for preset in PRESETS {
+        let generated = dir.path().join(format!("{preset}.pdn"));
+        crate::generate(&generated, preset, 3, 7);
+        files.push(generated);
+    }
+    let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let first = import(&db, &files, &[]);
     let stored = first["games"].as_i64().unwrap();
     for status in ["ok", "illegal", "ambiguous", "unreadable", "unsupported"] {
         assert!(first[status].as_i64().unwrap() > 0, "{status}: {first}");
