@@ -137,6 +137,22 @@ pub(crate) fn is_utf16(encoding: &'static Encoding) -> bool {
     encoding == UTF_16LE || encoding == UTF_16BE
 }
 
+/// The UTF-16 of text without a byte-order mark whose first character
+/// tells its byte order: a character PDN text starts with (`[`, a digit,
+/// a blank, `{`, `%` or `;`) in one byte and NUL in the other, and most of
+/// the characters of `start` (its first bytes, read ahead) ASCII so.
+pub(crate) fn utf16_by_first_character(start: &[u8]) -> Option<&'static Encoding> {
+    let starts_pdn = |b: u8| b.is_ascii_digit() || b" \t\r\n[{%;".contains(&b);
+    let (encoding, high) = match *start {
+        [b, 0, ..] if starts_pdn(b) => (UTF_16LE, 1),
+        [0, b, ..] if starts_pdn(b) => (UTF_16BE, 0),
+        _ => return None,
+    };
+    let units = start.chunks_exact(2);
+    let ascii = units.clone().filter(|u| u[high] == 0 && u[1 - high] != 0).count();
+    (ascii * 4 >= units.len() * 3).then_some(encoding)
+}
+
 /// How many characters outside ASCII in `sample` are valid UTF-8, and how
 /// many invalid sequences it holds; a sequence cut at the end of a sample
 /// that is not `complete` counts as neither.
@@ -260,6 +276,19 @@ mod tests {
         ));
         assert_eq!(encoding_for_label("utf-16le"), Ok(UTF_16LE));
         assert_eq!(encoding_for_label("UTF-16BE"), Ok(UTF_16BE));
+    }
+
+    #[test]
+    fn utf16_is_known_by_its_first_character() {
+        assert_eq!(utf16_by_first_character(b"[\0E\0"), Some(UTF_16LE));
+        assert_eq!(utf16_by_first_character(b"\01\0."), Some(UTF_16BE));
+        assert_eq!(utf16_by_first_character(b"\r\0\n\0"), Some(UTF_16LE));
+        assert_eq!(utf16_by_first_character(b"[\0E\0\xe9\0v\0"), Some(UTF_16LE));
+        // A NUL before ASCII text is not UTF-16.
+        assert_eq!(utf16_by_first_character(b"\0[Event"), None);
+        for undecided in [&b"A\0"[..], b"\0\0", b"[E", b"[", b""] {
+            assert_eq!(utf16_by_first_character(undecided), None, "{undecided:?}");
+        }
         assert!(!readable(SHIFT_JIS));
         assert_eq!(
             Choice {

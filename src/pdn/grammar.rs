@@ -34,8 +34,8 @@ use super::game::{
     SetupCommand, SquareSummary, Tag, TextEncoding, hints,
 };
 use super::lex::{
-    bracketless_tag, ends_game_only_at_its_end, is_boundary, is_name_byte, lone_dash_len,
-    result_len,
+    bracketless_tag, ends_game_only_at_its_end, glued_result_len, is_boundary, is_name_byte,
+    lone_dash_len, result_len,
 };
 use super::{MAX_DIAGNOSTICS, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
 use crate::notation::{INLINE_SQUARES, MoveToken, SquareToken, Squares, TokenError};
@@ -950,6 +950,10 @@ impl<'t> Reading<'t> {
                         }
                         continue;
                     }
+                    if self.open.is_empty() && self.glued_result(at) {
+                        self.after_result();
+                        return;
+                    }
                     self.token(at);
                 }
             }
@@ -1039,6 +1043,35 @@ impl<'t> Reading<'t> {
         } else {
             self.add_bare(at, text, "result inside a variation");
         }
+        true
+    }
+
+    /// Reads a result of the main line at `at` with text glued to it
+    /// ([`glued_result_len`]): the result, and the glued text kept as a
+    /// comment with a warning.
+    fn glued_result(&mut self, at: usize) -> bool {
+        let prev = at.checked_sub(1).map(|k| self.bytes[k]);
+        if !is_boundary(prev) {
+            return false;
+        }
+        let Some(n) = glued_result_len(&self.bytes[at..]) else {
+            return false;
+        };
+        let text = &self.text[at..at + n];
+        self.number = None;
+        self.result = Some(GameResult {
+            text: text.to_string(),
+            position: self.loc.at(at),
+        });
+        let glued_end = at
+            + n
+            + self.bytes[at + n..]
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(self.bytes.len() - at - n);
+        let glued = &self.text[at + n..glued_end];
+        self.add_bare(at + n, glued, &format!("text glued to the result {text}"));
+        self.i = glued_end;
         true
     }
 

@@ -69,6 +69,21 @@ fn result_form(text: &[u8]) -> Option<usize> {
     })
 }
 
+/// The length of the result at the start of `text` when text is glued to
+/// it that no move or mark could continue (`1/2-1/2\r`, with a backslash,
+/// as some files have it): the result form, not what follows. `1-1` (a
+/// Dama move too) and `*` are never read so. The caller checks that a token
+/// may start there.
+pub(crate) fn glued_result_len(text: &[u8]) -> Option<usize> {
+    RESULTS.iter().find_map(|r| {
+        let next = *text.strip_prefix(*r)?.first()?;
+        let stray = !is_result_end(Some(next))
+            && !next.is_ascii_alphanumeric()
+            && !matches!(next, b'-' | b'x' | b'X' | b':' | b'/' | b'.');
+        (stray && *r != DRAW_OR_MOVE && *r != b"*").then_some(r.len())
+    })
+}
+
 /// `1-1`: a result (a draw, in some files) and also a Dama move (the king
 /// move between squares 11 and 22, which the Dama notation names 1 and 1).
 /// No other result form is a move: Dama numbers run from 1 to 16, so a
@@ -390,6 +405,19 @@ mod tests {
         assert_eq!(result_len(b"*x"), None);
         assert_eq!(result_len(b"11-15"), None);
         assert_eq!(result_len(b"1-0{end}"), Some(3));
+    }
+
+    #[test]
+    fn results_with_text_glued_to_them() {
+        assert_eq!(glued_result_len(br"1/2-1/2\r"), Some(7));
+        assert_eq!(glued_result_len(b"2-0\"1"), Some(3));
+        assert_eq!(glued_result_len("½-½#".as_bytes()), Some("½-½".len()));
+        // Moves, marks and results as they should be are not.
+        for text in [
+            "1-10", "1-05", "1-0", "1-0 ", "1-0{", "1-1\\", "*\\", "2-0x", "0-1.", "1-0a",
+        ] {
+            assert_eq!(glued_result_len(text.as_bytes()), None, "{text}");
+        }
     }
 
     #[test]

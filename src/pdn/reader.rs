@@ -6,7 +6,7 @@ use encoding_rs::{Encoding, UTF_8};
 use encoding_rs_io::{DecodeReaderBytes, DecodeReaderBytesBuilder};
 
 use super::decode::decodes_as_legacy;
-use super::encoding::{Choice, is_utf16};
+use super::encoding::{Choice, is_utf16, utf16_by_first_character};
 use super::error::{Diagnostic, Position};
 use super::framing::{Framer, RawGame};
 use super::game::Game;
@@ -32,7 +32,7 @@ use super::grammar::parse_game;
 /// both; [`Reader::next_raw`] only the first, handing out a
 /// [`FramedGame`] to parse on any thread.
 pub struct Reader<R> {
-    framer: Framer<DecodeReaderBytes<R, Vec<u8>>>,
+    framer: Framer<DecodeReaderBytes<Peeked<R>, Vec<u8>>>,
     games: u64,
     trailing: Vec<Diagnostic>,
     /// The detected legacy encoding has been named in a warning.
@@ -58,12 +58,17 @@ impl<R: Read> Reader<R> {
     /// ends as bytes, and positions count one character per byte of any
     /// other encoding. UTF-16 (`UTF_16LE`, `UTF_16BE`) is read too, turned
     /// into UTF-8 as it is read. A UTF-16 byte-order mark wins over
-    /// `encoding`.
+    /// `encoding`; without one and without `encoding`, UTF-16 is known by
+    /// its first character (see [`utf16_by_first_character`]).
     pub fn with_encoding(source: R, encoding: Option<&'static Encoding>) -> Reader<R> {
-        // Bytes pass through untouched unless they are UTF-16, given or
-        // known by a byte-order mark (a UTF-8 one stays, for the framing
-        // to skip).
-        let utf16 = encoding.filter(|e| is_utf16(e));
+        // Bytes pass through untouched unless they are UTF-16, given, known
+        // by a byte-order mark (a UTF-8 one stays, for the framing to skip)
+        // or by the first character.
+        let source = Peeked::new(source);
+        let utf16 = match encoding {
+            Some(given) => Some(given).filter(|e| is_utf16(e)),
+            None => utf16_by_first_character(source.head()),
+        };
         let source = DecodeReaderBytesBuilder::new()
             .utf8_passthru(true)
             .encoding(utf16)
@@ -195,6 +200,62 @@ impl<R: Read> Iterator for Reader<R> {
     }
 }
 
+/// A source whose first bytes are read ahead (UTF-16 without a byte-order
+/// mark is known by them), then handed out first. An error met reading
+/// ahead is handed out where the bytes would have been.
+struct Peeked<R> {
+    head: [u8; 16],
+    len: usize,
+    at: usize,
+    error: Option<io::Error>,
+    inner: R,
+}
+
+impl<R: Read> Peeked<R> {
+    fn new(mut inner: R) -> Peeked<R> {
+        let mut head = [0; 16];
+        let (mut len, mut error) = (0, None);
+        while len < head.len() {
+            match inner.read(&mut head[len..]) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    error = Some(err);
+                    break;
+                }
+            }
+        }
+        Peeked {
+            head,
+            len,
+            at: 0,
+            error,
+            inner,
+        }
+    }
+
+    /// The bytes read ahead.
+    fn head(&self) -> &[u8] {
+        &self.head[..self.len]
+    }
+}
+
+impl<R: Read> Read for Peeked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.len {
+            let n = (self.len - self.at).min(buf.len());
+            buf[..n].copy_from_slice(&self.head[self.at..self.at + n]);
+            self.at += n;
+            return Ok(n);
+        }
+        if let Some(err) = self.error.take() {
+            return Err(err);
+        }
+        self.inner.read(buf)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +279,39 @@ mod tests {
             assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
             assert!(reader.next_game().unwrap().is_none());
         }
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_read_when_its_first_character_tells() {
+        for start in ["[White \"Müller\"]\n", "\r\n[White \"Müller\"]\n"] {
+            let text = format!("{start}1. 11-15 23-19 *\n");
+            let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+            let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+            for bytes in [little, big] {
+                let game = Reader::new(&bytes[..]).next_game().unwrap().unwrap();
+                assert_eq!(game.tag("white"), Some("Müller"));
+                assert_eq!(game.plies().len(), 2);
+                assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+            }
+        }
+    }
+
+    #[test]
+    fn a_source_read_ahead_hands_out_every_byte_and_its_error() {
+        let mut bytes = Vec::new();
+        Peeked::new(&b"[E"[..]).read_to_end(&mut bytes).unwrap();
+        assert_eq!(bytes, b"[E");
+        let mut one = Vec::new();
+        Peeked::new(&b"["[..]).read_to_end(&mut one).unwrap();
+        assert_eq!(one, b"[");
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk"))
+            }
+        }
+        let mut peeked = Peeked::new(Failing);
+        assert_eq!(peeked.read(&mut [0; 4]).unwrap_err().to_string(), "disk");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! tag pair nor a move. Text is any encoding the reader reads: UTF-8, a
 //! single-byte legacy encoding (Windows-1252, KOI8-R, ISO-8859-2, …, whose
 //! bytes above 127 are all characters), or UTF-16 marked by its byte-order
-//! mark.
+//! mark or by its first character.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -13,7 +13,7 @@ use std::io::{self, Read};
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 
-use super::encoding::is_utf16;
+use super::encoding::{is_utf16, utf16_by_first_character};
 use super::game::PlyToken;
 use super::reader::Reader;
 
@@ -45,7 +45,8 @@ pub enum NotPdn {
     NoGameAtStart,
     /// It is UTF-16 text without the byte-order mark that would tell it
     /// (its ASCII characters alternate with NUL bytes), in this encoding
-    /// as far as its bytes tell: read only when the encoding is given.
+    /// as far as its bytes tell, and its first character does not tell the
+    /// byte order: read only when the encoding is given.
     Utf16WithoutBom(&'static Encoding),
 }
 
@@ -144,14 +145,18 @@ fn holds_game_as<R: Read>(source: R, encoding: Option<&'static Encoding>) -> io:
 }
 
 /// A sample as bytes in which ASCII characters are ASCII bytes: the
-/// sample itself, or, for UTF-16 text known by its byte-order mark or
-/// `given` (whose ASCII characters hold NUL bytes), the sample decoded
-/// into UTF-8.
+/// sample itself, or, for UTF-16 text known by its byte-order mark,
+/// `given` or its first character (whose ASCII characters hold NUL
+/// bytes), the sample decoded into UTF-8.
 fn as_utf8<'a>(sample: &'a [u8], given: Option<&'static Encoding>) -> Cow<'a, [u8]> {
     let (encoding, rest) = match (sample, given) {
         ([0xFF, 0xFE, rest @ ..], _) => (UTF_16LE, rest),
         ([0xFE, 0xFF, rest @ ..], _) => (UTF_16BE, rest),
         (_, Some(given)) if is_utf16(given) => (given, sample),
+        (_, None) => match utf16_by_first_character(sample) {
+            Some(found) => (found, sample),
+            None => return Cow::Borrowed(sample),
+        },
         _ => return Cow::Borrowed(sample),
     };
     let (text, _) = encoding.decode_without_bom_handling(rest);
@@ -249,7 +254,13 @@ mod tests {
 
     #[test]
     fn utf16_without_a_byte_order_mark_is_told_apart() {
+        // Its first character tells its byte order: it is PDN.
         let text = "[White \"Müller\"]\n1. 11-15 23-19 *\n";
+        for little in [true, false] {
+            assert_eq!(verdict(&utf16(text, little).split_off(2)), None);
+        }
+        // Another first character does not: read only when given.
+        let text = "Games of 2019\n\n[White \"Müller\"]\n1. 11-15 23-19 *\n";
         let little: Vec<u8> = utf16(text, true).split_off(2);
         let big: Vec<u8> = utf16(text, false).split_off(2);
         assert_eq!(verdict(&little), Some(NotPdn::Utf16WithoutBom(UTF_16LE)));

@@ -385,7 +385,7 @@ fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
 }
 
 #[test]
-fn utf16_is_read_with_its_byte_order_mark_or_its_encoding_given() {
+fn utf16_is_read_with_its_byte_order_mark_its_first_character_or_its_encoding_given() {
     let dir = tempfile::tempdir().unwrap();
     let text = format!(
         "[Event \"Café Ñandú\"]\n[White \"Müller\"]\n1. 11-15 23-19 *\n\n{}",
@@ -393,18 +393,28 @@ fn utf16_is_read_with_its_byte_order_mark_or_its_encoding_given() {
     );
     let db = dir.path().join("db.sqlite");
     for (little, label) in [(true, "utf-16le"), (false, "utf-16be")] {
-        // With its byte-order mark: every game.
+        // With its byte-order mark, or without it but starting with `[`:
+        // every game.
         let marked = dir.path().join(format!("marked-{label}.pdn"));
         std::fs::write(&marked, utf16(&text, little, true)).unwrap();
-        let (out, err, code) = run(&db, &["import", "--json", marked.to_str().unwrap()]);
-        assert_eq!(code, 0, "{err}");
-        let summary = &json_lines(&out)[0];
-        let read = |field: &str| summary[field].as_u64().unwrap();
-        assert_eq!(read("games") + read("duplicates"), 51, "{label}");
-        // Without: refused, saying how to read it.
         let bare = dir.path().join(format!("bare-{label}.pdn"));
-        let name = bare.to_str().unwrap();
         std::fs::write(&bare, utf16(&text, little, false)).unwrap();
+        for file in [&marked, &bare] {
+            let (out, err, code) = run(&db, &["import", "--json", file.to_str().unwrap()]);
+            assert_eq!(code, 0, "{err}");
+            let summary = &json_lines(&out)[0];
+            let read = |field: &str| summary[field].as_u64().unwrap();
+            assert_eq!(read("games") + read("duplicates"), 51, "{label}");
+            let (out, err, code) = run(&db, &["check", "--json", file.to_str().unwrap()]);
+            assert_eq!(code, 0, "{err}");
+            let records = json_lines(&out);
+            assert_eq!(records.len(), 51);
+            assert_eq!(records[0]["tags"]["White"], "Müller");
+        }
+        // Without, starting with a word: refused, saying how to read it.
+        let worded = dir.path().join(format!("worded-{label}.pdn"));
+        let name = worded.to_str().unwrap();
+        std::fs::write(&worded, utf16(&format!("Games\n\n{text}"), little, false)).unwrap();
         let other = if little { "utf-16be" } else { "utf-16le" };
         let refusal = format!(
             "{name}: UTF-16 text without a byte-order mark; give --encoding {label} (or {other})"
