@@ -13,7 +13,9 @@ use super::{CliError, Exit, ReadingArgs};
 use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
-use crate::replay::{CheckedGame, FileCheck, Handed, Reading, Status, record_tags};
+use crate::replay::{
+    CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, record_tags,
+};
 use crate::rules::Position;
 
 /// Arguments of `check`.
@@ -67,6 +69,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         };
         let source = BufReader::with_capacity(1 << 16, file);
         let mut reader = Reader::with_encoding(source, args.reading.encoding);
+        let mut joiners = JoinerTally::default();
         let checking = FileCheck {
             name: name.as_str(),
             overrides: &overrides,
@@ -81,6 +84,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
             &mut |handed| match handed {
                 Handed::Game { output, .. } => {
                     let reported = output?;
+                    joiners.add(reported.index, &reported.joiners);
                     tally.games += 1;
                     tally.by_status[reported.status as usize] += 1;
                     for warning in &reported.warnings {
@@ -98,6 +102,9 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
         )?;
         for d in reader.trailing_diagnostics() {
             say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
+        }
+        if let Some(notice) = joiners.notice(&name) {
+            say!("{notice}");
         }
     }
     let names = ["ok", "ambiguous", "illegal", "unreadable", "unsupported"];
@@ -125,6 +132,10 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
 struct Reported {
     /// Its status, for the tally.
     status: Status,
+    /// Its index in the file and its moves written with the other kind's
+    /// joiner, for the file's notice.
+    index: u64,
+    joiners: Joiners,
     /// Its warnings, as printed (on standard error, before its output).
     warnings: Vec<String>,
     /// Its record (JSON) or, for a game that is not `ok`, its report.
@@ -161,6 +172,8 @@ fn report_game(
     }
     Ok(Reported {
         status: checked.record.status,
+        index: game.index,
+        joiners: checked.joiners,
         warnings,
         output,
     })

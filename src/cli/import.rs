@@ -101,7 +101,7 @@ pub fn cmd_import(
                 path.display()
             )
         }),
-        Progress::Problem(message) => bar.suspend(|| say!("{message}")),
+        Progress::Problem(message) | Progress::Notice(message) => bar.suspend(|| say!("{message}")),
     }
     };
     let (summary, failed) = Importer::new(&mut store, overrides)

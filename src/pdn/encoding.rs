@@ -149,7 +149,10 @@ pub(crate) fn utf16_by_first_character(start: &[u8]) -> Option<&'static Encoding
         _ => return None,
     };
     let units = start.chunks_exact(2);
-    let ascii = units.clone().filter(|u| u[high] == 0 && u[1 - high] != 0).count();
+    let ascii = units
+        .clone()
+        .filter(|u| u[high] == 0 && u[1 - high] != 0)
+        .count();
     (ascii * 4 >= units.len() * 3).then_some(encoding)
 }
 

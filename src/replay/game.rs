@@ -35,6 +35,8 @@ pub struct CheckedGame {
     pub fault_at: Option<TextPosition>,
     /// Warnings in text order.
     pub warnings: Vec<GameWarning>,
+    /// Moves written with the other kind's joiner.
+    pub joiners: super::Joiners,
 }
 
 /// Checks a game read from `file`, by itself (see [`FileChecker`] for the
@@ -351,6 +353,7 @@ pub(super) fn check_in(
         check_variations(&game.line, &context, &positions, &mut warnings);
     }
     CheckedGame {
+        joiners: super::Joiners::of(game, &reading),
         record,
         reading,
         fault_at,

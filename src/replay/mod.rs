@@ -4,6 +4,7 @@
 mod detect;
 mod game;
 mod interpret;
+mod joiners;
 mod pipeline;
 mod record;
 
@@ -19,5 +20,6 @@ pub use interpret::{
     CertainPosition, KeptPositions, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED,
     ReadingPly, Replay, Resolved, Written, readings, replay, replay_keeping,
 };
+pub use joiners::{JoinerTally, Joiners};
 pub use pipeline::{FileCheck, Handed};
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};

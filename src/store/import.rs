@@ -30,7 +30,9 @@ use super::rows::{Row, delete_games, has_copies, update_game};
 use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Content, Encoding, Game, Input, Reader, Snapshot};
-use crate::replay::{CheckedGame, FileCheck, Handed, Overrides, Reading, Status};
+use crate::replay::{
+    CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Overrides, Reading, Status,
+};
 use crate::rules::{Color, Move, Position, Rules};
 
 /// Games the reading thread hands over at a time, at most.
@@ -122,6 +124,9 @@ pub enum Progress {
     StartedOver(PathBuf),
     /// A problem with one file; the import goes on.
     Problem(String),
+    /// Something worth knowing about how one file is written (not a
+    /// problem), as one line.
+    Notice(String),
 }
 
 /// One game ready to be written.
@@ -159,6 +164,8 @@ pub(super) struct Prepared {
     pub(super) positions: Vec<(i64, u32, bool)>,
     /// The move played from the start, when certain.
     pub(super) first_move: Option<Move>,
+    /// Its moves written with the other kind's joiner.
+    pub(super) joiners: Joiners,
 }
 
 impl Prepared {
@@ -493,7 +500,7 @@ impl<'a> Importer<'a> {
                 .spawn_scoped(scope, move || {
                     let read =
                         read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
-                    read.map(|()| snapshot.unchanged(&file))
+                    read.map(|joiners| (snapshot.unchanged(&file), joiners))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             write_batches(
@@ -518,7 +525,7 @@ impl<'a> Importer<'a> {
         match read {
             // Its games stay, the file not complete: the next import
             // reads it again and replaces them.
-            Ok(false) => {
+            Ok((false, _)) => {
                 FileVersion {
                     hash: "",
                     ..version
@@ -526,7 +533,10 @@ impl<'a> Importer<'a> {
                 .record(self.store.conn(), file_id)?;
                 Err(changed(name))
             }
-            Ok(true) => {
+            Ok((true, joiners)) => {
+                if let Some(notice) = joiners.notice(name) {
+                    progress(Progress::Notice(notice));
+                }
                 let stored: i64 = self.store.conn().query_row(
                     "SELECT count(*) FROM provenance WHERE file = ?1",
                     [file_id],
@@ -579,7 +589,7 @@ impl<'a> Importer<'a> {
                 .spawn_scoped(scope, move || {
                     let read =
                         read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
-                    read.map(|()| snapshot.unchanged(&file))
+                    read.map(|joiners| (snapshot.unchanged(&file), joiners))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             // Games stored before change: their keys are no longer all known.
@@ -598,8 +608,11 @@ impl<'a> Importer<'a> {
             replacement.write(&tx, ids[0], old, receiver, progress)?;
             match worker.join() {
                 // Rolled back: the old version stays as it was.
-                Ok(Ok(false)) => Err(changed(name)),
-                Ok(Ok(true)) => {
+                Ok(Ok((false, _))) => Err(changed(name)),
+                Ok(Ok((true, joiners))) => {
+                    if let Some(notice) = joiners.notice(name) {
+                        progress(Progress::Notice(notice));
+                    }
                     version.record(&tx, ids[0])?;
                     tx.execute(
                         "UPDATE source_file SET complete = 1, \
@@ -1066,7 +1079,7 @@ fn read_games(
     done: &IdSet,
     jobs: usize,
     sender: SyncSender<Batch>,
-) -> Result<(), String> {
+) -> Result<JoinerTally, String> {
     let source = BufReader::with_capacity(1 << 16, file);
     let mut reader = Reader::with_encoding(source, encoding);
     let checking = FileCheck {
@@ -1081,6 +1094,7 @@ fn read_games(
         bytes: 0,
     };
     let mut failed = None;
+    let mut joiners = JoinerTally::default();
     let handed = checking.run(
         &mut reader,
         // Games already stored still tell the file's preset.
@@ -1090,7 +1104,10 @@ fn read_games(
             move |game, checked| prepare(&game, &checked, &mut deflater)
         },
         &mut |handed| match handed {
-            Handed::Game { output, read } => batcher.add(output, read.byte),
+            Handed::Game { output, read } => {
+                joiners.add(output.index, &output.joiners);
+                batcher.add(output, read.byte)
+            }
             Handed::ReadError { error, at } => {
                 failed = Some(format!("{name}:{at}: {error}"));
                 Err(Stopped)
@@ -1103,7 +1120,7 @@ fn read_games(
     if handed.is_ok() {
         let _ = batcher.send(Reader::position(&reader).byte);
     }
-    Ok(())
+    Ok(joiners)
 }
 
 /// What the writer carries from game to game: the ids of the move names
@@ -1557,6 +1574,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         variant_from: record.variant_from.name(),
         positions,
         first_move,
+        joiners: checked.joiners,
     };
     prepared.dup_key = prepared.key(game, record);
     prepared.day = super::games::day_of(&prepared.date).map(CompactString::from);
