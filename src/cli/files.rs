@@ -158,7 +158,9 @@ mod tests {
             std::fs::write(&path, bytes).unwrap();
             path
         };
-        let utf16: Vec<u8> = "[Event \"x\"]\n1. 11-15 *\n"
+        // UTF-16 without a byte-order mark, starting with a word: the
+        // byte order is not told.
+        let utf16: Vec<u8> = "Games\n[Event \"x\"]\n1. 11-15 *\n"
             .encode_utf16()
             .flat_map(u16::to_le_bytes)
             .collect();

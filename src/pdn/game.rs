@@ -421,7 +421,9 @@ pub struct Hints {
     pub variant: Option<String>,
     /// The `Notation` tag (pdndb writes `Dama` for the Dama notation).
     pub notation: Option<String>,
-    /// The set-up: the `FEN` tag, else the first `/FEN "…"/` command.
+    /// The set-up: the `FEN` tag, else the first `/FEN "…"/` command
+    /// before the first move of the main line (one after a move does not
+    /// start the game).
     pub fen: Option<FenHint>,
     /// Whether the main line's moves use numbers, letters or both.
     pub squares: SquareStyle,

@@ -1312,7 +1312,12 @@ impl<'t> Reading<'t> {
             fen,
             position: self.loc.at(at),
         };
-        if self.open.is_empty() && self.first_fen_command.is_none() && command.fen.is_some() {
+        // Only a set-up before the first move gives the game's start.
+        if self.open.is_empty()
+            && self.main.plies.is_empty()
+            && self.first_fen_command.is_none()
+            && command.fen.is_some()
+        {
             self.first_fen_command = Some(command.clone());
         }
         let line = self.line();

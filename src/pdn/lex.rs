@@ -77,9 +77,11 @@ fn result_form(text: &[u8]) -> Option<usize> {
 pub(crate) fn glued_result_len(text: &[u8]) -> Option<usize> {
     RESULTS.iter().find_map(|r| {
         let next = *text.strip_prefix(*r)?.first()?;
+        // Not a byte that may go on a move or follow one (a mark, a NAG, a
+        // bracket, a comma of a list of squares).
         let stray = !is_result_end(Some(next))
             && !next.is_ascii_alphanumeric()
-            && !matches!(next, b'-' | b'x' | b'X' | b':' | b'/' | b'.');
+            && !b"-:/.,!?$".contains(&next);
         (stray && *r != DRAW_OR_MOVE && *r != b"*").then_some(r.len())
     })
 }

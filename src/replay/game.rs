@@ -323,7 +323,8 @@ pub(super) fn check_in(
         },
         None => read_record_in(&text, overrides, majority),
     };
-    let record = CheckRecord::build(source, &text, game, &reading);
+    let mut record = CheckRecord::build(source, &text, game, &reading);
+    super::setups::note_mid_game_setup(game, &reading, &mut record, &mut warnings);
     let fault_at = record
         .ply
         .and_then(|p| plies.get(p - 1))

@@ -7,6 +7,7 @@ mod interpret;
 mod joiners;
 mod pipeline;
 mod record;
+mod setups;
 
 pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
