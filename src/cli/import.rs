@@ -82,8 +82,21 @@ pub fn cmd_import(
             bar.set_position(done_before + bytes.min(current));
             bar.set_message(format!("{games} games"));
         }
-        Progress::Skipped(path) => {
-            bar.suspend(|| say!("{}: already imported, unchanged; skipped", path.display()));
+        Progress::Skipped(path, pinned) => {
+            bar.suspend(|| match pinned {
+                None => say!("{}: already imported, unchanged; skipped", path.display()),
+                Some(given) => say!(
+                    "{}: already imported, unchanged; skipped (read with {}, given to an \
+                     earlier import{})",
+                    path.display(),
+                    given.as_arguments(),
+                    if given.choose_reading() {
+                        "; --variant auto reads it by its tags and moves"
+                    } else {
+                        ""
+                    }
+                ),
+            });
             if let Ok(m) = std::fs::metadata(&path) {
                 done_before += m.len();
                 bar.set_position(done_before);
@@ -107,6 +120,7 @@ pub fn cmd_import(
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)
         .with_force(args.force)
+        .with_options_forgotten(args.reading.auto())
         .with_jobs(args.reading.jobs())
         .run(&opened.inputs, &mut report)?;
     bar.finish_and_clear();

@@ -98,6 +98,16 @@ fn preset_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::rules::Preset::ALL.map(|p| p.name()))
 }
 
+/// `--variant` of the commands that read PDN: a preset, or `auto`.
+fn preset_or_auto() -> clap::builder::PossibleValuesParser {
+    let names = crate::rules::Preset::ALL.map(|p| p.name());
+    clap::builder::PossibleValuesParser::new(names.into_iter().chain([AUTO]))
+}
+
+/// `--variant auto`: each game's rules from its tags, else inferred from
+/// its moves, whatever options were remembered with its file.
+pub const AUTO: &str = "auto";
+
 /// The notation names, for clap to list and check.
 fn notation_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::notation::Notation::ALL.map(|n| n.name()))
@@ -108,8 +118,9 @@ fn notation_names() -> clap::builder::PossibleValuesParser {
 #[derive(Debug, Default, clap::Args)]
 pub struct ReadingArgs {
     /// Read every game by this rules preset (default: the game's tags, else
-    /// inferred from its moves).
-    #[arg(long, ignore_case = true, value_parser = preset_names())]
+    /// inferred from its moves; `auto`: so, even for a file imported
+    /// before with a preset or other options, which it then forgets).
+    #[arg(long, ignore_case = true, value_parser = preset_or_auto())]
     pub variant: Option<String>,
     /// Rules switches: max-capture=on|off, king-first=off|on,
     /// promotion=continue-man|stop|continue-king (comma-separated).
@@ -144,20 +155,32 @@ impl ReadingArgs {
         )
     }
 
+    /// Whether `--variant auto` was given.
+    pub fn auto(&self) -> bool {
+        self.variant
+            .as_deref()
+            .is_some_and(|v| v.eq_ignore_ascii_case(AUTO))
+    }
+
+    /// `--variant`, unless `auto`.
+    fn preset(&self) -> Option<&str> {
+        self.variant.as_deref().filter(|_| !self.auto())
+    }
+
     /// The overrides these arguments ask for.
     ///
     /// # Errors
     /// An unknown preset, switch or notation.
     pub fn overrides(&self) -> Result<crate::replay::Overrides, CliError> {
         let usage = |e: &dyn std::fmt::Display| CliError::Usage(e.to_string());
-        let rules = match &self.variant {
+        let rules = match self.preset() {
             Some(v) => Some(
                 crate::rules::Rules::from_args(Some(v), self.rules.as_deref())
                     .map_err(|e| usage(&e))?,
             ),
             None => None,
         };
-        let switches = match (&self.variant, &self.rules) {
+        let switches = match (self.preset(), &self.rules) {
             (None, Some(s)) => {
                 crate::rules::Rules::default()
                     .apply_switches(s)

@@ -22,6 +22,10 @@ pub struct RecheckArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// `auto`: read the games by their tags and moves, forgetting the
+    /// rules and notation given when their files were imported.
+    #[arg(long, ignore_case = true, value_parser = [super::AUTO])]
+    pub variant: Option<String>,
 }
 
 /// Runs `recheck`.
@@ -50,7 +54,8 @@ pub fn cmd_recheck(
         Some(files.ids)
     };
     let bar = count_bar(store.file_count(files.as_deref())?, args.quiet);
-    let summary = store.recheck(files.as_deref(), &mut |path| {
+    let forget_options = args.variant.is_some();
+    let summary = store.recheck(files.as_deref(), forget_options, &mut |path| {
         bar.inc(1);
         bar.set_message(visible(path).into_owned());
     })?;

@@ -114,8 +114,9 @@ pub enum Progress {
         /// Games handled so far in this run.
         games: usize,
     },
-    /// A file was skipped: already imported.
-    Skipped(PathBuf),
+    /// A file was skipped: already imported, unchanged; with the options
+    /// it is read with when an earlier import gave some.
+    Skipped(PathBuf, Option<FileOptions>),
     /// A file already imported was read again with the current rules; the
     /// number of its games whose reading changed.
     ReadAgain(PathBuf, usize),
@@ -277,6 +278,9 @@ pub struct Importer<'a> {
     encoding: Option<&'static Encoding>,
     /// Read every file again, changed or not.
     force: bool,
+    /// Read every file without the options remembered with it
+    /// (`--variant auto`).
+    forget_options: bool,
     /// Threads that replay games.
     jobs: usize,
     /// Files read in full this run, with their game counts: marked complete
@@ -301,6 +305,7 @@ impl<'a> Importer<'a> {
             overrides,
             encoding: None,
             force: false,
+            forget_options: false,
             jobs: 1,
             finished: Vec::new(),
             move_ids: HashMap::new(),
@@ -321,6 +326,14 @@ impl<'a> Importer<'a> {
     /// games are replaced as for a changed file).
     pub fn with_force(mut self, force: bool) -> Importer<'a> {
         self.force = force;
+        self
+    }
+
+    /// Reads every file with the options of this import only, never with
+    /// those remembered from an earlier one (`--variant auto` returns a
+    /// file to inference): a file they change is read again.
+    pub fn with_options_forgotten(mut self, forget: bool) -> Importer<'a> {
+        self.forget_options = forget;
         self
     }
 
@@ -450,11 +463,12 @@ impl<'a> Importer<'a> {
         let file_id = match plan(&stored, &version, self.force) {
             Plan::Skip => {
                 summary.files_skipped += 1;
-                progress(Progress::Skipped(path.to_path_buf()));
+                let pinned = (reading.options != FileOptions::default()).then_some(reading.options);
+                progress(Progress::Skipped(path.to_path_buf(), pinned));
                 return Ok(());
             }
             Plan::ReadStoredAgain(id) => {
-                let changed = self.store.recheck(Some(&[id]), &mut |_| {})?;
+                let changed = self.store.recheck(Some(&[id]), false, &mut |_| {})?;
                 summary.files_read_again += 1;
                 summary.games_changed += changed.changed;
                 progress(Progress::ReadAgain(path.to_path_buf(), changed.changed));
@@ -640,29 +654,30 @@ impl<'a> Importer<'a> {
     /// How to read a file stored as `stored`: with the options of this
     /// import, or, when it gives none, those the file was imported with.
     fn reading_for(&self, stored: &[StoredFile]) -> FileReading {
-        let given = FileOptions {
+        let mut given = FileOptions {
             encoding: self.encoding.map(|e| e.name().to_string()),
             ..FileOptions::of(&self.overrides)
         };
         let remembered = stored
             .first()
             .and_then(|f| f.options.as_deref())
-            .and_then(|json| serde_json::from_str::<FileOptions>(json).ok())
-            .filter(|_| given == FileOptions::default());
-        match remembered {
-            Some(options) => FileReading {
-                overrides: options.overrides(),
-                encoding: options
-                    .encoding
-                    .as_deref()
-                    .and_then(|name| crate::pdn::encoding_for_label(name).ok()),
-                options,
-            },
-            None => FileReading {
-                overrides: self.overrides.clone(),
-                encoding: self.encoding,
-                options: given,
-            },
+            .and_then(|json| serde_json::from_str::<FileOptions>(json).ok());
+        let options = match remembered {
+            // Its rules forgotten, its text read as before.
+            Some(remembered) if self.forget_options => {
+                given.encoding = given.encoding.or(remembered.encoding);
+                given
+            }
+            Some(remembered) if given == FileOptions::default() => remembered,
+            _ => given,
+        };
+        FileReading {
+            overrides: options.overrides(),
+            encoding: self.encoding.or_else(|| {
+                let name = options.encoding.as_deref()?;
+                crate::pdn::encoding_for_label(name).ok()
+            }),
+            options,
         }
     }
 

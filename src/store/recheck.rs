@@ -77,6 +77,28 @@ impl FileOptions {
         }
     }
 
+    /// The options as the arguments that give them
+    /// (`--variant russian --notation vismin`).
+    pub fn as_arguments(&self) -> String {
+        let given = [
+            ("--variant", &self.variant),
+            ("--rules", &self.rules),
+            ("--notation", &self.notation),
+            ("--encoding", &self.encoding),
+        ];
+        let words: Vec<String> = given
+            .iter()
+            .filter_map(|(flag, value)| value.as_ref().map(|v| format!("{flag} {v}")))
+            .collect();
+        words.join(" ")
+    }
+
+    /// Whether they choose how games are read (rules or notation), which
+    /// `--variant auto` forgets; the encoding only says how text is.
+    pub fn choose_reading(&self) -> bool {
+        self.variant.is_some() || self.rules.is_some() || self.notation.is_some()
+    }
+
     /// The stored form: a JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
@@ -131,13 +153,16 @@ impl Store {
 
     /// Reads every stored game again (or those of the files given by id),
     /// with the current rules and inference; see the module documentation.
-    /// `progress` hears of each file as it is done.
+    /// With `forget_options`, the rules and notation given when a file was
+    /// imported are forgotten: its games are read by their tags and moves
+    /// (`--variant auto`). `progress` hears of each file as it is done.
     ///
     /// # Errors
     /// A database failure (the files already rechecked stay rechecked).
     pub fn recheck(
         &mut self,
         files: Option<&[i64]>,
+        forget_options: bool,
         progress: &mut dyn FnMut(&str),
     ) -> Result<RecheckSummary, StoreError> {
         let began = std::time::Instant::now();
@@ -155,7 +180,7 @@ impl Store {
             .filter(|f| files.is_none_or(|only| only.contains(f)))
         {
             let tx = self.conn_mut().transaction()?;
-            let name = recheck_file(&tx, file, &mut done, &mut summary)?;
+            let name = recheck_file(&tx, file, forget_options, &mut done, &mut summary)?;
             tx.commit()?;
             summary.files += 1;
             progress(&name);
@@ -248,14 +273,31 @@ impl Copies {
 fn recheck_file(
     tx: &Transaction<'_>,
     file: i64,
+    forget_options: bool,
     done: &mut IdSet,
     summary: &mut RecheckSummary,
 ) -> Result<String, StoreError> {
-    let (path, options, reading): (String, Option<String>, i64) = tx.query_row(
+    let (path, mut options, reading): (String, Option<String>, i64) = tx.query_row(
         "SELECT path, options, reading FROM source_file WHERE id = ?1",
         [file],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
+    if forget_options {
+        // Only the encoding, which says how its text was read, stays.
+        let stored: FileOptions = options
+            .as_deref()
+            .and_then(|json| serde_json::from_str(json).ok())
+            .unwrap_or_default();
+        let kept = FileOptions {
+            encoding: stored.encoding,
+            ..FileOptions::default()
+        };
+        tx.execute(
+            "UPDATE source_file SET options = ?2 WHERE id = ?1",
+            params![file, kept.to_json()],
+        )?;
+        options = Some(kept.to_json());
+    }
     let copies = Copies::of(tx, file)?;
     let overrides = match options.as_deref() {
         Some(json) => serde_json::from_str::<FileOptions>(json)
@@ -264,7 +306,9 @@ fn recheck_file(
         None => legacy_overrides(tx, file, &copies)?,
     };
     let legacy = reading < READING_VERSION && options.is_none();
-    let per_game_forced = overrides.rules.is_none();
+    // Games an older import read with rules given on its command line keep
+    // them, unless forgotten.
+    let per_game_forced = overrides.rules.is_none() && !forget_options;
     let mut checker = FileChecker::new(path.as_str(), &overrides);
     // The copies to read again, in file order, with whether each is its
     // game's first (which updates the game; the others may split from it),

@@ -23,6 +23,7 @@ mod pictures;
 mod pipes;
 mod popular;
 mod queries;
+mod quirks;
 mod reader;
 mod reimport;
 mod robust;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use pdndb::notation::SquareToken;
 use pdndb::pdn::{
-    self, CommentKind, Diagnostic, FenSource, Game, GameTypeHint, Line, Nag, PlyToken, Reader,
-    SquareStyle, TextEncoding,
+    self, CommentKind, Diagnostic, Game, GameTypeHint, Line, Nag, PlyToken, Reader, SquareStyle,
+    TextEncoding,
 };
 
 fn manifest() -> &'static Path {
@@ -221,7 +221,8 @@ fn sample_movetext_quirks() {
         plies[8].move_token().unwrap().squares[..],
         [SquareToken::Number(1), SquareToken::Number(5)]
     );
-    assert_eq!(game.hints.fen.as_ref().unwrap().source, FenSource::Command);
+    // A set-up after a move is not the game's start.
+    assert_eq!(game.hints.fen, None);
     assert_eq!(game.hints.max_square, Some(31));
     assert_eq!(
         messages(game),
