@@ -160,7 +160,7 @@ impl CheckRecord {
             variant_from: reading.variant_from(),
             reads_ok_under: Vec::new(),
         };
-        let (rules, notation, start, replay) = match reading {
+        let (rules, notation, start, replay, other_rules) = match reading {
             Reading::Unsupported {
                 variant, message, ..
             } => {
@@ -185,7 +185,7 @@ impl CheckRecord {
                 ..
             } => {
                 record.reads_ok_under = reads_ok_under.iter().map(Rules::name).collect();
-                (rules, notation, start, replay)
+                (rules, notation, start, replay, reads_ok_under)
             }
         };
         record.variant = rules.name();
@@ -249,7 +249,13 @@ impl CheckRecord {
                 }
                 _ => "is illegal".to_string(),
             };
-            record.message = Some(format!("ply {label} {token} {why}"));
+            let mut message = format!("ply {label} {token} {why}");
+            if reading.variant_from() == VariantFrom::Tag
+                && let Some(contradiction) = tag_contradicted(rules, other_rules)
+            {
+                message.push_str(&contradiction);
+            }
+            record.message = Some(message);
             return record;
         }
         match (replay.interpretations, &replay.divergence) {
@@ -269,6 +275,25 @@ impl CheckRecord {
         }
         record
     }
+}
+
+/// When the rules a record's tags name are on another board than those
+/// under which it reads ok (`others`): what to add to its message, as
+/// `; the tag says international, but the moves are on 8×8 and read ok as
+/// russian`.
+fn tag_contradicted(tagged: &Rules, others: &[Rules]) -> Option<String> {
+    let board = |r: &Rules| (r.geometry.width(), r.geometry.height());
+    let elsewhere: Vec<&Rules> = others
+        .iter()
+        .filter(|r| board(r) != board(tagged))
+        .collect();
+    let (width, height) = board(elsewhere.first()?);
+    let names: Vec<String> = elsewhere.iter().map(|r| r.name()).collect();
+    Some(format!(
+        "; the tag says {}, but the moves are on {width}×{height} and read ok as {}",
+        tagged.preset.name(),
+        names.join(", ")
+    ))
 }
 
 /// Whether a written move stands for an unknown move (`- -`).

@@ -137,3 +137,24 @@ fn variant_auto_returns_a_file_to_inference() {
     let (_, err, _) = run(&db, &["import", name]);
     assert!(err.contains("unchanged; skipped\n"), "{err}");
 }
+
+#[test]
+fn a_tag_the_moves_contradict_is_said_to_be() {
+    let (records, _) = check("gametype-20-russian.pdn", &[]);
+    let record = &records[0];
+    // Read as the tag says, the status stays.
+    assert_eq!(
+        (record["status"].as_str(), record["variant"].as_str()),
+        (Some("illegal"), Some("international"))
+    );
+    assert_eq!(record["variant_from"], "tag");
+    assert_eq!(record["reads_ok_under"], serde_json::json!(["russian"]));
+    assert_eq!(
+        record["message"],
+        "ply 1 (1.) c3-d4 is illegal; the tag says international, but the moves are on 8×8 \
+         and read ok as russian"
+    );
+    // The rules given read it.
+    let (records, _) = check("gametype-20-russian.pdn", &["--variant", "russian"]);
+    assert_eq!(statuses(&records), ["ok"]);
+}
