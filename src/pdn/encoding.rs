@@ -284,7 +284,7 @@ mod tests {
     #[test]
     fn utf16_is_known_by_its_first_character() {
         assert_eq!(utf16_by_first_character(b"[\0E\0"), Some(UTF_16LE));
-        assert_eq!(utf16_by_first_character(b"\01\0."), Some(UTF_16BE));
+        assert_eq!(utf16_by_first_character(b"\x001\x00."), Some(UTF_16BE));
         assert_eq!(utf16_by_first_character(b"\r\0\n\0"), Some(UTF_16LE));
         assert_eq!(utf16_by_first_character(b"[\0E\0\xe9\0v\0"), Some(UTF_16LE));
         // A NUL before ASCII text is not UTF-16.
