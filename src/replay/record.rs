@@ -239,17 +239,13 @@ impl CheckRecord {
             record.status = Status::Illegal;
             let ply = replay.reached + 1;
             set_ply(&mut record, ply);
-            let label = ply_label(rules, start.side(), ply);
             let token = plies.get(ply - 1).map_or("", |p| game.ply_text(p));
-            let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
-                (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
-                (None, _) => "is not a move".to_string(),
-                (Some(t), Some(n)) if t.square_sets(*n, rules.geometry).is_err() => {
-                    format!("names a square that {n} notation does not have")
-                }
-                _ => "is illegal".to_string(),
-            };
-            let mut message = format!("ply {label} {token} {why}");
+            let written = text.moves.get(ply - 1).copied().flatten();
+            let mut message = format!(
+                "ply {} {token} {}",
+                ply_label(rules, start.side(), ply),
+                why_illegal(token, written, *notation, rules)
+            );
             if reading.variant_from() == VariantFrom::Tag
                 && let Some(contradiction) = tag_contradicted(rules, other_rules)
             {
@@ -274,6 +270,24 @@ impl CheckRecord {
             _ => {}
         }
         record
+    }
+}
+
+/// Why `token`, the written move (when it reads as one) where no reading
+/// goes on, is not a move there.
+fn why_illegal(
+    token: &str,
+    written: Option<&crate::notation::MoveToken>,
+    notation: Option<Notation>,
+    rules: &Rules,
+) -> String {
+    match (written, notation) {
+        (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
+        (None, _) => "is not a move".to_string(),
+        (Some(t), Some(n)) if t.square_sets(n, rules.geometry).is_err() => {
+            format!("names a square that {n} notation does not have")
+        }
+        _ => "is illegal".to_string(),
     }
 }
 
