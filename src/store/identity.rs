@@ -47,6 +47,28 @@ pub(super) struct Identity<'a> {
 }
 
 impl Identity<'_> {
+    /// The key of a record read from `game` as `reading` says: what it
+    /// leaves open, its round and the set-up of a game not replayed taken
+    /// from there, the other parts from `self`.
+    pub(super) fn of_record(self, game: &Game, reading: &Openness<'_>) -> i64 {
+        let replayed = matches!(
+            reading.status,
+            Status::Ok | Status::Ambiguous | Status::Illegal
+        );
+        let setup = if replayed {
+            String::new()
+        } else {
+            unreplayed_setup(game)
+        };
+        Identity {
+            open_part: &open_part(game, reading),
+            round: game.standard_tag("Round").unwrap_or_default(),
+            setup: &setup,
+            ..self
+        }
+        .key()
+    }
+
     /// The duplicate key: the first 64 bits of a hash of every part.
     pub(super) fn key(&self) -> i64 {
         // The parts gathered first and hashed at once (the same hash as
@@ -120,7 +142,7 @@ pub(super) struct Openness<'a> {
 /// for an illegal one the fault's ply and the tokens from there, as written
 /// (blanks inside left out); else the move text before its result, with its
 /// blanks made one.
-pub(super) fn open_part(game: &Game, reading: &Openness<'_>) -> String {
+fn open_part(game: &Game, reading: &Openness<'_>) -> String {
     match reading.status {
         Status::Ok => String::new(),
         Status::Ambiguous => format!(
@@ -150,7 +172,7 @@ pub(super) fn open_part(game: &Game, reading: &Openness<'_>) -> String {
 /// The set-up of a record that was not replayed, as its duplicate key
 /// counts it: its FEN (the tag, else the set-up command) and any
 /// `BoardPosition` tag, as written.
-pub(super) fn unreplayed_setup(game: &Game) -> String {
+fn unreplayed_setup(game: &Game) -> String {
     let fen = game.hints.fen.as_ref().map(|f| f.fen.as_str());
     let board = game.tags_named("BoardPosition").map(|t| t.value.as_str());
     let written: Vec<&str> = fen.into_iter().chain(board).collect();
@@ -250,29 +272,22 @@ impl StoredGame {
             ply: record.as_ref().and_then(|r| r.ply),
             candidates: record.as_ref().map_or(&[], |r| &r.candidates),
         };
-        let replayed = matches!(status, Status::Ok | Status::Ambiguous | Status::Illegal);
-        let setup = if replayed {
-            String::new()
-        } else {
-            unreplayed_setup(&game)
-        };
-        Identity {
+        let identity = Identity {
             status: &self.status,
             variant: &self.variant,
             start_fen: self.start_fen.as_deref(),
             moves: self.moves.as_deref(),
-            open_part: &open_part(&game, &reading),
+            open_part: "",
             white: &self.white,
             black: &self.black,
             event: &self.event,
             date: &self.date,
             result: self.result.as_deref(),
             site: &self.site,
-            round: game.standard_tag("Round").unwrap_or_default(),
-            setup: &setup,
-        }
-        .key()
-        .into()
+            round: "",
+            setup: "",
+        };
+        Some(identity.of_record(&game, &reading))
     }
 }
 

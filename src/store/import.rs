@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::counts::{CountedGame, GameCounts};
 use super::id_set::IdSet;
-use super::identity::{Identity, Openness, open_part, unreplayed_setup};
+use super::identity::{Identity, Openness};
 use super::index::{IndexBuffer, IndexRow, index_entries, index_missing};
 use super::moves::{encode, encode_played};
 use super::query_indexes;
@@ -225,32 +225,22 @@ impl Prepared {
             ply: record.ply,
             candidates: &record.candidates,
         };
-        let replayed = matches!(
-            record.status,
-            Status::Ok | Status::Ambiguous | Status::Illegal
-        );
-        let setup = if replayed {
-            String::new()
-        } else {
-            unreplayed_setup(game)
-        };
-        let round = game.standard_tag("Round").unwrap_or_default();
-        Identity {
+        let identity = Identity {
             status: self.status.name(),
             variant: &self.variant,
             start_fen: self.start_fen.as_deref(),
             moves: self.moves.as_deref(),
-            open_part: &open_part(game, &reading),
+            open_part: "",
             white: &self.white,
             black: &self.black,
             event: &self.event,
             date: &self.date,
             result: self.result.as_deref(),
             site: &self.site,
-            round,
-            setup: &setup,
-        }
-        .key()
+            round: "",
+            setup: "",
+        };
+        identity.of_record(game, &reading)
     }
 }
 

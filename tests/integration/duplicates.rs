@@ -15,19 +15,6 @@ const EVERY_STATUS: &str = "[Event \"ok\"]\n[White \"A\"]\n1. 22-18 11-15 2. 18x
 [Event \"bad fen\"]\n[FEN \"W:W18,18:B1\"]\n1. 18-14 *\n\n\
 [Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 19-23 *\n";
 
-/// Every preset `generate` writes games of.
-const PRESETS: [&str; 9] = [
-    "filipino",
-    "brazilian",
-    "pool",
-    "russian",
-    "english",
-    "international",
-    "czech",
-    "italian",
-    "spanish",
-];
-
 fn import(db: &Path, paths: &[&Path], args: &[&str]) -> Value {
     let out = pdndb(db)
         .args(["import", "--quiet", "--json"])
@@ -76,7 +63,7 @@ fn pdndbs_own_export_imported_again_adds_no_game() {
         statuses,
         crate_path("tests/data/every-status.pdn"),
     ];
-    for preset in PRESETS {
+    for preset in crate::PRESETS {
         let generated = dir.path().join(format!("{preset}.pdn"));
         crate::generate(&generated, preset, 3, 7);
         files.push(generated);

@@ -64,18 +64,6 @@ fn first_difference(one: &Outcome, many: &Outcome) -> String {
     format!("exit {:?} against {:?}", one.0, many.0)
 }
 
-const VARIANTS: [&str; 9] = [
-    "filipino",
-    "brazilian",
-    "pool",
-    "russian",
-    "english",
-    "international",
-    "czech",
-    "italian",
-    "spanish",
-];
-
 /// Damage done to a generated file, by its number, block by block (the
 /// blocks between blank lines: a game's tags, its movetext).
 fn damage(text: &[u8], kind: usize) -> Vec<u8> {
@@ -155,7 +143,7 @@ fn generated_files(dir: &Path) -> PathBuf {
     let files = dir.join("generated");
     std::fs::create_dir_all(&files).unwrap();
     for k in 0..100usize {
-        let variant = VARIANTS[k % VARIANTS.len()];
+        let variant = crate::PRESETS[k % crate::PRESETS.len()];
         let path = files.join(format!("{k:03}-{variant}.pdn"));
         let games = [1, 7, 40, 63, 64, 65, 130, 200][k % 8];
         generate(&path, variant, games, 1000 + k as u64);

@@ -42,6 +42,19 @@ pub fn crate_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
+/// Every preset, as `--variant` names it (`generate` writes games of each).
+pub const PRESETS: [&str; 9] = [
+    "filipino",
+    "brazilian",
+    "pool",
+    "russian",
+    "english",
+    "international",
+    "czech",
+    "italian",
+    "spanish",
+];
+
 /// The `pdndb` binary with `--db DB`.
 pub fn pdndb(db: &Path) -> Command {
     let mut cmd = Command::cargo_bin("pdndb").unwrap();
