@@ -75,6 +75,13 @@ fn result_form(text: &[u8]) -> Option<usize> {
 /// Dama move too) and `*` are never read so. The caller checks that a token
 /// may start there.
 pub(crate) fn glued_result_len(text: &[u8]) -> Option<usize> {
+    // Most tokens are moves or words: reject them by their first bytes.
+    if !matches!(
+        text,
+        [b'0'..=b'2', b'-' | b'/', ..] | [0xC2, 0xBD, ..] | [0xBD, b'-', ..]
+    ) {
+        return None;
+    }
     RESULTS.iter().find_map(|r| {
         let next = *text.strip_prefix(*r)?.first()?;
         // Not a byte that may go on a move or follow one (a mark, a NAG, a
