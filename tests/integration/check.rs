@@ -549,7 +549,12 @@ fn boards_and_games_that_do_not_fit_say_so_and_cost_nothing_else() {
                 "unknown",
                 "GameType \"40\" is Frisian draughts, a game pdndb does not play"
             ),
-            ("illegal", "brazilian", "ply 1 (1.) 32-28 is illegal"),
+            (
+                "illegal",
+                "brazilian",
+                "ply 1 (1.) 32-28 is illegal; the tag says brazilian, but the moves are on 10×10 \
+                 and read ok as international"
+            ),
             ("ok", "filipino", ""),
             ("ok", "international", ""),
             ("ok", "filipino", ""),
