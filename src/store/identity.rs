@@ -15,7 +15,7 @@
 //! position, stay two games. The key is a hash of all that; a game found by
 //! it is checked against the columns that say how it reads.
 
-use rusqlite::Transaction;
+use rusqlite::{OptionalExtension, Transaction};
 
 use super::StoreError;
 use super::record::StoredRecord;
@@ -198,8 +198,7 @@ pub(super) fn make_keys_again(tx: &Transaction<'_>) -> Result<usize, StoreError>
         };
         after = last.id;
         for game in &games {
-            let text = super::query::stored_text(tx, game.id)?.unwrap_or_default();
-            let Some(key) = game.key(&text) else {
+            let Some(key) = game.key_as_stored(tx)? else {
                 continue;
             };
             if game.key != Some(key) {
@@ -257,6 +256,58 @@ fn stored_games(tx: &Transaction<'_>, after: i64) -> Result<Vec<StoredGame>, Sto
 }
 
 impl StoredGame {
+    /// Its key, its first copy read again for what the columns do not hold:
+    /// only its tags for an `ok` game (its round), its whole text for
+    /// another; `None` when the text cannot be read.
+    fn key_as_stored(&self, tx: &Transaction<'_>) -> Result<Option<i64>, StoreError> {
+        if self.status != Status::Ok.name() {
+            let text = super::query::stored_text(tx, self.id)?.unwrap_or_default();
+            return Ok(self.key(&text));
+        }
+        let stored: Option<Vec<u8>> = tx
+            .prepare_cached(
+                "SELECT text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1",
+            )?
+            .query_row([self.id], |r| r.get(0))
+            .optional()?;
+        let Some(tags) = stored.as_deref().and_then(super::text::decode_tags) else {
+            return Ok(None);
+        };
+        let tags: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&tags).unwrap_or_default();
+        let pairs = tags
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+        let round = crate::pdn::standard_tag(pairs, "Round").unwrap_or_default();
+        Ok(Some(
+            Identity {
+                round,
+                ..self.identity()
+            }
+            .key(),
+        ))
+    }
+
+    /// Its columns as a key's parts; what the record leaves open, its
+    /// round and set-up left empty.
+    fn identity(&self) -> Identity<'_> {
+        Identity {
+            status: &self.status,
+            variant: &self.variant,
+            start_fen: self.start_fen.as_deref(),
+            moves: self.moves.as_deref(),
+            open_part: "",
+            white: &self.white,
+            black: &self.black,
+            event: &self.event,
+            date: &self.date,
+            result: self.result.as_deref(),
+            site: &self.site,
+            round: "",
+            setup: "",
+        }
+    }
+
     /// Its key, its copy's text (tags and moves) read again for what the
     /// columns do not hold; `None` when the text reads as no game.
     fn key(&self, text: &str) -> Option<i64> {
@@ -272,22 +323,7 @@ impl StoredGame {
             ply: record.as_ref().and_then(|r| r.ply),
             candidates: record.as_ref().map_or(&[], |r| &r.candidates),
         };
-        let identity = Identity {
-            status: &self.status,
-            variant: &self.variant,
-            start_fen: self.start_fen.as_deref(),
-            moves: self.moves.as_deref(),
-            open_part: "",
-            white: &self.white,
-            black: &self.black,
-            event: &self.event,
-            date: &self.date,
-            result: self.result.as_deref(),
-            site: &self.site,
-            round: "",
-            setup: "",
-        };
-        Some(identity.of_record(&game, &reading))
+        Some(self.identity().of_record(&game, &reading))
     }
 }
 

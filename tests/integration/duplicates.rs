@@ -264,4 +264,18 @@ fn keys_of_an_older_database_cover_site_round_and_set_up_once_upgraded() {
         (Some(4), Some(3)),
         "{again}"
     );
+    // Every key is the one a fresh import of the file makes.
+    let fresh = dir.path().join("fresh.sqlite");
+    import(&fresh, &[&copy], &[]);
+    let keys = |db: &Path| -> Vec<i64> {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT dup_key FROM game ORDER BY dup_key")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(keys(&db), keys(&fresh));
 }
