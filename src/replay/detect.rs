@@ -37,6 +37,7 @@ use crate::rules::{
 };
 
 use super::interpret::{KeptPositions, Replay, Written, replay_keeping};
+use super::shape::AsRead;
 
 /// Longest main line replayed, in plies.
 pub const MAX_PLIES: usize = 20_000;
@@ -161,6 +162,10 @@ pub enum Reading {
         rules: Rules,
         /// The notation of its moves (`None` when it has none).
         notation: Option<Notation>,
+        /// Whether its algebraic squares are named on the board turned
+        /// 180° (Black on ranks 1–3, as PlayStrategy writes English
+        /// draughts): tried when they do not read cleanly as named.
+        turned: bool,
         /// The start position.
         start: Position,
         /// What replay found.
@@ -294,6 +299,7 @@ pub fn read_record_in(
         && let Reading::Replayed {
             rules,
             notation,
+            turned,
             replay,
             reads_ok_under,
             ..
@@ -304,6 +310,7 @@ pub fn read_record_in(
         let chosen = Candidate {
             rules: *rules,
             notation: *notation,
+            turned: *turned,
         };
         *reads_ok_under = record.alternatives(&chosen, &tried);
     }
@@ -340,11 +347,13 @@ pub fn presets_reading_cleanly(
     Some(clean)
 }
 
-/// A way to read a record: rules and notation.
+/// A way to read a record: rules, notation, and whether the board is
+/// turned.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Candidate {
     rules: Rules,
     notation: Option<Notation>,
+    turned: bool,
 }
 
 /// The candidates to replay, in order, and where their rules come from:
@@ -441,6 +450,7 @@ fn plan(
         let candidate = Candidate {
             rules: overrides.adjust(Preset::Filipino.rules()),
             notation: overrides.notation,
+            turned: false,
         };
         return Ok(Plan::fixed(vec![candidate], dama_tag, VariantFrom::Default));
     }
@@ -570,8 +580,34 @@ impl<'t, 'a> Record<'t, 'a> {
     }
 
     /// The candidates of one set of rules: the notations worth trying,
-    /// most likely first. `inferred` keeps the Dama notation to Filipino.
+    /// most likely first, each algebraic one then on the board turned 180°
+    /// when the record starts from the initial position (a set-up would
+    /// be named on the board as it is). `inferred` keeps the Dama notation
+    /// to Filipino.
     fn notations(
+        &self,
+        rules: &Rules,
+        overrides: &Overrides,
+        game_type: Option<&(&str, GameType)>,
+        dama_tag: bool,
+        inferred: bool,
+    ) -> Vec<Candidate> {
+        let named = self.named_notations(rules, overrides, game_type, dama_tag, inferred);
+        let mut candidates = Vec::with_capacity(2 * named.len());
+        for candidate in named {
+            candidates.push(candidate);
+            if self.fen.is_none() && candidate.notation.and_then(Notation::orientation).is_some() {
+                candidates.push(Candidate {
+                    turned: true,
+                    ..candidate
+                });
+            }
+        }
+        candidates
+    }
+
+    /// [`Record::notations`] on the board as named.
+    fn named_notations(
         &self,
         rules: &Rules,
         overrides: &Overrides,
@@ -582,6 +618,7 @@ impl<'t, 'a> Record<'t, 'a> {
         let with = |notation| Candidate {
             rules: *rules,
             notation,
+            turned: false,
         };
         let dama_board = Notation::Dama.names_squares_of(rules.geometry);
         if let Some(n) = overrides.notation {
@@ -632,13 +669,27 @@ impl<'t, 'a> Record<'t, 'a> {
 
     /// Replays the record under one candidate.
     fn read(&self, candidate: &Candidate, from: VariantFrom) -> Reading {
-        let Candidate { rules, notation } = *candidate;
+        let Candidate {
+            rules,
+            notation,
+            turned,
+        } = *candidate;
         let unreadable = |message| Reading::Unreadable {
             rules: Some(rules),
             message,
             from,
         };
-        let first = self.text.moves.first().copied().flatten();
+        // Turned, captures written one jump per move joined (shape.rs).
+        let as_read = AsRead::new(notation, turned, rules.geometry).tokens(&self.text.moves);
+        let refs: Vec<Option<&MoveToken>>;
+        let moves = match &as_read {
+            Some(tokens) => {
+                refs = tokens.iter().map(Option::as_ref).collect();
+                &refs
+            }
+            None => &self.text.moves,
+        };
+        let first = moves.first().copied().flatten();
         let start = match self.fen {
             None => Position::initial(&rules),
             Some(fen) => {
@@ -655,10 +706,11 @@ impl<'t, 'a> Record<'t, 'a> {
                 }
             }
         };
-        let written = written_moves(&self.text.moves, notation, &rules);
+        let written = written_moves(moves, notation, &rules);
         Reading::Replayed {
             rules,
             notation,
+            turned,
             start,
             replay: replay_keeping(&rules, start, &written, self.positions),
             from,
@@ -697,6 +749,7 @@ impl<'t, 'a> Record<'t, 'a> {
                     vec![Candidate {
                         rules,
                         notation: chosen.notation,
+                        turned: false,
                     }]
                 }
                 Some(Notation::Dama) => Vec::new(),
@@ -729,6 +782,7 @@ impl<'t, 'a> Record<'t, 'a> {
             let candidate = Candidate {
                 rules,
                 notation: chosen.notation,
+                turned: chosen.turned,
             };
             if self.reads_cleanly_under(&candidate, tried) {
                 switched.push(rules);

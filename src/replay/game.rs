@@ -11,6 +11,7 @@ use super::detect::{
 };
 use super::interpret::replay;
 use super::record::{CheckRecord, RecordSource, ply_label};
+use super::shape::{AsRead, split_captures};
 
 /// A warning about one game, with where it stands.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -35,6 +36,34 @@ pub struct CheckedGame {
     pub fault_at: Option<TextPosition>,
     /// Warnings in text order.
     pub warnings: Vec<GameWarning>,
+    /// The main line as read, when that differs from the text's: each
+    /// capture written one jump per move one ply, squares named on a
+    /// turned board (see [`AsRead`]). [`CheckedGame::plies`] gives it.
+    pub as_read: Option<Line>,
+}
+
+impl CheckedGame {
+    /// The plies of the main line of `game` (the game checked) as read:
+    /// the `k`-th is the one replay's ply `k + 1` stands for.
+    pub fn plies<'a>(&'a self, game: &'a Game) -> &'a [Ply] {
+        self.as_read
+            .as_ref()
+            .map_or(game.plies(), |line| &line.plies)
+    }
+}
+
+/// How the moves of a game read as `reading` are read besides their
+/// notation (moves as written for a reading that replayed nothing).
+pub fn as_read(reading: &Reading) -> AsRead<'_> {
+    match reading {
+        Reading::Replayed {
+            rules,
+            notation,
+            turned,
+            ..
+        } => AsRead::new(*notation, *turned, rules.geometry),
+        _ => AsRead::default(),
+    }
 }
 
 /// Checks a game read from `file`, by itself (see [`FileChecker`] for the
@@ -321,10 +350,14 @@ pub(super) fn check_in(
         },
         None => read_record_in(&text, overrides, majority),
     };
-    let record = CheckRecord::build(source, &text, game, &reading);
+    let shape = as_read(&reading);
+    let read_line = shape.line(game, &game.line);
+    let line = read_line.as_ref().unwrap_or(&game.line);
+    warnings.extend(shape_warnings(game, &text.moves, &shape));
+    let record = CheckRecord::build(source, &line.plies, game, &reading);
     let fault_at = record
         .ply
-        .and_then(|p| plies.get(p - 1))
+        .and_then(|p| line.plies.get(p - 1))
         .map(|p| game.position_of(p));
     let has_variations = plies.iter().any(|p| !p.variations().is_empty());
     if let Reading::Replayed {
@@ -348,14 +381,53 @@ pub(super) fn check_in(
             game_start: start.side(),
             first_ply: 1,
         };
-        check_variations(&game.line, &context, &positions, &mut warnings);
+        check_variations(line, &context, &positions, &mut warnings);
     }
     CheckedGame {
         record,
         reading,
         fault_at,
         warnings,
+        as_read: read_line,
     }
+}
+
+/// The warnings on moves read otherwise than as written: squares named on
+/// a turned board; captures written one jump per move, read joined (one
+/// warning for all of them, where the first stands).
+fn shape_warnings(
+    game: &Game,
+    tokens: &[Option<&crate::notation::MoveToken>],
+    shape: &AsRead<'_>,
+) -> Vec<GameWarning> {
+    let mut warnings = Vec::new();
+    let at = |k: usize| game.plies().get(k).map(|p| game.position_of(p));
+    if shape.turned.is_some()
+        && let Some(first) = at(0)
+    {
+        warnings.push(GameWarning {
+            line: first.line,
+            column: first.column,
+            message: "algebraic squares named on the board turned 180° (Black on ranks 1–3, \
+                      as PlayStrategy exports English draughts); read so"
+                .to_string(),
+        });
+    }
+    let (joined, first) = split_captures(tokens);
+    if shape.join
+        && let Some(first) = first.and_then(at)
+    {
+        let captures = if joined == 1 { "capture" } else { "captures" };
+        warnings.push(GameWarning {
+            line: first.line,
+            column: first.column,
+            message: format!(
+                "captures written one jump per move (PlayStrategy's export): \
+                 read joined, each capture as one ply ({joined} {captures})"
+            ),
+        });
+    }
+    warnings
 }
 
 /// Where a line stands in the game: its rules, notation, the side that

@@ -6,6 +6,7 @@ mod game;
 mod interpret;
 mod pipeline;
 mod record;
+mod shape;
 
 pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
@@ -21,3 +22,4 @@ pub use interpret::{
 };
 pub use pipeline::{FileCheck, Handed};
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};
+pub use shape::{AsRead, joins_jumps, split_captures};

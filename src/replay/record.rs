@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::detect::{Reading, RecordText, VariantFrom};
+use super::detect::{Reading, VariantFrom};
 use super::interpret::Limit;
 use crate::notation::{Notation, write_fen};
-use crate::pdn::Game;
+use crate::pdn::{Game, Ply};
 use crate::rules::{Color, Move, Rules};
 
 /// The status of a record (DESIGN §4).
@@ -129,14 +129,14 @@ pub struct CheckRecord {
 }
 
 impl CheckRecord {
-    /// Builds the record of `game` from how it was read.
+    /// Builds the record of `game` from how it was read; `plies` are the
+    /// plies of its main line as read (see [`super::CheckedGame::plies`]).
     pub fn build(
         source: RecordSource,
-        text: &RecordText<'_>,
+        plies: &[Ply],
         game: &Game,
         reading: &Reading,
     ) -> CheckRecord {
-        let plies = game.plies();
         let token = |ply: usize| plies.get(ply - 1).map(|p| game.ply_text(p).to_string());
         let mut record = CheckRecord {
             file: source.file,
@@ -241,7 +241,8 @@ impl CheckRecord {
             set_ply(&mut record, ply);
             let label = ply_label(rules, start.side(), ply);
             let token = plies.get(ply - 1).map_or("", |p| game.ply_text(p));
-            let why = match (text.moves.get(ply - 1).copied().flatten(), notation) {
+            let written = plies.get(ply - 1).and_then(Ply::move_token);
+            let why = match (written, notation) {
                 (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
                 (None, _) => "is not a move".to_string(),
                 (Some(t), Some(n)) if t.square_sets(*n, rules.geometry).is_err() => {
