@@ -121,6 +121,7 @@ pub fn export_text(
     let mut read = ReadGame {
         rules,
         notation: *notation,
+        plies: checked.plies(game),
         start,
         replay,
         message: before.message.as_deref(),
@@ -249,6 +250,9 @@ fn as_written_text(game: &Game) -> String {
 struct ReadGame<'a> {
     rules: &'a Rules,
     notation: Option<Notation>,
+    /// The plies of the main line as read (a capture written one jump per
+    /// move is one ply; squares named on the board the game was read on).
+    plies: &'a [Ply],
     start: &'a Position,
     replay: &'a Replay,
     message: Option<&'a str>,
@@ -301,10 +305,10 @@ fn export_replayed(
         left_out: false,
     };
     let replay = read.replay;
-    let mut plies = writer.reading(game.plies(), *read.start, replay, true, 0);
+    let mut plies = writer.reading(read.plies, *read.start, replay, true, 0);
     if let Some(k) = keep_from {
         plies.truncate(k);
-        plies.extend(game.plies().iter().skip(k).cloned());
+        plies.extend(read.plies.iter().skip(k).cloned());
     }
     if let Some(first) = plies.first_mut() {
         let (number, side) = move_number(rules, read.start.side(), 1);

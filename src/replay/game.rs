@@ -522,6 +522,60 @@ mod tests {
             .unwrap()
     }
 
+    fn english_game(moves: &str) -> Game {
+        let text = format!("[Variant \"American/English\"]\n{moves} *\n");
+        crate::pdn::Reader::new(text.as_bytes())
+            .next_game()
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn playstrategys_english_is_read_turned_and_joined_with_a_warning_each() {
+        // 9-14 23-19 6-9 26-23 2-6 19-16 12x19x26 30x23, as PlayStrategy
+        // writes it.
+        let game =
+            english_game("1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 c5xe7 5. f8xd6");
+        let checked = check_game(&game, "ps.pdn", &Overrides::default());
+        let r = &checked.record;
+        assert_eq!(
+            (r.status, r.plies, r.notation),
+            (super::super::Status::Ok, Some(8), Some("vismin"))
+        );
+        let messages: Vec<&str> = checked
+            .warnings
+            .iter()
+            .map(|w| w.message.as_str())
+            .collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].contains("turned 180°"), "{messages:?}");
+        assert!(messages[1].contains("(1 capture)"), "{messages:?}");
+        // The joined ply stands where its first jump is written.
+        let plies = checked.plies(&game);
+        assert_eq!(plies.len(), 8);
+        assert_eq!(game.ply_text(&plies[6]), "a3xc5 c5xe7");
+        assert_eq!(
+            (checked.warnings[1].line, checked.warnings[1].column),
+            (2, 49)
+        );
+    }
+
+    #[test]
+    fn a_fault_in_a_capture_written_one_jump_per_move_names_its_jumps() {
+        let game =
+            english_game("1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 c5xa7 5. f8xd6");
+        let checked = check_game(&game, "ps.pdn", &Overrides::default());
+        let r = &checked.record;
+        assert_eq!((r.status, r.ply), (super::super::Status::Illegal, Some(7)));
+        assert_eq!(r.token.as_deref(), Some("a3xc5 c5xa7"));
+        assert_eq!(
+            r.message.as_deref(),
+            Some("ply 7 (4.) a3xc5 c5xa7 is illegal")
+        );
+        let at = checked.fault_at.unwrap();
+        assert_eq!((at.line, at.column), (2, 49));
+    }
+
     #[test]
     fn long_games_are_held_by_their_memory_not_their_number() {
         let game = long_game(4_000);

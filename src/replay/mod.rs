@@ -13,8 +13,8 @@ pub use detect::{
     read_record_in, written_moves,
 };
 pub use game::{
-    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, position_after_moves,
-    record_tags, record_text,
+    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, as_read, check_game,
+    position_after_moves, record_tags, record_text,
 };
 pub use interpret::{
     CertainPosition, KeptPositions, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED,

@@ -50,6 +50,16 @@ impl<'g> AsRead<'g> {
         }
     }
 
+    /// How the moves of a record read in `notation` on the board as named
+    /// are read: captures written one jump per move joined. What the texts
+    /// of the plies need (a turned board changes none).
+    pub fn joining(notation: Option<Notation>) -> AsRead<'static> {
+        AsRead {
+            join: joins_jumps(notation),
+            turned: None,
+        }
+    }
+
     /// Whether moves are read as written.
     pub fn is_plain(&self) -> bool {
         self.turned.is_none() && !self.join

@@ -13,7 +13,7 @@
 //! against the columns that say how it reads.
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::pdn::Game;
+use crate::pdn::{Game, Ply};
 use crate::replay::{CheckRecord, Status};
 
 /// What makes a stored game the game it is.
@@ -81,8 +81,10 @@ fn known_date(date: &str) -> String {
 /// What a record's reading leaves open, as text: empty for an `ok` game;
 /// for an ambiguous one the ply where readings part and the moves there;
 /// for an illegal one the fault's ply and the tokens from there, as written
-/// (blanks inside left out); else the move text with its blanks made one.
-pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
+/// (blanks inside left out; `plies` are the main line's plies as read,
+/// [`crate::replay::CheckedGame::plies`]); else the move text with its
+/// blanks made one.
+pub(super) fn open_part(game: &Game, plies: &[Ply], record: &CheckRecord) -> String {
     match record.status {
         Status::Ok => String::new(),
         Status::Ambiguous => format!(
@@ -93,7 +95,7 @@ pub(super) fn open_part(game: &Game, record: &CheckRecord) -> String {
         Status::Illegal => {
             let from = record.reached.unwrap_or(0);
             let mut text = from.to_string();
-            for ply in game.line.plies.iter().skip(from) {
+            for ply in plies.iter().skip(from) {
                 text.push(' ');
                 text.extend(game.ply_text(ply).chars().filter(|c| !c.is_whitespace()));
             }

@@ -1525,7 +1525,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         start_fen,
         moves,
         moves_key,
-        open_part: super::identity::open_part(game, record).into(),
+        open_part: super::identity::open_part(game, checked.plies(game), record).into(),
         dup_key: 0,
         record: record_json,
         variant_from: record.variant_from.name(),
