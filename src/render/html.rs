@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use super::svg::{self, Defs};
 use super::{Board, escape};
 use crate::notation::Notation;
-use crate::rules::{Geometry, Rules};
+use crate::rules::{Color, Geometry, Rules};
 use crate::store::record::ReportRecord;
 
 /// The statuses in the order the summary lists them.
@@ -349,6 +349,12 @@ impl<W: Write> Page<W> {
                 .unwrap_or("?")
                 .to_string()
         };
+        // White and Black, or PlayStrategy's P1 and P2.
+        let player = |color| {
+            crate::store::listing::player(&r.tags, color, &r.record.variant)
+                .unwrap_or("?")
+                .to_string()
+        };
         let message = r
             .record
             .message
@@ -365,8 +371,8 @@ impl<W: Write> Page<W> {
              game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
             index = r.index,
-            white = escape(&tag("White")),
-            black = escape(&tag("Black")),
+            white = escape(&player(Color::White)),
+            black = escape(&player(Color::Black)),
             event = escape(&tag("Event")),
             message = escape(&message),
         )?;

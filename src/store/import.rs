@@ -1463,6 +1463,11 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         Reading::Unreadable { rules, .. } => (rules.as_ref(), None, None),
         Reading::Unsupported { .. } => (None, None, None),
     };
+    // White and Black, or PlayStrategy's P1 (the first side) and P2.
+    let first = rules.map_or(Color::White, |r| r.first);
+    let player = |color: Color| {
+        CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
+    };
     let start_fen = match (rules, start) {
         (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
         _ => None,
@@ -1513,8 +1518,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         variant: CompactString::from(record.variant.as_str()),
         preset,
         notation: record.notation,
-        white: trimmed("White"),
-        black: trimmed("Black"),
+        white: player(Color::White),
+        black: player(Color::Black),
         event: trimmed("Event"),
         site: trimmed("Site"),
         date: trimmed("Date"),
