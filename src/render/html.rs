@@ -137,6 +137,14 @@ impl<K> Default for SummaryBuilder<K> {
     }
 }
 
+/// The name of the player of `color` in a reported game: its `White` or
+/// `Black` tag, else PlayStrategy's `P1` or `P2`; `?` when it has none.
+fn player_name(record: &ReportRecord, color: Color) -> String {
+    crate::store::listing::player(&record.tags, color, &record.record.variant)
+        .unwrap_or("?")
+        .to_string()
+}
+
 /// The entry of `key` in `list`, added (at `place`) when new, else met
 /// at `place` if that comes first.
 fn first_place<T: PartialEq, K: Ord + Copy, V>(
@@ -349,12 +357,6 @@ impl<W: Write> Page<W> {
                 .unwrap_or("?")
                 .to_string()
         };
-        // White and Black, or PlayStrategy's P1 and P2.
-        let player = |color| {
-            crate::store::listing::player(&r.tags, color, &r.record.variant)
-                .unwrap_or("?")
-                .to_string()
-        };
         let message = r
             .record
             .message
@@ -371,8 +373,8 @@ impl<W: Write> Page<W> {
              game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
             index = r.index,
-            white = escape(&player(Color::White)),
-            black = escape(&player(Color::Black)),
+            white = escape(&player_name(r, Color::White)),
+            black = escape(&player_name(r, Color::Black)),
             event = escape(&tag("Event")),
             message = escape(&message),
         )?;

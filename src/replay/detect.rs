@@ -296,10 +296,8 @@ pub fn read_record_in(
         };
     };
     if !overrides.skip_alternatives
+        && let Some(chosen) = Candidate::of(&reading)
         && let Reading::Replayed {
-            rules,
-            notation,
-            turned,
             replay,
             reads_ok_under,
             ..
@@ -307,11 +305,6 @@ pub fn read_record_in(
         && !reads_cleanly(replay)
         && replay.plies > 0
     {
-        let chosen = Candidate {
-            rules: *rules,
-            notation: *notation,
-            turned: *turned,
-        };
         *reads_ok_under = record.alternatives(&chosen, &tried);
     }
     reading
@@ -354,6 +347,34 @@ struct Candidate {
     rules: Rules,
     notation: Option<Notation>,
     turned: bool,
+}
+
+impl Candidate {
+    /// Rules and notation on the board as named.
+    fn new(rules: Rules, notation: Option<Notation>) -> Candidate {
+        Candidate {
+            rules,
+            notation,
+            turned: false,
+        }
+    }
+
+    /// The candidate a replayed record was read by.
+    fn of(reading: &Reading) -> Option<Candidate> {
+        match *reading {
+            Reading::Replayed {
+                rules,
+                notation,
+                turned,
+                ..
+            } => Some(Candidate {
+                rules,
+                notation,
+                turned,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// The candidates to replay, in order, and where their rules come from:
@@ -447,11 +468,10 @@ fn plan(
         return Ok(Plan::fixed(candidates, dama_tag, VariantFrom::Tag));
     }
     if record.tokens == 0 && record.fen.is_none() {
-        let candidate = Candidate {
-            rules: overrides.adjust(Preset::Filipino.rules()),
-            notation: overrides.notation,
-            turned: false,
-        };
+        let candidate = Candidate::new(
+            overrides.adjust(Preset::Filipino.rules()),
+            overrides.notation,
+        );
         return Ok(Plan::fixed(vec![candidate], dama_tag, VariantFrom::Default));
     }
     if !record.fits(Geometry::standard()) && !record.fits(Geometry::international()) {
@@ -615,11 +635,7 @@ impl<'t, 'a> Record<'t, 'a> {
         dama_tag: bool,
         inferred: bool,
     ) -> Vec<Candidate> {
-        let with = |notation| Candidate {
-            rules: *rules,
-            notation,
-            turned: false,
-        };
+        let with = |notation| Candidate::new(*rules, notation);
         let dama_board = Notation::Dama.names_squares_of(rules.geometry);
         if let Some(n) = overrides.notation {
             if inferred && n == Notation::Dama && rules.preset != Preset::Filipino {
@@ -746,11 +762,7 @@ impl<'t, 'a> Record<'t, 'a> {
             let candidates = match chosen.notation {
                 // A Dama record stays in Dama numbers.
                 Some(Notation::Dama) if Notation::Dama.names_squares_of(rules.geometry) => {
-                    vec![Candidate {
-                        rules,
-                        notation: chosen.notation,
-                        turned: false,
-                    }]
+                    vec![Candidate::new(rules, chosen.notation)]
                 }
                 Some(Notation::Dama) => Vec::new(),
                 _ => self.notations(&rules, &plain, None, false, true),

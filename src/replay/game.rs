@@ -327,29 +327,7 @@ pub(super) fn check_in(
         tags,
     };
     let mut warnings: Vec<GameWarning> = Vec::new();
-    let mut reader_error = None;
-    for d in &game.diagnostics {
-        if d.severity == Severity::Error && reader_error.is_none() {
-            reader_error = Some(d.message.clone());
-        }
-        warnings.push(GameWarning {
-            line: d.position.line,
-            column: d.position.column,
-            message: d.message.clone(),
-        });
-    }
-    let reading = match reader_error {
-        Some(message) => Reading::Unreadable {
-            rules: overrides.rules,
-            message: format!("the text cannot be read: {message}"),
-            from: if overrides.rules.is_some() {
-                VariantFrom::Forced
-            } else {
-                VariantFrom::Default
-            },
-        },
-        None => read_record_in(&text, overrides, majority),
-    };
+    let reading = read_game(game, &text, overrides, majority, &mut warnings);
     let shape = as_read(&reading);
     let read_line = shape.line(game, &game.line);
     let line = read_line.as_ref().unwrap_or(&game.line);
@@ -389,6 +367,40 @@ pub(super) fn check_in(
         fault_at,
         warnings,
         as_read: read_line,
+    }
+}
+
+/// Reads a game: unreadable when its text has an error, else as detection
+/// reads its record; the reader's diagnostics go to `warnings`.
+fn read_game(
+    game: &Game,
+    text: &RecordText<'_>,
+    overrides: &Overrides,
+    majority: Option<Preset>,
+    warnings: &mut Vec<GameWarning>,
+) -> Reading {
+    let mut reader_error = None;
+    for d in &game.diagnostics {
+        if d.severity == Severity::Error && reader_error.is_none() {
+            reader_error = Some(d.message.clone());
+        }
+        warnings.push(GameWarning {
+            line: d.position.line,
+            column: d.position.column,
+            message: d.message.clone(),
+        });
+    }
+    match reader_error {
+        Some(message) => Reading::Unreadable {
+            rules: overrides.rules,
+            message: format!("the text cannot be read: {message}"),
+            from: if overrides.rules.is_some() {
+                VariantFrom::Forced
+            } else {
+                VariantFrom::Default
+            },
+        },
+        None => read_record_in(text, overrides, majority),
     }
 }
 

@@ -1437,6 +1437,13 @@ pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
 /// The encoder of games' stored texts, one for every game of a file.
 pub(super) type Deflater = super::text::TextEncoder;
 
+/// The name of the player of `color` as stored: the `White` or `Black`
+/// tag, else PlayStrategy's `P1` (the first side under `rules`) or `P2`.
+fn player(game: &Game, color: Color, rules: Option<&Rules>) -> CompactString {
+    let first = rules.map_or(Color::White, |r| r.first);
+    CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
+}
+
 pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
     // The standard tags, or their names in other languages (`Bianco`, …).
@@ -1462,11 +1469,6 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         } => (Some(rules), Some(start), Some(replay)),
         Reading::Unreadable { rules, .. } => (rules.as_ref(), None, None),
         Reading::Unsupported { .. } => (None, None, None),
-    };
-    // White and Black, or PlayStrategy's P1 (the first side) and P2.
-    let first = rules.map_or(Color::White, |r| r.first);
-    let player = |color: Color| {
-        CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
     };
     let start_fen = match (rules, start) {
         (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
@@ -1518,8 +1520,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         variant: CompactString::from(record.variant.as_str()),
         preset,
         notation: record.notation,
-        white: player(Color::White),
-        black: player(Color::Black),
+        white: player(game, Color::White, rules),
+        black: player(game, Color::Black, rules),
         event: trimmed("Event"),
         site: trimmed("Site"),
         date: trimmed("Date"),
