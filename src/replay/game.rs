@@ -434,7 +434,7 @@ fn shape_warnings(
             line: first.line,
             column: first.column,
             message: format!(
-                "captures written one jump per move (PlayStrategy's export): \
+                "captures written one jump per move (as PlayStrategy exports them): \
                  read joined, each capture as one ply ({joined} {captures})"
             ),
         });

@@ -11,7 +11,7 @@ use crate::{crate_path, json_lines, run};
 const FILE: &str = "tests/data/playstrategy-english.pdn";
 
 /// The warning on captures written one jump per move.
-const JOINED: &str = "captures written one jump per move (PlayStrategy's export): \
+const JOINED: &str = "captures written one jump per move (as PlayStrategy exports them): \
                       read joined, each capture as one ply";
 
 /// The warning on the turned board.
