@@ -40,7 +40,7 @@ use crate::replay::{
     CheckRecord, CheckedGame, Overrides, Reading, Replay, Status, check_game, move_number, replay,
     written_moves,
 };
-use crate::rules::{Move, Position, Preset, Rules};
+use crate::rules::{Color, Move, Position, Preset, Rules};
 
 /// Most variations written for the other readings of one ambiguous record;
 /// past it a comment says that the rest are left out.
@@ -121,6 +121,7 @@ pub fn export_text(
     let mut read = ReadGame {
         rules,
         notation: *notation,
+        plies: checked.plies(game),
         start,
         replay,
         message: before.message.as_deref(),
@@ -256,6 +257,9 @@ fn as_written_text(game: &Game) -> String {
 struct ReadGame<'a> {
     rules: &'a Rules,
     notation: Option<Notation>,
+    /// The plies of the main line as read (a capture written one jump per
+    /// move is one ply; squares named on the board the game was read on).
+    plies: &'a [Ply],
     start: &'a Position,
     replay: &'a Replay,
     message: Option<&'a str>,
@@ -274,7 +278,7 @@ fn export_replayed(
     let out = asked
         .filter(|n| n.names_squares_of(rules.geometry))
         .unwrap_or(Notation::Numeric);
-    let (mut tags, result, mut notes) = roster(game);
+    let (mut tags, result, mut notes) = roster(game, rules.first);
     if let Some(asked) = asked.filter(|n| *n != out) {
         notes.push(format!(
             "written in numbers: the {asked} notation has no names for the squares of the {}x{} board",
@@ -308,10 +312,10 @@ fn export_replayed(
         left_out: false,
     };
     let replay = read.replay;
-    let mut plies = writer.reading(game.plies(), *read.start, replay, true, 0);
+    let mut plies = writer.reading(read.plies, *read.start, replay, true, 0);
     if let Some(k) = keep_from {
         plies.truncate(k);
-        plies.extend(game.plies().iter().skip(k).cloned());
+        plies.extend(read.plies.iter().skip(k).cloned());
     }
     if let Some(first) = plies.first_mut() {
         let (number, side) = move_number(rules, read.start.side(), 1);
@@ -685,9 +689,10 @@ fn read_date(text: &str) -> Option<String> {
     Some(format!("{}.{}.{}", show(y, 4), show(m, 2), show(d, 2)))
 }
 
-/// The roster tags of a game, normalised; the result for the terminator;
-/// notes about what could not be normalised.
-fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
+/// The roster tags of a game whose first side is `first`, normalised (the
+/// players also from PlayStrategy's `P1` and `P2`: [`Game::player`]); the
+/// result for the terminator; notes about what could not be normalised.
+fn roster(game: &Game, first: Color) -> (Vec<Tag>, String, Vec<String>) {
     let mut notes = Vec::new();
     let written_tag = game
         .standard_tag("Result")
@@ -712,10 +717,12 @@ fn roster(game: &Game) -> (Vec<Tag>, String, Vec<String>) {
     for name in ROSTER {
         // Also from the tag's names in other languages (kept as written
         // among the other tags).
-        let written = game
-            .standard_tag(name)
-            .map(str::trim)
-            .filter(|v| !v.is_empty());
+        let written = match name {
+            "White" => game.player(Color::White, first),
+            "Black" => game.player(Color::Black, first),
+            _ => game.standard_tag(name),
+        };
+        let written = written.map(str::trim).filter(|v| !v.is_empty());
         let value = match name {
             "Result" => result.clone(),
             "Date" => match written {
@@ -800,6 +807,30 @@ mod tests {
         let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
         let checked = check_game(&game, "t.pdn", &Overrides::default());
         export_text(&game, &checked, options).map(|e| e.text)
+    }
+
+    #[test]
+    fn playstrategys_english_is_written_on_pdndbs_board_with_its_players() {
+        // 9-14 23-19 6-9 26-23 2-6 19-16 12x19x26 30x23 as PlayStrategy
+        // writes it: P1 is Black, the board turned, a double jump split.
+        let text = "[P1 \"Ann\"]\n[P2 \"Bob\"]\n[Variant \"American/English\"]\n\
+                    1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 {one} c5xe7 {two} \
+                    5. f8xd6 1-0\n";
+        let out = export(text, &ExportOptions::default()).unwrap();
+        assert!(out.contains("[White \"Bob\"]\n[Black \"Ann\"]"), "{out}");
+        assert!(out.contains("[GameType \"21,B,8,8,A0,0\"]"), "{out}");
+        assert!(out.contains("[P1 \"Ann\"]"), "{out}");
+        // 12x19x26 as one move, start and end, with both comments.
+        assert!(out.contains("4. h6xd2 {one} {two} 4... c1xe3"), "{out}");
+        let numeric = ExportOptions {
+            notation: Some(Notation::Numeric),
+            ..ExportOptions::default()
+        };
+        let out = export(text, &numeric).unwrap();
+        assert!(
+            out.contains("1. 9-14 23-19 2. 6-9 26-23 3. 2-6 19-16 4. 12x26"),
+            "{out}"
+        );
     }
 
     #[test]

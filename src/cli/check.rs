@@ -16,7 +16,7 @@ use crate::pdn::{Game, Reader};
 use crate::replay::{
     CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, record_tags,
 };
-use crate::rules::Position;
+use crate::rules::{Color, Position};
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]
@@ -205,13 +205,14 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         |p| format!("{}:{}", p.line, p.column),
     );
     let tag = |name: &str| super::tag_text(Some(&r.tags), name);
+    let player = |color| super::player_text(&r.tags, color, &r.variant);
     writeln!(
         out,
         "{}:{at}: game {} ({} – {}, {}): {} [{}]",
         visible(&r.file),
         r.index,
-        tag("White"),
-        tag("Black"),
+        player(Color::White),
+        player(Color::Black),
         tag("Event"),
         visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()

@@ -9,6 +9,7 @@ use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::replay::Status;
+use crate::rules::Color;
 use crate::store::games::{GameFilter, GameFilterText, GameSort};
 use crate::store::listing::Place;
 
@@ -133,6 +134,7 @@ pub fn cmd_games(
             return super::write_json_line(out, &game);
         }
         let tag = |n: &str| super::tag_text(Some(&game.tags), n);
+        let name = |color| super::player_text(&game.tags, color, &game.variant);
         let place = Place {
             file: &game.file,
             line: game.line,
@@ -143,8 +145,8 @@ pub fn cmd_games(
             "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}",
             game.game,
             tag("Date"),
-            tag("White"),
-            tag("Black"),
+            name(Color::White),
+            name(Color::Black),
             visible(game.result.as_deref().unwrap_or("*")),
             game.outcome,
             tag("Event"),

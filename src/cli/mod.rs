@@ -256,6 +256,20 @@ pub fn tag_text(tags: Option<&serde_json::Map<String, serde_json::Value>>, name:
         .unwrap_or_else(|| "?".to_string())
 }
 
+/// The name of the player of `color` as a listing shows it, `?` when
+/// there is none: the `White` or `Black` tag, else PlayStrategy's `P1` or
+/// `P2` as the game's `variant` says ([`crate::store::listing::player`]).
+pub fn player_text(
+    tags: &serde_json::Map<String, serde_json::Value>,
+    color: crate::rules::Color,
+    variant: &str,
+) -> String {
+    crate::store::listing::player(tags, color, variant)
+        .map(crate::export::clean_tag_value)
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "?".to_string())
+}
+
 /// Writes one value as a line of JSON (the `--json` output of every
 /// command), every control character in it escaped
 /// ([`output::JsonForTerminal`]).

@@ -75,7 +75,7 @@ pub fn cmd_report(
                         out,
                         "    {} ({}) [id {}]",
                         m.place(),
-                        Roster::of(&m.tags),
+                        Roster::of(&m.tags, &group.variant),
                         m.game
                     )?;
                 }
@@ -117,7 +117,7 @@ pub fn cmd_report(
         if args.json {
             super::write_json_line(out, &record)?;
         } else {
-            let roster = Roster::of(&record.tags);
+            let roster = Roster::of(&record.tags, &record.record.variant);
             let place = Place {
                 file: &record.file,
                 line: record.line,

@@ -71,7 +71,7 @@ pub fn cmd_search(
                     out,
                     "{} ({}) [id {}]: at ply {}, {}, {}",
                     hit.place(),
-                    Roster::of(&hit.tags),
+                    Roster::of(&hit.tags, &hit.variant),
                     hit.game,
                     hit.ply,
                     hit.outcome,

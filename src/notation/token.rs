@@ -402,6 +402,53 @@ impl MoveToken {
             .max()
     }
 
+    /// Whether this move, written just after `previous`, goes on with the
+    /// capture `previous` began: both are written as captures and this one
+    /// starts on the square where `previous` ended. Files that write each
+    /// jump of a capture as a move of its own (PlayStrategy's export) write
+    /// a double capture so: `a3xc5 c5xe7`. Said of the squares as written,
+    /// whatever the notation.
+    pub fn continues(&self, previous: &MoveToken) -> bool {
+        self.capture && previous.capture && self.squares.first() == previous.squares.last()
+    }
+
+    /// The capture `self` begins and `next` goes on with (see
+    /// [`MoveToken::continues`]) as one move: `a3xc5` and `c5xe7` make
+    /// `a3xc5xe7`.
+    pub fn joined(&self, next: &MoveToken) -> MoveToken {
+        let mut squares = self.squares.clone();
+        squares.extend(next.squares.iter().skip(1).copied());
+        MoveToken {
+            squares,
+            capture: self.capture || next.capture,
+        }
+    }
+
+    /// The move with its algebraic squares named on the board turned 180°
+    /// (on a board of `width` files and `height` ranks, file `f` and rank
+    /// `r` become file `width − 1 − f` and rank `height + 1 − r`): the
+    /// squares of a record written from the other side of the board, as
+    /// PlayStrategy writes English draughts, with the first side's men on
+    /// ranks 1–3. Numbers, and squares beyond the board, are kept.
+    pub fn turned(&self, geometry: &Geometry) -> MoveToken {
+        let (width, height) = (geometry.width(), geometry.height());
+        let turn = |square: &SquareToken| match *square {
+            SquareToken::Algebraic { file, rank }
+                if u32::from(file) < width && (1..=height).contains(&u32::from(rank)) =>
+            {
+                SquareToken::Algebraic {
+                    file: (width - 1 - u32::from(file)) as u8,
+                    rank: (height + 1 - u32::from(rank)) as u8,
+                }
+            }
+            other => other,
+        };
+        MoveToken {
+            squares: self.squares.iter().map(turn).collect(),
+            capture: self.capture,
+        }
+    }
+
     /// Appends, for each written square, the squares it names in
     /// `notation`; false (with `out` partly filled) when one names none.
     #[inline]
@@ -681,6 +728,44 @@ mod tests {
             "9999-1".parse::<MoveToken>(),
             Err(TokenError::BadSquare { .. })
         ));
+    }
+
+    #[test]
+    fn a_jump_written_after_the_jump_before_it_continues_that_capture() {
+        assert!(token("c5xe7").continues(&token("a3xc5")));
+        assert!(token("15x8").continues(&token("22x15")));
+        // Not written as captures, or not from where the capture ended.
+        assert!(!token("c5-d6").continues(&token("a3xc5")));
+        assert!(!token("c5xe7").continues(&token("a3-c5")));
+        assert!(!token("e5xc7").continues(&token("a3xc5")));
+        let joined = token("a3xc5")
+            .joined(&token("c5xe7"))
+            .joined(&token("e7xg5"));
+        assert_eq!(joined, token("a3xc5xe7xg5"));
+    }
+
+    #[test]
+    fn a_turned_move_names_the_squares_from_the_other_side() {
+        let g = Geometry::standard();
+        // PlayStrategy's first English move g3-f4 is 9-14: Vismin b6-c5.
+        assert_eq!(token("g3-f4").turned(g), token("b6-c5"));
+        assert_eq!(token("a1xc3").turned(g), token("h8xf6"));
+        // Colours are kept: a Vismin square stays one.
+        for file in 0..8u8 {
+            for rank in 1..=8u8 {
+                let t = MoveToken {
+                    squares: Squares::from_slice(&[SquareToken::Algebraic { file, rank }; 2]),
+                    capture: false,
+                };
+                assert_eq!(t.turned(g).views(), t.views(), "{t}");
+                assert_eq!(t.turned(g).turned(g), t);
+            }
+        }
+        // Numbers and squares off the board stay as written.
+        assert_eq!(token("9-14").turned(g), token("9-14"));
+        assert_eq!(token("j9-a1").turned(g), token("j9-h8"));
+        let g10 = Geometry::international();
+        assert_eq!(token("a1-j10").turned(g10), token("j10-a1"));
     }
 
     #[test]

@@ -71,6 +71,19 @@ impl Game {
         )
     }
 
+    /// The name of the player of `color`, the game's first side being
+    /// `first`: its `White` or `Black` tag, else PlayStrategy's `P1` (the
+    /// first side) or `P2` (see [`player_tag`](super::player_tag)).
+    pub fn player(&self, color: Color, first: Color) -> Option<&str> {
+        super::tags::player_tag(
+            self.tags
+                .iter()
+                .map(|t| (t.name.as_str(), t.value.as_str())),
+            color,
+            first,
+        )
+    }
+
     /// Every tag named `name`, compared without case, in order.
     pub fn tags_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
         self.tags

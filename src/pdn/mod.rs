@@ -88,7 +88,7 @@ pub use game::{
 pub use input::{Content, Hashed, Input, STDIN, Snapshot};
 pub use reader::{FramedGame, Reader};
 pub use sniff::{NotPdn, SNIFF_SAMPLE, STREAM_SNIFF_LIMIT, sniff, sniff_as};
-pub use tags::{TAG_ALIASES, standard_tag, tag_aliases};
+pub use tags::{TAG_ALIASES, player_tag, standard_tag, tag_aliases};
 pub use writer::{game_to_string, guard_tag_lines, tags_to_string, write_game, write_games};
 
 /// Deepest variation nesting read; deeper variations are skipped with a

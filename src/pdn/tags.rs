@@ -6,7 +6,10 @@
 //! keeps every tag as written; [`standard_tag`] (and
 //! [`Game::standard_tag`](super::Game::standard_tag)) read the standard
 //! tag through these names when the game lacks it. [`TAG_ALIASES`] is the
-//! one table of them.
+//! one table of them. PlayStrategy names the players `P1` and `P2`:
+//! [`player_tag`] reads them where `White` and `Black` are absent.
+
+use crate::rules::Color;
 
 /// The standard tags that other languages name differently, each with
 /// the names read for it, in the order they are tried. Names are compared
@@ -141,6 +144,40 @@ where
     best.map(|(_, value)| value)
 }
 
+/// The name of the player of `color` among `tags` (pairs of name and
+/// value, in the order written): the `White` or `Black` tag (also through
+/// its names in other languages, as [`standard_tag`]); where the game has
+/// none, the tag PlayStrategy (playstrategy.org) writes instead: `P1` for
+/// the side that moves first under the game's rules (`first`: Black in
+/// English draughts and pool, White in the others), `P2` for the other.
+///
+/// ```
+/// use pdndb::pdn::player_tag;
+/// use pdndb::rules::Color;
+///
+/// let tags = [("P1", "Ann"), ("P2", "Bob")];
+/// assert_eq!(player_tag(tags, Color::Black, Color::Black), Some("Ann"));
+/// assert_eq!(player_tag(tags, Color::White, Color::Black), Some("Bob"));
+/// assert_eq!(player_tag([("White", "Cy"), ("P2", "Bob")], Color::White, Color::Black), Some("Cy"));
+/// ```
+pub fn player_tag<'a, T>(tags: T, color: Color, first: Color) -> Option<&'a str>
+where
+    T: IntoIterator<Item = (&'a str, &'a str)>,
+    T::IntoIter: Clone,
+{
+    let tags = tags.into_iter();
+    let standard = match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    standard_tag(tags.clone(), standard).or_else(|| {
+        let numbered = if color == first { "P1" } else { "P2" };
+        tags.into_iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(numbered))
+            .map(|(_, value)| value)
+    })
+}
+
 /// Whether two tag names are the same, compared without case (also outside
 /// ASCII: `ЧЁРНЫЕ` is `Чёрные`).
 fn same_name(a: &str, b: &str) -> bool {
@@ -187,6 +224,25 @@ mod tests {
         assert_eq!(standard_tag([("Bianco", "Rossi")], "Black"), None);
         assert_eq!(tag_aliases("result")[0], "Risultato");
         assert!(tag_aliases("FEN").is_empty());
+    }
+
+    #[test]
+    fn p1_and_p2_name_the_first_side_and_the_other_where_white_and_black_are_absent() {
+        let tags = [("P1", "Ann"), ("P2", "Bob")];
+        // English draughts: P1, who moves first, is Black.
+        assert_eq!(player_tag(tags, Color::Black, Color::Black), Some("Ann"));
+        assert_eq!(player_tag(tags, Color::White, Color::Black), Some("Bob"));
+        // Russian draughts: P1 is White.
+        assert_eq!(player_tag(tags, Color::White, Color::White), Some("Ann"));
+        assert_eq!(player_tag(tags, Color::Black, Color::White), Some("Bob"));
+        // White and Black (or their other names) come first, each alone.
+        let mixed = [("p2", "Bob"), ("Nero", "Verdi"), ("P1", "Ann")];
+        assert_eq!(player_tag(mixed, Color::Black, Color::Black), Some("Verdi"));
+        assert_eq!(player_tag(mixed, Color::White, Color::Black), Some("Bob"));
+        assert_eq!(
+            player_tag([("Event", "x")], Color::White, Color::White),
+            None
+        );
     }
 
     #[test]

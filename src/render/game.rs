@@ -6,7 +6,7 @@ use super::Board;
 use super::html::{MoveItem, Problem, TokenMark};
 use crate::notation::{Notation, parse_fen_on};
 use crate::pdn::Reader;
-use crate::replay::{Status, ply_label};
+use crate::replay::{AsRead, Status, ply_label};
 use crate::rules::{Color, Geometry, Move, Position, Rules};
 use crate::store::query::{PlayedMoves, StoredGame};
 use crate::store::record::{ReportRecord, StoredRecord};
@@ -160,7 +160,10 @@ fn movetext_items(text: &str, fault: Option<usize>, record: &StoredRecord) -> Ve
     let Ok(Some(game)) = Reader::new(text.as_bytes()).next_game() else {
         return Vec::new();
     };
-    game.plies()
+    // A capture written one jump per move is one ply.
+    let notation = record.notation.as_deref().and_then(|n| n.parse().ok());
+    AsRead::joining(notation)
+        .main_line(&game)
         .iter()
         .enumerate()
         .map(|(i, ply)| {

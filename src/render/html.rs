@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use super::svg::{self, Defs};
 use super::{Board, escape};
 use crate::notation::Notation;
-use crate::rules::{Geometry, Rules};
+use crate::rules::{Color, Geometry, Rules};
 use crate::store::record::ReportRecord;
 
 /// The statuses in the order the summary lists them.
@@ -135,6 +135,14 @@ impl<K> Default for SummaryBuilder<K> {
             total: 0,
         }
     }
+}
+
+/// The name of the player of `color` in a reported game: its `White` or
+/// `Black` tag, else PlayStrategy's `P1` or `P2`; `?` when it has none.
+fn player_name(record: &ReportRecord, color: Color) -> String {
+    crate::store::listing::player(&record.tags, color, &record.record.variant)
+        .unwrap_or("?")
+        .to_string()
 }
 
 /// The entry of `key` in `list`, added (at `place`) when new, else met
@@ -365,8 +373,8 @@ impl<W: Write> Page<W> {
              game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
             index = r.index,
-            white = escape(&tag("White")),
-            black = escape(&tag("Black")),
+            white = escape(&player_name(r, Color::White)),
+            black = escape(&player_name(r, Color::Black)),
             event = escape(&tag("Event")),
             message = escape(&message),
         )?;

@@ -37,6 +37,7 @@ use crate::rules::{
 };
 
 use super::interpret::{KeptPositions, Replay, Written, replay_keeping};
+use super::shape::AsRead;
 
 /// Longest main line replayed, in plies.
 pub const MAX_PLIES: usize = 20_000;
@@ -161,6 +162,10 @@ pub enum Reading {
         rules: Rules,
         /// The notation of its moves (`None` when it has none).
         notation: Option<Notation>,
+        /// Whether its algebraic squares are named on the board turned
+        /// 180° (Black on ranks 1–3, as PlayStrategy writes English
+        /// draughts): tried when they do not read cleanly as named.
+        turned: bool,
         /// The start position.
         start: Position,
         /// What replay found.
@@ -291,9 +296,8 @@ pub fn read_record_in(
         };
     };
     if !overrides.skip_alternatives
+        && let Some(chosen) = Candidate::of(&reading)
         && let Reading::Replayed {
-            rules,
-            notation,
             replay,
             reads_ok_under,
             ..
@@ -301,10 +305,6 @@ pub fn read_record_in(
         && !reads_cleanly(replay)
         && replay.plies > 0
     {
-        let chosen = Candidate {
-            rules: *rules,
-            notation: *notation,
-        };
         *reads_ok_under = record.alternatives(&chosen, &tried);
     }
     reading
@@ -340,11 +340,41 @@ pub fn presets_reading_cleanly(
     Some(clean)
 }
 
-/// A way to read a record: rules and notation.
+/// A way to read a record: rules, notation, and whether the board is
+/// turned.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Candidate {
     rules: Rules,
     notation: Option<Notation>,
+    turned: bool,
+}
+
+impl Candidate {
+    /// Rules and notation on the board as named.
+    fn new(rules: Rules, notation: Option<Notation>) -> Candidate {
+        Candidate {
+            rules,
+            notation,
+            turned: false,
+        }
+    }
+
+    /// The candidate a replayed record was read by.
+    fn of(reading: &Reading) -> Option<Candidate> {
+        match *reading {
+            Reading::Replayed {
+                rules,
+                notation,
+                turned,
+                ..
+            } => Some(Candidate {
+                rules,
+                notation,
+                turned,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// The candidates to replay, in order, and where their rules come from:
@@ -438,10 +468,10 @@ fn plan(
         return Ok(Plan::fixed(candidates, dama_tag, VariantFrom::Tag));
     }
     if record.tokens == 0 && record.fen.is_none() {
-        let candidate = Candidate {
-            rules: overrides.adjust(Preset::Filipino.rules()),
-            notation: overrides.notation,
-        };
+        let candidate = Candidate::new(
+            overrides.adjust(Preset::Filipino.rules()),
+            overrides.notation,
+        );
         return Ok(Plan::fixed(vec![candidate], dama_tag, VariantFrom::Default));
     }
     if !record.fits(Geometry::standard()) && !record.fits(Geometry::international()) {
@@ -570,7 +600,10 @@ impl<'t, 'a> Record<'t, 'a> {
     }
 
     /// The candidates of one set of rules: the notations worth trying,
-    /// most likely first. `inferred` keeps the Dama notation to Filipino.
+    /// most likely first, each algebraic one then on the board turned 180°
+    /// when the record starts from the initial position (a set-up would
+    /// be named on the board as it is). `inferred` keeps the Dama notation
+    /// to Filipino.
     fn notations(
         &self,
         rules: &Rules,
@@ -579,10 +612,30 @@ impl<'t, 'a> Record<'t, 'a> {
         dama_tag: bool,
         inferred: bool,
     ) -> Vec<Candidate> {
-        let with = |notation| Candidate {
-            rules: *rules,
-            notation,
-        };
+        let named = self.named_notations(rules, overrides, game_type, dama_tag, inferred);
+        let mut candidates = Vec::with_capacity(2 * named.len());
+        for candidate in named {
+            candidates.push(candidate);
+            if self.fen.is_none() && candidate.notation.and_then(Notation::orientation).is_some() {
+                candidates.push(Candidate {
+                    turned: true,
+                    ..candidate
+                });
+            }
+        }
+        candidates
+    }
+
+    /// [`Record::notations`] on the board as named.
+    fn named_notations(
+        &self,
+        rules: &Rules,
+        overrides: &Overrides,
+        game_type: Option<&(&str, GameType)>,
+        dama_tag: bool,
+        inferred: bool,
+    ) -> Vec<Candidate> {
+        let with = |notation| Candidate::new(*rules, notation);
         let dama_board = Notation::Dama.names_squares_of(rules.geometry);
         if let Some(n) = overrides.notation {
             if inferred && n == Notation::Dama && rules.preset != Preset::Filipino {
@@ -632,13 +685,27 @@ impl<'t, 'a> Record<'t, 'a> {
 
     /// Replays the record under one candidate.
     fn read(&self, candidate: &Candidate, from: VariantFrom) -> Reading {
-        let Candidate { rules, notation } = *candidate;
+        let Candidate {
+            rules,
+            notation,
+            turned,
+        } = *candidate;
         let unreadable = |message| Reading::Unreadable {
             rules: Some(rules),
             message,
             from,
         };
-        let first = self.text.moves.first().copied().flatten();
+        // Turned, captures written one jump per move joined (shape.rs).
+        let as_read = AsRead::new(notation, turned, rules.geometry).tokens(&self.text.moves);
+        let refs: Vec<Option<&MoveToken>>;
+        let moves = match &as_read {
+            Some(tokens) => {
+                refs = tokens.iter().map(Option::as_ref).collect();
+                &refs
+            }
+            None => &self.text.moves,
+        };
+        let first = moves.first().copied().flatten();
         let start = match self.fen {
             None => Position::initial(&rules),
             Some(fen) => {
@@ -655,10 +722,11 @@ impl<'t, 'a> Record<'t, 'a> {
                 }
             }
         };
-        let written = written_moves(&self.text.moves, notation, &rules);
+        let written = written_moves(moves, notation, &rules);
         Reading::Replayed {
             rules,
             notation,
+            turned,
             start,
             replay: replay_keeping(&rules, start, &written, self.positions),
             from,
@@ -694,10 +762,7 @@ impl<'t, 'a> Record<'t, 'a> {
             let candidates = match chosen.notation {
                 // A Dama record stays in Dama numbers.
                 Some(Notation::Dama) if Notation::Dama.names_squares_of(rules.geometry) => {
-                    vec![Candidate {
-                        rules,
-                        notation: chosen.notation,
-                    }]
+                    vec![Candidate::new(rules, chosen.notation)]
                 }
                 Some(Notation::Dama) => Vec::new(),
                 _ => self.notations(&rules, &plain, None, false, true),
@@ -729,6 +794,7 @@ impl<'t, 'a> Record<'t, 'a> {
             let candidate = Candidate {
                 rules,
                 notation: chosen.notation,
+                turned: chosen.turned,
             };
             if self.reads_cleanly_under(&candidate, tried) {
                 switched.push(rules);

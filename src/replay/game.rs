@@ -11,6 +11,7 @@ use super::detect::{
 };
 use super::interpret::replay;
 use super::record::{CheckRecord, RecordSource, ply_label};
+use super::shape::{AsRead, split_captures};
 
 /// A warning about one game, with where it stands.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -35,8 +36,36 @@ pub struct CheckedGame {
     pub fault_at: Option<TextPosition>,
     /// Warnings in text order.
     pub warnings: Vec<GameWarning>,
+    /// The main line as read, when that differs from the text's: each
+    /// capture written one jump per move one ply, squares named on a
+    /// turned board (see [`AsRead`]). [`CheckedGame::plies`] gives it.
+    pub as_read: Option<Line>,
     /// Moves written with the other kind's joiner.
     pub joiners: super::Joiners,
+}
+
+impl CheckedGame {
+    /// The plies of the main line of `game` (the game checked) as read:
+    /// the `k`-th is the one replay's ply `k + 1` stands for.
+    pub fn plies<'a>(&'a self, game: &'a Game) -> &'a [Ply] {
+        self.as_read
+            .as_ref()
+            .map_or(game.plies(), |line| &line.plies)
+    }
+}
+
+/// How the moves of a game read as `reading` are read besides their
+/// notation (moves as written for a reading that replayed nothing).
+pub fn as_read(reading: &Reading) -> AsRead<'_> {
+    match reading {
+        Reading::Replayed {
+            rules,
+            notation,
+            turned,
+            ..
+        } => AsRead::new(*notation, *turned, rules.geometry),
+        _ => AsRead::default(),
+    }
 }
 
 /// Checks a game read from `file`, by itself (see [`FileChecker`] for the
@@ -300,34 +329,17 @@ pub(super) fn check_in(
         tags,
     };
     let mut warnings: Vec<GameWarning> = Vec::new();
-    let mut reader_error = None;
-    for d in &game.diagnostics {
-        if d.severity == Severity::Error && reader_error.is_none() {
-            reader_error = Some(d.message.clone());
-        }
-        warnings.push(GameWarning {
-            line: d.position.line,
-            column: d.position.column,
-            message: d.message.clone(),
-        });
-    }
-    let reading = match reader_error {
-        Some(message) => Reading::Unreadable {
-            rules: overrides.rules,
-            message: format!("the text cannot be read: {message}"),
-            from: if overrides.rules.is_some() {
-                VariantFrom::Forced
-            } else {
-                VariantFrom::Default
-            },
-        },
-        None => read_record_in(&text, overrides, majority),
-    };
-    let mut record = CheckRecord::build(source, &text, game, &reading);
-    super::setups::note_mid_game_setup(game, &reading, &mut record, &mut warnings);
+    let reading = read_game(game, &text, overrides, majority, &mut warnings);
+    let shape = as_read(&reading);
+    let read_line = shape.line(game, &game.line);
+    let line = read_line.as_ref().unwrap_or(&game.line);
+    warnings.extend(shape_warnings(game, &text.moves, &shape));
+    let mut record = CheckRecord::build(source, &line.plies, game, &reading);
+    super::setups::note_mid_game_setup(&line.plies, &reading, &mut record, &mut warnings);
+    let joiners = super::Joiners::of(&line.plies, &reading);
     let fault_at = record
         .ply
-        .and_then(|p| plies.get(p - 1))
+        .and_then(|p| line.plies.get(p - 1))
         .map(|p| game.position_of(p));
     let has_variations = plies.iter().any(|p| !p.variations().is_empty());
     if let Reading::Replayed {
@@ -351,15 +363,88 @@ pub(super) fn check_in(
             game_start: start.side(),
             first_ply: 1,
         };
-        check_variations(&game.line, &context, &positions, &mut warnings);
+        check_variations(line, &context, &positions, &mut warnings);
     }
     CheckedGame {
-        joiners: super::Joiners::of(game, &reading),
+        joiners,
         record,
         reading,
         fault_at,
         warnings,
+        as_read: read_line,
     }
+}
+
+/// Reads a game: unreadable when its text has an error, else as detection
+/// reads its record; the reader's diagnostics go to `warnings`.
+fn read_game(
+    game: &Game,
+    text: &RecordText<'_>,
+    overrides: &Overrides,
+    majority: Option<Preset>,
+    warnings: &mut Vec<GameWarning>,
+) -> Reading {
+    let mut reader_error = None;
+    for d in &game.diagnostics {
+        if d.severity == Severity::Error && reader_error.is_none() {
+            reader_error = Some(d.message.clone());
+        }
+        warnings.push(GameWarning {
+            line: d.position.line,
+            column: d.position.column,
+            message: d.message.clone(),
+        });
+    }
+    match reader_error {
+        Some(message) => Reading::Unreadable {
+            rules: overrides.rules,
+            message: format!("the text cannot be read: {message}"),
+            from: if overrides.rules.is_some() {
+                VariantFrom::Forced
+            } else {
+                VariantFrom::Default
+            },
+        },
+        None => read_record_in(text, overrides, majority),
+    }
+}
+
+/// The warnings on moves read otherwise than as written: squares named on
+/// a turned board; captures written one jump per move, read joined (one
+/// warning for all of them, where the first stands).
+fn shape_warnings(
+    game: &Game,
+    tokens: &[Option<&crate::notation::MoveToken>],
+    shape: &AsRead<'_>,
+) -> Vec<GameWarning> {
+    let mut warnings = Vec::new();
+    let at = |k: usize| game.plies().get(k).map(|p| game.position_of(p));
+    if shape.turned.is_some()
+        && let Some(first) = at(0)
+    {
+        warnings.push(GameWarning {
+            line: first.line,
+            column: first.column,
+            message: "algebraic squares named on the board turned 180° (Black on ranks 1–3, \
+                      as PlayStrategy exports English draughts); read so"
+                .to_string(),
+        });
+    }
+    let (joined, first) = split_captures(tokens);
+    if shape.join
+        && let Some(first) = first.and_then(at)
+    {
+        let captures = if joined == 1 { "capture" } else { "captures" };
+        warnings.push(GameWarning {
+            line: first.line,
+            column: first.column,
+            message: format!(
+                "captures written one jump per move (as PlayStrategy exports them): \
+                 read joined, each capture as one ply ({joined} {captures})"
+            ),
+        });
+    }
+    warnings
 }
 
 /// Where a line stands in the game: its rules, notation, the side that
@@ -452,6 +537,60 @@ mod tests {
             .next_game()
             .unwrap()
             .unwrap()
+    }
+
+    fn english_game(moves: &str) -> Game {
+        let text = format!("[Variant \"American/English\"]\n{moves} *\n");
+        crate::pdn::Reader::new(text.as_bytes())
+            .next_game()
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn playstrategys_english_is_read_turned_and_joined_with_a_warning_each() {
+        // 9-14 23-19 6-9 26-23 2-6 19-16 12x19x26 30x23, as PlayStrategy
+        // writes it.
+        let game =
+            english_game("1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 c5xe7 5. f8xd6");
+        let checked = check_game(&game, "ps.pdn", &Overrides::default());
+        let r = &checked.record;
+        assert_eq!(
+            (r.status, r.plies, r.notation),
+            (super::super::Status::Ok, Some(8), Some("vismin"))
+        );
+        let messages: Vec<&str> = checked
+            .warnings
+            .iter()
+            .map(|w| w.message.as_str())
+            .collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].contains("turned 180°"), "{messages:?}");
+        assert!(messages[1].contains("(1 capture)"), "{messages:?}");
+        // The joined ply stands where its first jump is written.
+        let plies = checked.plies(&game);
+        assert_eq!(plies.len(), 8);
+        assert_eq!(game.ply_text(&plies[6]), "a3xc5 c5xe7");
+        assert_eq!(
+            (checked.warnings[1].line, checked.warnings[1].column),
+            (2, 49)
+        );
+    }
+
+    #[test]
+    fn a_fault_in_a_capture_written_one_jump_per_move_names_its_jumps() {
+        let game =
+            english_game("1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 c5xa7 5. f8xd6");
+        let checked = check_game(&game, "ps.pdn", &Overrides::default());
+        let r = &checked.record;
+        assert_eq!((r.status, r.ply), (super::super::Status::Illegal, Some(7)));
+        assert_eq!(r.token.as_deref(), Some("a3xc5 c5xa7"));
+        assert_eq!(
+            r.message.as_deref(),
+            Some("ply 7 (4.) a3xc5 c5xa7 is illegal")
+        );
+        let at = checked.fault_at.unwrap();
+        assert_eq!((at.line, at.column), (2, 49));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::detect::Reading;
 use crate::notation::Notation;
-use crate::pdn::Game;
+use crate::pdn::Ply;
 
 /// How many moves of a game's reading are written with the other kind's
 /// joiner.
@@ -21,9 +21,10 @@ pub struct Joiners {
 }
 
 impl Joiners {
-    /// The moves of `game`'s reading whose joiner says the other kind of
-    /// move, as far as the reading goes.
-    pub fn of(game: &Game, reading: &Reading) -> Joiners {
+    /// The moves of a reading whose joiner says the other kind of move, as
+    /// far as the reading goes; `plies` are the main line as read (see
+    /// [`CheckedGame::plies`](super::CheckedGame::plies)).
+    pub fn of(plies: &[Ply], reading: &Reading) -> Joiners {
         let Reading::Replayed {
             replay, notation, ..
         } = reading
@@ -32,7 +33,7 @@ impl Joiners {
         };
         let dama = *notation == Some(Notation::Dama);
         let mut joiners = Joiners::default();
-        let plies = game.plies().iter().zip(&replay.reading).enumerate();
+        let plies = plies.iter().zip(&replay.reading).enumerate();
         for (k, (ply, step)) in plies {
             let Some(token) = ply.move_token() else {
                 continue;
@@ -121,7 +122,7 @@ mod tests {
             .unwrap()
             .unwrap();
         let checked = check_game(&game, "", &Overrides::default());
-        Joiners::of(&game, &checked.reading)
+        Joiners::of(checked.plies(&game), &checked.reading)
     }
 
     #[test]

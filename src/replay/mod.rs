@@ -8,14 +8,15 @@ mod joiners;
 mod pipeline;
 mod record;
 mod setups;
+mod shape;
 
 pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
     read_record_in, written_moves,
 };
 pub use game::{
-    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, check_game, position_after_moves,
-    record_tags, record_text,
+    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, as_read, check_game,
+    position_after_moves, record_tags, record_text,
 };
 pub use interpret::{
     CertainPosition, KeptPositions, Limit, MAX_INTERPRETATIONS, MAX_POSITIONS_PER_PLY, MAX_TRACKED,
@@ -24,3 +25,4 @@ pub use interpret::{
 pub use joiners::{JoinerTally, Joiners};
 pub use pipeline::{FileCheck, Handed};
 pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};
+pub use shape::{AsRead, joins_jumps, split_captures};

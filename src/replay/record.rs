@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::detect::{Reading, RecordText, VariantFrom};
+use super::detect::{Reading, VariantFrom};
 use super::interpret::Limit;
 use crate::notation::{Notation, write_fen};
-use crate::pdn::Game;
+use crate::pdn::{Game, Ply};
 use crate::rules::{Color, Move, Rules};
 
 /// The status of a record (DESIGN §4).
@@ -99,7 +99,8 @@ pub struct CheckRecord {
     pub notation: Option<&'static str>,
     /// The status.
     pub status: Status,
-    /// Move tokens in the main line.
+    /// Moves in the main line: its move tokens, a capture written one jump
+    /// per token counting once.
     pub plies: Option<usize>,
     /// Longest prefix some reading covers.
     pub reached: Option<usize>,
@@ -129,14 +130,14 @@ pub struct CheckRecord {
 }
 
 impl CheckRecord {
-    /// Builds the record of `game` from how it was read.
+    /// Builds the record of `game` from how it was read; `plies` are the
+    /// plies of its main line as read (see [`super::CheckedGame::plies`]).
     pub fn build(
         source: RecordSource,
-        text: &RecordText<'_>,
+        plies: &[Ply],
         game: &Game,
         reading: &Reading,
     ) -> CheckRecord {
-        let plies = game.plies();
         let token = |ply: usize| plies.get(ply - 1).map(|p| game.ply_text(p).to_string());
         let mut record = CheckRecord {
             file: source.file,
@@ -240,7 +241,7 @@ impl CheckRecord {
             let ply = replay.reached + 1;
             set_ply(&mut record, ply);
             let token = plies.get(ply - 1).map_or("", |p| game.ply_text(p));
-            let written = text.moves.get(ply - 1).copied().flatten();
+            let written = plies.get(ply - 1).and_then(Ply::move_token);
             let mut message = format!(
                 "ply {} {token} {}",
                 ply_label(rules, start.side(), ply),

@@ -11,19 +11,19 @@ use super::game::GameWarning;
 use super::interpret::replay;
 use super::record::{CheckRecord, Status};
 use crate::notation::parse_fen_on;
-use crate::pdn::{Game, Ply, SetupCommand};
+use crate::pdn::{Ply, SetupCommand};
 use crate::rules::{Position, Rules};
 
-/// Says what a set-up command after a move of `game` meant for its
-/// `reading`: in the record's message when the moves stop reading after
-/// it, as a warning when they read on from another position.
+/// Says what a set-up command after a move of the main line, `plies` (as
+/// read), meant for its `reading`: in the record's message when the moves
+/// stop reading after it, as a warning when they read on from another
+/// position.
 pub(super) fn note_mid_game_setup(
-    game: &Game,
+    plies: &[Ply],
     reading: &Reading,
     record: &mut CheckRecord,
     warnings: &mut Vec<GameWarning>,
 ) {
-    let plies = game.plies();
     let Some((after, setup, fen)) = mid_game_setup(plies) else {
         return;
     };

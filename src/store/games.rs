@@ -501,7 +501,8 @@ pub struct GameRow {
     pub variant: String,
     /// Its status.
     pub status: String,
-    /// Move tokens in the main line.
+    /// Moves in the main line: its move tokens, a capture written one jump
+    /// per token counting once.
     pub plies: Option<i64>,
 }
 

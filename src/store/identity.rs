@@ -20,7 +20,7 @@ use rusqlite::{OptionalExtension, Transaction};
 use super::StoreError;
 use super::record::StoredRecord;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::pdn::{Game, Reader};
+use crate::pdn::{Game, Ply, Reader};
 use crate::replay::Status;
 
 /// What makes a stored game the game it is.
@@ -127,10 +127,12 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// How a record reads, as far as its duplicate key needs: its status, the
-/// longest prefix read (`reached`), where readings part (`ply`) and the
-/// moves there (`candidates`), as in its check record.
+/// How a record reads, as far as its duplicate key needs: its main line as
+/// read ([`crate::replay::CheckedGame::plies`]), its status, the longest
+/// prefix read (`reached`), where readings part (`ply`) and the moves there
+/// (`candidates`), as in its check record.
 pub(super) struct Openness<'a> {
+    pub plies: &'a [Ply],
     pub status: Status,
     pub reached: Option<usize>,
     pub ply: Option<usize>,
@@ -153,7 +155,7 @@ fn open_part(game: &Game, reading: &Openness<'_>) -> String {
         Status::Illegal => {
             let from = reading.reached.unwrap_or(0);
             let mut text = from.to_string();
-            for ply in game.line.plies.iter().skip(from) {
+            for ply in reading.plies.iter().skip(from) {
                 text.push(' ');
                 text.extend(game.ply_text(ply).chars().filter(|c| !c.is_whitespace()));
             }
@@ -317,7 +319,10 @@ impl StoredGame {
             .record
             .as_deref()
             .and_then(|json| serde_json::from_str(json).ok());
+        // Stored before captures written a jump at a time were read
+        // joined: the main line as written is the one read.
         let reading = Openness {
+            plies: game.plies(),
             status,
             reached: record.as_ref().and_then(|r| r.reached),
             ply: record.as_ref().and_then(|r| r.ply),

@@ -217,9 +217,11 @@ impl Prepared {
         }
     }
 
-    /// The duplicate key of this game, read from `game` as `record` says.
-    fn key(&self, game: &Game, record: &crate::replay::CheckRecord) -> i64 {
+    /// The duplicate key of this game, read from `game` as `checked` says.
+    fn key(&self, game: &Game, checked: &CheckedGame) -> i64 {
+        let record = &checked.record;
         let reading = Openness {
+            plies: checked.plies(game),
             status: record.status,
             reached: record.reached,
             ply: record.ply,
@@ -1486,6 +1488,13 @@ pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
 /// The encoder of games' stored texts, one for every game of a file.
 pub(super) type Deflater = super::text::TextEncoder;
 
+/// The name of the player of `color` as stored: the `White` or `Black`
+/// tag, else PlayStrategy's `P1` (the first side under `rules`) or `P2`.
+fn player(game: &Game, color: Color, rules: Option<&Rules>) -> CompactString {
+    let first = rules.map_or(Color::White, |r| r.first);
+    CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
+}
+
 pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
     let record = &checked.record;
     // The standard tags, or their names in other languages (`Bianco`, …).
@@ -1562,8 +1571,8 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         variant: CompactString::from(record.variant.as_str()),
         preset,
         notation: record.notation,
-        white: trimmed("White"),
-        black: trimmed("Black"),
+        white: player(game, Color::White, rules),
+        black: player(game, Color::Black, rules),
         event: trimmed("Event"),
         site: trimmed("Site"),
         date: trimmed("Date"),
@@ -1581,7 +1590,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         first_move,
         joiners: checked.joiners,
     };
-    prepared.dup_key = prepared.key(game, record);
+    prepared.dup_key = prepared.key(game, checked);
     prepared.day = super::games::day_of(&prepared.date).map(CompactString::from);
     prepared
 }

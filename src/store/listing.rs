@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::escape::visible;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::rules::Rules;
+use crate::rules::{Color, Rules};
 
 /// Who won a game, by its variant's reading of the result (DESIGN §2: in
 /// English checkers and pool `1-0` means Black, the side that moved first,
@@ -124,11 +124,32 @@ pub struct Roster {
     pub date: String,
 }
 
+/// The side that moves first in a game recorded as `variant` (a preset
+/// name with its switches, as stored): White when the name is not one.
+pub fn first_side(variant: &str) -> Color {
+    Rules::parse(variant).map_or(Color::White, |rules| rules.first)
+}
+
+/// The player of `color` among a game's original tags, the game being of
+/// `variant`: `White` or `Black` (or their names in other languages), else
+/// PlayStrategy's `P1` or `P2` ([`crate::pdn::player_tag`]).
+pub fn player<'a>(
+    tags: &'a serde_json::Map<String, serde_json::Value>,
+    color: Color,
+    variant: &str,
+) -> Option<&'a str> {
+    let pairs = tags
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+    crate::pdn::player_tag(pairs, color, first_side(variant))
+}
+
 impl Roster {
     /// The cleaned roster of a game's original tags (standard names
     /// compared without case, also through their names in other
-    /// languages).
-    pub fn of(tags: &serde_json::Map<String, serde_json::Value>) -> Roster {
+    /// languages; the players also from PlayStrategy's `P1` and `P2`, whose
+    /// colours `variant`, the game's, tells).
+    pub fn of(tags: &serde_json::Map<String, serde_json::Value>, variant: &str) -> Roster {
         let raw = |name: &str| {
             let pairs = tags
                 .iter()
@@ -137,9 +158,13 @@ impl Roster {
         };
         let shown = |value: Option<String>| value.filter(|v| !v.is_empty());
         let text = |name: &str| shown(raw(name)).unwrap_or_else(|| "?".to_string());
+        let name = |color: Color| {
+            shown(player(tags, color, variant).map(clean_tag_value))
+                .unwrap_or_else(|| "?".to_string())
+        };
         Roster {
-            white: text("White"),
-            black: text("Black"),
+            white: name(Color::White),
+            black: name(Color::Black),
             event: text("Event"),
             date: shown(raw("Date"))
                 .map(|d| normalise_date(&d).unwrap_or(d))
@@ -225,9 +250,23 @@ mod tests {
             "Date": "3/5/2019",
             "Event": "Club\nnight"
         });
-        let roster = Roster::of(tags.as_object().unwrap());
+        let roster = Roster::of(tags.as_object().unwrap(), "filipino");
         assert_eq!(roster.white, "Ann Lee");
         assert_eq!(roster.black, "?");
+        // PlayStrategy's players: P1 moves first, Black in English draughts.
+        let tags = serde_json::json!({"P1": "Ann", "P2": " Bob "});
+        let tags = tags.as_object().unwrap();
+        let english = Roster::of(tags, "english");
+        assert_eq!(
+            (english.white.as_str(), english.black.as_str()),
+            ("Bob", "Ann")
+        );
+        let russian = Roster::of(tags, "russian");
+        assert_eq!(
+            (russian.white.as_str(), russian.black.as_str()),
+            ("Ann", "Bob")
+        );
+        assert_eq!(first_side("unknown"), Color::White);
         assert_eq!(roster.event, "Club night");
         assert_eq!(roster.date, normalise_date("3/5/2019").unwrap());
         assert_eq!(

@@ -21,7 +21,8 @@ pub struct StoredRecord {
     pub notation: Option<String>,
     /// The status.
     pub status: Status,
-    /// Move tokens in the main line.
+    /// Moves in the main line: its move tokens, a capture written one jump
+    /// per token counting once.
     pub plies: Option<usize>,
     /// Longest prefix some reading covers.
     pub reached: Option<usize>,

@@ -12,8 +12,8 @@ use super::{Store, StoreError};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::{Game, Line, Nag, Ply, Reader};
 use crate::replay::{
-    Overrides, Reading, ReadingPly, ResolvedRecord, Status, check_game, move_number, readings,
-    record_text, replay, written_moves,
+    AsRead, Overrides, Reading, ReadingPly, ResolvedRecord, Status, as_read, check_game,
+    move_number, readings, replay, written_moves,
 };
 use crate::rules::{Color, Move, Position, Rules};
 
@@ -289,9 +289,15 @@ impl Store {
         let Viewed { view, checked } = self.viewed(id, ply, notation)?;
         let text = self.original_text(id)?.unwrap_or_default();
         let original = Reader::new(text.as_bytes()).next_game().ok().flatten();
+        // The plies as read: a capture written one jump per move is one
+        // ply, as the stored moves count them.
+        let shape = match &checked {
+            Some(reading) => as_read(reading),
+            None => AsRead::joining(view.record.notation.as_deref().and_then(|n| n.parse().ok())),
+        };
         let moves = original
             .as_ref()
-            .map(|game| main_line(game, &view))
+            .map(|game| main_line(game, &view, &shape))
             .unwrap_or_default();
         let (fault, readings, readings_total) = match &view.reading {
             Some(reading) => (
@@ -486,7 +492,7 @@ impl Naming<'_> {
 
 /// The main line of the game's text, each ply with the first reading's
 /// move where there is one.
-fn main_line(game: &Game, view: &GameView) -> Vec<PlyView> {
+fn main_line(game: &Game, view: &GameView, shape: &AsRead<'_>) -> Vec<PlyView> {
     let fallback = Rules::default();
     let (rules, start_side) = match &view.reading {
         Some(r) => (&r.rules, r.start.side()),
@@ -513,8 +519,9 @@ fn main_line(game: &Game, view: &GameView) -> Vec<PlyView> {
         );
     }
     let moves: Vec<Move> = played.iter().map(|(_, m)| *m).collect();
+    let read = shape.line(game, &game.line);
     line_view(
-        &game.line,
+        read.as_ref().unwrap_or(&game.line),
         &game.movetext,
         1,
         &positions,
@@ -660,17 +667,20 @@ fn game_readings(
     if view.record.status != Status::Ambiguous {
         return Vec::new();
     }
-    let Some(Reading::Replayed {
-        rules,
-        notation,
-        start,
-        ..
-    }) = checked
+    let Some(
+        checked @ Reading::Replayed {
+            rules,
+            notation,
+            start,
+            ..
+        },
+    ) = checked
     else {
         return Vec::new();
     };
-    let text = record_text(game);
-    let written = written_moves(&text.moves, *notation, rules);
+    let plies = as_read(checked).main_line(game);
+    let tokens: Vec<_> = plies.iter().map(Ply::move_token).collect();
+    let written = written_moves(&tokens, *notation, rules);
     let naming = Naming {
         rules,
         notation: reading.notation,

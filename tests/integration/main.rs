@@ -21,6 +21,7 @@ mod parsers;
 mod perft;
 mod pictures;
 mod pipes;
+mod playstrategy;
 mod popular;
 mod queries;
 mod quirks;
