@@ -530,26 +530,54 @@ pub struct GameList {
 }
 
 /// Tags as outputs show them: values cleaned, the date and result
-/// normalised when they can be read.
+/// normalised when they can be read; for a game of `variant` without
+/// `White` or `Black`, that player from PlayStrategy's `P1` or `P2` as well,
+/// named so just before it (as an export writes it).
 pub fn clean_tags(
     tags: &serde_json::Map<String, serde_json::Value>,
+    variant: &str,
 ) -> serde_json::Map<String, serde_json::Value> {
-    tags.iter()
-        .map(|(name, value)| {
-            let text = value.as_str().map(clean_tag_value);
-            let value = match text {
-                None => value.clone(),
-                Some(text) if name.eq_ignore_ascii_case("date") => {
-                    normalise_date(&text).unwrap_or(text).into()
-                }
-                Some(text) if name.eq_ignore_ascii_case("result") => {
-                    normalise_result(&text).map_or(text, str::to_string).into()
-                }
-                Some(text) => text.into(),
-            };
-            (name.clone(), value)
-        })
-        .collect()
+    use crate::rules::Color;
+    let first = super::listing::first_side(variant);
+    let standard = |color| match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let absent = |color| {
+        let pairs = tags
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+        crate::pdn::standard_tag(pairs, standard(color)).is_none()
+    };
+    let mut cleaned = serde_json::Map::new();
+    for (name, value) in tags {
+        let numbered = match name.to_ascii_uppercase().as_str() {
+            "P1" => Some(first),
+            "P2" => Some(first.opponent()),
+            _ => None,
+        };
+        if let (Some(color), Some(text)) = (numbered, value.as_str())
+            && absent(color)
+        {
+            cleaned.insert(standard(color).to_string(), clean_tag_value(text).into());
+        }
+        cleaned.insert(name.clone(), clean_value(name, value));
+    }
+    cleaned
+}
+
+/// A tag's value as outputs show it (see [`clean_tags`]).
+fn clean_value(name: &str, value: &serde_json::Value) -> serde_json::Value {
+    let Some(text) = value.as_str().map(clean_tag_value) else {
+        return value.clone();
+    };
+    if name.eq_ignore_ascii_case("date") {
+        normalise_date(&text).unwrap_or(text).into()
+    } else if name.eq_ignore_ascii_case("result") {
+        normalise_result(&text).map_or(text, str::to_string).into()
+    } else {
+        text.into()
+    }
 }
 
 impl Store {
@@ -701,7 +729,7 @@ impl Store {
             file: source.file,
             index: source.index,
             line: source.line,
-            tags: clean_tags(&source.tags),
+            tags: clean_tags(&source.tags, &variant),
             result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(outcome),
             variant,

@@ -310,7 +310,7 @@ impl Store {
             ),
             None => (None, Vec::new(), None),
         };
-        let cleaned_tags = clean_tags(&view.tags);
+        let cleaned_tags = clean_tags(&view.tags, &view.variant);
         Ok(GameDetail {
             game: view.game,
             file: view.file,

@@ -137,6 +137,14 @@ fn imported_games_have_p1_as_black_p2_as_white_and_positions_by_joined_plies() {
     assert_eq!(ids(&["--black", "checkerfan_ph"]), [1]);
     assert_eq!(ids(&["--white", "old_dundee"]), [2]);
     assert_eq!(ids(&["--player", "old_dundee"]), [2, 3]);
+    // The listings' cleaned tags name them (the web pages show those).
+    let (out, _, _) = run(&db, &["games", "--json", "--limit", "1"]);
+    let tags = &json_lines(&out)[0]["tags"];
+    assert_eq!(
+        (tags["White"].as_str(), tags["Black"].as_str()),
+        (Some("Mariposa77"), Some("checkerfan_ph"))
+    );
+    assert_eq!(tags["P1"], "checkerfan_ph");
     let (out, _, _) = run(&db, &["games"]);
     assert!(
         out.contains("Mariposa77 – checkerfan_ph  1/2-1/2 (draw)"),
