@@ -448,6 +448,12 @@ pub struct Hints {
     /// The largest square number in the main line; above 32 points to a
     /// larger board (International 10×10 has 50).
     pub max_square: Option<u32>,
+    /// Whether, in some line, a capture starts on the square where the
+    /// capture just before it ended: captures written one jump per move.
+    pub split_captures: bool,
+    /// Whether the main line has a `/FEN "…"/` set-up command after a move
+    /// (which does not start the game).
+    pub later_setup: bool,
 }
 
 /// Where a FEN came from.
@@ -748,6 +754,8 @@ pub(crate) fn hints(
         orientation,
         mixed_orientation,
         max_square,
+        split_captures: false,
+        later_setup: false,
     };
     (hints, warnings)
 }

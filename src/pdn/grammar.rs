@@ -563,6 +563,11 @@ struct Reading<'t> {
     movetext_at: usize,
     /// The squares of the main line's moves so far.
     squares: SquareSummary,
+    /// Whether a capture of some line starts where the capture before it
+    /// ended (see [`Hints::split_captures`](super::Hints::split_captures)).
+    split_captures: bool,
+    /// Whether the main line has a set-up command after a move.
+    later_setup: bool,
     /// The framing ended the game on a result, which ends its text.
     ends_on_result: bool,
     /// Whether runs of plain movetext ([`Reading::plain_run`]) and plain
@@ -736,6 +741,13 @@ impl<'t> Reading<'t> {
     fn push_ply(&mut self, at: usize, len: usize, token: PlyToken) {
         // Offsets fit: a game's text is far shorter than 4 GiB.
         let offset = at.saturating_sub(self.movetext_at) as u32;
+        if let PlyToken::Move(next) = &token
+            && next.capture
+            && !self.split_captures
+            && let Some(PlyToken::Move(last)) = self.line().plies.last().map(|p| &p.token)
+        {
+            self.split_captures = next.continues(last);
+        }
         let ply = Ply {
             number: self.number.take(),
             text: PlyText::Written { len: len as u32 },
@@ -1313,12 +1325,12 @@ impl<'t> Reading<'t> {
             position: self.loc.at(at),
         };
         // Only a set-up before the first move gives the game's start.
-        if self.open.is_empty()
-            && self.main.plies.is_empty()
-            && self.first_fen_command.is_none()
-            && command.fen.is_some()
-        {
-            self.first_fen_command = Some(command.clone());
+        if self.open.is_empty() && command.fen.is_some() {
+            if !self.main.plies.is_empty() {
+                self.later_setup = true;
+            } else if self.first_fen_command.is_none() {
+                self.first_fen_command = Some(command.clone());
+            }
         }
         let line = self.line();
         match line.plies.last_mut() {
@@ -1577,6 +1589,8 @@ fn parse_game_as(
         first_fen_command: None,
         movetext_at: 0,
         squares: SquareSummary::default(),
+        split_captures: false,
+        later_setup: false,
         // A game cut at the length limit ends where it was cut.
         ends_on_result: complete && !truncated,
         short_ways,
@@ -1600,7 +1614,9 @@ fn parse_game_as(
     if r.result.is_none() && !truncated {
         r.warn(end, "no result terminator: the game ends here");
     }
-    let (hints, warnings) = hints(&r.tags, &r.squares, r.first_fen_command.as_ref());
+    let (mut hints, warnings) = hints(&r.tags, &r.squares, r.first_fen_command.as_ref());
+    hints.split_captures = r.split_captures;
+    hints.later_setup = r.later_setup;
     for (position, message) in warnings {
         r.note(Note::warning(position, message));
     }

@@ -124,6 +124,10 @@ pub struct RecordText<'a> {
     /// The main line: each written move, `None` for one that can fit no
     /// move (`- -`, or text that is not a move).
     pub moves: Vec<Option<&'a MoveToken>>,
+    /// Whether a capture starts where the capture before it ended
+    /// ([`Hints::split_captures`](crate::pdn::Hints::split_captures));
+    /// `None`: not known, looked for in `moves`.
+    pub split_captures: Option<bool>,
 }
 
 /// The preset a `Variant` tag names by itself (without a `GameType`), if
@@ -696,7 +700,11 @@ impl<'t, 'a> Record<'t, 'a> {
             from,
         };
         // Turned, captures written one jump per move joined (shape.rs).
-        let as_read = AsRead::new(notation, turned, rules.geometry).tokens(&self.text.moves);
+        let shape = AsRead::new(notation, turned, rules.geometry);
+        let as_read = match self.text.split_captures {
+            Some(false) if !turned => None,
+            _ => shape.tokens(&self.text.moves),
+        };
         let refs: Vec<Option<&MoveToken>>;
         let moves = match &as_read {
             Some(tokens) => {

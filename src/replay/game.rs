@@ -256,6 +256,7 @@ pub fn record_text(game: &Game) -> RecordText<'_> {
         notation: game.hints.notation.as_deref(),
         fen: game.hints.fen.as_ref().map(|f| f.fen.as_str()),
         moves: game.plies().iter().map(Ply::move_token).collect(),
+        split_captures: Some(game.hints.split_captures),
     }
 }
 
@@ -335,7 +336,9 @@ pub(super) fn check_in(
     let line = read_line.as_ref().unwrap_or(&game.line);
     warnings.extend(shape_warnings(game, &text.moves, &shape));
     let mut record = CheckRecord::build(source, &line.plies, game, &reading);
-    super::setups::note_mid_game_setup(&line.plies, &reading, &mut record, &mut warnings);
+    if game.hints.later_setup {
+        super::setups::note_mid_game_setup(&line.plies, &reading, &mut record, &mut warnings);
+    }
     let joiners = super::Joiners::of(&line.plies, &reading);
     let fault_at = record
         .ply

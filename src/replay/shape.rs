@@ -90,7 +90,8 @@ impl<'g> AsRead<'g> {
     /// apart, the place of the first and what is written after each;
     /// `None` when the line and its variations are read as written.
     pub fn line(&self, game: &Game, line: &Line) -> Option<Line> {
-        if self.is_plain() || (self.turned.is_none() && !line_has_split_capture(line)) {
+        let split = game.hints.split_captures && line_has_split_capture(line);
+        if self.is_plain() || (self.turned.is_none() && !split) {
             return None;
         }
         Some(self.rewrite(game, line))
