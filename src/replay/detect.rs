@@ -906,12 +906,16 @@ mod tests {
             (24, Preset::Spanish),
             (25, Preset::Russian),
             (29, Preset::Czech),
+            (40, Preset::Frisian),
+            (96, Preset::Breakthrough),
+            (97, Preset::Frysk),
+            (98, Preset::Antidraughts),
         ] {
             let g = GameType::parse(&number.to_string()).unwrap();
             assert_eq!(game_type_preset(&g, None), Some(preset));
         }
         assert_eq!(
-            game_type_preset(&GameType::parse("40").unwrap(), None),
+            game_type_preset(&GameType::parse("30").unwrap(), None),
             None
         );
     }
@@ -954,11 +958,11 @@ mod tests {
         assert_eq!(r.variant_from(), VariantFrom::Tag);
         let r = read(&moves, |t| t.game_type = Some("20"));
         assert_eq!(summary(&r).0, "international");
-        let r = read(&moves, |t| t.game_type = Some("40"));
+        let r = read(&moves, |t| t.game_type = Some("30"));
         assert!(
             summary(&r)
                 .0
-                .contains("Frisian draughts, a game pdndb does not play"),
+                .contains("Turkish draughts, a game pdndb does not play"),
             "{r:?}"
         );
         let r = read(&moves, |t| t.game_type = Some("99"));
