@@ -645,7 +645,7 @@ mod tests {
             .chain([Geometry::italian(), Geometry::spanish()]);
         for g in boards {
             let (width, height) = (g.width(), g.height());
-            for direction in Direction::ALL {
+            for direction in Direction::EVERY {
                 let step = |s: usize| g.step(s, direction);
                 for square in 0..g.len() {
                     let sources = board_of((0..g.len()).filter(|&s| step(s) == Some(square)));
@@ -698,6 +698,29 @@ mod tests {
         // 10-14 then 23-19: a Spanish opening.
         assert_eq!(s.neighbor(sq(10), Direction::UpLeft), Some(sq(14)));
         assert_eq!(s.neighbor(sq(23), Direction::DownRight), Some(sq(19)));
+    }
+
+    #[test]
+    fn orthogonal_neighbours_are_two_rows_or_two_columns_away() {
+        // As lidraughts' Pos100: from 23, up 13, down 33, left 22, right 24.
+        let g = Geometry::international();
+        assert_eq!(g.neighbor(sq(23), Direction::Up), Some(sq(13)));
+        assert_eq!(g.neighbor(sq(23), Direction::Down), Some(sq(33)));
+        assert_eq!(g.neighbor(sq(23), Direction::Left), Some(sq(22)));
+        assert_eq!(g.neighbor(sq(23), Direction::Right), Some(sq(24)));
+        assert_eq!(g.neighbor(sq(6), Direction::Up), None);
+        assert_eq!(g.neighbor(sq(26), Direction::Left), None);
+        assert_eq!(g.neighbor(sq(45), Direction::Right), None);
+        for s in squares(g.all()) {
+            for (d, back) in [
+                (Direction::Up, Direction::Down),
+                (Direction::Left, Direction::Right),
+            ] {
+                if let Some(n) = g.neighbor(s, d) {
+                    assert_eq!(g.neighbor(n, back), Some(s));
+                }
+            }
+        }
     }
 
     #[test]

@@ -160,6 +160,18 @@ impl Preset {
         Preset::Frysk,
     ];
 
+    /// The preset a record's rules are inferred as in preference to this
+    /// one, and whose clean reading of a record makes trying this one
+    /// needless: International for Frisian and Frysk!, whose records it
+    /// reads alike until a capture (or a king's fourth move) tells them
+    /// apart. So a file of International games costs no Frisian replay.
+    pub fn yields_to(self) -> Option<Preset> {
+        match self {
+            Preset::Frisian | Preset::Frysk => Some(Preset::International),
+            _ => None,
+        }
+    }
+
     /// The preset's name as written on the command line and stored.
     pub fn name(self) -> &'static str {
         match self {
