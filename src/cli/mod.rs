@@ -111,8 +111,9 @@ pub struct ReadingArgs {
     /// inferred from its moves).
     #[arg(long, ignore_case = true, value_parser = preset_names())]
     pub variant: Option<String>,
-    /// Rules switches: max-capture=on|off, king-first=off|on,
-    /// promotion=continue-man|stop|continue-king (comma-separated).
+    /// Rules switches: max-capture=on|off|value, king-first=off|on,
+    /// promotion=continue-man|stop|continue-king, king-limit=on|off
+    /// (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
     /// Read every game's moves in this notation.

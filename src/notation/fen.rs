@@ -360,6 +360,27 @@ mod tests {
     }
 
     #[test]
+    fn lidraughts_fields_are_read() {
+        // Counters (Forsyth.scala: `H` half-move clock, `F` move number).
+        let fen = Fen::parse("W:W31-50:B1-20:H0:F1").unwrap();
+        assert_eq!(fen.pieces.len(), 40);
+        assert_eq!(fen.king_runs, [KingRun::default(); 2]);
+        // King runs, Black's first: Black 3 on 7, White 1 on 46.
+        let fen = Fen::parse("B:WK46,50:BK7,12:H5:F30:+307+146").unwrap();
+        let run = |moves, square| KingRun { moves, square };
+        assert_eq!(fen.king_runs, [run(1, 46), run(3, 7)]);
+        assert_eq!(Fen::parse("W:W46:B5:+0+0").unwrap().king_runs[0], run(0, 0));
+        for bad in ["W:W46:B5:+4+0", "W:W46:B5:+0", "W:W46:B5:+1x+0"] {
+            assert!(
+                matches!(Fen::parse(bad), Err(FenError::BadKingRuns(_))),
+                "{bad}"
+            );
+        }
+        // An `H` or `F` that is no counter is no field.
+        assert!(Fen::parse("W:W46:B5:Hx").is_err());
+    }
+
+    #[test]
     fn ten_by_ten_set_ups_in_numbers_and_letters() {
         let rules = crate::rules::Preset::International.rules();
         let fen = Fen::parse("W:W31-50:B1-20").unwrap();

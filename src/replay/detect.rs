@@ -21,6 +21,14 @@
 //!
 //! Since the first clean reading ends the search, a file whose games read
 //! cleanly under the rules of its first games costs one replay per game.
+//! Nor is a candidate replayed that cannot change the answer: rules that
+//! read every record as ones already tried do (Brazilian after Filipino;
+//! Frysk! from a set-up after Frisian), and Frisian and Frysk! are tried
+//! only when International, which takes the records all three read, does
+//! not read it cleanly ([`Preset::yields_to`]), also while the file's
+//! preset is chosen, so that International files cost no Frisian replay.
+//! Antidraughts and Breakthrough move as International does: only their
+//! tags name them.
 //!
 //! For a record that does not read cleanly, the other presets and switch
 //! settings under which it would are listed ([`Reading`]'s
@@ -314,23 +322,7 @@ pub fn read_record_in(
             from: plan.from,
         };
     }
-    let mut tried: Vec<(Candidate, bool)> = Vec::new();
-    let mut best: Option<Reading> = None;
-    for candidate in plan.candidates(&record, overrides) {
-        if !worth_trying(&candidate, &tried, record.fen.is_some()) {
-            continue;
-        }
-        let reading = record.read(&candidate, plan.from);
-        let clean = reading.is_clean();
-        tried.push((candidate, clean));
-        best = Some(match best {
-            None => reading,
-            Some(current) => better(current, reading),
-        });
-        if clean {
-            break;
-        }
-    }
+    let (best, tried) = best_reading(&plan, &record, overrides);
     let Some(mut reading) = best else {
         return Reading::Unreadable {
             rules: None,
@@ -356,6 +348,34 @@ pub fn read_record_in(
         *reads_ok_under = record.alternatives(&chosen, &tried);
     }
     reading
+}
+
+/// The plan's candidates replayed in order until one reads the record
+/// cleanly: the best reading, and each candidate tried with whether it
+/// read cleanly.
+fn best_reading(
+    plan: &Plan,
+    record: &Record<'_, '_>,
+    overrides: &Overrides,
+) -> (Option<Reading>, Vec<(Candidate, bool)>) {
+    let mut tried: Vec<(Candidate, bool)> = Vec::new();
+    let mut best: Option<Reading> = None;
+    for candidate in plan.candidates(record, overrides) {
+        if !worth_trying(&candidate, &tried, record.fen.is_some()) {
+            continue;
+        }
+        let reading = record.read(&candidate, plan.from);
+        let clean = reading.is_clean();
+        tried.push((candidate, clean));
+        best = Some(match best {
+            None => reading,
+            Some(current) => better(current, reading),
+        });
+        if clean {
+            break;
+        }
+    }
+    (best, tried)
 }
 
 /// The presets under which a record whose rules would be inferred reads

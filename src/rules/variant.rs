@@ -228,18 +228,7 @@ impl Preset {
             king_limit: KingLimit::Off,
             win: WinCondition::Usual,
         };
-        let international = Rules {
-            geometry: Geometry::international(),
-            start_rows: 4,
-            ..base
-        };
-        let frisian = Rules {
-            orthogonal_captures: true,
-            max_capture: MaxCapture::Value,
-            king_first: KingFirst::On,
-            king_limit: KingLimit::On,
-            ..international
-        };
+
         // The rules of the games where men capture forward only.
         let forward_only = Rules {
             men_capture_backward: false,
@@ -264,7 +253,6 @@ impl Preset {
                 max_capture: MaxCapture::Off,
                 ..forward_only
             },
-            Preset::International => international,
             Preset::Czech => Rules {
                 max_capture: MaxCapture::Off,
                 king_first: KingFirst::On,
@@ -284,6 +272,29 @@ impl Preset {
                 most_kings: true,
                 ..forward_only
             },
+            Preset::International
+            | Preset::Frisian
+            | Preset::Frysk
+            | Preset::Antidraughts
+            | Preset::Breakthrough => self.ten_by_ten_rules(base),
+        }
+    }
+
+    /// The rules of the presets of the 10×10 board, from the common base.
+    fn ten_by_ten_rules(self, base: Rules) -> Rules {
+        let international = Rules {
+            geometry: Geometry::international(),
+            start_rows: 4,
+            ..base
+        };
+        let frisian = Rules {
+            orthogonal_captures: true,
+            max_capture: MaxCapture::Value,
+            king_first: KingFirst::On,
+            king_limit: KingLimit::On,
+            ..international
+        };
+        match self {
             Preset::Frisian => frisian,
             Preset::Frysk => Rules {
                 start_rows: 1,
@@ -297,6 +308,7 @@ impl Preset {
                 win: WinCondition::FirstKing,
                 ..international
             },
+            _ => international,
         }
     }
 
