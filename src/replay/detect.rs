@@ -759,10 +759,13 @@ impl<'t, 'a> Record<'t, 'a> {
             // The chosen rules under another name (Brazilian for Filipino,
             // International for Antidraughts) read no better, and rules
             // that read as ones found say nothing new (Frysk! from a
-            // set-up, as Frisian).
+            // set-up, as Frisian); nor does Frisian where International
+            // was found.
             let set_up = self.fen.is_some();
             let same = plays_alike(&chosen.rules, &rules, set_up)
-                || found.iter().any(|f| plays_alike(f, &rules, set_up));
+                || found.iter().any(|f| {
+                    plays_alike(f, &rules, set_up) || preset.yields_to() == Some(f.preset)
+                });
             if preset == chosen.rules.preset || same || !self.fits(rules.geometry) {
                 continue;
             }
