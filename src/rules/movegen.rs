@@ -11,7 +11,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use super::board::{Bitboard, Color, Direction, Geometry, Square, squares};
-use super::position::Position;
+use super::position::{KingRuns, Position};
 use super::variant::{KingFirst, MaxCapture, Promotion, Rules};
 use super::zobrist;
 
@@ -784,7 +784,7 @@ impl Position {
             let squares = (usize::from(mv.from), usize::from(mv.to));
             self.runs.after(us, squares, mv.king, mv.captured, men)
         } else {
-            self.runs
+            KingRuns::default()
         };
         Position {
             white,
