@@ -1086,6 +1086,36 @@ mod tests {
     }
 
     #[test]
+    fn frisian_is_inferred_only_where_international_does_not_read_cleanly() {
+        let evidence = |text: &str| {
+            let moves = tokens(text);
+            let record = RecordText {
+                moves: moves.iter().map(Some).collect(),
+                ..RecordText::default()
+            };
+            presets_reading_cleanly(&record, &Overrides::default())
+        };
+        // Both read it: International only, Frisian not even replayed.
+        assert_eq!(
+            evidence("32-28 19-23 28x19 14x23"),
+            Some(vec![Preset::International])
+        );
+        // 4... 14x34 takes along a file.
+        let frisian = "34-30 18-22 30-24 19x30 35x24 20x29 33x24 14x34";
+        assert_eq!(evidence(frisian), Some(vec![Preset::Frisian]));
+        let r = read(&tokens(frisian), |_| {});
+        assert_eq!(summary(&r).0, "frisian");
+        assert_eq!(r.variant_from(), VariantFrom::Inferred);
+        // Tagged International, it says what reads it.
+        let r = read(&tokens(frisian), |t| t.game_type = Some("20"));
+        let Reading::Replayed { reads_ok_under, .. } = &r else {
+            panic!("{r:?}")
+        };
+        let names: Vec<String> = reads_ok_under.iter().map(Rules::name).collect();
+        assert_eq!(names, ["frisian"]);
+    }
+
+    #[test]
     fn set_ups_without_moves_are_english_problems() {
         let r = read(&[], |t| t.fen = Some("W:W13,11,10,6:BK14,3,1."));
         assert_eq!(summary(&r).0, "english");

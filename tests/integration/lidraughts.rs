@@ -172,3 +172,39 @@ fn frisian_switches_are_recorded_in_the_variant() {
         one("frisian+king-limit=off", "ok", "forced")
     );
 }
+
+#[test]
+fn frisian_games_are_stored_indexed_and_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let out = crate::pdndb(&db)
+        .args(["import", "--json"])
+        .arg(crate_path("tests/data/lidraughts"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["games"].as_u64(), summary["ok"].as_u64()),
+        (Some(4), Some(4))
+    );
+    // The position after 4... 14x34, reached by the Frisian game only.
+    let out = crate::pdndb(&db)
+        .args(["search", "--json", "--variant", "frisian", "--moves"])
+        .arg("1. 34-30 18-22 2. 30-24 19x30 3. 35x24 20x29 4. 33x24 14x34")
+        .output()
+        .unwrap();
+    let found: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["ply"], 8);
+    assert_eq!(found[0]["variant"], "frisian");
+    let out = crate::pdndb(&db)
+        .args(["stats", "--check"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
