@@ -755,6 +755,37 @@ mod tests {
     }
 
     #[test]
+    fn win_conditions_say_who_won_on_the_board() {
+        let at = |fen: &str, rules: &Rules| {
+            let setup = crate::notation::parse_fen_on(fen, rules.geometry).unwrap();
+            Position::from_setup(&setup, rules).unwrap()
+        };
+        let international = Preset::International.rules();
+        let anti = Preset::Antidraughts.rules();
+        let breakthrough = Preset::Breakthrough.rules();
+        assert_eq!(anti.win, WinCondition::CannotMove);
+        // White has no piece left: it lost, except in Antidraughts.
+        let bare = "W:W:B20";
+        assert_eq!(
+            international.winner(&at(bare, &international)),
+            Some(Color::Black)
+        );
+        assert_eq!(anti.winner(&at(bare, &anti)), Some(Color::White));
+        // White's man is blocked by Black's two.
+        let blocked = "W:W46:B41,37";
+        assert_eq!(anti.winner(&at(blocked, &anti)), Some(Color::White));
+        // In Breakthrough the first king wins, whoever is to move.
+        let king = "B:WK3:B20,30";
+        assert_eq!(
+            breakthrough.winner(&at(king, &breakthrough)),
+            Some(Color::White)
+        );
+        assert_eq!(international.winner(&at(king, &international)), None);
+        let start = Position::initial(&breakthrough);
+        assert_eq!(breakthrough.winner(&start), None);
+    }
+
+    #[test]
     fn bad_switches_name_the_bad_part() {
         let err = Rules::from_args(Some("filipino"), Some("promotion=fly")).unwrap_err();
         assert!(err.to_string().contains("`fly`"), "{err}");
