@@ -12,6 +12,7 @@ fn main() {
         (Preset::Russian, 10, 22_444_032),
         (Preset::Pool, 10, 22_435_955),
         (Preset::English, 10, 18_391_564),
+        (Preset::International, 9, 41_022_423),
     ];
     println!(
         "{:<10} {:>5} {:>12} {:>9} {:>14}",

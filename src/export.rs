@@ -1024,11 +1024,11 @@ mod tests {
 
     #[test]
     fn an_unsupported_record_is_written_as_it_was() {
-        let text = "[GameType \"40\"]\n[Result \"2-0\"]\n1. 32-28 {a  b} 19-23 2-0";
+        let text = "[GameType \"30\"]\n[Result \"2-0\"]\n1. 32-28 {a  b} 19-23 2-0";
         let out = export(text, &ExportOptions::default()).unwrap();
         assert_eq!(
             out,
-            "[GameType \"40\"]\n[Result \"2-0\"]\n\n1. 32-28 {a  b} 19-23 2-0\n\n"
+            "[GameType \"30\"]\n[Result \"2-0\"]\n\n1. 32-28 {a  b} 19-23 2-0\n\n"
         );
         assert_eq!(fault(&out).0, Status::Unsupported);
     }

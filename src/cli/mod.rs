@@ -122,8 +122,9 @@ pub struct ReadingArgs {
     /// before with a preset or other options, which it then forgets).
     #[arg(long, ignore_case = true, value_parser = preset_or_auto())]
     pub variant: Option<String>,
-    /// Rules switches: max-capture=on|off, king-first=off|on,
-    /// promotion=continue-man|stop|continue-king (comma-separated).
+    /// Rules switches: max-capture=on|off|value, king-first=off|on,
+    /// promotion=continue-man|stop|continue-king, king-limit=on|off
+    /// (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
     /// Read every game's moves in this notation.

@@ -16,8 +16,9 @@ pub struct PerftArgs {
     /// Rules preset.
     #[arg(long, default_value = "filipino", ignore_case = true, value_parser = super::preset_names())]
     pub variant: String,
-    /// Switches on top of the preset: max-capture=on|off, king-first=off|on,
-    /// promotion=continue-man|stop|continue-king (comma-separated).
+    /// Switches on top of the preset: max-capture=on|off|value,
+    /// king-first=off|on, promotion=continue-man|stop|continue-king,
+    /// king-limit=on|off (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
     /// Start from this position instead of the initial one (numeric or

@@ -4,14 +4,19 @@
 //! Read: `W:W18,K27:B11,15` with `W`/`B`/`R` (Red = Black) or `?` for the side
 //! to move, kings marked `K`, ranges (`W31-50`), algebraic squares on either
 //! board (8×8 or 10×10, `a1` to `j10`), spaces anywhere, a trailing `.`,
-//! empty piece lists. Written:
+//! empty piece lists; and the fields lidraughts adds (its
+//! `format/Forsyth.scala`): `H3` (half-move clock) and `F12` (move number),
+//! read and ignored, and for Frisian and Frysk! the king runs `+B+W`,
+//! Black's then White's, each a count (0 to 3) of plain moves in a row
+//! with one king followed by that king's square (`+307+0`: Black has moved
+//! the king on 7 three times). Written:
 //! `W:W21,22,K30:B1,K5` — side, then White's and Black's squares ascending.
 
 use std::fmt::Write as _;
 
 use super::algebraic::{Orientation, locate};
 use super::token::SquareToken;
-use crate::rules::{Color, Geometry, Piece, Position, Setup, squares};
+use crate::rules::{Color, Geometry, KingRun, Piece, Position, Setup, squares};
 
 /// Why a FEN cannot be read; each variant carries the offending text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +42,9 @@ pub enum FenError {
     /// No side to move and no piece list.
     #[error("`{0}` has no piece lists")]
     NoPieces(String),
+    /// A king-runs field that is not `+` count and square, twice.
+    #[error("`{0}` is not a field of king moves (expected +N[square]+N[square])")]
+    BadKingRuns(String),
 }
 
 /// Most squares a range may cover (a 10×10 board has 50).
@@ -52,6 +60,8 @@ pub struct Fen {
     pub side: Option<Color>,
     /// Each piece with its square as written, in the order read.
     pub pieces: Vec<(SquareToken, Piece)>,
+    /// White's and Black's king runs, where a lidraughts field gives them.
+    pub king_runs: [KingRun; 2],
 }
 
 impl Fen {
@@ -76,12 +86,21 @@ impl Fen {
         let mut fen = Fen {
             side,
             pieces: Vec::new(),
+            king_runs: [KingRun::default(); 2],
         };
         let mut lists = 0;
         for field in fields {
             if field.is_empty() {
                 // `W::` — a list with neither colour letter nor pieces.
                 lists += 1;
+                continue;
+            }
+            if is_counter(field) {
+                continue;
+            }
+            if let Some(runs) = field.strip_prefix('+') {
+                fen.king_runs =
+                    king_runs(runs).ok_or_else(|| FenError::BadKingRuns(field.into()))?;
                 continue;
             }
             let mut chars = field.chars();
@@ -169,6 +188,7 @@ impl Fen {
         let mut setup = Setup {
             side: self.side,
             pieces: Vec::with_capacity(self.pieces.len()),
+            king_runs: self.king_runs,
         };
         let mut orientation: Option<Orientation> = None;
         for &(square, piece) in &self.pieces {
@@ -190,6 +210,33 @@ impl Fen {
         }
         Ok(setup)
     }
+}
+
+/// Whether a field is lidraughts' half-move clock (`H3`) or move number
+/// (`F12`).
+fn is_counter(field: &str) -> bool {
+    field
+        .strip_prefix(['H', 'F'])
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+// king-runs = "+" run "+" run ; Black's, then White's
+// run       = count [square] ; count 0..3, square a number
+fn king_runs(text: &str) -> Option<[KingRun; 2]> {
+    let (black, white) = text.split_once('+')?;
+    let run = |part: &str| -> Option<KingRun> {
+        let (count, square) = part.split_at_checked(1)?;
+        let moves: u8 = count.parse().ok().filter(|&n| n <= 3)?;
+        let square = if square.is_empty() {
+            0
+        } else if square.len() <= 2 && square.bytes().all(|b| b.is_ascii_digit()) {
+            square.parse().ok()?
+        } else {
+            return None;
+        };
+        Some(KingRun { moves, square })
+    };
+    Some([run(white)?, run(black)?])
 }
 
 /// Reads a FEN into an unvalidated [`Setup`] on the 8×8 board; numbers are
@@ -310,6 +357,27 @@ mod tests {
             "{err}"
         );
         assert_eq!(parse_fen("W:Wi1:B2"), Err(FenError::BadSquare("i1".into())));
+    }
+
+    #[test]
+    fn lidraughts_fields_are_read() {
+        // Counters (Forsyth.scala: `H` half-move clock, `F` move number).
+        let fen = Fen::parse("W:W31-50:B1-20:H0:F1").unwrap();
+        assert_eq!(fen.pieces.len(), 40);
+        assert_eq!(fen.king_runs, [KingRun::default(); 2]);
+        // King runs, Black's first: Black 3 on 7, White 1 on 46.
+        let fen = Fen::parse("B:WK46,50:BK7,12:H5:F30:+307+146").unwrap();
+        let run = |moves, square| KingRun { moves, square };
+        assert_eq!(fen.king_runs, [run(1, 46), run(3, 7)]);
+        assert_eq!(Fen::parse("W:W46:B5:+0+0").unwrap().king_runs[0], run(0, 0));
+        for bad in ["W:W46:B5:+4+0", "W:W46:B5:+0", "W:W46:B5:+1x+0"] {
+            assert!(
+                matches!(Fen::parse(bad), Err(FenError::BadKingRuns(_))),
+                "{bad}"
+            );
+        }
+        // An `H` or `F` that is no counter is no field.
+        assert!(Fen::parse("W:W46:B5:Hx").is_err());
     }
 
     #[test]

@@ -21,6 +21,14 @@
 //!
 //! Since the first clean reading ends the search, a file whose games read
 //! cleanly under the rules of its first games costs one replay per game.
+//! Nor is a candidate replayed that cannot change the answer: rules that
+//! read every record as ones already tried do (Brazilian after Filipino;
+//! Frysk! from a set-up after Frisian), and Frisian and Frysk! are tried
+//! only when International, which takes the records all three read, does
+//! not read it cleanly ([`Preset::yields_to`]), also while the file's
+//! preset is chosen, so that International files cost no Frisian replay.
+//! Antidraughts and Breakthrough move as International does: only their
+//! tags name them.
 //!
 //! For a record that does not read cleanly, the other presets and switch
 //! settings under which it would are listed ([`Reading`]'s
@@ -32,7 +40,7 @@ use serde::Serialize;
 use crate::notation::{Fen, MoveToken, Notation, SquareToken};
 use crate::pdn::GameType;
 use crate::rules::{
-    Color, Corner, Geometry, KingFirst, MaxCapture, Position, Preset, Promotion, Rules,
+    Color, Corner, Geometry, KingFirst, KingLimit, MaxCapture, Position, Preset, Promotion, Rules,
     game_type_name,
 };
 
@@ -131,10 +139,24 @@ pub struct RecordText<'a> {
 }
 
 /// The preset a `Variant` tag names by itself (without a `GameType`), if
-/// it names one: the more specific names are looked for first, so that
-/// `Dama italiana` is Italian and `Dama` alone Filipino.
+/// it names one: lidraughts' names for its games as they are
+/// (`modules/draughts/src/main/variant/`: `Standard`, `From Position`,
+/// `Frisian`, `Frysk!`, `Antidraughts`, `Breakthrough`, `Russian`,
+/// `Brazilian`; its reader takes a `Variant` tag by these names, in any
+/// case, where there is no `GameType`, which its own export always
+/// writes); else a name found in the tag, the more specific names looked
+/// for first, so that `Dama italiana` is Italian and `Dama` alone
+/// Filipino.
 fn variant_tag_preset(tag: &str) -> Option<Preset> {
-    const NAMES: [(&str, Preset); 14] = [
+    const EXACT: [(&str, Preset); 2] = [
+        ("standard", Preset::International),
+        ("from position", Preset::International),
+    ];
+    const NAMES: [(&str, Preset); 18] = [
+        ("frisian", Preset::Frisian),
+        ("frysk", Preset::Frysk),
+        ("antidraughts", Preset::Antidraughts),
+        ("breakthrough", Preset::Breakthrough),
         ("italian", Preset::Italian),
         ("spanish", Preset::Spanish),
         ("españo", Preset::Spanish),
@@ -150,11 +172,42 @@ fn variant_tag_preset(tag: &str) -> Option<Preset> {
         ("filipino", Preset::Filipino),
         ("dama", Preset::Filipino),
     ];
-    let lower = tag.to_lowercase();
-    NAMES
+    let lower = tag.trim().to_lowercase();
+    EXACT
         .iter()
-        .find(|(name, _)| lower.contains(name))
+        .find(|(name, _)| lower == *name)
+        .or_else(|| NAMES.iter().find(|(name, _)| lower.contains(name)))
         .map(|&(_, preset)| preset)
+}
+
+/// Whether two rules read every record alike: the same moves from the
+/// same start, whatever their names and win conditions (Brazilian and
+/// Filipino; International and Antidraughts); with a set-up, the start
+/// does not count either (Frisian and Frysk!).
+fn plays_alike(a: &Rules, b: &Rules, set_up: bool) -> bool {
+    let as_a = Rules {
+        preset: a.preset,
+        win: a.win,
+        start_rows: if set_up { a.start_rows } else { b.start_rows },
+        ..*b
+    };
+    as_a == *a
+}
+
+/// Whether replaying `candidate` can change what the candidates `tried`
+/// (with whether each read the record cleanly) tell: not when it reads
+/// as one of them does, nor when the preset it yields to
+/// ([`Preset::yields_to`]) read the record cleanly.
+fn worth_trying(candidate: &Candidate, tried: &[(Candidate, bool)], set_up: bool) -> bool {
+    let alike = tried.iter().any(|(c, _)| {
+        c.notation == candidate.notation && plays_alike(&c.rules, &candidate.rules, set_up)
+    });
+    let yielded = candidate.rules.preset.yields_to().is_some_and(|first| {
+        tried
+            .iter()
+            .any(|(c, clean)| *clean && c.rules.preset == first)
+    });
+    !alike && !yielded
 }
 
 /// How a record was read.
@@ -278,20 +331,7 @@ pub fn read_record_in(
             from: plan.from,
         };
     }
-    let mut tried: Vec<(Candidate, bool)> = Vec::new();
-    let mut best: Option<Reading> = None;
-    for candidate in plan.candidates(&record, overrides) {
-        let reading = record.read(&candidate, plan.from);
-        let clean = reading.is_clean();
-        tried.push((candidate, clean));
-        best = Some(match best {
-            None => reading,
-            Some(current) => better(current, reading),
-        });
-        if clean {
-            break;
-        }
-    }
+    let (best, tried) = best_reading(&plan, &record, overrides);
     let Some(mut reading) = best else {
         return Reading::Unreadable {
             rules: None,
@@ -312,6 +352,34 @@ pub fn read_record_in(
         *reads_ok_under = record.alternatives(&chosen, &tried);
     }
     reading
+}
+
+/// The plan's candidates replayed in order until one reads the record
+/// cleanly: the best reading, and each candidate tried with whether it
+/// read cleanly.
+fn best_reading(
+    plan: &Plan,
+    record: &Record<'_, '_>,
+    overrides: &Overrides,
+) -> (Option<Reading>, Vec<(Candidate, bool)>) {
+    let mut tried: Vec<(Candidate, bool)> = Vec::new();
+    let mut best: Option<Reading> = None;
+    for candidate in plan.candidates(record, overrides) {
+        if !worth_trying(&candidate, &tried, record.fen.is_some()) {
+            continue;
+        }
+        let reading = record.read(&candidate, plan.from);
+        let clean = reading.is_clean();
+        tried.push((candidate, clean));
+        best = Some(match best {
+            None => reading,
+            Some(current) => better(current, reading),
+        });
+        if clean {
+            break;
+        }
+    }
+    (best, tried)
 }
 
 /// The presets under which a record whose rules would be inferred reads
@@ -335,9 +403,15 @@ pub fn presets_reading_cleanly(
         return None;
     }
     let mut clean: Vec<Preset> = Vec::new();
+    let mut tried: Vec<(Candidate, bool)> = Vec::new();
     for candidate in plan.candidates(&record, overrides) {
         let preset = candidate.rules.preset;
-        if !clean.contains(&preset) && record.read(&candidate, plan.from).is_clean() {
+        if clean.contains(&preset) || !worth_trying(&candidate, &tried, record.fen.is_some()) {
+            continue;
+        }
+        let reads = record.read(&candidate, plan.from).is_clean();
+        tried.push((candidate, reads));
+        if reads {
             clean.push(preset);
         }
     }
@@ -758,12 +832,16 @@ impl<'t, 'a> Record<'t, 'a> {
         let plain = Overrides::default();
         for preset in Preset::INFERENCE_ORDER {
             let rules = preset.rules();
-            // The chosen rules under another name (Brazilian for Filipino)
-            // read no better.
-            let same = Rules {
-                preset: chosen.rules.preset,
-                ..rules
-            } == chosen.rules;
+            // The chosen rules under another name (Brazilian for Filipino,
+            // International for Antidraughts) read no better, and rules
+            // that read as ones found say nothing new (Frysk! from a
+            // set-up, as Frisian); nor does Frisian where International
+            // was found.
+            let set_up = self.fen.is_some();
+            let same = plays_alike(&chosen.rules, &rules, set_up)
+                || found.iter().any(|f| {
+                    plays_alike(f, &rules, set_up) || preset.yields_to() == Some(f.preset)
+                });
             if preset == chosen.rules.preset || same || !self.fits(rules.geometry) {
                 continue;
             }
@@ -813,24 +891,39 @@ impl<'t, 'a> Record<'t, 'a> {
     }
 }
 
-/// Every other setting of the switches of `rules`, fewest changes first.
+/// Every other setting of the switches of `rules`, fewest changes first:
+/// the capture value and the king limit only where the rules have them
+/// (Frisian), which may be switched off.
 fn switch_settings(rules: &Rules) -> Vec<Rules> {
     let mut all = Vec::new();
-    for max_capture in [MaxCapture::On, MaxCapture::Off] {
+    let max_captures: &[MaxCapture] = if rules.max_capture == MaxCapture::Value {
+        &[MaxCapture::Value, MaxCapture::On, MaxCapture::Off]
+    } else {
+        &[MaxCapture::On, MaxCapture::Off]
+    };
+    let king_limits: &[KingLimit] = if rules.king_limit == KingLimit::On {
+        &[KingLimit::On, KingLimit::Off]
+    } else {
+        &[KingLimit::Off]
+    };
+    for &max_capture in max_captures {
         for king_first in [KingFirst::Off, KingFirst::On] {
             for promotion in [
                 Promotion::ContinueMan,
                 Promotion::Stop,
                 Promotion::ContinueKing,
             ] {
-                let other = Rules {
-                    max_capture,
-                    king_first,
-                    promotion,
-                    ..*rules
-                };
-                if other != *rules {
-                    all.push(other);
+                for &king_limit in king_limits {
+                    let other = Rules {
+                        max_capture,
+                        king_first,
+                        promotion,
+                        king_limit,
+                        ..*rules
+                    };
+                    if other != *rules {
+                        all.push(other);
+                    }
                 }
             }
         }
@@ -844,6 +937,7 @@ fn changed_switches(base: &Rules, other: &Rules) -> u8 {
     u8::from(base.max_capture != other.max_capture)
         | u8::from(base.king_first != other.king_first) << 1
         | u8::from(base.promotion != other.promotion) << 2
+        | u8::from(base.king_limit != other.king_limit) << 3
 }
 
 /// The square sets of written moves in one notation.
@@ -980,12 +1074,16 @@ mod tests {
             (24, Preset::Spanish),
             (25, Preset::Russian),
             (29, Preset::Czech),
+            (40, Preset::Frisian),
+            (96, Preset::Breakthrough),
+            (97, Preset::Frysk),
+            (98, Preset::Antidraughts),
         ] {
             let g = GameType::parse(&number.to_string()).unwrap();
             assert_eq!(game_type_preset(&g, None), Some(preset));
         }
         assert_eq!(
-            game_type_preset(&GameType::parse("40").unwrap(), None),
+            game_type_preset(&GameType::parse("30").unwrap(), None),
             None
         );
     }
@@ -1028,11 +1126,11 @@ mod tests {
         assert_eq!(r.variant_from(), VariantFrom::Tag);
         let r = read(&moves, |t| t.game_type = Some("20"));
         assert_eq!(summary(&r).0, "international");
-        let r = read(&moves, |t| t.game_type = Some("40"));
+        let r = read(&moves, |t| t.game_type = Some("30"));
         assert!(
             summary(&r)
                 .0
-                .contains("Frisian draughts, a game pdndb does not play"),
+                .contains("Turkish draughts, a game pdndb does not play"),
             "{r:?}"
         );
         let r = read(&moves, |t| t.game_type = Some("99"));
@@ -1059,6 +1157,36 @@ mod tests {
         assert_eq!(summary(&r).0, "international");
         let r = read(&tokens("60-55"), |_| {});
         assert!(summary(&r).0.contains("beyond every board"), "{r:?}");
+    }
+
+    #[test]
+    fn frisian_is_inferred_only_where_international_does_not_read_cleanly() {
+        let evidence = |text: &str| {
+            let moves = tokens(text);
+            let record = RecordText {
+                moves: moves.iter().map(Some).collect(),
+                ..RecordText::default()
+            };
+            presets_reading_cleanly(&record, &Overrides::default())
+        };
+        // Both read it: International only, Frisian not even replayed.
+        assert_eq!(
+            evidence("32-28 19-23 28x19 14x23"),
+            Some(vec![Preset::International])
+        );
+        // 4... 14x34 takes along a file.
+        let frisian = "34-30 18-22 30-24 19x30 35x24 20x29 33x24 14x34";
+        assert_eq!(evidence(frisian), Some(vec![Preset::Frisian]));
+        let r = read(&tokens(frisian), |_| {});
+        assert_eq!(summary(&r).0, "frisian");
+        assert_eq!(r.variant_from(), VariantFrom::Inferred);
+        // Tagged International, it says what reads it.
+        let r = read(&tokens(frisian), |t| t.game_type = Some("20"));
+        let Reading::Replayed { reads_ok_under, .. } = &r else {
+            panic!("{r:?}")
+        };
+        let names: Vec<String> = reads_ok_under.iter().map(Rules::name).collect();
+        assert_eq!(names, ["frisian"]);
     }
 
     #[test]

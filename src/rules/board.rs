@@ -1,5 +1,6 @@
-//! Board geometry: squares, colours, pieces and diagonal neighbours, computed
-//! from the board's width and height.
+//! Board geometry: squares, colours, pieces and neighbours (diagonal, and
+//! orthogonal for Frisian captures), computed from the board's width and
+//! height.
 //!
 //! Squares carry their **numeric label** (1-based, counted row by row from the
 //! top as White sees the board, dark squares only). Internally a square is the
@@ -116,7 +117,10 @@ pub fn squares(mut board: Bitboard) -> impl Iterator<Item = Square> {
     })
 }
 
-/// A diagonal direction as White sees the board: "up" is towards label 1.
+/// A direction as White sees the board: "up" is towards label 1. The four
+/// diagonals are where pieces move; the four orthogonal directions are
+/// where Frisian pieces also capture: on the playing squares the next
+/// square along a file is two rows away, along a row two columns away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Towards the top left.
@@ -127,6 +131,14 @@ pub enum Direction {
     DownLeft = 2,
     /// Towards the bottom right.
     DownRight = 3,
+    /// Up the file (two rows up).
+    Up = 4,
+    /// Down the file (two rows down).
+    Down = 5,
+    /// Left along the row (two columns left).
+    Left = 6,
+    /// Right along the row (two columns right).
+    Right = 7,
 }
 
 impl Direction {
@@ -138,6 +150,40 @@ impl Direction {
         Direction::DownRight,
     ];
 
+    /// The four orthogonal directions (Frisian captures).
+    pub const ORTHOGONAL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
+
+    /// All eight directions: the diagonals first.
+    pub const EVERY: [Direction; 8] = [
+        Direction::UpLeft,
+        Direction::UpRight,
+        Direction::DownLeft,
+        Direction::DownRight,
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
+
+    /// The row and column steps of one move this way.
+    fn delta(self) -> (i32, i32) {
+        match self {
+            Direction::UpLeft => (-1, -1),
+            Direction::UpRight => (-1, 1),
+            Direction::DownLeft => (1, -1),
+            Direction::DownRight => (1, 1),
+            Direction::Up => (-2, 0),
+            Direction::Down => (2, 0),
+            Direction::Left => (0, -2),
+            Direction::Right => (0, 2),
+        }
+    }
+
     /// The two directions a man of `color` moves in.
     pub fn forward(color: Color) -> [Direction; 2] {
         match color {
@@ -146,12 +192,16 @@ impl Direction {
         }
     }
 
-    /// Whether a man of `color` moves this way (one of
-    /// [`Direction::forward`]).
+    /// Whether this way is forward for `color`: one of
+    /// [`Direction::forward`], or straight up the file for White and down
+    /// it for Black (sideways is neither forward nor backward).
     #[inline]
     pub fn is_forward(self, color: Color) -> bool {
-        let up = matches!(self, Direction::UpLeft | Direction::UpRight);
-        up == (color == Color::White)
+        match self {
+            Direction::UpLeft | Direction::UpRight | Direction::Up => color == Color::White,
+            Direction::DownLeft | Direction::DownRight | Direction::Down => color == Color::Black,
+            Direction::Left | Direction::Right => false,
+        }
     }
 }
 
@@ -180,7 +230,7 @@ pub enum Numbering {
 }
 
 /// The shape of a board: its size, which squares exist and which square lies
-/// next to which along each diagonal. With [`Corner::Left`] (the usual
+/// next to which along each direction. With [`Corner::Left`] (the usual
 /// board) the playing squares are those whose row and column (both counted
 /// from 0 at the top left) add up to an odd number, so square 1 is the second
 /// square of the top row, as on the English 8×8 and the 10×10 boards; with
@@ -193,12 +243,12 @@ pub struct Geometry {
     corner: Corner,
     numbering: Numbering,
     count: u8,
-    neighbors: [[u8; 4]; MAX_SQUARES],
+    neighbors: [[u8; 8]; MAX_SQUARES],
     rows: [u8; MAX_SQUARES],
     cols: [u8; MAX_SQUARES],
     /// Per direction, the steps of the squares of even and of odd rows, for
     /// working on whole bitboards at once.
-    steps: [[Step; 2]; 4],
+    steps: [[Step; 2]; 8],
     /// The top and the bottom row.
     edges: [Bitboard; 2],
 }
@@ -330,10 +380,10 @@ impl Geometry {
             corner,
             numbering,
             count,
-            neighbors: [[NONE; 4]; MAX_SQUARES],
+            neighbors: [[NONE; 8]; MAX_SQUARES],
             rows: [0; MAX_SQUARES],
             cols: [0; MAX_SQUARES],
-            steps: [[Step::default(); 2]; 4],
+            steps: [[Step::default(); 2]; 8],
             edges: [0; 2],
         };
         for index in 0..count {
@@ -353,7 +403,11 @@ impl Geometry {
         ];
         for index in 0..count as usize {
             let (row, col) = (geometry.rows[index] as i32, geometry.cols[index] as i32);
-            for (d, (dr, dc)) in [(-1, -1), (-1, 1), (1, -1), (1, 1)].into_iter().enumerate() {
+            for (d, (dr, dc)) in Direction::EVERY
+                .map(Direction::delta)
+                .into_iter()
+                .enumerate()
+            {
                 geometry.neighbors[index][d] = geometry
                     .at(row + dr, col + dc)
                     .map_or(NONE, |sq| sq.index() as u8);
@@ -591,7 +645,7 @@ mod tests {
             .chain([Geometry::italian(), Geometry::spanish()]);
         for g in boards {
             let (width, height) = (g.width(), g.height());
-            for direction in Direction::ALL {
+            for direction in Direction::EVERY {
                 let step = |s: usize| g.step(s, direction);
                 for square in 0..g.len() {
                     let sources = board_of((0..g.len()).filter(|&s| step(s) == Some(square)));
@@ -644,6 +698,29 @@ mod tests {
         // 10-14 then 23-19: a Spanish opening.
         assert_eq!(s.neighbor(sq(10), Direction::UpLeft), Some(sq(14)));
         assert_eq!(s.neighbor(sq(23), Direction::DownRight), Some(sq(19)));
+    }
+
+    #[test]
+    fn orthogonal_neighbours_are_two_rows_or_two_columns_away() {
+        // As lidraughts' Pos100: from 23, up 13, down 33, left 22, right 24.
+        let g = Geometry::international();
+        assert_eq!(g.neighbor(sq(23), Direction::Up), Some(sq(13)));
+        assert_eq!(g.neighbor(sq(23), Direction::Down), Some(sq(33)));
+        assert_eq!(g.neighbor(sq(23), Direction::Left), Some(sq(22)));
+        assert_eq!(g.neighbor(sq(23), Direction::Right), Some(sq(24)));
+        assert_eq!(g.neighbor(sq(6), Direction::Up), None);
+        assert_eq!(g.neighbor(sq(26), Direction::Left), None);
+        assert_eq!(g.neighbor(sq(45), Direction::Right), None);
+        for s in squares(g.all()) {
+            for (d, back) in [
+                (Direction::Up, Direction::Down),
+                (Direction::Left, Direction::Right),
+            ] {
+                if let Some(n) = g.neighbor(s, d) {
+                    assert_eq!(g.neighbor(n, back), Some(s));
+                }
+            }
+        }
     }
 
     #[test]

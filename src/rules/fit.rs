@@ -110,6 +110,7 @@ mod tests {
             &Setup {
                 side: Some(Color::White),
                 pieces,
+                ..Setup::default()
             },
             &rules,
         )

@@ -16,5 +16,8 @@ pub use board::{
 pub use fit::{fitting_moves, fitting_moves_into};
 pub use movegen::{Jump, MAX_PATH, Move, Route};
 pub use perft::{divide, perft};
-pub use position::{PACKED_BYTES, Position, PositionError, Setup, SetupProblem};
-pub use variant::{KingFirst, MaxCapture, Preset, Promotion, Rules, RulesError, game_type_name};
+pub use position::{KingRun, PACKED_BYTES, Position, PositionError, Setup, SetupProblem};
+pub use variant::{
+    KingFirst, KingLimit, MaxCapture, Preset, Promotion, Rules, RulesError, WinCondition,
+    game_type_name,
+};

@@ -11,7 +11,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use super::board::{Bitboard, Color, Direction, Geometry, Square, squares};
-use super::position::Position;
+use super::position::{KingRuns, Position};
 use super::variant::{KingFirst, MaxCapture, Promotion, Rules};
 use super::zobrist;
 
@@ -179,7 +179,19 @@ struct RawJump {
     landing: u8,
 }
 
-const DIRECTIONS: [Direction; 4] = Direction::ALL;
+/// The directions of captures, by their index in a [`RawJump`]: the
+/// diagonals, then (under Frisian rules) rows and files.
+const DIRECTIONS: [Direction; 8] = Direction::EVERY;
+
+/// The capture directions of the rules.
+#[inline]
+fn capture_directions(rules: &Rules) -> &'static [Direction] {
+    if rules.orthogonal_captures {
+        &DIRECTIONS
+    } else {
+        &DIRECTIONS[..4]
+    }
+}
 
 impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
     /// Searches on from `at`; returns whether any capture was possible there.
@@ -188,7 +200,7 @@ impl<F: FnMut(&[RawJump], bool)> CaptureSearch<'_, F> {
             return false;
         }
         let mut found = false;
-        for direction in DIRECTIONS {
+        for &direction in capture_directions(self.rules) {
             if king && self.rules.flying_kings {
                 found |= self.flying_jump(at, direction, captured);
             } else {
@@ -498,6 +510,14 @@ impl Position {
         if down != 0 {
             starts |= jumpers(Direction::DownLeft, down) | jumpers(Direction::DownRight, down);
         }
+        if rules.orthogonal_captures {
+            // Up and down the files as along the diagonals; sideways
+            // counts as backwards.
+            starts |= jumpers(Direction::Up, up)
+                | jumpers(Direction::Down, down)
+                | jumpers(Direction::Left, back)
+                | jumpers(Direction::Right, back);
+        }
         starts
     }
 
@@ -567,13 +587,24 @@ impl Position {
         if moves.is_empty() {
             return;
         }
-        if rules.max_capture == MaxCapture::On {
-            let most = moves
-                .iter()
-                .map(|m| m.captured.count_ones())
-                .max()
-                .unwrap_or(0);
-            moves.retain(|m| m.captured.count_ones() == most);
+        match rules.max_capture {
+            MaxCapture::Off => {}
+            MaxCapture::On => {
+                let most = moves
+                    .iter()
+                    .map(|m| m.captured.count_ones())
+                    .max()
+                    .unwrap_or(0);
+                moves.retain(|m| m.captured.count_ones() == most);
+            }
+            MaxCapture::Value => {
+                let value = |m: &Move| {
+                    let kings = (m.captured & self.kings).count_ones();
+                    199 * kings + 100 * (m.captured.count_ones() - kings)
+                };
+                let most = moves.iter().map(value).max().unwrap_or(0);
+                moves.retain(|m| value(m) == most);
+            }
         }
         if rules.king_first == KingFirst::On && moves.iter().any(|m| m.king) {
             moves.retain(|m| m.king);
@@ -611,10 +642,16 @@ impl Position {
         // one step lands only on a target.
         let landing = empty & targets;
         let crown = g.crowning_row(self.side);
-        for from in squares(self.pieces(self.side) & origins) {
+        // A king that made the last three plain moves may not make another.
+        let barred = if self.runs.tracked() {
+            self.runs.barred(self.side)
+        } else {
+            0
+        };
+        for from in squares(self.pieces(self.side) & origins & !barred) {
             let f = from.index();
             if self.kings & from.bit() != 0 {
-                for direction in DIRECTIONS {
+                for direction in Direction::ALL {
                     let mut next = g.step(f, direction);
                     while let Some(s) = next {
                         if empty & (1u64 << s) == 0 {
@@ -742,11 +779,19 @@ impl Position {
             Color::White => (ours, theirs),
             Color::Black => (theirs, ours),
         };
+        let runs = if self.runs.tracked() {
+            let men = [white & !kings, black & !kings];
+            let squares = (usize::from(mv.from), usize::from(mv.to));
+            self.runs.after(us, squares, mv.king, mv.captured, men)
+        } else {
+            KingRuns::default()
+        };
         Position {
             white,
             black,
             kings,
             side: them,
+            runs,
             key,
         }
     }
@@ -857,6 +902,7 @@ mod tests {
             &Setup {
                 side: Some(side),
                 pieces,
+                ..Setup::default()
             },
             rules,
         )
@@ -1125,5 +1171,198 @@ mod tests {
             }
             assert!(kings_tried > 300, "{preset}: {kings_tried} capturing kings");
         }
+    }
+}
+
+/// Frisian rules position by position (KNDB official rules, 2011; the
+/// article numbers are theirs). `tests/data/rules.tsv` has more.
+#[cfg(test)]
+mod frisian_tests {
+    use super::*;
+    use crate::notation::parse_fen_on;
+    use crate::rules::Preset;
+
+    fn at(fen: &str, rules: &Rules) -> Position {
+        let setup = parse_fen_on(fen, rules.geometry).unwrap();
+        Position::from_setup(&setup, rules).unwrap()
+    }
+
+    fn moves(p: &Position, rules: &Rules) -> Vec<String> {
+        let mut v: Vec<String> = p
+            .legal_moves(rules)
+            .iter()
+            .map(Move::short_numeric)
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Plays the legal move written `text` (start and end).
+    fn play(p: &Position, rules: &Rules, text: &str) -> Position {
+        let mv = p
+            .legal_moves(rules)
+            .into_iter()
+            .find(|m| m.short_numeric() == text)
+            .unwrap_or_else(|| panic!("{text} is not legal: {:?}", moves(p, rules)));
+        p.play(&mv)
+    }
+
+    #[test]
+    fn men_capture_along_rows_and_files_every_way() {
+        // Art. 7: left along the row, up and down the file.
+        let f = Preset::Frisian.rules();
+        assert_eq!(moves(&at("W:W28:B27", &f), &f), ["28x26"]);
+        assert_eq!(moves(&at("W:W28:B18", &f), &f), ["28x8"]);
+        assert_eq!(moves(&at("W:W28:B38", &f), &f), ["28x48"]);
+        // International men see none of these.
+        let i = Preset::International.rules();
+        assert!(!at("W:W28:B27,18", &i).legal_moves(&i)[0].is_capture());
+    }
+
+    #[test]
+    fn kings_fly_along_files_and_capture_diagonal_and_orthogonal_in_one_move() {
+        // Art. 9: the king on 46 takes 26 up the file, landing on 16 or 6.
+        let f = Preset::Frisian.rules();
+        assert_eq!(moves(&at("W:WK46:B26", &f), &f), ["46x16", "46x6"]);
+        // Art. 7: 32 takes 27 diagonally to 21, then 11 up the file to 1,
+        // crowned where the move ends; written with its landing squares.
+        let p = at("W:W32:B27,11", &f);
+        let all = p.legal_moves(&f);
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].full_numeric(), "32x21x1");
+        assert!(all[0].promotes());
+    }
+
+    #[test]
+    fn the_capture_of_highest_value_is_compulsory() {
+        // Art. 11: a king is worth more than one man, less than two.
+        let f = Preset::Frisian.rules();
+        // A king (28x30) against a man (28x26): the king.
+        assert_eq!(moves(&at("W:W28:B27,K29", &f), &f), ["28x30"]);
+        // Two men (28x17x6) against a king (28x30): the two men.
+        assert_eq!(moves(&at("W:W28:B22,11,K29", &f), &f), ["28x6"]);
+        // Three men (28x17x6x8) against a king and a man (28x30x10).
+        assert_eq!(moves(&at("W:W28:B22,11,7,K29,20", &f), &f), ["28x8"]);
+        // Counting pieces instead, a king is a man.
+        let mut on = f;
+        on.set("max-capture", "on").unwrap();
+        assert_eq!(on.name(), "frisian+max-capture=on");
+        assert_eq!(moves(&at("W:W28:B27,K29", &on), &on), ["28x26", "28x30"]);
+    }
+
+    #[test]
+    fn on_equal_value_the_king_captures() {
+        // Art. 12: the man's 28x30 and the king's 46x37/46x32 each take one man.
+        let f = Preset::Frisian.rules();
+        let fen = "W:W28,K46:B29,41";
+        assert_eq!(moves(&at(fen, &f), &f), ["46x32", "46x37"]);
+        let mut off = f;
+        off.set("king-first", "off").unwrap();
+        assert_eq!(off.name(), "frisian+king-first=off");
+        assert_eq!(moves(&at(fen, &off), &off), ["28x30", "46x32", "46x37"]);
+    }
+
+    #[test]
+    fn a_man_passing_the_last_row_stays_a_man() {
+        // Art. 8: on 1 after taking 7 the man cannot fly down the file to 31.
+        let f = Preset::Frisian.rules();
+        assert_eq!(moves(&at("W:W12:B7,31", &f), &f), ["12x1"]);
+    }
+
+    #[test]
+    fn a_king_makes_at_most_three_plain_moves_in_a_row_while_its_side_has_men() {
+        // Art. 17.
+        let f = Preset::Frisian.rules();
+        let mut p = at("W:WK46,50:BK1", &f);
+        for (white, black) in [("46-37", "1-6"), ("37-46", "6-1"), ("46-37", "1-6")] {
+            p = play(&p, &f, white);
+            p = play(&p, &f, black);
+        }
+        assert_eq!(p.king_run(Color::White).moves, 3);
+        // The king on 37 may not move; the man may.
+        assert_eq!(moves(&p, &f), ["50-44", "50-45"]);
+        // Equal pieces, other runs: other positions (replay keeps them
+        // apart), with the same key.
+        let fresh = at(&crate::notation::write_fen(&p), &f);
+        assert_ne!(p, fresh);
+        assert_eq!(p.zobrist(), fresh.zobrist());
+        // A man's move lifts the ban.
+        p = play(&p, &f, "50-45");
+        p = play(&p, &f, "6-1");
+        assert!(moves(&p, &f).contains(&"37-46".to_string()));
+        // Black has no men: its king is free after any number of moves.
+        assert_eq!(p.king_run(Color::Black).moves, 0);
+        // Without the limit, the king moves on.
+        let mut off = f;
+        off.set("king-limit", "off").unwrap();
+        assert_eq!(off.name(), "frisian+king-limit=off");
+        let mut q = at("W:WK46,50:BK1", &off);
+        for (white, black) in [("46-37", "1-6"), ("37-46", "6-1"), ("46-37", "1-6")] {
+            q = play(&q, &off, white);
+            q = play(&q, &off, black);
+        }
+        assert!(moves(&q, &off).contains(&"37-46".to_string()));
+    }
+
+    #[test]
+    fn another_king_or_a_capture_lifts_the_ban() {
+        let f = Preset::Frisian.rules();
+        // Another king: 5-10 starts a new run of one.
+        let mut p = at("W:WK46,K5,50:BK1", &f);
+        for (white, black) in [("46-37", "1-6"), ("37-46", "6-1"), ("46-37", "1-6")] {
+            p = play(&p, &f, white);
+            p = play(&p, &f, black);
+        }
+        assert!(!moves(&p, &f).iter().any(|m| m.starts_with("37-")));
+        p = play(&p, &f, "5-10");
+        assert_eq!(p.king_run(Color::White).moves, 1);
+        p = play(&p, &f, "6-1");
+        assert!(moves(&p, &f).contains(&"37-46".to_string()));
+        // A capture: the barred king may capture (art. 17), and then move.
+        let mut p = at("W:WK46,50:BK1,22", &f);
+        for (white, black) in [("46-37", "1-6"), ("37-46", "6-1"), ("46-37", "22-27")] {
+            p = play(&p, &f, white);
+            p = play(&p, &f, black);
+        }
+        assert_eq!(moves(&p, &f), ["37x17", "37x7"]);
+        p = play(&p, &f, "37x7");
+        assert_eq!(p.king_run(Color::White).moves, 0);
+    }
+
+    #[test]
+    fn a_side_with_only_kings_is_free() {
+        let f = Preset::Frisian.rules();
+        let mut p = at("W:WK46:BK1,8", &f);
+        for (white, black) in [("46-37", "1-6"), ("37-46", "6-1"), ("46-37", "1-6")] {
+            p = play(&p, &f, white);
+            p = play(&p, &f, black);
+        }
+        assert!(moves(&p, &f).contains(&"37-46".to_string()));
+        // Black, with a man, is barred in turn.
+        p = play(&p, &f, "37-46");
+        assert_eq!(moves(&p, &f), ["8-12", "8-13"]);
+    }
+
+    #[test]
+    fn king_runs_come_from_lidraughts_fens() {
+        // `+B+W`: White's king on 37 has made three plain moves in a row.
+        let f = Preset::Frisian.rules();
+        let p = at("W:WK37,50:BK1:H4:F9:+0+337", &f);
+        assert_eq!(moves(&p, &f), ["50-44", "50-45"]);
+        // Under International rules the runs mean nothing.
+        let i = Preset::International.rules();
+        let q = at("W:WK37,50:BK1:H4:F9:+0+337", &i);
+        assert!(moves(&q, &i).contains(&"37-46".to_string()));
+        assert_eq!(q, at("W:WK37,50:BK1", &i));
+    }
+
+    #[test]
+    fn frysk_starts_from_the_back_rows() {
+        let rules = Preset::Frysk.rules();
+        let p = Position::initial(&rules);
+        assert_eq!(
+            crate::notation::write_fen(&p),
+            "W:W46,47,48,49,50:B1,2,3,4,5"
+        );
     }
 }

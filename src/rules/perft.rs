@@ -50,10 +50,11 @@ mod tests {
         for preset in Preset::ALL {
             let rules = preset.rules();
             let start = Position::initial(&rules);
-            let (one, four) = if preset == Preset::International {
-                (9, 4265)
-            } else {
-                (7, 1469)
+            let (one, four) = match preset {
+                Preset::International | Preset::Antidraughts | Preset::Breakthrough => (9, 4265),
+                Preset::Frisian => (9, 3874),
+                Preset::Frysk => (9, 5329),
+                _ => (7, 1469),
             };
             assert_eq!(perft(&rules, &start, 0), 1);
             assert_eq!(perft(&rules, &start, 1), one, "{preset}");

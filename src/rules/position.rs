@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::board::{Bitboard, Color, Geometry, Piece, Square, squares};
-use super::variant::Rules;
+use super::variant::{KingLimit, Rules};
 use super::zobrist;
 
 /// A not necessarily legal position: pieces on numbered squares, as read from
@@ -15,6 +15,104 @@ pub struct Setup {
     pub side: Option<Color>,
     /// Each piece with the numeric label of its square, in the order read.
     pub pieces: Vec<(u32, Piece)>,
+    /// White's and Black's plain moves in a row with one king, where the
+    /// FEN tells them (lidraughts' Frisian FENs); used only by rules with
+    /// a [`KingLimit`](super::KingLimit).
+    pub king_runs: [KingRun; 2],
+}
+
+/// The plain moves one side has made in a row with one king, and that
+/// king's square (Frisian art. 17: a fourth is not allowed while the side
+/// has men).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KingRun {
+    /// How many, 0 to 3.
+    pub moves: u8,
+    /// The numeric label of the king's square (0 when `moves` is 0).
+    pub square: u32,
+}
+
+/// The [`KingRun`]s of a position, White's then Black's, each in one byte:
+/// 0 for none, else the count (1 to 3) in the top two bits and the king's
+/// square index below; `tracked` when the rules limit king moves. Zero for
+/// every other rules, so that it never tells their positions apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct KingRuns {
+    runs: [u8; 2],
+    tracked: bool,
+}
+
+impl KingRuns {
+    /// No run yet, tracked or not.
+    pub(crate) fn new(tracked: bool) -> KingRuns {
+        KingRuns {
+            runs: [0; 2],
+            tracked,
+        }
+    }
+
+    /// Whether the rules count king moves.
+    #[inline]
+    pub(crate) fn tracked(self) -> bool {
+        self.tracked
+    }
+
+    /// The run of one side: count and square index.
+    #[inline]
+    fn get(self, color: Color) -> (u8, usize) {
+        let run = self.runs[color as usize];
+        (run >> 6, usize::from(run & 63))
+    }
+
+    fn set(&mut self, color: Color, moves: u8, index: usize) {
+        self.runs[color as usize] = if moves == 0 {
+            0
+        } else {
+            moves.min(3) << 6 | index as u8
+        };
+    }
+
+    /// The square of the king of `color` that may not make a plain move
+    /// (it made the last three in a row), as a bitboard; 0 when none.
+    #[inline]
+    pub(crate) fn barred(self, color: Color) -> Bitboard {
+        match self.get(color) {
+            (3, index) => 1u64 << index,
+            _ => 0,
+        }
+    }
+
+    /// The runs after a move of `us` from square `from` to `to` (indices),
+    /// by a king or not, taking `captured`; `men` are the men of each side
+    /// after the move (White's, Black's). A plain king move adds to its
+    /// king's run (or starts one for another king); a man's move or a
+    /// capture ends the mover's run; a side without men has none; the run
+    /// of a king that was taken ends.
+    #[inline]
+    pub(crate) fn after(
+        self,
+        us: Color,
+        (from, to): (usize, usize),
+        king: bool,
+        captured: Bitboard,
+        men: [Bitboard; 2],
+    ) -> KingRuns {
+        let mut next = self;
+        let them = us.opponent();
+        let (moves, at) = self.get(us);
+        if men[us as usize] == 0 || !king || captured != 0 {
+            next.set(us, 0, 0);
+        } else if moves > 0 && at == from {
+            next.set(us, moves + 1, to);
+        } else {
+            next.set(us, 1, to);
+        }
+        let (moves, at) = self.get(them);
+        if moves > 0 && (men[them as usize] == 0 || captured & (1u64 << at) != 0) {
+            next.set(them, 0, 0);
+        }
+        next
+    }
 }
 
 /// One thing wrong with a set-up.
@@ -70,25 +168,33 @@ pub const PACKED_BYTES: usize = 25;
 
 /// A legal arrangement of pieces with a side to move.
 ///
-/// Two positions are equal when they have the same pieces and side to move;
-/// the Zobrist key is kept up to date with every move.
+/// Two positions are equal when they have the same pieces and side to
+/// move, and, under rules with a [`KingLimit`](super::KingLimit), the same
+/// [`KingRun`]s (which decide whether a king may move): replay keeps such
+/// positions apart. The Zobrist key covers the pieces and the side only,
+/// and is kept up to date with every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) white: Bitboard,
     pub(crate) black: Bitboard,
     pub(crate) kings: Bitboard,
     pub(crate) side: Color,
+    pub(crate) runs: KingRuns,
     pub(crate) key: u64,
 }
 
 impl Position {
-    /// The initial position of the rules' board: each side fills the rows
-    /// on its side but the two middle rows, and the rules' first side moves.
+    /// The initial position of the rules: each side's men fill its
+    /// [`Rules::start_rows`], and the rules' first side moves.
     pub fn initial(rules: &Rules) -> Position {
-        let g = rules.geometry;
-        let rows = (g.height() - 2) / 2;
-        let (white, black) = g.start_rows(rows);
-        Position::from_parts(white, black, 0, rules.first)
+        let (white, black) = rules.geometry.start_rows(rules.start_rows);
+        Position::from_parts(white, black, 0, rules.first).tracking(rules)
+    }
+
+    /// This position with king runs tracked when the rules limit king moves.
+    fn tracking(mut self, rules: &Rules) -> Position {
+        self.runs = KingRuns::new(rules.king_limit == KingLimit::On);
+        self
     }
 
     /// Builds a position from piece sets; the key is computed here.
@@ -103,6 +209,7 @@ impl Position {
             black,
             kings,
             side,
+            runs: KingRuns::default(),
             key: 0,
         };
         position.key = position.compute_key();
@@ -111,6 +218,9 @@ impl Position {
 
     /// Validates a set-up for the rules' board. A set-up without a side to
     /// move gets White; callers that know better set `setup.side` first.
+    ///
+    /// The set-up's [`KingRun`]s count where the rules limit king moves,
+    /// each only when it names a king of its side and the side has men.
     ///
     /// # Errors
     /// Every problem at once: squares off the board, two pieces on a square,
@@ -140,22 +250,40 @@ impl Position {
                 kings |= bit;
             }
         }
-        let max = (g.start_rows((g.height() - 2) / 2).0).count_ones() as usize;
+        let max = (g.start_rows(rules.start_rows).0).count_ones() as usize;
         for (color, set) in [(Color::White, white), (Color::Black, black)] {
             let n = set.count_ones() as usize;
             if n > max {
                 problems.push(SetupProblem::TooManyPieces(color, n, max));
             }
         }
-        if problems.is_empty() {
-            Ok(Position::from_parts(
-                white,
-                black,
-                kings,
-                setup.side.unwrap_or(Color::White),
-            ))
-        } else {
-            Err(PositionError { problems })
+        if !problems.is_empty() {
+            return Err(PositionError { problems });
+        }
+        let side = setup.side.unwrap_or(Color::White);
+        let mut position = Position::from_parts(white, black, kings, side).tracking(rules);
+        if position.runs.tracked() {
+            for color in [Color::White, Color::Black] {
+                let KingRun { moves, square } = setup.king_runs[color as usize];
+                let ours = position.pieces(color);
+                let king = Square::new(square).filter(|s| ours & kings & s.bit() != 0);
+                if let Some(king) = king.filter(|_| moves > 0 && ours & !kings != 0) {
+                    position.runs.set(color, moves, king.index());
+                }
+            }
+        }
+        Ok(position)
+    }
+
+    /// The plain moves `color` has made in a row with one king, where the
+    /// rules limit them (none otherwise).
+    pub fn king_run(&self, color: Color) -> KingRun {
+        match self.runs.get(color) {
+            (0, _) => KingRun::default(),
+            (moves, index) => KingRun {
+                moves,
+                square: Square::from_index(index).label(),
+            },
         }
     }
 
@@ -176,13 +304,15 @@ impl Position {
         Setup {
             side: Some(self.side),
             pieces,
+            king_runs: [self.king_run(Color::White), self.king_run(Color::Black)],
         }
     }
 
-    /// The position written exactly, in [`PACKED_BYTES`] bytes: White's,
-    /// Black's and the kings' squares (bitboards, little-endian), then the
-    /// side to move (0 White, 1 Black). Equal positions, and only they, have
-    /// equal bytes (the key follows from these).
+    /// The position as the index knows it, in [`PACKED_BYTES`] bytes:
+    /// White's, Black's and the kings' squares (bitboards, little-endian),
+    /// then the side to move (0 White, 1 Black). Positions with the same
+    /// pieces and side to move, and only they, have equal bytes (the key
+    /// follows from these); [`KingRun`]s are not part of it.
     pub fn packed(&self) -> [u8; PACKED_BYTES] {
         let mut out = [0u8; PACKED_BYTES];
         out[..8].copy_from_slice(&self.white.to_le_bytes());
@@ -200,9 +330,12 @@ impl Position {
         self.side
     }
 
-    /// The same pieces with `side` to move.
+    /// The same pieces with `side` to move (and the same king runs).
     pub fn with_side(&self, side: Color) -> Position {
-        Position::from_parts(self.white, self.black, self.kings, side)
+        Position {
+            runs: self.runs,
+            ..Position::from_parts(self.white, self.black, self.kings, side)
+        }
     }
 
     /// The squares of one side's pieces.
@@ -303,6 +436,7 @@ mod tests {
                 (2, man(Color::White)),
                 (30, man(Color::Black)),
             ],
+            ..Setup::default()
         };
         let err = Position::from_setup(&setup, &Rules::default()).unwrap_err();
         assert_eq!(
@@ -330,8 +464,11 @@ mod tests {
                 )
             })
             .collect();
-        let err =
-            Position::from_setup(&Setup { side: None, pieces }, &Rules::default()).unwrap_err();
+        let setup = Setup {
+            pieces,
+            ..Setup::default()
+        };
+        let err = Position::from_setup(&setup, &Rules::default()).unwrap_err();
         assert_eq!(
             err.problems,
             vec![SetupProblem::TooManyPieces(Color::Black, 13, 12)]

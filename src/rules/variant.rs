@@ -18,6 +18,10 @@
 //! | `czech` | 8×8 | White | no | flying | free, but a king must capture when a king can | crowned, the move ends |
 //! | `italian` | 8×8, mirrored | White | no; a man may not capture a king | one square | most pieces, then with a king, then most kings, then a king first | crowned, the move ends |
 //! | `spanish` | 8×8, mirrored | White | no | flying | most pieces, then most kings | crowned, the move ends |
+//! | `frisian` | 10×10 | White | yes, and men and kings also capture along rows and files | flying (moving diagonally, capturing every way) | highest value (a king worth less than two men, more than one), then with a king; a king may not make a fourth plain move in a row while its side has men | as filipino |
+//! | `frysk` | 10×10, five men each on the back rows | as `frisian` | | | | |
+//! | `antidraughts` | as `international`; the side that cannot move (no piece left, or all blocked) wins | | | | | |
+//! | `breakthrough` | as `international`; the first side to make a king wins | | | | | |
 //!
 //! Common to all: capturing is compulsory and goes on while it can; captured
 //! pieces leave the board when the move ends and none is jumped twice; a
@@ -46,6 +50,34 @@
 //!   Damas (the same game), rule 3 the numbering from White's bottom-right
 //!   square, right to left and bottom to top, rule 6 the bottom-right corner
 //!   is a playing square, rule 7 the laws of quantity then quality.
+//! * Frisian: KNDB (Koninklijke Nederlandse Dambond), *Official Rules for
+//!   Frisian Draughts* (2011), as lidraughts ships it
+//!   (RoepStoep/lidraughts, `doc/variant/frisian/OfficialRulesFrisianDraughts.pdf`):
+//!   art. 7 men move one square diagonally forward and capture every way,
+//!   along rows and files too; art. 8 crowned only where the move ends;
+//!   art. 9 kings move along diagonals only, fly, and capture every way;
+//!   art. 11 the highest capture value, a king worth more than one man and
+//!   less than two ("three kings are of less value than six men, but
+//!   higher in value than five men"); art. 12 on equal value the king
+//!   captures; art. 17 a player with kings and men may not make more than
+//!   three plain moves in a row with the same king; a capture with it, or
+//!   a move of another king or a man, lifts the ban; a player with only
+//!   kings is free. lidraughts (`modules/draughts/src/main/variant/Frisian.scala`)
+//!   values a king 199 and a man 100, which orders every capture as the
+//!   text does, prefers a king's capture on a tie, and
+//!   (`Actor.scala`, `DraughtsHistory.scala`, `Frisian.finalizeBoard`)
+//!   counts a side's plain king moves with the king that made them: a plain
+//!   move of another king starts the count again at one, a man's move or a
+//!   capture sets it to none, and a side without men is not counted. The
+//!   switches `king-first` (on) and `king-limit` (on) can turn the
+//!   contested points off; `max-capture=on` counts pieces instead.
+//! * Frysk!: lidraughts' variant of Frisian rules from five men each on
+//!   the back rows (`variant/Frysk.scala`: `W:W46,47,48,49,50:B1,2,3,4,5`).
+//! * Antidraughts and Breakthrough: lidraughts' variants
+//!   (`variant/Antidraughts.scala`, `variant/Breakthrough.scala`) of the
+//!   International game, moving exactly as it does; they differ only in
+//!   who wins ([`WinCondition`]). GameTypes 40, 96, 97 and 98 are
+//!   lidraughts' numbers for Frisian, Breakthrough, Frysk! and Antidraughts.
 //! * Board layouts, rule-book test positions and published perft counts:
 //!   rhalbersma/dctl (`include/dctl/core/rules/`, `test/src/core/actions/`,
 //!   `test/src/ai/traversal/initial/`); International perft also Aart Bik's
@@ -57,6 +89,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Color, Geometry};
+use super::position::Position;
 
 /// A named set of rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,11 +112,20 @@ pub enum Preset {
     Italian,
     /// Spanish draughts (on the mirrored 8×8 board).
     Spanish,
+    /// Frisian draughts (KNDB rules), on the 10×10 board.
+    Frisian,
+    /// Frysk!: Frisian rules from five men each on the back rows.
+    Frysk,
+    /// Antidraughts: International moves; the side that cannot move wins.
+    Antidraughts,
+    /// Breakthrough: International moves; the first side to make a king
+    /// wins.
+    Breakthrough,
 }
 
 impl Preset {
     /// Every preset, in the order of the rules table.
-    pub const ALL: [Preset; 9] = [
+    pub const ALL: [Preset; 13] = [
         Preset::Filipino,
         Preset::Brazilian,
         Preset::Pool,
@@ -93,11 +135,18 @@ impl Preset {
         Preset::Czech,
         Preset::Italian,
         Preset::Spanish,
+        Preset::Frisian,
+        Preset::Frysk,
+        Preset::Antidraughts,
+        Preset::Breakthrough,
     ];
 
-    /// Every preset in the order that breaks ties when the rules of a record
-    /// are inferred: Filipino first, International last.
-    pub const INFERENCE_ORDER: [Preset; 9] = [
+    /// The presets a record's rules may be inferred as, in the order that
+    /// breaks ties: Filipino first, International ahead of Frisian (a
+    /// record both read is International), Frysk last. Antidraughts and
+    /// Breakthrough are not among them: they move as International does,
+    /// so a record's moves cannot tell them apart; only tags name them.
+    pub const INFERENCE_ORDER: [Preset; 11] = [
         Preset::Filipino,
         Preset::English,
         Preset::Russian,
@@ -107,7 +156,21 @@ impl Preset {
         Preset::Italian,
         Preset::Spanish,
         Preset::International,
+        Preset::Frisian,
+        Preset::Frysk,
     ];
+
+    /// The preset a record's rules are inferred as in preference to this
+    /// one, and whose clean reading of a record makes trying this one
+    /// needless: International for Frisian and Frysk!, whose records it
+    /// reads alike until a capture (or a king's fourth move) tells them
+    /// apart. So a file of International games costs no Frisian replay.
+    pub fn yields_to(self) -> Option<Preset> {
+        match self {
+            Preset::Frisian | Preset::Frysk => Some(Preset::International),
+            _ => None,
+        }
+    }
 
     /// The preset's name as written on the command line and stored.
     pub fn name(self) -> &'static str {
@@ -121,6 +184,10 @@ impl Preset {
             Preset::Czech => "czech",
             Preset::Italian => "italian",
             Preset::Spanish => "spanish",
+            Preset::Frisian => "frisian",
+            Preset::Frysk => "frysk",
+            Preset::Antidraughts => "antidraughts",
+            Preset::Breakthrough => "breakthrough",
         }
     }
 
@@ -135,6 +202,10 @@ impl Preset {
             Preset::Czech => 29,
             Preset::Italian => 22,
             Preset::Spanish => 24,
+            Preset::Frisian => 40,
+            Preset::Breakthrough => 96,
+            Preset::Frysk => 97,
+            Preset::Antidraughts => 98,
         }
     }
 
@@ -143,16 +214,21 @@ impl Preset {
         let base = Rules {
             preset: self,
             geometry: Geometry::standard(),
+            start_rows: 3,
             first: Color::White,
             men_capture_backward: true,
             men_capture_kings: true,
             flying_kings: true,
+            orthogonal_captures: false,
             max_capture: MaxCapture::On,
             king_first: KingFirst::Off,
             most_kings: false,
             king_met_first: false,
             promotion: Promotion::ContinueMan,
+            king_limit: KingLimit::Off,
+            win: WinCondition::Usual,
         };
+
         // The rules of the games where men capture forward only.
         let forward_only = Rules {
             men_capture_backward: false,
@@ -177,10 +253,6 @@ impl Preset {
                 max_capture: MaxCapture::Off,
                 ..forward_only
             },
-            Preset::International => Rules {
-                geometry: Geometry::international(),
-                ..base
-            },
             Preset::Czech => Rules {
                 max_capture: MaxCapture::Off,
                 king_first: KingFirst::On,
@@ -200,6 +272,43 @@ impl Preset {
                 most_kings: true,
                 ..forward_only
             },
+            Preset::International
+            | Preset::Frisian
+            | Preset::Frysk
+            | Preset::Antidraughts
+            | Preset::Breakthrough => self.ten_by_ten_rules(base),
+        }
+    }
+
+    /// The rules of the presets of the 10×10 board, from the common base.
+    fn ten_by_ten_rules(self, base: Rules) -> Rules {
+        let international = Rules {
+            geometry: Geometry::international(),
+            start_rows: 4,
+            ..base
+        };
+        let frisian = Rules {
+            orthogonal_captures: true,
+            max_capture: MaxCapture::Value,
+            king_first: KingFirst::On,
+            king_limit: KingLimit::On,
+            ..international
+        };
+        match self {
+            Preset::Frisian => frisian,
+            Preset::Frysk => Rules {
+                start_rows: 1,
+                ..frisian
+            },
+            Preset::Antidraughts => Rules {
+                win: WinCondition::CannotMove,
+                ..international
+            },
+            Preset::Breakthrough => Rules {
+                win: WinCondition::FirstKing,
+                ..international
+            },
+            _ => international,
         }
     }
 
@@ -228,7 +337,7 @@ fn names_filipino(tag: &str) -> bool {
 }
 
 /// The games of the PDN GameType table that no preset plays, by number.
-const OTHER_GAMES: [(u32, &str); 10] = [
+const OTHER_GAMES: [(u32, &str); 9] = [
     (0, "chess"),
     (1, "Chinese chess"),
     (27, "Canadian draughts (12x12)"),
@@ -236,7 +345,6 @@ const OTHER_GAMES: [(u32, &str); 10] = [
     (30, "Turkish draughts"),
     (31, "Thai draughts"),
     (32, "Thai draughts"),
-    (40, "Frisian draughts"),
     (41, "Spantsiretti"),
     (42, "Gothic draughts"),
 ];
@@ -272,13 +380,45 @@ impl FromStr for Preset {
     }
 }
 
-/// Whether the capture that takes the most pieces is compulsory.
+/// Whether the capture that takes the most is compulsory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MaxCapture {
     /// Only the captures taking the most pieces (kings count 1) are legal.
     On,
     /// Any capture may be chosen.
     Off,
+    /// Only the captures of the highest value are legal, a king worth more
+    /// than one man and less than two (Frisian art. 11): a man counts 100,
+    /// a king 199, as lidraughts counts them. So two men outweigh a king,
+    /// and three kings outweigh five men but not six.
+    Value,
+}
+
+/// Frisian art. 17: whether a side that still has men may make more than
+/// three plain moves in a row with the same king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KingLimit {
+    /// No limit.
+    Off,
+    /// After three plain moves in a row with one king, while its side has
+    /// men, that king may not make a fourth (it may still capture); a
+    /// capture, a man's move or another king's move lifts the ban.
+    On,
+}
+
+/// Who wins when the game ends on the board, for a later check of results
+/// against the final position (see [`Rules::winner`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinCondition {
+    /// The side that cannot move (no piece left, or all blocked) loses:
+    /// every preset but the two below.
+    Usual,
+    /// Antidraughts: the side that cannot move (no piece left, or all
+    /// blocked) wins.
+    CannotMove,
+    /// Breakthrough: the first side to make a king wins (and a side that
+    /// cannot move loses).
+    FirstKing,
 }
 
 /// Whether, among the captures left by the other rules, a king's capture
@@ -306,8 +446,8 @@ pub enum Promotion {
 /// The full set of rules the engine plays by.
 ///
 /// Among the captures a position allows, the rules keep, in this order: the
-/// ones taking the most pieces ([`Rules::max_capture`]); those made by a
-/// king ([`Rules::king_first`]); those taking the most kings
+/// ones taking the most pieces, or of the highest value
+/// ([`Rules::max_capture`]); those made by a king ([`Rules::king_first`]); those taking the most kings
 /// ([`Rules::most_kings`]); those meeting a king earliest
 /// ([`Rules::king_met_first`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,6 +456,9 @@ pub struct Rules {
     pub preset: Preset,
     /// The board.
     pub geometry: &'static Geometry,
+    /// The rows each side's men fill at the start, from its own edge (all
+    /// their playing squares).
+    pub start_rows: u32,
     /// The side that moves first from the initial position.
     pub first: Color,
     /// Men may capture backwards.
@@ -324,6 +467,9 @@ pub struct Rules {
     pub men_capture_kings: bool,
     /// Kings move and capture along whole diagonals.
     pub flying_kings: bool,
+    /// Men and kings also capture along rows and files (Frisian), every
+    /// way; kings fly there too.
+    pub orthogonal_captures: bool,
     /// The majority-capture rule.
     pub max_capture: MaxCapture,
     /// The king-first rule.
@@ -335,6 +481,10 @@ pub struct Rules {
     pub king_met_first: bool,
     /// Mid-capture promotion.
     pub promotion: Promotion,
+    /// The limit on plain moves in a row with one king.
+    pub king_limit: KingLimit,
+    /// Who wins when the game ends on the board.
+    pub win: WinCondition,
 }
 
 impl Default for Rules {
@@ -348,11 +498,13 @@ impl Default for Rules {
 pub enum RulesError {
     /// Not one of the preset names.
     #[error(
-        "unknown variant `{0}` (expected filipino, brazilian, pool, russian, english, international, czech, italian or spanish)"
+        "unknown variant `{0}` (expected filipino, brazilian, pool, russian, english, international, czech, italian, spanish, frisian, frysk, antidraughts or breakthrough)"
     )]
     UnknownPreset(String),
     /// Not one of the switch names.
-    #[error("unknown rules switch `{0}` (expected max-capture, king-first or promotion)")]
+    #[error(
+        "unknown rules switch `{0}` (expected max-capture, king-first, promotion or king-limit)"
+    )]
     UnknownSwitch(String),
     /// A value the switch does not take.
     #[error("`{value}` is not a value of `{key}` (expected {expected})")]
@@ -396,7 +548,8 @@ impl Rules {
                 self.max_capture = match value {
                     "on" => MaxCapture::On,
                     "off" => MaxCapture::Off,
-                    _ => return Err(bad("on or off")),
+                    "value" => MaxCapture::Value,
+                    _ => return Err(bad("on, off or value")),
                 }
             }
             "king-first" => {
@@ -412,6 +565,13 @@ impl Rules {
                     "stop" => Promotion::Stop,
                     "continue-king" => Promotion::ContinueKing,
                     _ => return Err(bad("continue-man, stop or continue-king")),
+                }
+            }
+            "king-limit" => {
+                self.king_limit = match value {
+                    "on" => KingLimit::On,
+                    "off" => KingLimit::Off,
+                    _ => return Err(bad("on or off")),
                 }
             }
             _ => return Err(RulesError::UnknownSwitch(key.to_string())),
@@ -476,6 +636,7 @@ impl Rules {
             name.push_str(match self.max_capture {
                 MaxCapture::On => "+max-capture=on",
                 MaxCapture::Off => "+max-capture=off",
+                MaxCapture::Value => "+max-capture=value",
             });
         }
         if self.king_first != base.king_first {
@@ -491,7 +652,35 @@ impl Rules {
                 Promotion::ContinueKing => "+promotion=continue-king",
             });
         }
+        if self.king_limit != base.king_limit {
+            name.push_str(match self.king_limit {
+                KingLimit::On => "+king-limit=on",
+                KingLimit::Off => "+king-limit=off",
+            });
+        }
         name
+    }
+
+    /// Who has won in `position`, when the game is over there by the
+    /// rules' [`WinCondition`] (the side to move cannot move; in
+    /// Breakthrough, also a side has a king); `None` while it goes on.
+    /// Draws by agreement or by repetition are not the board's to tell.
+    pub fn winner(&self, position: &Position) -> Option<Color> {
+        let to_move = position.side();
+        if self.win == WinCondition::FirstKing {
+            for color in [to_move.opponent(), to_move] {
+                if position.pieces(color) & position.kings() != 0 {
+                    return Some(color);
+                }
+            }
+        }
+        if !position.legal_moves(self).is_empty() {
+            return None;
+        }
+        Some(match self.win {
+            WinCondition::CannotMove => to_move,
+            WinCondition::Usual | WinCondition::FirstKing => to_move.opponent(),
+        })
     }
 
     /// The side whose win `1-0` records: the side that moves first.
@@ -563,6 +752,37 @@ mod tests {
         let mut r = Rules::default();
         r.set("king-first", "off").unwrap();
         assert_eq!(r.name(), "filipino");
+    }
+
+    #[test]
+    fn win_conditions_say_who_won_on_the_board() {
+        let at = |fen: &str, rules: &Rules| {
+            let setup = crate::notation::parse_fen_on(fen, rules.geometry).unwrap();
+            Position::from_setup(&setup, rules).unwrap()
+        };
+        let international = Preset::International.rules();
+        let anti = Preset::Antidraughts.rules();
+        let breakthrough = Preset::Breakthrough.rules();
+        assert_eq!(anti.win, WinCondition::CannotMove);
+        // White has no piece left: it lost, except in Antidraughts.
+        let bare = "W:W:B20";
+        assert_eq!(
+            international.winner(&at(bare, &international)),
+            Some(Color::Black)
+        );
+        assert_eq!(anti.winner(&at(bare, &anti)), Some(Color::White));
+        // White's man is blocked by Black's two.
+        let blocked = "W:W46:B41,37";
+        assert_eq!(anti.winner(&at(blocked, &anti)), Some(Color::White));
+        // In Breakthrough the first king wins, whoever is to move.
+        let king = "B:WK3:B20,30";
+        assert_eq!(
+            breakthrough.winner(&at(king, &breakthrough)),
+            Some(Color::White)
+        );
+        assert_eq!(international.winner(&at(king, &international)), None);
+        let start = Position::initial(&breakthrough);
+        assert_eq!(breakthrough.winner(&start), None);
     }
 
     #[test]

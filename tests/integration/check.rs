@@ -103,7 +103,7 @@ fn one_file_per_status() {
     let unsupported = write(
         d,
         "unsupported.pdn",
-        "[Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 19-23 *\n",
+        "[Event \"Turkish\"]\n[GameType \"30\"]\n1. 32-28 19-23 *\n",
     );
     let forfeit = write(
         d,
@@ -148,7 +148,7 @@ fn one_file_per_status() {
     assert_eq!(records[0]["plies"], 2);
     assert_eq!(
         records[0]["message"],
-        "GameType \"40\" is Frisian draughts, a game pdndb does not play"
+        "GameType \"30\" is Turkish draughts, a game pdndb does not play"
     );
 }
 
@@ -508,7 +508,7 @@ fn boards_and_games_that_do_not_fit_say_so_and_cost_nothing_else() {
 [Event \"FEN beyond every board\"]\n[FEN \"W:W18,60:B1\"]\n1. 18-14 *\n\n\
 [Event \"FEN beyond 8x8 with an 8x8 GameType\"]\n[GameType \"21\"]\n[FEN \"W:W18,40:B1\"]\n*\n\n\
 [Event \"Unknown game\"]\n[GameType \"77\"]\n1. 22-18 *\n\n\
-[Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 *\n\n\
+[Event \"Turkish\"]\n[GameType \"30\"]\n1. 32-28 *\n\n\
 [Event \"10x10 with an 8x8 GameType\"]\n[GameType \"26,W,8,8,N2,0\"]\n1. 32-28 18-23 2. 38-32 *\n\n\
 [Event \"8x8\"]\n1. 22-18 11-15 *\n\n\
 [Event \"10x10\"]\n1. 32-28 18-23 2. 38-32 *\n\n\
@@ -547,7 +547,7 @@ fn boards_and_games_that_do_not_fit_say_so_and_cost_nothing_else() {
             (
                 "unsupported",
                 "unknown",
-                "GameType \"40\" is Frisian draughts, a game pdndb does not play"
+                "GameType \"30\" is Turkish draughts, a game pdndb does not play"
             ),
             (
                 "illegal",

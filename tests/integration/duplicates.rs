@@ -13,7 +13,7 @@ const EVERY_STATUS: &str = "[Event \"ok\"]\n[White \"A\"]\n1. 22-18 11-15 2. 18x
 [Event \"illegal\"]\n[White \"B\"]\n1. 22-18 11-15 2. 18-14 9x18 *\n\n\
 [Event \"ambiguous\"]\n[FEN \"W:WK29:B1\"]\n[Notation \"Dama\"]\n1. 9-15 12-7 *\n\n\
 [Event \"bad fen\"]\n[FEN \"W:W18,18:B1\"]\n1. 18-14 *\n\n\
-[Event \"Frisian\"]\n[GameType \"40\"]\n1. 32-28 19-23 *\n";
+[Event \"Turkish\"]\n[GameType \"30\"]\n1. 32-28 19-23 *\n";
 
 fn import(db: &Path, paths: &[&Path], args: &[&str]) -> Value {
     let out = pdndb(db)

@@ -142,7 +142,7 @@ fn oca_archive_round_trips() {
 const EACH_STATUS: &str = "\
 [Event \"Illegal\"]\n1. 23-18 10-15 2. 18-13 {bad} 7-10 3. 22-17 *\n\n\
 [Event \"Ambiguous\"]\n[FEN \"W:WK29:B1\"]\n[Notation \"Dama\"]\n1. 9-15 12-7 *\n\n\
-[Event \"Unsupported\"]\n[GameType \"40\"]\n1. 32-28 {as  written} 19-23 2-0\n\n\
+[Event \"Unsupported\"]\n[GameType \"30\"]\n1. 32-28 {as  written} 19-23 2-0\n\n\
 [Event \"Unreadable\"]\n[FEN \"W:W5:B5\"]\n1. 1-5 *\n\n\
 [Event \"Red\u{1b}[31m Alert\"]\n[White \"Ann\u{1b}[0m\"]\n1. 22-18 11-15 *\n";
 
@@ -176,7 +176,7 @@ fn each_status_survives_export_and_import() {
         assert_eq!(games[0].ply_text(&illegal[4]), "22-17");
         // The unsupported game as written.
         assert!(
-            text.contains("[GameType \"40\"]\n\n1. 32-28 {as  written} 19-23 2-0\n"),
+            text.contains("[GameType \"30\"]\n\n1. 32-28 {as  written} 19-23 2-0\n"),
             "{text}"
         );
         assert!(text.contains("[FEN \"W:W5:B5\"]\n\n1. 1-5 *\n"), "{text}");

@@ -15,6 +15,7 @@ mod files;
 mod games;
 mod inputs;
 mod jobs;
+mod lidraughts;
 mod memory;
 mod outputs;
 mod parsers;
