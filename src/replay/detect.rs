@@ -196,11 +196,12 @@ fn plays_alike(a: &Rules, b: &Rules, set_up: bool) -> bool {
 
 /// Whether replaying `candidate` can change what the candidates `tried`
 /// (with whether each read the record cleanly) tell: not when it reads
-/// as one of them does, nor when the preset it yields to
+/// as one of them does (the same notation, on the board turned alike), nor when the preset it yields to
 /// ([`Preset::yields_to`]) read the record cleanly.
 fn worth_trying(candidate: &Candidate, tried: &[(Candidate, bool)], set_up: bool) -> bool {
     let alike = tried.iter().any(|(c, _)| {
-        c.notation == candidate.notation && plays_alike(&c.rules, &candidate.rules, set_up)
+        (c.notation, c.turned) == (candidate.notation, candidate.turned)
+            && plays_alike(&c.rules, &candidate.rules, set_up)
     });
     let yielded = candidate.rules.preset.yields_to().is_some_and(|first| {
         tried

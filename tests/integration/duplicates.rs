@@ -63,7 +63,7 @@ fn pdndbs_own_export_imported_again_adds_no_game() {
         statuses,
         crate_path("tests/data/every-status.pdn"),
     ];
-    for preset in crate::PRESETS {
+    for preset in crate::presets() {
         let generated = dir.path().join(format!("{preset}.pdn"));
         crate::generate(&generated, preset, 3, 7);
         files.push(generated);

@@ -142,8 +142,9 @@ fn damage(text: &[u8], kind: usize) -> Vec<u8> {
 fn generated_files(dir: &Path) -> PathBuf {
     let files = dir.join("generated");
     std::fs::create_dir_all(&files).unwrap();
+    let presets = crate::presets();
     for k in 0..100usize {
-        let variant = crate::PRESETS[k % crate::PRESETS.len()];
+        let variant = presets[k % presets.len()];
         let path = files.join(format!("{k:03}-{variant}.pdn"));
         let games = [1, 7, 40, 63, 64, 65, 130, 200][k % 8];
         generate(&path, variant, games, 1000 + k as u64);

@@ -45,17 +45,9 @@ pub fn crate_path(relative: &str) -> PathBuf {
 }
 
 /// Every preset, as `--variant` names it (`generate` writes games of each).
-pub const PRESETS: [&str; 9] = [
-    "filipino",
-    "brazilian",
-    "pool",
-    "russian",
-    "english",
-    "international",
-    "czech",
-    "italian",
-    "spanish",
-];
+pub fn presets() -> Vec<&'static str> {
+    pdndb::rules::Preset::ALL.map(|p| p.name()).to_vec()
+}
 
 /// The `pdndb` binary with `--db DB`.
 pub fn pdndb(db: &Path) -> Command {
