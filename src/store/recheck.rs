@@ -7,7 +7,9 @@
 //! variant, notation, record or columns change is updated in place: its
 //! old positions leave the index, its new ones enter it, and the counts of
 //! the opening tree follow; a game that becomes equal to another stored
-//! game is merged into it, as an import would have done. Each file is
+//! game is merged into it, as an import would have done; a further copy
+//! of a game that is not that game (an older pdndb merged records that
+//! differ in site, round or set-up) is taken apart from it. Each file is
 //! rechecked in one transaction, so an interrupted recheck leaves every
 //! file either as it was or read again, and running it again completes it.
 
