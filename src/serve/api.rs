@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::error::{ApiError, json};
+use super::error::{ApiError, JsonRecords, json};
 use super::params::{Params, shown};
 use super::state::AppState;
 use crate::notation::Notation;
@@ -35,11 +35,11 @@ const FILTER: [&str; 8] = [
 
 type Answer = Result<Response, ApiError>;
 
-/// A JSON body with how many records there are in all.
-fn page<T: Serialize>(records: T, total: usize) -> Response {
+/// A JSON array with how many records there are in all.
+fn page(records: JsonRecords, total: usize) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert("x-total-count", HeaderValue::from(total));
-    (headers, json(StatusCode::OK, &records)).into_response()
+    (headers, records.into_response()).into_response()
 }
 
 /// The names a route takes: `groups` joined.
@@ -133,7 +133,7 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     let (found, total) = state
         .with_store(move |store| {
             let query = asked_position(store, &params)?;
-            let mut found = Vec::new();
+            let mut found = JsonRecords::default();
             let mut seen = 0;
             let shown = store.each_search_hit(
                 &query.position,
@@ -145,12 +145,12 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
                     if seen > offset
                         && let Some(row) = store.game_row(hit.game)?
                     {
-                        found.push(FoundGame {
+                        found.push(&FoundGame {
                             status: row.status,
                             plies: row.plies,
                             cleaned_tags: row.tags,
                             hit,
-                        });
+                        })?;
                     }
                     Ok(())
                 },
@@ -186,11 +186,9 @@ pub async fn games(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let (rows, total) = state
         .with_store(move |store| {
-            let mut rows = Vec::new();
-            let shown = store.each_listed_game(&filter, sort, limit, offset, |row| {
-                rows.push(row);
-                Ok::<_, ApiError>(())
-            })?;
+            let mut rows = JsonRecords::default();
+            let shown =
+                store.each_listed_game(&filter, sort, limit, offset, |row| rows.push(&row))?;
             Ok((rows, shown.total))
         })
         .await?;
@@ -224,10 +222,15 @@ pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
         variant: params.text("variant").map(str::to_string),
         file: params.text("file").map(str::to_string),
     };
-    let found = state
-        .with_store(move |store| Ok(store.problem_page(&filter, limit, offset)?))
+    let (records, total) = state
+        .with_store(move |store| {
+            let mut records = JsonRecords::default();
+            let total =
+                store.each_problem(&filter, limit, offset, |record| records.push(&record))?;
+            Ok((records, total))
+        })
         .await?;
-    Ok(page(found.records, found.total))
+    Ok(page(records, total))
 }
 
 /// `GET /api/position`: the line `moves` plays from `fen` (default: the

@@ -1,8 +1,12 @@
 //! Answers that refuse a request: a status and one line saying why, as
-//! JSON `{"error": "…"}`.
+//! JSON `{"error": "…"}`; and how every JSON answer is written.
 
-use axum::http::{StatusCode, header};
+use std::io;
+
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::ser::{CompactFormatter, Formatter};
 
 use crate::store::StoreError;
 use crate::store::query::QueryError;
@@ -14,12 +18,18 @@ pub struct ApiError {
     pub status: StatusCode,
     /// One line for a person.
     pub message: String,
+    /// Seconds after which the client may ask again (`Retry-After`).
+    pub retry_after: Option<u32>,
 }
 
 impl ApiError {
     /// A refusal with a status.
     pub fn new(status: StatusCode, message: String) -> ApiError {
-        ApiError { status, message }
+        ApiError {
+            status,
+            message,
+            retry_after: None,
+        }
     }
 
     /// 400: the request cannot be read.
@@ -37,9 +47,19 @@ impl ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
-    /// Whether the database failed (rather than the request).
+    /// 503 with `Retry-After`: too many requests are being answered or
+    /// wait; ask again in `seconds`.
+    pub fn busy(message: String, seconds: u32) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::unavailable(message)
+        }
+    }
+
+    /// Whether the database failed (rather than the request, or the
+    /// server being busy).
     pub fn is_unavailable(&self) -> bool {
-        self.status == StatusCode::SERVICE_UNAVAILABLE
+        self.status == StatusCode::SERVICE_UNAVAILABLE && self.retry_after.is_none()
     }
 }
 
@@ -62,29 +82,106 @@ impl From<QueryError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        json(self.status, &serde_json::json!({ "error": self.message }))
+        let mut response = json(self.status, &serde_json::json!({ "error": self.message }));
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
-/// A JSON answer. `<`, `>` and `&` are written as `\u003c`, `\u003e`
-/// and `\u0026` (they only occur inside strings, where JSON allows the
-/// escape), so no text from a file can read as markup, whatever a
-/// client makes of the answer.
-pub fn json<T: serde::Serialize + ?Sized>(status: StatusCode, value: &T) -> Response {
-    let body = match serde_json::to_string(value) {
-        Ok(text) => text
-            .replace('<', "\\u003c")
-            .replace('>', "\\u003e")
-            .replace('&', "\\u0026"),
-        Err(e) => {
-            return (
+/// JSON as serde_json writes it compactly, but for `<`, `>` and `&`,
+/// written as `\u003c`, `\u003e` and `\u0026`. They only occur inside
+/// strings (names and values), where JSON allows the escape, so no text
+/// from a file can read as markup, whatever a client makes of the answer.
+struct MarkupSafe;
+
+impl Formatter for MarkupSafe {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(['<', '>', '&']) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            writer.write_all(match rest.as_bytes()[at] {
+                b'<' => b"\\u003c",
+                b'>' => b"\\u003e",
+                _ => b"\\u0026",
+            })?;
+            rest = &rest[at + 1..];
+        }
+        CompactFormatter.write_string_fragment(writer, rest)
+    }
+}
+
+/// Appends `value` to `bytes` as markup-safe JSON.
+fn write_json<T: Serialize + ?Sized>(bytes: &mut Vec<u8>, value: &T) -> Result<(), ApiError> {
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            bytes, MarkupSafe,
+        ))
+        .map_err(|e| {
+            ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 format!("the answer could not be written: {e}"),
             )
-                .into_response();
-        }
-    };
+        })
+}
+
+/// A JSON answer, written in one piece.
+pub fn json<T: Serialize + ?Sized>(status: StatusCode, value: &T) -> Response {
+    let mut body = Vec::new();
+    match write_json(&mut body, value) {
+        Ok(()) => json_bytes(status, body),
+        Err(e) => (e.status, e.message).into_response(),
+    }
+}
+
+/// A JSON answer already written.
+fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// A JSON array written a record at a time, as the records are read,
+/// rather than from a list of them: an answer of a thousand records holds
+/// their bytes, not the records themselves.
+#[derive(Debug)]
+pub struct JsonRecords {
+    bytes: Vec<u8>,
+    count: usize,
+}
+
+impl Default for JsonRecords {
+    fn default() -> JsonRecords {
+        JsonRecords {
+            bytes: vec![b'['],
+            count: 0,
+        }
+    }
+}
+
+impl JsonRecords {
+    /// Writes one more record.
+    ///
+    /// # Errors
+    /// A record serde cannot write (500: a fault of the server).
+    pub fn push<T: Serialize + ?Sized>(&mut self, record: &T) -> Result<(), ApiError> {
+        if self.count > 0 {
+            self.bytes.push(b',');
+        }
+        self.count += 1;
+        write_json(&mut self.bytes, record)
+    }
+
+    /// The answer: 200 and the array.
+    pub fn into_response(mut self) -> Response {
+        self.bytes.push(b']');
+        json_bytes(StatusCode::OK, self.bytes)
+    }
 }
 
 #[cfg(test)]
@@ -108,6 +205,30 @@ mod tests {
             .block_on(axum::body::to_bytes(response.into_body(), 1 << 20))
             .unwrap();
         String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn records_written_one_at_a_time_read_as_the_whole_list() {
+        let list = vec![
+            serde_json::json!({"a": "<x>", "n": 1}),
+            serde_json::json!({"b": ["&", null]}),
+        ];
+        let mut records = JsonRecords::default();
+        for record in &list {
+            records.push(record).unwrap();
+        }
+        let whole = futures_body(json(StatusCode::OK, &list));
+        assert_eq!(futures_body(records.into_response()), whole);
+        assert_eq!(futures_body(JsonRecords::default().into_response()), "[]");
+    }
+
+    #[test]
+    fn a_busy_answer_says_when_to_ask_again() {
+        let e = ApiError::busy("busy".to_string(), 1);
+        assert!(!e.is_unavailable());
+        let response = e.into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
     }
 
     #[test]

@@ -112,7 +112,7 @@ impl Bound {
     pub fn run(self) -> Result<(), ServeError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
-            .max_blocking_threads(state::MAX_CONNECTIONS * 2)
+            .max_blocking_threads(state::MAX_CONNECTIONS)
             .enable_all()
             .build()?;
         runtime.block_on(async move {

@@ -19,15 +19,6 @@ pub struct ProblemFilter {
     pub file: Option<String>,
 }
 
-/// A page of records and how many games the filter chooses in all.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProblemPage {
-    /// The check records (as `report --json` prints them), by game id.
-    pub records: Vec<super::record::ReportRecord>,
-    /// Games the filter chooses.
-    pub total: usize,
-}
-
 impl ProblemFilter {
     /// The SQL condition on `game g` and its parameters.
     fn condition(&self) -> (String, Vec<Value>) {
@@ -66,17 +57,37 @@ impl ProblemFilter {
 }
 
 impl Store {
-    /// The records of the games `filter` chooses, `limit` of them after
-    /// `offset`, by id.
+    /// The records of the games `filter` chooses (as `report --json`
+    /// prints them), `limit` of them after `offset`, by id, handed to
+    /// `each` one at a time; then how many games the filter chooses in
+    /// all.
     ///
     /// # Errors
-    /// A database failure.
-    pub fn problem_page(
+    /// A database failure, or the first error `each` returns.
+    pub fn each_problem<E: From<StoreError>>(
         &self,
         filter: &ProblemFilter,
         limit: usize,
         offset: usize,
-    ) -> Result<ProblemPage, StoreError> {
+        mut each: impl FnMut(super::record::ReportRecord) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let (total, ids) = self.problem_ids(filter, limit, offset)?;
+        for id in ids {
+            if let Some(record) = self.record(id)? {
+                each(record)?;
+            }
+        }
+        Ok(total)
+    }
+
+    /// How many games `filter` chooses, and the ids of `limit` of them
+    /// after `offset`.
+    fn problem_ids(
+        &self,
+        filter: &ProblemFilter,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(usize, Vec<i64>), StoreError> {
         let (condition, mut params) = filter.condition();
         let total: i64 = self.conn().query_row(
             &format!("SELECT count(*) FROM game g WHERE {condition}"),
@@ -95,15 +106,6 @@ impl Store {
             .prepare(&sql)?
             .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        let mut records = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(record) = self.record(id)? {
-                records.push(record);
-            }
-        }
-        Ok(ProblemPage {
-            records,
-            total: usize::try_from(total).unwrap_or(0),
-        })
+        Ok((usize::try_from(total).unwrap_or(0), ids))
     }
 }

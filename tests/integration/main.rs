@@ -13,6 +13,7 @@ mod escapes;
 mod export;
 mod files;
 mod games;
+mod http_load;
 mod inputs;
 mod jobs;
 mod lidraughts;
@@ -31,6 +32,7 @@ mod reimport;
 mod robust;
 mod seed_game;
 mod serve;
+mod serve_load;
 mod store;
 mod zobrist;
 

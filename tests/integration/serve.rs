@@ -46,6 +46,11 @@ impl Server {
         Server { child, address }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// `GET target`: status, headers (names lower case) and body.
     pub fn get(&self, target: &str) -> Response {
         self.request(&format!(
