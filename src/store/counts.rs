@@ -83,7 +83,20 @@ pub(super) struct GameCounts {
     starts: HashMap<(i64, i64, i64, String), (String, i64)>,
     /// The key being looked up (spares an allocation per known key).
     scratch: String,
+    /// About how many bytes the names and values held take (see
+    /// [`GameCounts::is_full`]).
+    held: usize,
 }
+
+/// Bytes of names and values [`GameCounts`] holds before its writer writes
+/// them (see [`GameCounts::is_full`]): a transaction of many games with
+/// distinct or long names (a tag may take up to 1 MiB) keeps its counts in
+/// bounded memory.
+const HELD_BYTES: usize = 16 << 20;
+
+/// Bytes a name or value held costs besides its text (its map entry and
+/// counts), about.
+const ENTRY_BYTES: usize = 64;
 
 impl GameCounts {
     /// Counts an added game under its players and tags.
@@ -104,13 +117,15 @@ impl GameCounts {
             self.scratch.push_str(name);
             let count = match self.players.get_mut(self.scratch.as_str()) {
                 Some(count) => count,
-                None => self
-                    .players
-                    .entry(self.scratch.clone())
-                    .or_insert_with(|| PlayerCount {
-                        preset: game.preset.to_string(),
-                        ..PlayerCount::default()
-                    }),
+                None => {
+                    self.held += self.scratch.len() + ENTRY_BYTES;
+                    self.players
+                        .entry(self.scratch.clone())
+                        .or_insert_with(|| PlayerCount {
+                            preset: game.preset.to_string(),
+                            ..PlayerCount::default()
+                        })
+                }
             };
             count.add(outcome, game.day);
         }
@@ -122,6 +137,7 @@ impl GameCounts {
             match self.tags[field].get_mut(value) {
                 Some(games) => *games += 1,
                 None => {
+                    self.held += value.len() + ENTRY_BYTES;
                     self.tags[field].insert(value.to_string(), 1);
                 }
             }
@@ -135,10 +151,20 @@ impl GameCounts {
         self.scratch.push('\0');
         self.scratch.push_str(start.start_fen.unwrap_or(""));
         let key = (start.key, start.next, start.outcome, self.scratch.clone());
+        let held = &mut self.held;
         self.starts
             .entry(key)
-            .or_insert_with(|| (start.preset.to_string(), 0))
+            .or_insert_with(|| {
+                *held += start.start_fen.map_or(0, str::len) + ENTRY_BYTES;
+                (start.preset.to_string(), 0)
+            })
             .1 += 1;
+    }
+
+    /// Whether the counts hold [`HELD_BYTES`] or more of names and values:
+    /// time to write them, whether or not the transaction ends there.
+    pub(super) fn is_full(&self) -> bool {
+        self.held >= HELD_BYTES
     }
 
     /// Writes the counts into `player_stat`, `tag_value` and `start_move`
@@ -147,6 +173,7 @@ impl GameCounts {
     /// # Errors
     /// An SQLite failure.
     pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.held = 0;
         if !self.players.is_empty() {
             let mut upsert = tx.prepare_cached(
                 "INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, \
@@ -223,6 +250,7 @@ impl GameCounts {
         self.players.clear();
         self.tags.iter_mut().for_each(HashMap::clear);
         self.starts.clear();
+        self.held = 0;
     }
 }
 

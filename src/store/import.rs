@@ -1303,6 +1303,9 @@ fn write_game(
                     open,
                 });
             }
+            if counts.is_full() {
+                counts.write(tx)?;
+            }
             id
         }
     };

@@ -125,6 +125,13 @@ fn describe(err: &rusqlite::Error) -> String {
 /// SQLite's page cache for a connection that writes, in KiB.
 const WRITE_CACHE_KIB: i64 = 64 * 1024;
 
+/// Where SQLite keeps the sorts and temporary tables of a statement
+/// (`PRAGMA temp_store`) on every connection: in files, so that what does
+/// not fit in the page cache (an index built over long names, the names
+/// of a check's comparisons) goes to disk rather than memory. SQLite as
+/// built here keeps them in memory otherwise.
+pub(crate) const TEMP_STORE: &str = "FILE";
+
 /// How to open a database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -319,7 +326,7 @@ impl Store {
         // and a write per game.
         conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
             .map_err(open_err)?;
-        conn.pragma_update(None, "temp_store", "MEMORY")
+        conn.pragma_update(None, "temp_store", TEMP_STORE)
             .map_err(open_err)?;
         // Plans made without looking at bound values. Otherwise a cached
         // statement whose plan might depend on them (an equality on a

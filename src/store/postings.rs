@@ -694,8 +694,19 @@ pub fn count(conn: &Connection) -> Result<i64, StoreError> {
     Ok(n)
 }
 
+/// Entries of the chunks a removal by one pass over the index holds at
+/// once, at most (some 24 bytes each: 6 MiB), besides the one chunk that
+/// takes it past them.
+const REMOVAL_ENTRIES: usize = 1 << 18;
+
 /// Takes out every entry of the games `leaving` says, by one pass over the
 /// index; each entry taken out is handed to `gone` with its kept key first.
+///
+/// The pass goes in batches: it reads chunks in order until those that
+/// hold leaving entries hold [`REMOVAL_ENTRIES`], rewrites them without
+/// those entries, and reads on after the last chunk read. Memory stays
+/// bounded whatever the size of the index; a chunk rewritten holds no
+/// leaving entry, so reading it again changes nothing.
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
@@ -704,31 +715,72 @@ pub fn remove_games(
     leaving: impl Fn(i64) -> bool,
     mut gone: impl FnMut(i64, &Entry) -> Result<(), StoreError>,
 ) -> Result<usize, StoreError> {
-    let mut changed: Vec<(i64, Chunk)> = Vec::new();
-    each_chunk(tx, |bucket, entries| {
+    let mut removed = 0;
+    let mut after = (i64::MIN, i64::MIN, i64::MIN);
+    loop {
+        let (touched, read_to) = chunks_touched(tx, after, &leaving)?;
+        for (bucket, mut chunk) in touched {
+            delete_chunk(tx, bucket, &chunk)?;
+            for e in chunk.entries.iter().filter(|e| leaving(e.game)) {
+                gone((bucket << SUFFIX_BITS) | i64::from(e.suffix), e)?;
+                removed += 1;
+            }
+            chunk.entries.retain(|e| !leaving(e.game));
+            write_chunks(tx, bucket, &chunk.entries)?;
+        }
+        match read_to {
+            Some(last) => after = last,
+            None => return Ok(removed),
+        }
+    }
+}
+
+/// Where a chunk is stored: its bucket, and the suffix and game of its
+/// first entry (the key of `posting`).
+type ChunkPlace = (i64, i64, i64);
+
+/// Chunks read, each with its bucket.
+type BucketChunks = Vec<(i64, Chunk)>;
+
+/// The chunks after `after`, in order, that hold
+/// entries of leaving games, until they hold [`REMOVAL_ENTRIES`]; with the
+/// place of the last chunk read (`None`: none was left to read).
+fn chunks_touched(
+    tx: &Transaction<'_>,
+    after: ChunkPlace,
+    leaving: &impl Fn(i64) -> bool,
+) -> Result<(BucketChunks, Option<ChunkPlace>), StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT bucket, suffix, game, entries FROM posting \
+         WHERE (bucket, suffix, game) > (?1, ?2, ?3) ORDER BY bucket, suffix, game",
+    )?;
+    let mut rows = stmt.query(params![after.0, after.1, after.2])?;
+    let mut touched = Vec::new();
+    let mut held = 0;
+    let mut read_to = None;
+    let mut entries = Vec::new();
+    while held < REMOVAL_ENTRIES {
+        let Some(r) = rows.next()? else {
+            break;
+        };
+        let (bucket, suffix, game): (i64, i64, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        read_to = Some((bucket, suffix, game));
+        entries.clear();
+        let bytes = r.get_ref(3)?.as_blob().map_err(rusqlite::Error::from)?;
+        decode_into(bytes, &mut entries)?;
         if entries.iter().any(|e| leaving(e.game)) {
-            changed.push((
+            held += entries.len();
+            touched.push((
                 bucket,
                 Chunk {
-                    suffix: entries[0].suffix,
-                    game: entries[0].game,
-                    entries: entries.to_vec(),
+                    suffix: suffix as u32,
+                    game,
+                    entries: entries.clone(),
                 },
             ));
         }
-        Ok(())
-    })?;
-    let mut removed = 0;
-    for (bucket, mut chunk) in changed {
-        delete_chunk(tx, bucket, &chunk)?;
-        for e in chunk.entries.iter().filter(|e| leaving(e.game)) {
-            gone((bucket << SUFFIX_BITS) | i64::from(e.suffix), e)?;
-            removed += 1;
-        }
-        chunk.entries.retain(|e| !leaving(e.game));
-        write_chunks(tx, bucket, &chunk.entries)?;
     }
-    Ok(removed)
+    Ok((touched, read_to))
 }
 
 #[cfg(test)]

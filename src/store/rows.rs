@@ -10,6 +10,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
 use super::counts::GameCounts;
+use super::id_set::IdSet;
 use super::import::{Prepared, StartMove, equal_game, insert_row, move_id};
 use super::index::certain_positions;
 use super::popular::{Tally, popular_sharing};
@@ -368,26 +369,28 @@ pub(super) fn delete_games(
 const BULK_GAMES: usize = 1_000;
 
 /// Takes games out of the index and the tree counts by one pass over the
-/// index; returns the index rows removed.
+/// index; returns the index rows removed. Memory stays bounded however
+/// many games leave: the games as a bit each, the index read in batches
+/// (see [`postings::remove_games`]), the start entries counted out by
+/// thousands.
 fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, StoreError> {
-    // Each entry taken out: the games' start entries grouped for the tree
-    // counts, and the entries under popular keys counted out (while the
-    // games are still stored).
+    // Each entry taken out: the games' start entries counted out of the
+    // tree counts, and the entries under popular keys counted out (while
+    // the games are still stored).
     let popular = super::popular::popular_keys(tx)?;
     let popular: HashMap<i64, i64> = popular
         .into_iter()
         .map(|k| (postings::kept(k), k))
         .collect();
-    let mut starts: HashMap<(i64, i64, bool), i64> = HashMap::new();
+    let mut starts = StartsOut::default();
     let mut tally = Tally::default();
-    let mut ids = ids.to_vec();
-    ids.sort_unstable();
+    let ids: IdSet = ids.iter().copied().collect();
     let removed = postings::remove_games(
         tx,
-        |g| ids.binary_search(&g).is_ok(),
+        |g| ids.contains(g),
         |kept, entry| {
             if entry.ply == 0 {
-                *starts.entry((kept, entry.game, entry.open)).or_default() += 1;
+                starts.note(tx, kept, entry.game, entry.open)?;
             }
             if let Some(&key) = popular.get(&kept) {
                 tally.row(tx, key, entry.game, i64::from(entry.ply), entry.open, -1)?;
@@ -396,50 +399,85 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
         },
     )?;
     tally.write(tx)?;
-    // A start entry's first move: the game's first stored move, unless open.
-    let mut boards = super::popular::Boards::default();
-    let mut first_move =
-        tx.prepare_cached("SELECT g.variant, g.start_fen, g.moves FROM game g WHERE g.id = ?1")?;
-    let mut named = tx.prepare_cached("SELECT id FROM move_name WHERE name = ?1")?;
-    let mut counted_out = tx.prepare_cached(
-        "UPDATE start_move SET games = games - 1 WHERE start_key BETWEEN ?1 AND ?2 \
-           AND next = ?3 AND (variant, start_fen, outcome) = \
-               (SELECT variant, coalesce(start_fen, ''), outcome FROM game WHERE id = ?4)",
-    )?;
-    for ((kept, game, open), n) in starts {
-        let played = if open {
-            None
-        } else {
-            first_move
-                .query_row([game], |r| {
-                    let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
-                        (r.get(0)?, r.get(1)?, r.get(2)?);
-                    Ok(boards
-                        .played_at(
-                            &variant,
-                            start_fen.as_deref(),
-                            &moves.unwrap_or_default(),
-                            0,
-                        )
-                        .and_then(|(_, played)| played))
-                })
-                .optional()?
-                .flatten()
-        };
-        let next: i64 = match played {
-            Some(mv) => named
-                .query_row([mv.full_numeric()], |r| r.get(0))
-                .optional()?
-                .unwrap_or(0),
-            None => 0,
-        };
-        let (low, high) = postings::key_range(kept << (64 - postings::KEPT_BITS));
-        for _ in 0..n {
-            counted_out.execute(params![low, high, next, game])?;
-        }
-    }
+    starts.write(tx)?;
     tx.execute("DELETE FROM start_move WHERE games <= 0", [])?;
     Ok(removed)
+}
+
+/// Start entries of leaving games, by kept key, game and openness, to be
+/// counted out of `start_move` (while their games are still stored).
+#[derive(Default)]
+struct StartsOut {
+    noted: HashMap<(i64, i64, bool), i64>,
+    boards: super::popular::Boards,
+}
+
+/// Start entries a [`StartsOut`] holds before it counts them out.
+const STARTS_HELD: usize = 1 << 16;
+
+impl StartsOut {
+    /// Notes a leaving game's start entry; counts out those noted when
+    /// they are many.
+    fn note(
+        &mut self,
+        tx: &Transaction<'_>,
+        kept: i64,
+        game: i64,
+        open: bool,
+    ) -> Result<(), StoreError> {
+        *self.noted.entry((kept, game, open)).or_default() += 1;
+        if self.noted.len() >= STARTS_HELD {
+            self.write(tx)?;
+        }
+        Ok(())
+    }
+
+    /// Counts the noted entries out of `start_move`: each under its game's
+    /// first stored move, unless open.
+    fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let mut first_move = tx
+            .prepare_cached("SELECT g.variant, g.start_fen, g.moves FROM game g WHERE g.id = ?1")?;
+        let mut named = tx.prepare_cached("SELECT id FROM move_name WHERE name = ?1")?;
+        let mut counted_out = tx.prepare_cached(
+            "UPDATE start_move SET games = games - 1 WHERE start_key BETWEEN ?1 AND ?2 \
+               AND next = ?3 AND (variant, start_fen, outcome) = \
+                   (SELECT variant, coalesce(start_fen, ''), outcome FROM game WHERE id = ?4)",
+        )?;
+        for ((kept, game, open), n) in self.noted.drain() {
+            let played = if open {
+                None
+            } else {
+                first_move
+                    .query_row([game], |r| {
+                        let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
+                            (r.get(0)?, r.get(1)?, r.get(2)?);
+                        Ok(self
+                            .boards
+                            .played_at(
+                                &variant,
+                                start_fen.as_deref(),
+                                &moves.unwrap_or_default(),
+                                0,
+                            )
+                            .and_then(|(_, played)| played))
+                    })
+                    .optional()?
+                    .flatten()
+            };
+            let next: i64 = match played {
+                Some(mv) => named
+                    .query_row([mv.full_numeric()], |r| r.get(0))
+                    .optional()?
+                    .unwrap_or(0),
+                None => 0,
+            };
+            let (low, high) = postings::key_range(kept << (64 - postings::KEPT_BITS));
+            for _ in 0..n {
+                counted_out.execute(params![low, high, next, game])?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Whether game `id` has a copy in a file other than `except`.

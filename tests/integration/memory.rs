@@ -1,6 +1,6 @@
-//! Memory stays bounded however much a command reads: the peak resident
-//! memory of the real binary (its `VmHWM`) importing long games, and
-//! listing many games.
+//! Memory stays bounded however much a command reads or writes: the peak
+//! resident memory of the real binary (its `VmHWM`) importing long games
+//! or long tags, listing many games and removing them.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -162,4 +162,94 @@ fn listing_many_games_stays_under_32_mib() {
     }
     let html = std::fs::read_to_string(&page).unwrap();
     assert_eq!(html.matches("<details class=\"game\"").count(), games);
+}
+
+/// Writes `games` generated games (seed `seed`) to `file`.
+fn generated(file: &Path, games: usize, seed: u64) {
+    let (_, err, code, _) = run_measured(
+        &[
+            "generate",
+            "--games",
+            &games.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn removing_a_file_of_many_games_stays_under_80_mib() {
+    // Taking 50,000 games out of the index at once: holding every chunk of
+    // the index that has one of their entries takes some 1.2 KiB a game
+    // (100 MiB here), rewriting them batch by batch a few MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let (kept, leaving) = (dir.path().join("kept.pdn"), dir.path().join("leaving.pdn"));
+    generated(&kept, size(2_000), 6);
+    generated(&leaving, size(50_000), 5);
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code, _) = run_measured(
+        &[
+            "import",
+            "--quiet",
+            kept.to_str().unwrap(),
+            leaving.to_str().unwrap(),
+        ],
+        Some(&db),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (out, err, code, peak) =
+        run_measured(&["remove", "--json", leaving.to_str().unwrap()], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["games"], size(50_000), "{summary}");
+    assert!(peak < 80, "removal peaked at {peak} MiB");
+    let (out, err, code, _) = run_measured(&["stats", "--check"], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("check: consistent"), "{out}");
+}
+
+#[test]
+fn importing_games_with_tags_of_1_mb_stays_under_256_mib() {
+    // 160 games whose White is some 1 MB long (under the 1 MiB a tag may
+    // take): counting players until the transaction ends, or sorting
+    // their names in memory to build the index on them, takes 300 MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tags.pdn");
+    let games = size(160);
+    generated(&file, games, 11);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut long = String::with_capacity(games * 1_000_100);
+    for (n, line) in text.lines().enumerate() {
+        match line.strip_prefix("[White \"") {
+            Some(name) => {
+                let mut value = String::with_capacity(1_000_000);
+                for i in 0.. {
+                    if value.len() >= 1_000_000 {
+                        break;
+                    }
+                    let _ = write!(value, "{} {n} {i} ", name.trim_end_matches("\"]"));
+                }
+                let _ = writeln!(long, "[White \"{value}\"]");
+            }
+            None => {
+                long.push_str(line);
+                long.push('\n');
+            }
+        }
+    }
+    std::fs::write(&file, long).unwrap();
+    let db = dir.path().join("tags.sqlite");
+    let (out, err, code, peak) =
+        run_measured(&["import", "--json", file.to_str().unwrap()], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    let summary: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary["ok"], games, "{summary}");
+    assert!(peak < 256, "import of long tags peaked at {peak} MiB");
+    let (out, err, code, _) = run_measured(&["stats", "--check"], Some(&db));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("check: consistent"), "{out}");
 }
