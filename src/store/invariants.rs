@@ -8,7 +8,7 @@
 //! positions and at popular positions agree with the index, and the counts
 //! of each player's games and of the games by tag agree with the games.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -102,7 +102,7 @@ impl Store {
         );
         expect(
             &mut problems,
-            count(&differences(PLAYERS_COUNTED, PLAYERS_STORED))?,
+            player_differences(&tx)?,
             "differences between the players' counts (games, results, dates) and their games",
         );
         let indexed = count(&format!(
@@ -266,17 +266,130 @@ const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROU
 /// `tag_value` as stored.
 const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value";
 
-/// `player_stat` as the games give it (but the preset: that of the first
-/// game counted).
-const PLAYERS_COUNTED: &str = "SELECT name, variant, count(*), sum(outcome = won), \
-     sum(outcome = 3), sum(outcome = lost), sum(outcome NOT IN (1, 2, 3)), min(day), max(day) \
-     FROM (SELECT white AS name, variant, outcome, day, 1 AS won, 2 AS lost FROM game WHERE white <> '' \
-           UNION ALL SELECT black, variant, outcome, day, 2, 1 FROM game WHERE black <> '') \
-     GROUP BY name, variant";
+/// One player's counts in one variant, as `player_stat` holds them.
+#[derive(Debug, Default, PartialEq)]
+struct PlayerCounts {
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    unknown: i64,
+    first_day: Option<String>,
+    last_day: Option<String>,
+}
 
-/// `player_stat` as stored.
-const PLAYERS_STORED: &str = "SELECT name, variant, games, wins, draws, losses, unknown, \
-     first_day, last_day FROM player_stat";
+impl PlayerCounts {
+    /// Counts one more game, `outcome` read from the player's side.
+    fn add(&mut self, outcome: i64, won: i64, lost: i64, day: Option<String>) {
+        self.games += 1;
+        self.wins += i64::from(outcome == won);
+        self.draws += i64::from(outcome == 3);
+        self.losses += i64::from(outcome == lost);
+        self.unknown += i64::from(!(1..=3).contains(&outcome));
+        if let Some(day) = day {
+            if self.first_day.as_ref().is_none_or(|first| day < *first) {
+                self.first_day = Some(day.clone());
+            }
+            if self.last_day.as_ref().is_none_or(|last| day > *last) {
+                self.last_day = Some(day);
+            }
+        }
+    }
+}
+
+/// Returns the error `rows` reads next, if it reads one.
+fn first_error<T>(
+    rows: &mut std::iter::Peekable<impl Iterator<Item = rusqlite::Result<T>>>,
+) -> rusqlite::Result<()> {
+    if let Some(Err(_)) = rows.peek() {
+        rows.next().transpose()?;
+    }
+    Ok(())
+}
+
+/// The games of one side, a row per game: the player's name, the variant,
+/// the outcome and the day, in the order of names (read through the index
+/// on the name, so nothing is sorted in memory however long the names).
+const SIDE: &str =
+    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY {side}";
+
+/// The rows of `player_stat` and of `player_stat` as the games give it
+/// that are not in the other (a row that differs counts twice, once on
+/// each side). Both are read in the order of names, a player at a time,
+/// so memory holds one player's rows whatever the names' length.
+fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError> {
+    type Side = (String, String, i64, Option<String>);
+    let mut white = tx.prepare(&SIDE.replace("{side}", "white"))?;
+    let mut black = tx.prepare(&SIDE.replace("{side}", "black"))?;
+    let mut stored = tx.prepare(
+        "SELECT name, variant, games, wins, draws, losses, unknown, first_day, last_day \
+         FROM player_stat ORDER BY name, variant",
+    )?;
+    let side = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Side> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    };
+    let mut white = white.query_map([], side)?.peekable();
+    let mut black = black.query_map([], side)?.peekable();
+    let mut stored = stored
+        .query_map([], |r| {
+            let counts = PlayerCounts {
+                games: r.get(2)?,
+                wins: r.get(3)?,
+                draws: r.get(4)?,
+                losses: r.get(5)?,
+                unknown: r.get(6)?,
+                first_day: r.get(7)?,
+                last_day: r.get(8)?,
+            };
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, counts))
+        })?
+        .peekable();
+    let mut differences = 0;
+    loop {
+        first_error(&mut white)?;
+        first_error(&mut black)?;
+        first_error(&mut stored)?;
+        // The least name any of the three reads next.
+        let name = [
+            white.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+            black.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+            stored.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let Some(name) = name.cloned() else {
+            return Ok(differences);
+        };
+        let mut counted: BTreeMap<String, PlayerCounts> = BTreeMap::new();
+        for (rows, won, lost) in [(&mut white, 1, 2), (&mut black, 2, 1)] {
+            while let Some((_, variant, outcome, day)) = rows
+                .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
+                .transpose()?
+            {
+                counted
+                    .entry(variant)
+                    .or_default()
+                    .add(outcome, won, lost, day);
+            }
+        }
+        let mut held: BTreeMap<String, PlayerCounts> = BTreeMap::new();
+        while let Some((_, variant, counts)) = stored
+            .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
+            .transpose()?
+        {
+            held.insert(variant, counts);
+        }
+        for (variant, counts) in &counted {
+            differences += match held.remove(variant) {
+                Some(stored) if stored == *counts => 0,
+                Some(_) => 2,
+                None => 1,
+            };
+        }
+        differences += held.len() as i64;
+    }
+}
 
 #[cfg(test)]
 mod tests {
