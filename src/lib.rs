@@ -39,6 +39,7 @@
 pub mod cli;
 pub mod escape;
 pub mod export;
+pub mod fs_error;
 pub mod generate;
 pub mod notation;
 pub mod pdn;

@@ -194,6 +194,14 @@ impl Store {
         wait: Duration,
         waiting: &mut dyn FnMut(Option<u32>),
     ) -> Result<Store, StoreError> {
+        if let Err(err) = std::fs::metadata(path)
+            && crate::fs_error::is_link_loop(&err)
+        {
+            return Err(StoreError::Unreadable {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(err.kind(), crate::fs_error::describe(&err)),
+            });
+        }
         let place = Place::of(path);
         if mode == Mode::Read && !place.exists {
             return Err(StoreError::Missing(path.to_path_buf()));
@@ -216,8 +224,11 @@ impl Store {
             Mode::Read => (Self::connect_for_queries(path, &place, holds)?, None),
             Mode::Write => {
                 Self::check_writable(path, &place)?;
-                let lock = WriteLock::take(path, wait, waiting)?;
-                (Self::connect_for_writing(path, &place, holds)?, Some(lock))
+                let mut lock = WriteLock::take(path, wait, waiting)?;
+                let conn = Self::connect_for_writing(path, &place, holds)?;
+                // A database made just now is locked once it exists.
+                lock.hold_database(path)?;
+                (conn, Some(lock))
             }
         };
         Ok(Store {

@@ -16,6 +16,7 @@ mod games;
 mod inputs;
 mod jobs;
 mod lidraughts;
+mod lock;
 mod memory;
 mod outputs;
 mod parsers;
