@@ -122,6 +122,12 @@ fn describe(err: &rusqlite::Error) -> String {
     }
 }
 
+/// A count or place for SQL's `LIMIT` and `OFFSET`: one larger than an
+/// `i64` holds is as good as no end, so it is clamped, never wrapped.
+fn sql_count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// SQLite's page cache for a connection that writes, in KiB.
 const WRITE_CACHE_KIB: i64 = 64 * 1024;
 
