@@ -43,6 +43,7 @@ pub mod fs_error;
 pub mod generate;
 pub mod notation;
 pub mod pdn;
+pub mod quote;
 pub mod render;
 pub mod replay;
 pub mod rules;
