@@ -45,8 +45,8 @@ const POLL: Duration = Duration::from_millis(100);
 pub struct WriteLock {
     file: File,
     path: PathBuf,
-    /// The database file, locked too; `None` while it does not exist, or
-    /// where the system refuses the lock.
+    /// The database file, locked too (where the system allows it); `None`
+    /// while it does not exist.
     database: Option<File>,
 }
 
@@ -240,16 +240,18 @@ fn lock_file(path: &Path, turn: &mut Waiting) -> Result<File, LockError> {
 }
 
 /// Locks the database file at `database`, waiting for a holder as `turn`
-/// allows; `None` when it does not exist or the system refuses the lock.
+/// allows; `None` when it does not exist. Where the system refuses the
+/// lock, the file is kept open all the same: closing it while SQLite has
+/// the database open would drop the `fcntl` locks SQLite holds on it in
+/// this process.
 fn lock_database(database: &Path, turn: &mut Waiting) -> Result<Option<File>, LockError> {
     let Ok(file) = File::open(database) else {
         return Ok(None);
     };
     loop {
         match file.try_lock() {
-            Ok(()) => return Ok(Some(file)),
+            Ok(()) | Err(TryLockError::Error(_)) => return Ok(Some(file)),
             Err(TryLockError::WouldBlock) => turn.wait_for(flock_holder(&file))?,
-            Err(TryLockError::Error(_)) => return Ok(None),
         }
     }
 }
