@@ -51,9 +51,50 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as [`visible`] makes it, but with its lines kept: a line feed,
+/// and a carriage return just before one, stay as they are.
+pub fn visible_lines(text: &str) -> Cow<'_, str> {
+    let hidden = |(i, c): (usize, char)| {
+        is_hidden(c) && c != '\n' && !(c == '\r' && text[i + 1..].starts_with('\n'))
+    };
+    if !text.char_indices().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = 0;
+    for (i, c) in text.char_indices() {
+        if c == '\n' {
+            let line = &text[line_start..i];
+            match line.strip_suffix('\r') {
+                Some(rest) => {
+                    out.push_str(&visible(rest));
+                    out.push('\r');
+                }
+                None => out.push_str(&visible(line)),
+            }
+            out.push('\n');
+            line_start = i + 1;
+        }
+    }
+    out.push_str(&visible(&text[line_start..]));
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_kept_and_every_other_control_made_visible() {
+        assert_eq!(
+            visible_lines("{\u{1b}]0;title\u{7}}\n\u{1b}[2J\r\nx\ry\t\u{9b}z\u{7f}\r"),
+            "{\\x1b]0;title\\x07}\n\\x1b[2J\r\nx\\x0dy\t\\u{9b}z\\x7f\\x0d"
+        );
+        assert!(matches!(
+            visible_lines("[Event \"a\"]\r\n1. 11-15 *\n"),
+            Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn control_characters_become_visible_escapes() {

@@ -39,9 +39,11 @@
 pub mod cli;
 pub mod escape;
 pub mod export;
+pub mod fs_error;
 pub mod generate;
 pub mod notation;
 pub mod pdn;
+pub mod quote;
 pub mod render;
 pub mod replay;
 pub mod rules;

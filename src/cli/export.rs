@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::query_args::{PositionArgs, open_store};
+use super::terminal_text::{Visible, escapes_for, stdout_is_terminal};
 use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
 use crate::export::{ExportOptions, export_text, is_broken};
@@ -21,7 +22,10 @@ use crate::store::query::VariantFilter;
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Write to this file instead of standard output (replaced only once
-    /// completely written; never the database).
+    /// completely written; never the database). Written to a terminal,
+    /// control characters read from files (escape sequences in comments)
+    /// are shown as escapes (`\x1b`); to a file or a pipe, the text is
+    /// written unchanged.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// How moves are written: numeric, vismin, luzon or dama (default: each
@@ -111,7 +115,9 @@ pub fn cmd_export(
         sink.flush()?;
         Ok(tally)
     };
+    let visible = escapes_for(stdout_is_terminal(), args.output.is_some());
     let tally = match &args.output {
+        None if visible => export(&mut Visible::new(out))?,
         None => export(out)?,
         Some(path) => write_file(path, db, export)?,
     };

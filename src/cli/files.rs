@@ -33,12 +33,13 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
             continue;
         }
         if !path.is_dir() {
-            if path.exists() {
-                found.files.push(path.clone());
-            } else {
-                found
-                    .errors
-                    .push(format!("{}: no such file or folder", path.display()));
+            match std::fs::metadata(path) {
+                Ok(_) => found.files.push(path.clone()),
+                Err(err) => found.errors.push(format!(
+                    "{}: {}",
+                    path.display(),
+                    crate::fs_error::describe(&err)
+                )),
             }
             continue;
         }

@@ -24,6 +24,7 @@ mod search;
 mod serve;
 mod show;
 mod stats;
+mod terminal_text;
 mod tree;
 mod write_file;
 

@@ -26,6 +26,10 @@ pub struct RecheckArgs {
     /// rules and notation given when their files were imported.
     #[arg(long, ignore_case = true, value_parser = [super::AUTO])]
     pub variant: Option<String>,
+    /// Seconds to wait for another import (or remove, recheck) writing to
+    /// the database before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::store::lock::DEFAULT_WAIT.as_secs())]
+    pub wait: u64,
 }
 
 /// Runs `recheck`.
@@ -38,10 +42,10 @@ pub fn cmd_recheck(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    if !db.exists() {
+    if std::fs::metadata(db).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(crate::store::StoreError::Missing(db.to_path_buf()).into());
     }
-    let mut store = super::query_args::open_writer(db, crate::store::lock::DEFAULT_WAIT)?;
+    let mut store = super::query_args::open_writer(db, std::time::Duration::from_secs(args.wait))?;
     let files = if args.paths.is_empty() {
         None
     } else {

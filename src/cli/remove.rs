@@ -27,6 +27,10 @@ pub struct RemoveArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Seconds to wait for another import (or remove, recheck) writing to
+    /// the database before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::store::lock::DEFAULT_WAIT.as_secs())]
+    pub wait: u64,
 }
 
 /// Runs `remove`. Every path and id must name something stored, else
@@ -40,10 +44,10 @@ pub fn cmd_remove(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    if !db.exists() {
+    if std::fs::metadata(db).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(StoreError::Missing(db.to_path_buf()).into());
     }
-    let mut store = super::query_args::open_writer(db, crate::store::lock::DEFAULT_WAIT)?;
+    let mut store = super::query_args::open_writer(db, std::time::Duration::from_secs(args.wait))?;
     let files = store.files_at(&args.paths)?;
     if !files.unknown.is_empty() {
         return Err(CliError::Usage(format!(

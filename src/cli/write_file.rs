@@ -17,14 +17,21 @@ use std::path::{Path, PathBuf};
 use super::CliError;
 use crate::escape::visible;
 
-/// The files SQLite keeps for the database `db`: the database, its
-/// write-ahead log and shared-memory index, its rollback journal.
-fn database_files(db: &Path) -> [PathBuf; 4] {
-    ["", "-wal", "-shm", "-journal"].map(|suffix| {
-        let mut name = OsString::from(db.as_os_str());
-        name.push(suffix);
-        PathBuf::from(name)
-    })
+/// The files kept beside the database `db`: SQLite's write-ahead log,
+/// shared-memory index and rollback journal, and pdndb's write lock; each
+/// beside the path given and beside the file it leads to.
+fn companion_files(db: &Path) -> Vec<PathBuf> {
+    let real = crate::store::lock::canonical(db);
+    [db, real.as_path()]
+        .iter()
+        .flat_map(|base| {
+            ["-wal", "-shm", "-journal", "-lock"].map(|suffix| {
+                let mut name = OsString::from(base.as_os_str());
+                name.push(suffix);
+                PathBuf::from(name)
+            })
+        })
+        .collect()
 }
 
 /// Where a path leads, for comparing paths of files that may not exist:
@@ -52,21 +59,21 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Refuses a `target` that is the database `db` or one of SQLite's files
-/// beside it (`-wal`, `-shm`, `-journal`): writing there would destroy it.
+/// Refuses a `target` that is the database `db` or one of the files
+/// beside it (`-wal`, `-shm`, `-journal`, `-lock`), by any name: writing
+/// there would destroy it or let a second writer in.
 ///
 /// # Errors
 /// One line naming both files, for exit status 2.
 pub fn refuse_database(target: &Path, db: &Path) -> Result<(), CliError> {
-    let [database, companions @ ..] = database_files(db);
     let shown = visible_path(target);
-    if same_file(target, &database) {
+    if same_file(target, db) {
         return Err(CliError::Usage(format!(
             "{shown}: that is the database {}; choose another file",
             visible_path(db)
         )));
     }
-    if let Some(file) = companions.iter().find(|f| same_file(target, f)) {
+    if let Some(file) = companion_files(db).iter().find(|f| same_file(target, f)) {
         return Err(CliError::Usage(format!(
             "{shown}: that is {}, a file of the database {}; choose another file",
             visible_path(file),
@@ -214,6 +221,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("a file of the database"), "{err}");
+        // The write lock, by the name of the file the link leads to too.
+        for name in ["games.sqlite-lock", "./games.sqlite-lock"] {
+            let err = refuse_database(&dir.path().join(name), &db).unwrap_err();
+            assert!(err.to_string().contains("a file of the database"), "{err}");
+        }
+        #[cfg(unix)]
+        {
+            let err = refuse_database(
+                &dir.path().join("games.sqlite-lock"),
+                &dir.path().join("link"),
+            );
+            assert!(err.is_err());
+        }
         // Not there yet, and the database missing too: by path.
         let err = refuse_database(&dir.path().join("games.sqlite-shm"), &db).unwrap_err();
         assert!(err.to_string().contains("games.sqlite-shm"), "{err}");

@@ -12,38 +12,40 @@
 //! the king on 7 three times). Written:
 //! `W:W21,22,K30:B1,K5` — side, then White's and Black's squares ascending.
 
+use crate::quote::shortened;
 use std::fmt::Write as _;
 
 use super::algebraic::{Orientation, locate};
 use super::token::SquareToken;
 use crate::rules::{Color, Geometry, KingRun, Piece, Position, Setup, squares};
 
-/// Why a FEN cannot be read; each variant carries the offending text.
+/// Why a FEN cannot be read; each variant carries the offending text
+/// (quoted shortened when long).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// Nothing but spaces.
     #[error("empty FEN")]
     Empty,
     /// The first field is not `W`, `B`, `R` or `?`.
-    #[error("`{0}` is not a side to move (expected W, B or ?)")]
+    #[error("`{}` is not a side to move (expected W, B or ?)", shortened(.0))]
     BadSide(String),
     /// A piece list that does not start with a colour letter.
-    #[error("`{0}` is not a piece list (expected W… or B…)")]
+    #[error("`{}` is not a piece list (expected W… or B…)", shortened(.0))]
     BadField(String),
     /// A piece that is not a square.
-    #[error("`{0}` is not a square")]
+    #[error("`{}` is not a square", shortened(.0))]
     BadSquare(String),
     /// A range whose ends are not ascending numbers.
-    #[error("`{0}` is not a range of squares")]
+    #[error("`{}` is not a range of squares", shortened(.0))]
     BadRange(String),
     /// Algebraic squares from both boards.
-    #[error("`{0}` is on the other board than the FEN's earlier squares")]
+    #[error("`{}` is on the other board than the FEN's earlier squares", shortened(.0))]
     MixedOrientation(String),
     /// No side to move and no piece list.
-    #[error("`{0}` has no piece lists")]
+    #[error("`{}` has no piece lists", shortened(.0))]
     NoPieces(String),
     /// A king-runs field that is not `+` count and square, twice.
-    #[error("`{0}` is not a field of king moves (expected +N[square]+N[square])")]
+    #[error("`{}` is not a field of king moves (expected +N[square]+N[square])", shortened(.0))]
     BadKingRuns(String),
 }
 

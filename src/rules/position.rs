@@ -150,14 +150,79 @@ pub struct PositionError {
     pub problems: Vec<SetupProblem>,
 }
 
+impl SetupProblem {
+    /// The square the problem is on, if it is on one.
+    fn square(&self) -> Option<u32> {
+        match self {
+            SetupProblem::SquareOffBoard(s)
+            | SetupProblem::TwoPieces(s)
+            | SetupProblem::ManOnCrowningRow(s, _) => Some(*s),
+            SetupProblem::TooManyPieces(..) => None,
+        }
+    }
+
+    /// Whether `other` is the same kind of problem (for a man on its
+    /// crowning row or too many pieces: of the same colour).
+    fn is_like(&self, other: &SetupProblem) -> bool {
+        match (self, other) {
+            (SetupProblem::ManOnCrowningRow(_, a), SetupProblem::ManOnCrowningRow(_, b))
+            | (SetupProblem::TooManyPieces(a, ..), SetupProblem::TooManyPieces(b, ..)) => a == b,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+/// Squares a message names of the further problems of one kind.
+const SQUARES_NAMED: usize = 5;
+
 impl fmt::Display for PositionError {
+    /// The problems in the order found, each kind once: its first problem,
+    /// then how many more there are and their first squares.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("invalid position: ")?;
-        for (i, p) in self.problems.iter().enumerate() {
+        let mut firsts: Vec<&SetupProblem> = Vec::new();
+        for p in &self.problems {
+            if !firsts.iter().any(|first| first.is_like(p)) {
+                firsts.push(p);
+            }
+        }
+        for (i, first) in firsts.iter().enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{p}")?;
+            write!(f, "{first}")?;
+            let more: Vec<&SetupProblem> = self
+                .problems
+                .iter()
+                .filter(|p| first.is_like(p))
+                .skip(1)
+                .collect();
+            if more.is_empty() {
+                continue;
+            }
+            write!(
+                f,
+                " (and {} more like it",
+                crate::quote::thousands(more.len())
+            )?;
+            let mut squares: Vec<u32> = Vec::new();
+            let mut etc = "";
+            for square in more.iter().filter_map(|p| p.square()) {
+                if squares.contains(&square) {
+                    continue;
+                }
+                if squares.len() == SQUARES_NAMED {
+                    etc = ", …";
+                    break;
+                }
+                squares.push(square);
+            }
+            if !squares.is_empty() {
+                let plural = if squares.len() > 1 { "s" } else { "" };
+                let named: Vec<String> = squares.iter().map(u32::to_string).collect();
+                write!(f, ": square{plural} {}{etc}", named.join(", "))?;
+            }
+            f.write_str(")")?;
         }
         Ok(())
     }
@@ -400,6 +465,29 @@ mod tests {
 
     fn man(color: Color) -> Piece {
         Piece { color, king: false }
+    }
+
+    #[test]
+    fn problems_of_one_kind_are_said_once_with_a_count() {
+        let mut problems: Vec<SetupProblem> = (0..9000)
+            .map(|i| SetupProblem::TwoPieces(21 + i % 7))
+            .collect();
+        problems.push(SetupProblem::TooManyPieces(Color::White, 40, 12));
+        problems.push(SetupProblem::TooManyPieces(Color::Black, 13, 12));
+        let message = PositionError { problems }.to_string();
+        assert_eq!(
+            message,
+            "invalid position: two pieces on square 21 (and 8,999 more like it: \
+             squares 22, 23, 24, 25, 26, …); 40 white pieces (at most 12); \
+             13 black pieces (at most 12)"
+        );
+        let one = PositionError {
+            problems: vec![SetupProblem::TwoPieces(5), SetupProblem::TwoPieces(5)],
+        };
+        assert_eq!(
+            one.to_string(),
+            "invalid position: two pieces on square 5 (and 1 more like it: square 5)"
+        );
     }
 
     #[test]

@@ -662,7 +662,8 @@ impl Store {
         let total = self.count_games(filter, &condition, &params)?;
         // A player with many games: their first games come soonest in id order.
         let scan = sort == GameSort::Id
-            && self.player_games(filter)? * 20_000 >= (limit.max(1) + offset) as i64 * total;
+            && self.player_games(filter)?.saturating_mul(20_000)
+                >= super::sql_count(limit.max(1).saturating_add(offset)).saturating_mul(total);
         let (condition, mut params) = match scan {
             true => filter.condition(self, true)?.unwrap_or((condition, params)),
             false => (condition, params),
@@ -673,8 +674,12 @@ impl Store {
             GameSort::Event => "g.event, g.id",
             GameSort::Player => "g.white, g.black, g.id",
         };
-        params.push(Value::Integer(if limit == 0 { -1 } else { limit as i64 }));
-        params.push(Value::Integer(offset as i64));
+        params.push(Value::Integer(if limit == 0 {
+            -1
+        } else {
+            super::sql_count(limit)
+        }));
+        params.push(Value::Integer(super::sql_count(offset)));
         let sql = format!(
             "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
              WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",

@@ -122,6 +122,12 @@ fn describe(err: &rusqlite::Error) -> String {
     }
 }
 
+/// A count or place for SQL's `LIMIT` and `OFFSET`: one larger than an
+/// `i64` holds is as good as no end, so it is clamped, never wrapped.
+fn sql_count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// SQLite's page cache for a connection that writes, in KiB.
 const WRITE_CACHE_KIB: i64 = 64 * 1024;
 
@@ -201,6 +207,14 @@ impl Store {
         wait: Duration,
         waiting: &mut dyn FnMut(Option<u32>),
     ) -> Result<Store, StoreError> {
+        if let Err(err) = std::fs::metadata(path)
+            && crate::fs_error::is_link_loop(&err)
+        {
+            return Err(StoreError::Unreadable {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(err.kind(), crate::fs_error::describe(&err)),
+            });
+        }
         let place = Place::of(path);
         if mode == Mode::Read && !place.exists {
             return Err(StoreError::Missing(path.to_path_buf()));
@@ -223,8 +237,11 @@ impl Store {
             Mode::Read => (Self::connect_for_queries(path, &place, holds)?, None),
             Mode::Write => {
                 Self::check_writable(path, &place)?;
-                let lock = WriteLock::take(path, wait, waiting)?;
-                (Self::connect_for_writing(path, &place, holds)?, Some(lock))
+                let mut lock = WriteLock::take(path, wait, waiting)?;
+                let conn = Self::connect_for_writing(path, &place, holds)?;
+                // A database made just now is locked once it exists.
+                lock.hold_database(path)?;
+                (conn, Some(lock))
             }
         };
         Ok(Store {

@@ -94,8 +94,8 @@ impl Store {
             rusqlite::params_from_iter(params.iter()),
             |r| r.get(0),
         )?;
-        params.push(Value::Integer(limit as i64));
-        params.push(Value::Integer(offset as i64));
+        params.push(Value::Integer(super::sql_count(limit)));
+        params.push(Value::Integer(super::sql_count(offset)));
         let sql = format!(
             "SELECT g.id FROM game g WHERE {condition} ORDER BY g.id LIMIT ?{} OFFSET ?{}",
             params.len() - 1,

@@ -945,3 +945,35 @@ fn the_encoding_can_be_given() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_huge_fen_gives_a_short_message_that_names_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::serve::sample_db(dir.path());
+    let repeated = format!("W:W{}:B1", vec!["21"; 18_000].join(","));
+    let unreadable = format!("W:W{}:B1", "zz".repeat(40_000));
+    for (fen, problem) in [
+        (
+            &repeated,
+            "two pieces on square 21 (and 17,998 more like it",
+        ),
+        (&unreadable, "(80,000 bytes)` is not a square"),
+    ] {
+        // Given on the command line.
+        let (_, err, code) = crate::run(&db, &["search", "--fen", fen]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.len() < 1000, "{} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains(problem), "{err}");
+        // Read from a file.
+        let file = dir.path().join("huge.pdn");
+        std::fs::write(
+            &file,
+            format!("[FEN \"{fen}\"]\n[Result \"*\"]\n1. 22-18 *\n"),
+        )
+        .unwrap();
+        let (out, err, code) = crate::run(&db, &["check", file.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        assert!(out.len() < 1000, "{} bytes: {}", out.len(), &out[..300]);
+        assert!(out.contains(problem), "{out}");
+    }
+}

@@ -162,3 +162,60 @@ fn json_escapes_control_characters_and_reads_back_the_original() {
     let games: Vec<i32> = records.iter().map(|r| original(r, false)).collect();
     assert_eq!(games, [1, 2]);
 }
+
+/// Standard output of `pdndb --db DB ARGS…` run on a terminal (through
+/// `script`), with the terminal's line ends made plain; `None` where there
+/// is no `script` to make one.
+fn on_terminal(db: &Path, args: &[&str]) -> Option<Vec<u8>> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut command = vec![
+        quote(env!("CARGO_BIN_EXE_pdndb")),
+        "--db".to_string(),
+        quote(db.to_str().unwrap()),
+    ];
+    command.extend(args.iter().map(|a| quote(a)));
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command.join(" "), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .replace("\r\n", "\n")
+            .into_bytes(),
+    )
+}
+
+#[test]
+fn export_shows_control_characters_as_escapes_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let file = hostile_file(dir.path());
+    let (_, err, code) = output(&db, &["import", "--quiet", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    // To a pipe or a file: the bytes as they were, the same either way.
+    let (piped, _, code) = output(&db, &["export"]);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(piped.clone()).unwrap();
+    assert!(text.contains(&format!("{{look {TITLE} here}}")), "{text}");
+    let target = dir.path().join("out.pdn");
+    let (_, _, code) = output(&db, &["export", "-o", target.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(&target).unwrap(), piped);
+    // To a terminal: escapes, nothing raw.
+    let Some(shown) = on_terminal(&db, &["export"]) else {
+        return;
+    };
+    assert_eq!(raw_controls(&shown), Vec::<String>::new());
+    let shown = String::from_utf8(shown).unwrap();
+    assert!(shown.contains("{look \\x1b]0;pwned\\x07 here}"), "{shown}");
+    assert_eq!(
+        shown.lines().count(),
+        text.lines().count() + 1,
+        "the same lines, and the message: {shown}"
+    );
+}

@@ -525,3 +525,35 @@ fn a_database_of_the_previous_release_is_migrated_and_kept_right_by_recheck() {
     );
     assert_eq!(games(&db, &["--variant", "russian"]).1, 30);
 }
+
+#[test]
+fn numbers_too_large_never_wrap_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::serve::sample_db(dir.path());
+    let (all, _, code) = run(&db, &["games", "--json", "--limit", "0"]);
+    assert_eq!(code, 0);
+    let all = json_lines(&all);
+    assert!(all.len() > 3);
+    // An offset past the end, however large, gives no games.
+    for offset in [
+        all.len().to_string(),
+        "9223372036854775807".to_string(),
+        "9223372036854775808".to_string(),
+        u64::MAX.to_string(),
+    ] {
+        let (out, err, code) = run(&db, &["games", "--json", "--offset", &offset]);
+        assert_eq!(code, 0, "{offset}: {err}");
+        assert_eq!(out, "", "--offset {offset}");
+    }
+    // A limit beyond every game lists them all.
+    let (out, _, code) = run(&db, &["games", "--json", "--limit", &u64::MAX.to_string()]);
+    assert_eq!(code, 0);
+    assert_eq!(json_lines(&out), all);
+    // An id beyond every game is not found; one past i64 is refused.
+    let (_, err, code) = run(&db, &["show", "9223372036854775807"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no game 9223372036854775807"), "{err}");
+    let (_, err, code) = run(&db, &["show", &u64::MAX.to_string()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("too large"), "{err}");
+}

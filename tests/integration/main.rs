@@ -17,6 +17,7 @@ mod http_load;
 mod inputs;
 mod jobs;
 mod lidraughts;
+mod lock;
 mod memory;
 mod outputs;
 mod parsers;

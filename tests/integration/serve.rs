@@ -241,6 +241,26 @@ fn the_api_answers_as_the_commands_do() {
         .chain(second.as_array().unwrap().iter().cloned())
         .collect();
     assert_eq!(joined[..], api_games[..joined.len()]);
+    // Numbers too large never wrap round: an offset past the end gives
+    // nothing; one past what is served, or an id past i64, is refused.
+    for route in ["/api/games", "/api/search", "/api/report"] {
+        let past = server.get(&format!("{route}?offset=100000"));
+        assert_eq!(past.status, 200, "{route}: {}", past.body);
+        assert_eq!(past.body.trim(), "[]", "{route}");
+        for offset in ["9223372036854775807", "18446744073709551615"] {
+            let r = server.get(&format!("{route}?offset={offset}&limit={offset}"));
+            assert_eq!(r.status, 400, "{route} {offset}: {}", r.body);
+            assert!(
+                r.body.contains("offset") || r.body.contains("limit"),
+                "{}",
+                r.body
+            );
+        }
+    }
+    for id in ["9223372036854775807", "18446744073709551615"] {
+        let r = server.get(&format!("/api/game/{id}"));
+        assert!([400, 404].contains(&r.status), "{id}: {}", r.body);
+    }
 }
 
 #[test]
