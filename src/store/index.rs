@@ -227,10 +227,10 @@ impl IndexBuffer {
                 popular: &popular_kept,
                 fresh: exact,
                 coder: (exact && threads > 1).then(|| ChunkCoder::spawn(scope)),
-                floor: candidate_rows(),
                 rows: Vec::new(),
+                last: None,
                 tally: Tally::default(),
-                merged: Vec::new(),
+                counts: KeyCounts::new(candidate_rows()),
                 added: 0,
             };
             if let [Source::Memory(merged)] = sources.as_mut_slice() {
@@ -256,7 +256,7 @@ impl IndexBuffer {
             if let Some(coder) = bucket.coder.take() {
                 coder.finish(tx)?;
             }
-            Ok::<_, StoreError>((bucket.tally, bucket.merged, bucket.added))
+            Ok::<_, StoreError>((bucket.tally, bucket.counts.finish(), bucket.added))
         })?;
         // The rows kept in memory go before the popular keys are counted.
         drop(sources);
@@ -525,7 +525,13 @@ impl RunReader {
     }
 }
 
-/// The merged rows of one bucket, written when the next bucket begins.
+/// Rows of one bucket held before they are written: a bucket holding more
+/// (a position every game reaches) is written in parts, so that memory does
+/// not grow with the number of games (24 bytes each: 6 MiB).
+const BUCKET_ROWS: usize = 1 << 18;
+
+/// The merged rows of one bucket, written when the next bucket begins (or
+/// in parts of [`BUCKET_ROWS`]).
 struct Bucket<'a> {
     /// Popular keys by kept key.
     popular: &'a HashMap<i64, i64>,
@@ -533,12 +539,13 @@ struct Bucket<'a> {
     fresh: bool,
     /// Codes the chunks on another thread (only when `fresh`).
     coder: Option<ChunkCoder>,
-    /// Merged rows under a key from which it is a candidate to be popular.
-    floor: i64,
     rows: Vec<IndexRow>,
+    /// The row taken last (the same row from two sources is one).
+    last: Option<IndexRow>,
     tally: Tally,
-    /// Keys with `floor` merged rows or more, with their number.
-    merged: Vec<(i64, i64)>,
+    /// Merged rows by key, for the keys that become candidates to be
+    /// popular.
+    counts: KeyCounts,
     /// Rows added to the index.
     added: usize,
 }
@@ -551,11 +558,14 @@ impl Bucket<'_> {
             .rows
             .first()
             .is_some_and(|r| r.bucket() != row.bucket())
+            || self.rows.len() >= BUCKET_ROWS
         {
             self.write(tx)?;
         }
-        if self.rows.last().is_none_or(|last| last.cmp(&row).is_ne()) {
+        if self.last.is_none_or(|last| last.cmp(&row).is_ne()) {
             self.rows.push(row);
+            self.counts.count(row.key);
+            self.last = Some(row);
         }
         Ok(())
     }
@@ -587,35 +597,62 @@ impl Bucket<'_> {
                     .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
             }
         }
-        self.merged
-            .extend(keys_with_rows(&self.rows, self.floor as usize));
         self.rows.clear();
         Ok(())
     }
 }
 
-/// The keys with `floor` rows or more among `rows` (sorted in index order),
-/// with their number of rows, in order of key. Only a kept key with that
-/// many rows can hold such a key, so the others are not counted.
-fn keys_with_rows(rows: &[IndexRow], floor: usize) -> Vec<(i64, i64)> {
-    let mut found = Vec::new();
-    let mut start = 0;
-    while let Some(first) = rows.get(start) {
-        let kept = postings::kept(first.key);
-        let end = start + rows[start..].partition_point(|r| postings::kept(r.key) == kept);
-        if end - start >= floor {
-            let mut keys: Vec<i64> = rows[start..end].iter().map(|r| r.key).collect();
-            keys.sort_unstable();
-            for run in keys.chunk_by(|a, b| a == b) {
-                if run.len() >= floor {
-                    found.push((run[0], run.len() as i64));
-                }
-            }
+/// The number of rows of each key, counted as rows come in index order a
+/// kept key at a time: the keys with `floor` rows or more are kept, with
+/// their number, in order of key. Holds the keys of one kept key at once
+/// (nearly always one).
+struct KeyCounts {
+    floor: i64,
+    /// The kept key being counted.
+    kept: Option<i64>,
+    /// Its keys and their rows so far.
+    keys: Vec<(i64, i64)>,
+    /// Keys with `floor` rows or more, of the kept keys counted.
+    found: Vec<(i64, i64)>,
+}
+
+impl KeyCounts {
+    fn new(floor: i64) -> KeyCounts {
+        KeyCounts {
+            floor,
+            kept: None,
+            keys: Vec::new(),
+            found: Vec::new(),
         }
-        start = end;
     }
-    found.sort_unstable();
-    found
+
+    /// Counts one row of `key` (rows in index order).
+    fn count(&mut self, key: i64) {
+        let kept = postings::kept(key);
+        if self.kept != Some(kept) {
+            self.end_kept();
+            self.kept = Some(kept);
+        }
+        match self.keys.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => self.keys.push((key, 1)),
+        }
+    }
+
+    /// Keeps the counted kept key's keys with enough rows.
+    fn end_kept(&mut self) {
+        self.keys.sort_unstable();
+        let floor = self.floor;
+        self.found
+            .extend(self.keys.drain(..).filter(|&(_, n)| n >= floor));
+    }
+
+    /// The keys with `floor` rows or more, in order of key.
+    fn finish(mut self) -> Vec<(i64, i64)> {
+        self.end_kept();
+        self.found.sort_unstable();
+        self.found
+    }
 }
 
 /// The certain positions of a replayed game, each once (its first visit),
@@ -890,12 +927,19 @@ mod tests {
         rows.extend((1..=4).map(|g| row(0x0A00_0000_0000_0000, g, 1)));
         rows.extend((1..=2).map(|g| row(-0x0B00_0000_0000_0000, g, 1)));
         rows.sort_unstable();
+        let keys_with_rows = |floor| {
+            let mut counts = KeyCounts::new(floor);
+            for row in &rows {
+                counts.count(row.key);
+            }
+            counts.finish()
+        };
         assert_eq!(
-            keys_with_rows(&rows, 4),
+            keys_with_rows(4),
             vec![(shared | 1, 6), (0x0A00_0000_0000_0000, 4)]
         );
-        assert_eq!(keys_with_rows(&rows, 7), vec![]);
-        assert_eq!(keys_with_rows(&rows, 1).len(), 4);
+        assert_eq!(keys_with_rows(7), vec![]);
+        assert_eq!(keys_with_rows(1).len(), 4);
     }
 
     fn any_row() -> impl proptest::strategy::Strategy<Value = IndexRow> {

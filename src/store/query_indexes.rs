@@ -61,6 +61,21 @@ pub(super) fn build_missing(conn: &mut Connection) -> rusqlite::Result<usize> {
 /// # Errors
 /// A database failure.
 pub(super) fn build_missing_in(conn: &Connection) -> rusqlite::Result<usize> {
+    // SQLite's sorter holds as much as the page cache before it writes a
+    // run to its temporary file: the cache is made smaller while the
+    // indexes are built (beside the position index's own sort).
+    let cache: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
+    conn.execute_batch(&format!("PRAGMA cache_size = -{SORT_KIB}"))?;
+    let built = build_each_missing(conn);
+    conn.execute_batch(&format!("PRAGMA cache_size = {cache}"))?;
+    built
+}
+
+/// The memory SQLite's sorter may take to build an index, in KiB.
+const SORT_KIB: i64 = 16 * 1024;
+
+/// Builds the indexes that are missing.
+fn build_each_missing(conn: &Connection) -> rusqlite::Result<usize> {
     let mut built = 0;
     for (name, on) in INDEXES {
         let there: bool = conn.query_row(
