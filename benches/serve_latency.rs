@@ -26,52 +26,17 @@
 //! of the slowest.
 
 mod sample;
+mod served;
+
+use served::Server;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pdndb::notation::write_fen;
 use pdndb::store::{Mode, Store};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
-
-/// A `pdndb serve` started here, stopped when dropped.
-struct Server {
-    child: Child,
-    address: SocketAddr,
-}
-
-impl Server {
-    fn start(db: &str) -> Server {
-        let binary =
-            std::env::var("PDNDB_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_pdndb").to_string());
-        let mut child = Command::new(binary)
-            .args(["--db", db, "serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("pdndb serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("its output"))
-            .read_line(&mut line)
-            .expect("its first line");
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, address }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// One keep-alive connection.
 struct Client {

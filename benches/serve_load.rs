@@ -19,52 +19,13 @@
 #[path = "../tests/integration/http_load.rs"]
 #[allow(dead_code)]
 mod http_load;
+mod served;
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
+use served::{Server, binary};
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Instant;
-
-/// A `pdndb serve` started here, stopped when dropped.
-struct Server {
-    child: Child,
-    address: SocketAddr,
-}
-
-impl Server {
-    fn start(db: &str) -> Server {
-        let mut child = Command::new(binary())
-            .args(["--db", db, "serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("pdndb serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("its output"))
-            .read_line(&mut line)
-            .expect("its first line");
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, address }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The binary measured.
-fn binary() -> String {
-    std::env::var("PDNDB_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_pdndb").to_string())
-}
 
 /// Runs the binary with `args`; exits if it fails.
 fn pdndb(args: &[&str]) {

@@ -17,22 +17,22 @@ use super::import::StartMove;
 /// One player's games and results under one variant, as `player_stat`
 /// counts them.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct PlayerCount {
+pub(super) struct PlayerCount {
     /// The preset of the first game counted (as the row keeps it).
-    preset: String,
-    games: i64,
-    wins: i64,
-    draws: i64,
-    losses: i64,
-    unknown: i64,
-    first_day: Option<String>,
-    last_day: Option<String>,
+    pub preset: String,
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    pub unknown: i64,
+    pub first_day: Option<String>,
+    pub last_day: Option<String>,
 }
 
 impl PlayerCount {
     /// Counts a game ending in `outcome` from the player's side (1 won, 2
     /// lost, 3 draw, else unknown) on `day`.
-    fn add(&mut self, outcome: i64, day: Option<&str>) {
+    pub fn add(&mut self, outcome: i64, day: Option<&str>) {
         self.games += 1;
         match outcome {
             1 => self.wins += 1,

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use super::counts::PlayerCount;
 use super::popular::recount;
 use super::postings;
 use super::rows::Row;
@@ -266,37 +267,6 @@ const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROU
 /// `tag_value` as stored.
 const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value";
 
-/// One player's counts in one variant, as `player_stat` holds them.
-#[derive(Debug, Default, PartialEq)]
-struct PlayerCounts {
-    games: i64,
-    wins: i64,
-    draws: i64,
-    losses: i64,
-    unknown: i64,
-    first_day: Option<String>,
-    last_day: Option<String>,
-}
-
-impl PlayerCounts {
-    /// Counts one more game, `outcome` read from the player's side.
-    fn add(&mut self, outcome: i64, won: i64, lost: i64, day: Option<String>) {
-        self.games += 1;
-        self.wins += i64::from(outcome == won);
-        self.draws += i64::from(outcome == 3);
-        self.losses += i64::from(outcome == lost);
-        self.unknown += i64::from(!(1..=3).contains(&outcome));
-        if let Some(day) = day {
-            if self.first_day.as_ref().is_none_or(|first| day < *first) {
-                self.first_day = Some(day.clone());
-            }
-            if self.last_day.as_ref().is_none_or(|last| day > *last) {
-                self.last_day = Some(day);
-            }
-        }
-    }
-}
-
 /// Returns the error `rows` reads next, if it reads one.
 fn first_error<T>(
     rows: &mut std::iter::Peekable<impl Iterator<Item = rusqlite::Result<T>>>,
@@ -332,7 +302,9 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
     let mut black = black.query_map([], side)?.peekable();
     let mut stored = stored
         .query_map([], |r| {
-            let counts = PlayerCounts {
+            let counts = PlayerCount {
+                // Not compared: the preset of the first game counted.
+                preset: String::new(),
                 games: r.get(2)?,
                 wins: r.get(3)?,
                 draws: r.get(4)?,
@@ -361,19 +333,25 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
         let Some(name) = name.cloned() else {
             return Ok(differences);
         };
-        let mut counted: BTreeMap<String, PlayerCounts> = BTreeMap::new();
+        let mut counted: BTreeMap<String, PlayerCount> = BTreeMap::new();
         for (rows, won, lost) in [(&mut white, 1, 2), (&mut black, 2, 1)] {
             while let Some((_, variant, outcome, day)) = rows
                 .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
                 .transpose()?
             {
+                // The outcome from the player's side: 1 won, 2 lost.
+                let outcome = match outcome {
+                    o if o == won => 1,
+                    o if o == lost => 2,
+                    o => o,
+                };
                 counted
                     .entry(variant)
                     .or_default()
-                    .add(outcome, won, lost, day);
+                    .add(outcome, day.as_deref());
             }
         }
-        let mut held: BTreeMap<String, PlayerCounts> = BTreeMap::new();
+        let mut held: BTreeMap<String, PlayerCount> = BTreeMap::new();
         while let Some((_, variant, counts)) = stored
             .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
             .transpose()?
