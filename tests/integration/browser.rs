@@ -8,7 +8,6 @@
 //! `chromium-driver`). Without them the test says so and passes, unless
 //! `CI` is set: there it must run.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -120,16 +119,10 @@ async fn a_player_uses_the_explorer_and_the_game_viewer() {
     let chromedriver = program(&["chromedriver", "chromium-driver"]);
     let chromium = program(&["chromium", "chromium-browser", "google-chrome"]);
     let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but chromium or chromedriver is missing: install Debian's chromium and chromium-driver"
-        );
-        // Written to the process's standard error itself, which the test
-        // harness does not capture, so the skip shows in every run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED browser test: no chromium/chromedriver on PATH \
-             (install Debian's chromium and chromium-driver to run it)"
+        crate::skip::must_run(
+            "a_player_uses_the_explorer_and_the_game_viewer",
+            "no chromium/chromedriver on PATH \
+             (install Debian's chromium and chromium-driver to run it)",
         );
         return;
     };

@@ -7,6 +7,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::crate_path;
+use crate::skip::corpus;
 
 /// Runs `pdndb check --json` with extra arguments; returns the records and
 /// the exit code.
@@ -335,24 +336,13 @@ pub(crate) fn king_shuffle_in_dama(plies: usize) -> String {
     words.join(" ")
 }
 
-/// Corpus runs: skipped with a message when the corpus is not beside the project.
-fn corpus(relative: &str) -> Option<std::path::PathBuf> {
-    let path = crate_path("../shared/corpus").join(relative);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {} is not present", path.display());
-        None
-    }
-}
-
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "corpus runs in release builds (cargo test --release)"
 )]
 fn oca_archive_is_all_ok_as_english() {
-    let Some(oca) = corpus("english/OCA_2.0.pdn") else {
+    let Some(oca) = corpus("oca_archive_is_all_ok_as_english", "english/OCA_2.0.pdn") else {
         return;
     };
     let (records, code, stderr) = check_json(&[&oca], &["--variant", "english"]);
@@ -381,7 +371,10 @@ fn oca_archive_is_all_ok_as_english() {
     ignore = "corpus runs in release builds (cargo test --release)"
 )]
 fn international_tournament_files_replay_under_fmjd_rules() {
-    let Some(folder) = corpus("international") else {
+    let Some(folder) = corpus(
+        "international_tournament_files_replay_under_fmjd_rules",
+        "international",
+    ) else {
         return;
     };
     let (records, code, stderr) = check_json(&[&folder], &[]);
@@ -406,7 +399,7 @@ fn international_tournament_files_replay_under_fmjd_rules() {
     ignore = "corpus runs in release builds (cargo test --release)"
 )]
 fn pdn3_suite_reads_as_its_readme_says() {
-    let Some(suite) = corpus("pdn3-suite") else {
+    let Some(suite) = corpus("pdn3_suite_reads_as_its_readme_says", "pdn3-suite") else {
         return;
     };
     let (records, code, stderr) = check_json(&[&suite], &[]);

@@ -339,9 +339,9 @@ fn queries_read_a_database_whose_file_and_folder_cannot_be_written() {
     let as_user: Vec<String> = if is_root() {
         // Root may write any file: the commands run as another user.
         let Some((uid, gid)) = unprivileged_user() else {
-            eprintln!(
-                "skipped: no user other than root to run pdndb as (useradd failed); \
-                 read-only databases are not tested"
+            crate::skip::skip(
+                "queries_read_a_database_whose_file_and_folder_cannot_be_written",
+                "no user other than root to run pdndb as (useradd failed)",
             );
             return;
         };
@@ -383,7 +383,10 @@ fn queries_read_a_database_whose_file_and_folder_cannot_be_written() {
 #[test]
 fn queries_read_a_database_on_a_read_only_mount() {
     if !is_root() {
-        eprintln!("skipped: mounting a folder read-only needs root");
+        crate::skip::skip(
+            "queries_read_a_database_on_a_read_only_mount",
+            "mounting a folder read-only needs root",
+        );
         return;
     }
     let (dir, _db) = shared_database();
@@ -406,7 +409,10 @@ fn queries_read_a_database_on_a_read_only_mount() {
     match in_mount(&["true"]).output() {
         Ok(out) if out.status.success() => {}
         made => {
-            eprintln!("skipped: a read-only bind mount cannot be made here: {made:?}");
+            crate::skip::skip(
+                "queries_read_a_database_on_a_read_only_mount",
+                &format!("a read-only bind mount cannot be made here: {made:?}"),
+            );
             return;
         }
     }

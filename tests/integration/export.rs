@@ -8,6 +8,7 @@ use pdndb::pdn::{Game, Reader};
 
 use serde_json::Value;
 
+use crate::skip::corpus;
 use crate::{crate_path, json_lines, pdndb, run};
 
 fn import(db: &Path, path: &Path) {
@@ -130,11 +131,9 @@ fn sample_round_trips_in_every_notation() {
     ignore = "corpus runs in release builds (cargo test --release)"
 )]
 fn oca_archive_round_trips() {
-    let oca: PathBuf = crate_path("../shared/corpus/english/OCA_2.0.pdn");
-    if !oca.exists() {
-        eprintln!("skipped: {} is not present", oca.display());
+    let Some(oca) = corpus("oca_archive_round_trips", "english/OCA_2.0.pdn") else {
         return;
-    }
+    };
     round_trip(&oca, &["numeric", "dama"]);
 }
 

@@ -172,11 +172,12 @@ fn check_gives_the_same_on_any_number_of_threads() {
 
 #[test]
 fn check_gives_the_same_on_any_number_of_threads_on_the_corpus() {
-    let corpus = crate_path("../shared/corpus");
-    if !corpus.is_dir() {
-        eprintln!("skipped: no corpus at {}", corpus.display());
+    let Some(corpus) = crate::skip::corpus(
+        "check_gives_the_same_on_any_number_of_threads_on_the_corpus",
+        "",
+    ) else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut files: Vec<PathBuf> = walk(&corpus);
     files.sort();

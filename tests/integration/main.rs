@@ -34,6 +34,7 @@ mod robust;
 mod seed_game;
 mod serve;
 mod serve_load;
+mod skip;
 mod store;
 mod zobrist;
 

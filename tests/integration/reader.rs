@@ -290,20 +290,16 @@ fn every_sample_file_reads_without_errors() {
 
 // ----------------------------------------------------------------- corpus
 
-/// The shared corpus, or `None` (with a message) when it is absent.
-fn corpus() -> Option<PathBuf> {
-    let dir = manifest().join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
+/// The shared corpus, or `None` after saying that `test` is skipped.
+fn corpus(test: &str) -> Option<PathBuf> {
+    crate::skip::corpus(test, "")
 }
 
 #[test]
 fn corpus_open_checkers_archive() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus_open_checkers_archive") else {
+        return;
+    };
     let (games, trailing) = read_file(&dir.join("english/OCA_2.0.pdn"));
     assert_eq!(games.len(), 22_621);
     assert!(trailing.is_empty());
@@ -338,7 +334,9 @@ fn corpus_open_checkers_archive() {
 
 #[test]
 fn corpus_pdn3_suite_game_counts() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus_pdn3_suite_game_counts") else {
+        return;
+    };
     // Counted by hand: tag blocks (`[Event` or `[White` lines), or the
     // games of the one-game syntax cases.
     let expected = [
@@ -380,7 +378,9 @@ fn corpus_pdn3_suite_game_counts() {
 
 #[test]
 fn corpus_syntax_cases_read_as_named() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus_syntax_cases_read_as_named") else {
+        return;
+    };
     let suite = dir.join("pdn3-suite");
     let one = |name: &str| {
         let (mut games, _) = read_file(&suite.join(name));
@@ -463,7 +463,9 @@ fn corpus_syntax_cases_read_as_named() {
 
 #[test]
 fn corpus_international_games_are_kept_whole() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus_international_games_are_kept_whole") else {
+        return;
+    };
     for name in [
         "DUTCH96H.pdn",
         "PROF2.pdn",
@@ -502,7 +504,9 @@ fn corpus_international_games_are_kept_whole() {
 
 #[test]
 fn corpus_russian_and_english_collections() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus_russian_and_english_collections") else {
+        return;
+    };
     let (games, _) = read_file(&dir.join("pdn3-suite/ussr1947.pdn"));
     for game in &games {
         assert_eq!(game.hints.squares, SquareStyle::Letters);

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::skip::corpus;
 use crate::{crate_path, integrity, json_lines, pdndb, run};
 
 fn import_json(db: &Path, paths: &[&Path]) -> Value {
@@ -364,11 +365,12 @@ fn queries_need_a_database_and_say_what_is_wrong() {
     ignore = "corpus runs in release builds (cargo test --release)"
 )]
 fn oca_archive_imports_and_its_tree_sums_to_every_game() {
-    let oca: PathBuf = crate_path("../shared/corpus/english/OCA_2.0.pdn");
-    if !oca.exists() {
-        eprintln!("skipped: {} is not present", oca.display());
+    let Some(oca) = corpus(
+        "oca_archive_imports_and_its_tree_sums_to_every_game",
+        "english/OCA_2.0.pdn",
+    ) else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("oca.sqlite");
     let summary = import_json(&db, &[&oca]);
