@@ -5,8 +5,8 @@
 # players --json, report --json, stats --json without its byte count) and
 # prints each database's bytes per table. Exits 1 at the first difference.
 #
-#   bench/same-answers-tables.sh REFERENCE_BINARY ARCHIVE.pdn
-#   bench/same-answers-tables.sh /work/main/target/release/pdndb OCA_2.0.pdn
+#   measure/same-answers-tables.sh REFERENCE_BINARY ARCHIVE.pdn
+#   measure/same-answers-tables.sh /work/main/target/release/pdndb OCA_2.0.pdn
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reference=$1

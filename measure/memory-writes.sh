@@ -14,10 +14,10 @@
 #   - with BENCH_LINES=1, import of 1,600,000 one-line games, each with an
 #     event, players and site of its own (about 150 MB; slow).
 #
-#   bench/memory-writes.sh                                  # 200,000 games
-#   BENCH_GAMES=1000000 bench/memory-writes.sh              # removal at 1M
-#   PDNDB="old/pdndb target/release/pdndb" bench/memory-writes.sh  # compare
-#   BENCH_WORK=/big/disk bench/memory-writes.sh             # where the files
+#   measure/memory-writes.sh                                  # 200,000 games
+#   BENCH_GAMES=1000000 measure/memory-writes.sh              # removal at 1M
+#   PDNDB="old/pdndb target/release/pdndb" measure/memory-writes.sh  # compare
+#   BENCH_WORK=/big/disk measure/memory-writes.sh             # where the files
 #                                     # go (about 5 GB at 200,000 games)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,8 +6,8 @@
 # position, search latency (rare and common position, median of 20), tree
 # latency at the start position (median of 20), peak memory of the import.
 #
-#   bench/import.sh            # all archives
-#   BENCH_SIZES="20000" bench/import.sh
+#   measure/import.sh            # all archives
+#   BENCH_SIZES="20000" measure/import.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

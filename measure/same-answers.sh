@@ -4,7 +4,7 @@
 # as JSON, at the start position, at positions of random games at random
 # plies, and after the opening moves of random games.
 #
-#   bench/same-answers.sh OLD_BIN NEW_BIN FILE.pdn...
+#   measure/same-answers.sh OLD_BIN NEW_BIN FILE.pdn...
 #
 # Environment: POSITIONS (default 300) positions asked about, SEED (default
 # 1), WORK (default a temporary folder; the databases are kept there).

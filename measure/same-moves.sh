@@ -5,8 +5,8 @@
 # row per size: import seconds and microseconds per game of each, and
 # their ratio (linear import: the same per game at every size).
 #
-#   bench/same-moves.sh                 # 10k, 20k, 40k, 100k games
-#   BENCH_SIZES="10000" bench/same-moves.sh
+#   measure/same-moves.sh                 # 10k, 20k, 40k, 100k games
+#   BENCH_SIZES="10000" measure/same-moves.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

@@ -11,11 +11,11 @@
 #   - search --limit 0 (every game at the start position), games --limit 0
 #     and export over 200,000 games.
 #
-#   bench/memory.sh                            # everything (about 1-2 hours)
-#   BENCH_IMPORTS="50" bench/memory.sh         # only the 50 MB archives
-#   BENCH_QUERIES=0 bench/memory.sh            # imports only
-#   PDNDB="old/pdndb target/release/pdndb" bench/memory.sh   # compare binaries
-#   BENCH_WORK=/big/disk bench/memory.sh       # where the files go (needs
+#   measure/memory.sh                            # everything (about 1-2 hours)
+#   BENCH_IMPORTS="50" measure/memory.sh         # only the 50 MB archives
+#   BENCH_QUERIES=0 measure/memory.sh            # imports only
+#   PDNDB="old/pdndb target/release/pdndb" measure/memory.sh   # compare binaries
+#   BENCH_WORK=/big/disk measure/memory.sh       # where the files go (needs
 #                                              # about 6 GB per 1.2 GB archive)
 set -euo pipefail
 cd "$(dirname "$0")/.."
