@@ -118,7 +118,7 @@ fn the_variant_chosen_is_said_and_illegal_moves_lead_to_an_answer() {
     let (_, err) = ok(&db, &["search", "--variant", "english"]);
     assert!(!err.contains("--variant to choose"), "{err}");
 
-    // The README's example: White's first move of Dama, illegal where
+    // The manual's example (docs/manual.md): White's first move of Dama, illegal where
     // Black moves first.
     let (out, err, code) = run(&db, &["search", "--moves", "1. 23-18"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
