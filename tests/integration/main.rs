@@ -29,6 +29,7 @@ mod popular;
 mod queries;
 mod quirks;
 mod reader;
+mod readme;
 mod reimport;
 mod robust;
 mod seed_game;
