@@ -272,6 +272,22 @@ pub fn player_text(
         .unwrap_or_else(|| "?".to_string())
 }
 
+/// The second line of a problem game in `check` and `report`: the rules
+/// it was read by, where they came from when known, and the presets and
+/// switch settings under which it would read `ok`, as `    read as
+/// russian (tag); reads ok under filipino`.
+pub fn rules_line(variant: &str, from: Option<&str>, reads_ok_under: &[String]) -> String {
+    let mut line = format!("    read as {}", crate::escape::visible(variant));
+    if let Some(from) = from {
+        line.push_str(&format!(" ({})", crate::escape::visible(from)));
+    }
+    if !reads_ok_under.is_empty() {
+        line.push_str("; reads ok under ");
+        line.push_str(&crate::escape::visible(&reads_ok_under.join(", ")));
+    }
+    line
+}
+
 /// Writes one value as a line of JSON (the `--json` output of every
 /// command), every control character in it escaped
 /// ([`output::JsonForTerminal`]).
@@ -366,5 +382,19 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_rules_line_names_the_source_only_when_known() {
+        let under = ["filipino".to_string(), "pool".to_string()];
+        assert_eq!(
+            rules_line("russian", Some("tag"), &under),
+            "    read as russian (tag); reads ok under filipino, pool"
+        );
+        assert_eq!(rules_line("brazilian", None, &[]), "    read as brazilian");
+        assert_eq!(
+            rules_line("a\u{1b}b", Some("inferred"), &[]),
+            "    read as a\\x1bb (inferred)"
+        );
     }
 }

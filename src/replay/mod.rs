@@ -24,5 +24,7 @@ pub use interpret::{
 };
 pub use joiners::{JoinerTally, Joiners};
 pub use pipeline::{FileCheck, Handed};
-pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};
+pub use record::{
+    CheckRecord, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number, ply_label,
+};
 pub use shape::{AsRead, joins_jumps, split_captures};

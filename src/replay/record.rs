@@ -47,14 +47,26 @@ impl Status {
     ];
 }
 
-impl std::str::FromStr for Status {
-    type Err = String;
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
-    fn from_str(s: &str) -> Result<Status, String> {
+/// A status name that is none of [`Status::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown status `{0}` (expected ok, ambiguous, illegal, unreadable or unsupported)")]
+pub struct UnknownStatus(pub String);
+
+impl std::str::FromStr for Status {
+    type Err = UnknownStatus;
+
+    /// A status by name, without regard to case or surrounding spaces.
+    fn from_str(s: &str) -> Result<Status, UnknownStatus> {
         Status::ALL
             .into_iter()
             .find(|st| st.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown status `{s}` (expected ok, ambiguous, illegal, unreadable or unsupported)"))
+            .ok_or_else(|| UnknownStatus(s.to_string()))
     }
 }
 
@@ -353,6 +365,19 @@ pub fn ply_label(rules: &Rules, start_side: Color, ply: usize) -> String {
 mod tests {
     use super::*;
     use crate::rules::Preset;
+
+    #[test]
+    fn statuses_read_back_by_name_and_others_are_refused() {
+        for status in Status::ALL {
+            assert_eq!(status.to_string().parse::<Status>(), Ok(status));
+        }
+        assert_eq!(" Illegal".parse::<Status>(), Ok(Status::Illegal));
+        let err = "fine".parse::<Status>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown status `fine` (expected ok, ambiguous, illegal, unreadable or unsupported)"
+        );
+    }
 
     #[test]
     fn move_numbers_count_the_first_sides_moves() {
