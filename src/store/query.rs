@@ -14,9 +14,9 @@ use super::games::GameFilter;
 use super::listing::{Outcome, Place, Shown};
 use super::moves::decode;
 use super::record::{ReportRecord, StoredRecord};
-use super::{Store, StoreError};
+use super::{Store, StoreError, StoredPart};
 use crate::notation::{Fen, Notation, parse_fen_on};
-use crate::replay::position_after_moves;
+use crate::replay::{UnknownStatus, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
 /// Which games a query looks at.
@@ -611,31 +611,15 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        Ok(self
+        let row = self
             .conn()
             .prepare_cached(
                 "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
                  FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
-                let record: Option<String> = r.get(7)?;
                 let plies: Option<i64> = r.get(8)?;
-                let plies = plies.and_then(|p| usize::try_from(p).ok());
-                let mut record = record
-                    .and_then(|text| serde_json::from_str::<StoredRecord>(&text).ok())
-                    .map_or_else(
-                        || -> rusqlite::Result<StoredRecord> {
-                            let mut record = StoredRecord::ok(r.get(2)?, r.get(3)?, plies);
-                            let status: String = r.get(1)?;
-                            record.status = status.parse().unwrap_or(record.status);
-                            Ok(record)
-                        },
-                        Ok,
-                    )?;
-                // The column is what recheck keeps up to date.
-                let variant_from: Option<String> = r.get(9)?;
-                record.variant_from.clone_from(&variant_from);
-                Ok(StoredGame {
+                let game = StoredGame {
                     id: r.get(0)?,
                     status: r.get(1)?,
                     variant: r.get(2)?,
@@ -643,11 +627,37 @@ impl Store {
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
-                    record,
-                    variant_from,
-                })
+                    record: StoredRecord::ok(
+                        String::new(),
+                        None,
+                        plies.and_then(|p| usize::try_from(p).ok()),
+                    ),
+                    variant_from: r.get(9)?,
+                };
+                Ok((game, r.get::<_, Option<String>>(7)?))
             })
-            .optional()?)
+            .optional()?;
+        let Some((mut game, record)) = row else {
+            return Ok(None);
+        };
+        game.record = match record {
+            Some(json) => parse_record(id, &json)?,
+            None => {
+                let status = game
+                    .status
+                    .parse()
+                    .map_err(|e: UnknownStatus| corrupt(id, StoredPart::Record, e.to_string()))?;
+                StoredRecord {
+                    variant: game.variant.clone(),
+                    notation: game.notation.clone(),
+                    status,
+                    ..game.record
+                }
+            }
+        };
+        // The column is what recheck keeps up to date.
+        game.record.variant_from.clone_from(&game.variant_from);
+        Ok(Some(game))
     }
 
     /// Where a game came from: its first provenance.
@@ -655,7 +665,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn source(&self, game: i64) -> Result<Option<Source>, StoreError> {
-        Ok(self
+        self
             .conn()
             .prepare_cached(
                 "SELECT f.path, p.idx, p.line, p.text FROM provenance p JOIN source_file f ON f.id = p.file \
@@ -663,15 +673,22 @@ impl Store {
             )?
             .query_row([game], |r| {
                 let stored = r.get_ref(3)?.as_blob().unwrap_or_default();
-                let tags = super::text::decode_tags(stored).unwrap_or_default();
-                Ok(Source {
+                let source = Source {
                     file: r.get(0)?,
                     index: r.get(1)?,
                     line: r.get(2)?,
-                    tags: serde_json::from_str(&tags).unwrap_or_default(),
+                    tags: serde_json::Map::new(),
+                };
+                Ok((source, parse_tags(game, stored)))
+            })
+            .optional()?
+            .map(|(source, tags)| {
+                Ok(Source {
+                    tags: tags?,
+                    ..source
                 })
             })
-            .optional()?)
+            .transpose()
     }
 
     /// The games that reach `position`, by id, with the first ply they are
@@ -1345,6 +1362,38 @@ impl Store {
     }
 }
 
+/// The error of a game whose stored `what` does not read.
+fn corrupt(game: i64, what: StoredPart, why: String) -> StoreError {
+    StoreError::Corrupt { game, what, why }
+}
+
+/// A game's stored check record (JSON) read back.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when it does not read.
+pub(crate) fn parse_record(game: i64, json: &str) -> Result<StoredRecord, StoreError> {
+    serde_json::from_str(json).map_err(|e| corrupt(game, StoredPart::Record, e.to_string()))
+}
+
+/// The tags (a JSON object) of a copy of a game, from its stored text.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when the text or the tags do
+/// not read.
+pub(crate) fn parse_tags(
+    game: i64,
+    stored: &[u8],
+) -> Result<serde_json::Map<String, serde_json::Value>, StoreError> {
+    let tags = super::text::decode_tags(stored).ok_or_else(|| {
+        corrupt(
+            game,
+            StoredPart::Text,
+            "not a text this version stores".into(),
+        )
+    })?;
+    serde_json::from_str(&tags).map_err(|e| corrupt(game, StoredPart::Tags, e.to_string()))
+}
+
 /// The record of an ok game without resolved ambiguities, from its columns.
 /// A game's text (tags and moves) as first read: from its first provenance.
 pub(crate) fn stored_text(
@@ -1402,6 +1451,36 @@ pub fn rename_move(numeric: &str, notation: Notation, geometry: &Geometry) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_records_and_tags_that_do_not_read_name_their_game() {
+        let mut coder = super::super::text::TextEncoder::new();
+        let good = coder.encode(r#"{"White":"A"}"#, "1. 11-15 *");
+        assert_eq!(parse_tags(3, &good).unwrap()["White"], "A");
+        let bad_json = coder.encode(r#"{"White":"A""#, "1. 11-15 *");
+        for (stored, what) in [
+            (bad_json.as_slice(), StoredPart::Tags),
+            (&[0xff, 0], StoredPart::Text),
+        ] {
+            match parse_tags(7, stored) {
+                Err(StoreError::Corrupt {
+                    game: 7, what: w, ..
+                }) => assert_eq!(w, what),
+                other => panic!("{other:?}"),
+            }
+        }
+        let e = parse_record(9, r#"{"variant":"russ"#).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("game 9: its stored check record cannot be read ("),
+            "{e}"
+        );
+        let ok = r#"{"variant":"russian","notation":null,"status":"illegal","plies":null,"reached":null,"interpretations":null,"ply":null,"move_number":null,"side":null,"token":null,"fen":null,"candidates":[],"resolved":[],"message":null}"#;
+        assert_eq!(
+            parse_record(9, ok).unwrap().status,
+            crate::replay::Status::Illegal
+        );
+    }
 
     #[test]
     fn a_fen_is_read_on_the_board_it_fits() {
