@@ -12,6 +12,7 @@ use crate::replay::Status;
 use crate::rules::Color;
 use crate::store::games::{GameFilter, GameFilterText, GameSort};
 use crate::store::listing::Place;
+use crate::store::param::Wording;
 
 /// Games chosen by their tags (shared by `games` and `search`). Names,
 /// events and sites match as substrings, without case or accents; `%` and
@@ -70,7 +71,7 @@ impl GameFilterArgs {
             variant,
         }
         .parse()
-        .map_err(|e| CliError::Usage(format!("--{e}")))
+        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))
     }
 }
 

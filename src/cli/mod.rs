@@ -134,17 +134,12 @@ pub struct ReadingArgs {
     /// Read the files' text in this encoding (utf-8, windows-1252,
     /// windows-1251, iso-8859-2, koi8-r, utf-16le, utf-16be, …) instead of
     /// detecting it.
-    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    #[arg(long, value_name = "NAME", value_parser = crate::pdn::encoding_for_label)]
     pub encoding: Option<&'static crate::pdn::Encoding>,
     /// Threads that read and replay games (default: one per core); the
     /// output is the same for every number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
-}
-
-/// `--encoding NAME`: an encoding the reader can read.
-fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
-    crate::pdn::encoding_for_label(name).map_err(|e| e.to_string())
 }
 
 impl ReadingArgs {
@@ -241,6 +236,21 @@ pub enum CliError {
     /// The database cannot be opened, read or written.
     #[error("{0}")]
     Store(#[from] crate::store::StoreError),
+    /// A command that was given what it needs failed while it ran (the
+    /// web server's port cannot be listened on, or the server stopped):
+    /// exit status 1, not 2, which says the command was asked wrongly.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    /// The exit status the error ends the command with.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Failed(_) => ExitCode::from(1),
+            _ => Exit::Error.into(),
+        }
+    }
 }
 
 /// A tag's value from a JSON tag object, cleaned for people
@@ -369,7 +379,7 @@ pub fn run() -> ExitCode {
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => Exit::Success.into(),
         Err(err) => {
             say!("pdndb: {err}");
-            Exit::Error.into()
+            err.exit_code()
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod lock;
 mod migrate;
 pub mod moves;
 mod open;
+pub mod param;
 pub mod players;
 pub mod popular;
 pub mod postings;

@@ -13,10 +13,11 @@ use serde::Serialize;
 use super::games::GameFilter;
 use super::listing::{Outcome, Place, Shown};
 use super::moves::decode;
+use super::param::{Param, Wording};
 use super::record::{ReportRecord, StoredRecord};
 use super::{Store, StoreError, StoredPart};
 use crate::notation::{Fen, Notation, parse_fen_on};
-use crate::replay::{UnknownStatus, position_after_moves};
+use crate::replay::{SetupError, UnknownStatus, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
 /// Which games a query looks at.
@@ -350,24 +351,19 @@ impl PositionQuery {
     }
 }
 
-/// Why a position asked about cannot be used.
-#[derive(Debug, thiserror::Error)]
+/// Why a position asked about cannot be used. Each but [`QueryError::Store`]
+/// is about one value ([`QueryError::param`]); as text it names that
+/// value as the command line does (`--fen: …`), and
+/// [`QueryError::worded`] as either front end does.
+#[derive(Debug)]
 pub enum QueryError {
     /// The variant named is not one.
-    #[error("--variant: {0}")]
-    Variant(#[from] crate::rules::RulesError),
+    Variant(crate::rules::RulesError),
     /// The FEN cannot be read, or is not a legal set-up.
-    #[error("--fen: {0}")]
-    Fen(String),
+    Fen(SetupError),
     /// The moves cannot be read, or do not make one legal sequence.
-    #[error("--moves: {0}")]
     Moves(String),
     /// The moves are not legal under the variant used but are under others.
-    #[error(
-        "--moves: {message} under {variant}; legal under {}: add --variant {}",
-        names(legal_under),
-        legal_under.first().map_or("", |p| p.name())
-    )]
     LegalElsewhere {
         /// Why they do not read under the variant used.
         message: String,
@@ -377,10 +373,6 @@ pub enum QueryError {
         legal_under: Vec<Preset>,
     },
     /// No stored game has the variant asked for.
-    #[error(
-        "--variant {asked}: no game in the database is {asked}; {}",
-        holdings(present)
-    )]
     Absent {
         /// The variant asked for.
         asked: String,
@@ -388,8 +380,75 @@ pub enum QueryError {
         present: Vec<(String, i64)>,
     },
     /// The database failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
+}
+
+impl QueryError {
+    /// The value that is wrong; `None` for a database failure.
+    pub fn param(&self) -> Option<Param> {
+        match self {
+            QueryError::Variant(_) | QueryError::Absent { .. } => Some(Param::Variant),
+            QueryError::Fen(_) => Some(Param::Fen),
+            QueryError::Moves(_) | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
+            QueryError::Store(_) => None,
+        }
+    }
+
+    /// The message, values named as `wording` names them.
+    pub fn worded(&self, wording: Wording) -> String {
+        let name = |param| wording.name(param);
+        match self {
+            QueryError::Variant(e) => format!("{}: {e}", name(Param::Variant)),
+            QueryError::Fen(e) => format!("{}: {e}", name(Param::Fen)),
+            QueryError::Moves(m) => format!("{}: {m}", name(Param::Moves)),
+            QueryError::LegalElsewhere {
+                message,
+                variant,
+                legal_under,
+            } => format!(
+                "{}: {message} under {variant}; legal under {}: add {} {}",
+                name(Param::Moves),
+                names(legal_under),
+                name(Param::Variant),
+                legal_under.first().map_or("", |p| p.name())
+            ),
+            QueryError::Absent { asked, present } => format!(
+                "{} {asked}: no game in the database is {asked}; {}",
+                name(Param::Variant),
+                holdings(present)
+            ),
+            QueryError::Store(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.worded(Wording::Options))
+    }
+}
+
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryError::Variant(e) => Some(e),
+            QueryError::Fen(e) => Some(e),
+            QueryError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::rules::RulesError> for QueryError {
+    fn from(e: crate::rules::RulesError) -> QueryError {
+        QueryError::Variant(e)
+    }
+}
+
+impl From<StoreError> for QueryError {
+    fn from(e: StoreError) -> QueryError {
+        QueryError::Store(e)
+    }
 }
 
 /// Preset names, comma-separated.
@@ -425,12 +484,15 @@ fn holdings(present: &[(String, i64)]) -> String {
 ///
 /// # Errors
 /// A FEN that cannot be read or is not a legal set-up on the board.
-pub fn position_from_fen(fen: &str, variant: Option<&Rules>) -> Result<(Position, Rules), String> {
-    let fen = Fen::parse(fen).map_err(|e| e.to_string())?;
-    let on = |rules: Rules| -> Result<(Position, Rules), String> {
-        let mut setup = fen.setup(rules.geometry).map_err(|e| e.to_string())?;
+pub fn position_from_fen(
+    fen: &str,
+    variant: Option<&Rules>,
+) -> Result<(Position, Rules), SetupError> {
+    let fen = Fen::parse(fen)?;
+    let on = |rules: Rules| -> Result<(Position, Rules), SetupError> {
+        let mut setup = fen.setup(rules.geometry)?;
         setup.side.get_or_insert(Color::White);
-        let position = Position::from_setup(&setup, &rules).map_err(|e| e.to_string())?;
+        let position = Position::from_setup(&setup, &rules)?;
         Ok((position, rules))
     };
     match variant {
@@ -511,7 +573,7 @@ impl Store {
     ) -> Result<(Position, Option<Move>), QueryError> {
         let message = match position_after_moves(moves, rules) {
             Ok(found) => return Ok(found),
-            Err(message) => message,
+            Err(e) => e.to_string(),
         };
         let variant = variant.map_or_else(|| rules.name(), str::to_string);
         if moves.trim().is_empty() {
@@ -1493,7 +1555,7 @@ mod tests {
         let (_, rules) = position_from_fen("W:W31-50:B1-20", None).unwrap();
         assert_eq!(rules.geometry, Geometry::international());
         let err = position_from_fen("W:W6:B1,4,28,31", Some(&Rules::default())).unwrap_err();
-        assert!(err.contains("its own crowning row"), "{err}");
+        assert!(err.to_string().contains("its own crowning row"), "{err}");
         let italian = Preset::Italian.rules();
         let (position, _) = position_from_fen("W:W21-32:B1-12", Some(&italian)).unwrap();
         assert_eq!(position, Position::initial(&italian));
