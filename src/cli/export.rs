@@ -30,7 +30,7 @@ pub struct ExportArgs {
     pub output: Option<PathBuf>,
     /// How moves are written: numeric, vismin, luzon or dama (default: each
     /// game's own notation, numeric when it has none).
-    #[arg(long)]
+    #[arg(long, ignore_case = true, value_enum)]
     pub notation: Option<Notation>,
     /// Only games that reach a position (--fen or --moves), of a variant
     /// (--variant); without --fen and --moves, every position.
@@ -38,7 +38,7 @@ pub struct ExportArgs {
     pub position: PositionArgs,
     /// Only games of this status: ok, ambiguous, illegal, unreadable or
     /// unsupported (comma-separated for several).
-    #[arg(long, value_name = "S", value_delimiter = ',')]
+    #[arg(long, value_name = "S", value_delimiter = ',', ignore_case = true, value_enum)]
     pub status: Vec<Status>,
     /// Only this game (repeat for several).
     #[arg(long, value_name = "ID")]

@@ -44,13 +44,8 @@ pub struct GameFilterArgs {
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub result: Option<String>,
     /// Games of this status.
-    #[arg(long, value_name = "S", ignore_case = true, value_parser = status_names())]
-    pub status: Option<String>,
-}
-
-/// The status names, for clap to list and check.
-fn status_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(Status::ALL.map(|s| s.name()))
+    #[arg(long, value_name = "S", ignore_case = true, value_enum)]
+    pub status: Option<Status>,
 }
 
 impl GameFilterArgs {
@@ -67,7 +62,7 @@ impl GameFilterArgs {
             site: self.site.as_deref(),
             date: self.date.as_deref(),
             result: self.result.as_deref(),
-            status: self.status.as_deref(),
+            status: self.status.map(Status::name),
             variant,
         }
         .parse()

@@ -26,6 +26,7 @@ mod show;
 mod stats;
 mod terminal_text;
 mod tree;
+mod values;
 mod write_file;
 
 use std::io::{self, Write};
@@ -94,25 +95,9 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// The preset names, for clap to list and check.
-fn preset_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::rules::Preset::ALL.map(|p| p.name()))
-}
-
-/// `--variant` of the commands that read PDN: a preset, or `auto`.
-fn preset_or_auto() -> clap::builder::PossibleValuesParser {
-    let names = crate::rules::Preset::ALL.map(|p| p.name());
-    clap::builder::PossibleValuesParser::new(names.into_iter().chain([AUTO]))
-}
-
 /// `--variant auto`: each game's rules from its tags, else inferred from
 /// its moves, whatever options were remembered with its file.
 pub const AUTO: &str = "auto";
-
-/// The notation names, for clap to list and check.
-fn notation_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::notation::Notation::ALL.map(|n| n.name()))
-}
 
 /// How to read games, for every command that reads PDN: these override
 /// what each game's tags and moves suggest.
@@ -121,16 +106,16 @@ pub struct ReadingArgs {
     /// Read every game by this rules preset (default: the game's tags, else
     /// inferred from its moves; `auto`: so, even for a file imported
     /// before with a preset or other options, which it then forgets).
-    #[arg(long, ignore_case = true, value_parser = preset_or_auto())]
-    pub variant: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub variant: Option<values::PresetOrAuto>,
     /// Rules switches: max-capture=on|off|value, king-first=off|on,
     /// promotion=continue-man|stop|continue-king, king-limit=on|off
     /// (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
     /// Read every game's moves in this notation.
-    #[arg(long, ignore_case = true, value_parser = notation_names())]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<crate::notation::Notation>,
     /// Read the files' text in this encoding (utf-8, windows-1252,
     /// windows-1251, iso-8859-2, koi8-r, utf-16le, utf-16be, …) instead of
     /// detecting it.
@@ -154,14 +139,15 @@ impl ReadingArgs {
 
     /// Whether `--variant auto` was given.
     pub fn auto(&self) -> bool {
-        self.variant
-            .as_deref()
-            .is_some_and(|v| v.eq_ignore_ascii_case(AUTO))
+        self.variant == Some(values::PresetOrAuto::Auto)
     }
 
     /// `--variant`, unless `auto`.
-    fn preset(&self) -> Option<&str> {
-        self.variant.as_deref().filter(|_| !self.auto())
+    fn preset(&self) -> Option<crate::rules::Preset> {
+        match self.variant {
+            Some(values::PresetOrAuto::Preset(p)) => Some(p),
+            _ => None,
+        }
     }
 
     /// The overrides these arguments ask for.
@@ -171,8 +157,8 @@ impl ReadingArgs {
     pub fn overrides(&self) -> Result<crate::replay::Overrides, CliError> {
         let usage = |e: &dyn std::fmt::Display| CliError::Usage(e.to_string());
         let rules = match self.preset() {
-            Some(v) => Some(
-                crate::rules::Rules::from_args(Some(v), self.rules.as_deref())
+            Some(p) => Some(
+                crate::rules::Rules::from_args(Some(p.name()), self.rules.as_deref())
                     .map_err(|e| usage(&e))?,
             ),
             None => None,
@@ -186,13 +172,7 @@ impl ReadingArgs {
             }
             _ => None,
         };
-        let notation = match &self.notation {
-            Some(n) => Some(
-                n.parse::<crate::notation::Notation>()
-                    .map_err(|e| usage(&e))?,
-            ),
-            None => None,
-        };
+        let notation = self.notation;
         Ok(crate::replay::Overrides {
             rules,
             switches,

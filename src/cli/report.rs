@@ -16,7 +16,7 @@ use crate::store::listing::{Place, Roster, Shown};
 pub struct ReportArgs {
     /// Only games of these statuses (repeat or comma-separate; default:
     /// every status but ok).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', ignore_case = true, value_enum)]
     pub status: Vec<Status>,
     /// Also list ok games that had resolved ambiguities.
     #[arg(long)]
