@@ -38,7 +38,13 @@ pub struct ExportArgs {
     pub position: PositionArgs,
     /// Only games of this status: ok, ambiguous, illegal, unreadable or
     /// unsupported (comma-separated for several).
-    #[arg(long, value_name = "S", value_delimiter = ',', ignore_case = true, value_enum)]
+    #[arg(
+        long,
+        value_name = "S",
+        value_delimiter = ',',
+        ignore_case = true,
+        value_enum
+    )]
     pub status: Vec<Status>,
     /// Only this game (repeat for several).
     #[arg(long, value_name = "ID")]
@@ -214,7 +220,7 @@ impl Export<'_> {
         let Some(stored) = store.game(id)? else {
             return Ok(ControlFlow::Continue(()));
         };
-        let status: Status = stored.status.parse().unwrap_or(Status::Unreadable);
+        let status = stored.status;
         if self.statuses.is_some_and(|s| !s.contains(&status)) {
             return Ok(ControlFlow::Continue(()));
         }

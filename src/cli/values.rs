@@ -83,10 +83,7 @@ mod tests {
         assert_eq!(Notation::from_str("Vismin", true), Ok(Notation::Vismin));
         assert_eq!(Status::from_str("ILLEGAL", true), Ok(Status::Illegal));
         assert_eq!(Preset::from_str("russian", true), Ok(Preset::Russian));
-        assert_eq!(
-            PresetOrAuto::from_str("AUTO", true),
-            Ok(PresetOrAuto::Auto)
-        );
+        assert_eq!(PresetOrAuto::from_str("AUTO", true), Ok(PresetOrAuto::Auto));
         assert_eq!(
             PresetOrAuto::from_str("pool", true),
             Ok(PresetOrAuto::Preset(Preset::Pool))

@@ -113,7 +113,7 @@ pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery)
 struct FoundGame {
     #[serde(flatten)]
     hit: SearchHit,
-    status: String,
+    status: Status,
     plies: Option<i64>,
     cleaned_tags: serde_json::Map<String, serde_json::Value>,
 }

@@ -549,7 +549,7 @@ pub struct GameRow {
     /// The game's variant.
     pub variant: String,
     /// Its status.
-    pub status: String,
+    pub status: Status,
     /// Moves in the main line: its move tokens, a capture written one jump
     /// per token counting once.
     pub plies: Option<i64>,
@@ -787,7 +787,7 @@ impl Store {
             result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(outcome),
             variant,
-            status,
+            status: super::query::parse_status(game, &status)?,
             plies,
         }))
     }

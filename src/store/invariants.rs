@@ -385,7 +385,7 @@ fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, St
         let status: String = r.get(1)?;
         let record: Option<String> = r.get(2)?;
         let bad_record = record.is_some_and(|json| super::query::parse_record(id, &json).is_err());
-        if bad_record || status.parse::<crate::replay::Status>().is_err() {
+        if bad_record || super::query::parse_status(id, &status).is_err() {
             broken.insert(id);
         }
     }
@@ -406,7 +406,7 @@ fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, St
         ids.push("…".to_string());
     }
     Ok(Some(format!(
-        "{} games whose stored check record or tags do not read back (ids {})",
+        "{} games whose stored check record, status or tags do not read back (ids {})",
         broken.len(),
         ids.join(", ")
     )))

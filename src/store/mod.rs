@@ -35,6 +35,7 @@ pub mod recheck;
 pub mod record;
 pub mod remove;
 mod rows;
+mod sql_values;
 mod text;
 mod text_model;
 pub mod view;
@@ -130,6 +131,8 @@ pub enum StoredPart {
     Text,
     /// Its original tags (a JSON object).
     Tags,
+    /// Its status.
+    Status,
 }
 
 impl std::fmt::Display for StoredPart {
@@ -138,6 +141,7 @@ impl std::fmt::Display for StoredPart {
             StoredPart::Record => "check record",
             StoredPart::Text => "text",
             StoredPart::Tags => "tags",
+            StoredPart::Status => "status",
         })
     }
 }

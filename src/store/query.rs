@@ -17,7 +17,7 @@ use super::param::{Param, Wording};
 use super::record::{ReportRecord, StoredRecord};
 use super::{Store, StoreError, StoredPart};
 use crate::notation::{Fen, Notation, parse_fen_on};
-use crate::replay::{SetupError, UnknownStatus, position_after_moves};
+use crate::replay::{SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
 /// Which games a query looks at.
@@ -242,8 +242,8 @@ struct KnownStart {
 pub struct StoredGame {
     /// Game id.
     pub id: i64,
-    /// Status name.
-    pub status: String,
+    /// Its status.
+    pub status: Status,
     /// Variant string.
     pub variant: String,
     /// Notation name.
@@ -281,7 +281,7 @@ impl StoredGame {
             Some(detail) => format!("the game is {}: {detail}", self.status),
             None => format!("the game is {}", self.status),
         };
-        if self.status == "unreadable" || self.status == "unsupported" {
+        if matches!(self.status, Status::Unreadable | Status::Unsupported) {
             return Some(why(self.record.message.as_deref()));
         }
         if self.reading().is_none() {
@@ -683,7 +683,7 @@ impl Store {
                 let plies: Option<i64> = r.get(8)?;
                 let game = StoredGame {
                     id: r.get(0)?,
-                    status: r.get(1)?,
+                    status: Status::Ok,
                     variant: r.get(2)?,
                     notation: r.get(3)?,
                     start_fen: r.get(4)?,
@@ -696,26 +696,22 @@ impl Store {
                     ),
                     variant_from: r.get(9)?,
                 };
-                Ok((game, r.get::<_, Option<String>>(7)?))
+                let status: String = r.get(1)?;
+                Ok((game, status, r.get::<_, Option<String>>(7)?))
             })
             .optional()?;
-        let Some((mut game, record)) = row else {
+        let Some((mut game, status, record)) = row else {
             return Ok(None);
         };
+        game.status = parse_status(id, &status)?;
         game.record = match record {
             Some(json) => parse_record(id, &json)?,
-            None => {
-                let status = game
-                    .status
-                    .parse()
-                    .map_err(|e: UnknownStatus| corrupt(id, StoredPart::Record, e.to_string()))?;
-                StoredRecord {
-                    variant: game.variant.clone(),
-                    notation: game.notation.clone(),
-                    status,
-                    ..game.record
-                }
-            }
+            None => StoredRecord {
+                variant: game.variant.clone(),
+                notation: game.notation.clone(),
+                status: game.status,
+                ..game.record
+            },
         };
         // The column is what recheck keeps up to date.
         game.record.variant_from.clone_from(&game.variant_from);
@@ -1427,6 +1423,20 @@ impl Store {
 /// The error of a game whose stored `what` does not read.
 fn corrupt(game: i64, what: StoredPart, why: String) -> StoreError {
     StoreError::Corrupt { game, what, why }
+}
+
+/// A game's stored status read back: exactly a status's name.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when it is none.
+pub(crate) fn parse_status(game: i64, name: &str) -> Result<Status, StoreError> {
+    Status::ALL
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| {
+            let e = crate::replay::UnknownStatus(name.to_string());
+            corrupt(game, StoredPart::Status, e.to_string())
+        })
 }
 
 /// A game's stored check record (JSON) read back.

@@ -366,7 +366,7 @@ fn a_stored_record_or_tags_that_do_not_read_name_their_game() {
     let (out, err, code) = run(&db, &["stats", "--check"]);
     assert_eq!(code, 0, "{out}{err}");
     // Game 1's record is cut short; game 2's text (its tags) is no text
-    // this version stores.
+    // this version stores; game 3's status is none.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute(
         r#"UPDATE game SET record = '{"variant":"russ' WHERE id = 1"#,
@@ -375,8 +375,10 @@ fn a_stored_record_or_tags_that_do_not_read_name_their_game() {
     .unwrap();
     conn.execute("UPDATE provenance SET text = x'ff00' WHERE game = 2", [])
         .unwrap();
+    conn.execute("UPDATE game SET status = 'fine' WHERE id = 3", [])
+        .unwrap();
     drop(conn);
-    for (id, what) in [("1", "check record"), ("2", "text")] {
+    for (id, what) in [("1", "check record"), ("2", "text"), ("3", "status")] {
         let needle = format!("game {id}: its stored {what} cannot be read");
         for args in [&["show", id][..], &["show", id, "--json"]] {
             let (out, err, code) = run(&db, args);
@@ -393,7 +395,9 @@ fn a_stored_record_or_tags_that_do_not_read_name_their_game() {
     let (out, err, code) = run(&db, &["stats", "--check"]);
     assert_ne!(code, 0, "{out}{err}");
     assert!(
-        out.contains("2 games whose stored check record or tags do not read back (ids 1, 2)"),
+        out.contains(
+            "3 games whose stored check record, status or tags do not read back (ids 1, 2, 3)"
+        ),
         "{out}"
     );
 }
