@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn query_errors_name_parameters() {
-        let fen = crate::notation::Fen::parse("W:W99").and_then(|f| f.setup(Geometry::standard()));
+        let fen = crate::notation::Fen::parse("W:Wzz").and_then(|f| f.setup(Geometry::standard()));
         let e: ApiError = QueryError::Fen(fen.unwrap_err().into()).into();
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
         assert!(e.message.starts_with("fen: "), "{}", e.message);
