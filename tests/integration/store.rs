@@ -362,7 +362,13 @@ fn queries_need_a_database_and_say_what_is_wrong() {
 fn a_stored_record_or_tags_that_do_not_read_name_their_game() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db.sqlite");
-    import_json(&db, &[&crate_path("sample-pdn/messy-records.pdn")]);
+    import_json(
+        &db,
+        &[
+            &crate_path("sample-pdn/messy-records.pdn"),
+            &crate_path("sample-pdn/quirks-framing.pdn"),
+        ],
+    );
     let (out, err, code) = run(&db, &["stats", "--check"]);
     assert_eq!(code, 0, "{out}{err}");
     // Game 1's record is cut short; game 2's text (its tags) is no text
