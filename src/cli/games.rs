@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
@@ -70,20 +70,6 @@ impl GameFilterArgs {
     }
 }
 
-/// How `games` orders its list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SortArg {
-    /// By id (the order of import).
-    #[default]
-    Id,
-    /// By date, games without a readable date last.
-    Date,
-    /// By event.
-    Event,
-    /// By White, then Black.
-    Player,
-}
-
 /// Arguments of `games`.
 #[derive(Debug, Args)]
 pub struct GamesArgs {
@@ -94,8 +80,8 @@ pub struct GamesArgs {
     #[arg(long)]
     pub variant: Option<String>,
     /// The order of the list (each then by id).
-    #[arg(long, value_enum, default_value_t = SortArg::Id)]
-    pub sort: SortArg,
+    #[arg(long, value_enum, default_value_t = GameSort::Id)]
+    pub sort: GameSort,
     /// At most this many games (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
@@ -118,12 +104,7 @@ pub fn cmd_games(
 ) -> Result<Exit, CliError> {
     let filter = args.filter.filter(args.variant.as_deref())?;
     let store = open_store(db)?;
-    let sort = match args.sort {
-        SortArg::Id => GameSort::Id,
-        SortArg::Date => GameSort::Date,
-        SortArg::Event => GameSort::Event,
-        SortArg::Player => GameSort::Player,
-    };
+    let sort = args.sort;
     // Each game is written as it is read.
     let shown = store.each_listed_game(&filter, sort, args.limit, args.offset, |game| {
         if args.json {

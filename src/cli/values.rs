@@ -11,6 +11,7 @@ use clap::builder::PossibleValue;
 use crate::notation::Notation;
 use crate::replay::Status;
 use crate::rules::Preset;
+use crate::store::games::GameSort;
 
 impl ValueEnum for Notation {
     fn value_variants<'a>() -> &'a [Notation] {
@@ -39,6 +40,16 @@ impl ValueEnum for Preset {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.name()))
+    }
+}
+
+impl ValueEnum for GameSort {
+    fn value_variants<'a>() -> &'a [GameSort] {
+        &GameSort::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.about()))
     }
 }
 
@@ -89,6 +100,17 @@ mod tests {
             Ok(PresetOrAuto::Preset(Preset::Pool))
         );
         assert!(Notation::from_str("chess", true).is_err());
+        for sort in GameSort::ALL {
+            assert_eq!(
+                <GameSort as ValueEnum>::from_str(sort.name(), false),
+                Ok(sort)
+            );
+            assert_eq!(sort.name().parse::<GameSort>(), Ok(sort));
+        }
+        assert_eq!(
+            "colour".parse::<GameSort>().unwrap_err().to_string(),
+            "\"colour\" is not id, date, event or player"
+        );
         // Every preset and auto, once each.
         assert_eq!(PresetOrAuto::value_variants().len(), Preset::ALL.len() + 1);
     }

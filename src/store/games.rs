@@ -257,6 +257,58 @@ pub enum GameSort {
     Player,
 }
 
+impl GameSort {
+    /// Every order, as `--help` lists them.
+    pub const ALL: [GameSort; 4] = [
+        GameSort::Id,
+        GameSort::Date,
+        GameSort::Event,
+        GameSort::Player,
+    ];
+
+    /// The order's name: `id`, `date`, `event` or `player`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameSort::Id => "id",
+            GameSort::Date => "date",
+            GameSort::Event => "event",
+            GameSort::Player => "player",
+        }
+    }
+
+    /// What it orders by, for people.
+    pub fn about(self) -> &'static str {
+        match self {
+            GameSort::Id => "By id (the order of import)",
+            GameSort::Date => "By date, games without a readable date last",
+            GameSort::Event => "By event",
+            GameSort::Player => "By White, then Black",
+        }
+    }
+}
+
+impl std::fmt::Display for GameSort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An order that is none of [`GameSort`]'s names (exactly, in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not id, date, event or player")]
+pub struct UnknownSort(pub String);
+
+impl FromStr for GameSort {
+    type Err = UnknownSort;
+
+    fn from_str(text: &str) -> Result<GameSort, UnknownSort> {
+        GameSort::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| UnknownSort(text.to_string()))
+    }
+}
+
 /// Games chosen by their tags, status and variant. Empty fields choose all.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
