@@ -217,15 +217,7 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()
     )?;
-    let mut rules_line = format!(
-        "    read as {} ({})",
-        visible(&r.variant),
-        r.variant_from.name()
-    );
-    if !r.reads_ok_under.is_empty() {
-        rules_line.push_str("; reads ok under ");
-        rules_line.push_str(&visible(&r.reads_ok_under.join(", ")));
-    }
+    let rules_line = super::rules_line(&r.variant, Some(r.variant_from.name()), &r.reads_ok_under);
     writeln!(out, "{rules_line}")?;
     if let (
         Some(fen),

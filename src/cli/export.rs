@@ -30,16 +30,22 @@ pub struct ExportArgs {
     pub output: Option<PathBuf>,
     /// How moves are written: numeric, vismin, luzon or dama (default: each
     /// game's own notation, numeric when it has none).
-    #[arg(long)]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<Notation>,
     /// Only games that reach a position (--fen or --moves), of a variant
     /// (--variant); without --fen and --moves, every position.
     #[command(flatten)]
     pub position: PositionArgs,
     /// Only games of this status: ok, ambiguous, illegal, unreadable or
     /// unsupported (comma-separated for several).
-    #[arg(long, value_name = "S")]
-    pub status: Option<String>,
+    #[arg(
+        long,
+        value_name = "S",
+        value_delimiter = ',',
+        ignore_case = true,
+        value_enum
+    )]
+    pub status: Vec<Status>,
     /// Only this game (repeat for several).
     #[arg(long, value_name = "ID")]
     pub game: Vec<i64>,
@@ -62,19 +68,8 @@ pub fn cmd_export(
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
     let usage = |m: String| CliError::Usage(m);
-    let notation = match &args.notation {
-        Some(n) => Some(n.parse::<Notation>().map_err(|e| usage(e.to_string()))?),
-        None => None,
-    };
-    let statuses: Option<Vec<Status>> = match &args.status {
-        Some(list) => Some(
-            list.split(',')
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|e: String| usage(format!("--status: {e}")))?,
-        ),
-        None => None,
-    };
+    let notation = args.notation;
+    let statuses = (!args.status.is_empty()).then_some(args.status.as_slice());
     if let Some(path) = &args.output {
         refuse_database(path, db)?;
     }
@@ -96,7 +91,7 @@ pub fn cmd_export(
         let mut export = Export {
             store: &store,
             args,
-            statuses: statuses.as_deref(),
+            statuses,
             options: &options,
             limit,
             out: sink,
@@ -225,7 +220,7 @@ impl Export<'_> {
         let Some(stored) = store.game(id)? else {
             return Ok(ControlFlow::Continue(()));
         };
-        let status: Status = stored.status.parse().unwrap_or(Status::Unreadable);
+        let status = stored.status;
         if self.statuses.is_some_and(|s| !s.contains(&status)) {
             return Ok(ControlFlow::Continue(()));
         }

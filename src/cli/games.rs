@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::query_args::open_store;
 use super::{CliError, Exit};
@@ -12,6 +12,7 @@ use crate::replay::Status;
 use crate::rules::Color;
 use crate::store::games::{GameFilter, GameFilterText, GameSort};
 use crate::store::listing::Place;
+use crate::store::param::Wording;
 
 /// Games chosen by their tags (shared by `games` and `search`). Names,
 /// events and sites match as substrings, without case or accents; `%` and
@@ -43,13 +44,8 @@ pub struct GameFilterArgs {
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub result: Option<String>,
     /// Games of this status.
-    #[arg(long, value_name = "S", ignore_case = true, value_parser = status_names())]
-    pub status: Option<String>,
-}
-
-/// The status names, for clap to list and check.
-fn status_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(Status::ALL.map(|s| s.name()))
+    #[arg(long, value_name = "S", ignore_case = true, value_enum)]
+    pub status: Option<Status>,
 }
 
 impl GameFilterArgs {
@@ -66,26 +62,12 @@ impl GameFilterArgs {
             site: self.site.as_deref(),
             date: self.date.as_deref(),
             result: self.result.as_deref(),
-            status: self.status.as_deref(),
+            status: self.status.map(Status::name),
             variant,
         }
         .parse()
-        .map_err(|e| CliError::Usage(format!("--{e}")))
+        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))
     }
-}
-
-/// How `games` orders its list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SortArg {
-    /// By id (the order of import).
-    #[default]
-    Id,
-    /// By date, games without a readable date last.
-    Date,
-    /// By event.
-    Event,
-    /// By White, then Black.
-    Player,
 }
 
 /// Arguments of `games`.
@@ -98,8 +80,8 @@ pub struct GamesArgs {
     #[arg(long)]
     pub variant: Option<String>,
     /// The order of the list (each then by id).
-    #[arg(long, value_enum, default_value_t = SortArg::Id)]
-    pub sort: SortArg,
+    #[arg(long, value_enum, default_value_t = GameSort::Id)]
+    pub sort: GameSort,
     /// At most this many games (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
@@ -122,12 +104,7 @@ pub fn cmd_games(
 ) -> Result<Exit, CliError> {
     let filter = args.filter.filter(args.variant.as_deref())?;
     let store = open_store(db)?;
-    let sort = match args.sort {
-        SortArg::Id => GameSort::Id,
-        SortArg::Date => GameSort::Date,
-        SortArg::Event => GameSort::Event,
-        SortArg::Player => GameSort::Player,
-    };
+    let sort = args.sort;
     // Each game is written as it is read.
     let shown = store.each_listed_game(&filter, sort, args.limit, args.offset, |game| {
         if args.json {

@@ -21,15 +21,15 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Rules preset to play by.
-    #[arg(long, default_value = "filipino", ignore_case = true, value_parser = super::preset_names())]
-    pub variant: String,
+    #[arg(long, default_value = "filipino", ignore_case = true, value_enum)]
+    pub variant: crate::rules::Preset,
     /// Switches on top of the preset (as for perft).
     #[arg(long)]
     pub rules: Option<String>,
     /// Notation of the moves (default: the preset's usual one, numbers or,
     /// for Russian, Brazilian and Czech draughts, algebraic squares).
-    #[arg(long, ignore_case = true, value_parser = super::notation_names())]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<Notation>,
     /// Write to this file instead of standard output (replaced only once
     /// completely written; never the database).
     #[arg(short, long)]
@@ -49,14 +49,11 @@ pub fn cmd_generate(
     if let Some(path) = &args.output {
         refuse_database(path, db)?;
     }
-    let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
+    let rules = Rules::from_args(Some(args.variant.name()), args.rules.as_deref())
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    let notation = match &args.notation {
-        Some(name) => name
-            .parse()
-            .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?,
-        None => Notation::usual_for(rules.preset),
-    };
+    let notation = args
+        .notation
+        .unwrap_or_else(|| Notation::usual_for(rules.preset));
     let options = GenerateOptions {
         games: args.games,
         seed: args.seed,

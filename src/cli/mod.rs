@@ -26,6 +26,7 @@ mod show;
 mod stats;
 mod terminal_text;
 mod tree;
+mod values;
 mod write_file;
 
 use std::io::{self, Write};
@@ -94,25 +95,9 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// The preset names, for clap to list and check.
-fn preset_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::rules::Preset::ALL.map(|p| p.name()))
-}
-
-/// `--variant` of the commands that read PDN: a preset, or `auto`.
-fn preset_or_auto() -> clap::builder::PossibleValuesParser {
-    let names = crate::rules::Preset::ALL.map(|p| p.name());
-    clap::builder::PossibleValuesParser::new(names.into_iter().chain([AUTO]))
-}
-
 /// `--variant auto`: each game's rules from its tags, else inferred from
 /// its moves, whatever options were remembered with its file.
 pub const AUTO: &str = "auto";
-
-/// The notation names, for clap to list and check.
-fn notation_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::notation::Notation::ALL.map(|n| n.name()))
-}
 
 /// How to read games, for every command that reads PDN: these override
 /// what each game's tags and moves suggest.
@@ -121,30 +106,25 @@ pub struct ReadingArgs {
     /// Read every game by this rules preset (default: the game's tags, else
     /// inferred from its moves; `auto`: so, even for a file imported
     /// before with a preset or other options, which it then forgets).
-    #[arg(long, ignore_case = true, value_parser = preset_or_auto())]
-    pub variant: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub variant: Option<values::PresetOrAuto>,
     /// Rules switches: max-capture=on|off|value, king-first=off|on,
     /// promotion=continue-man|stop|continue-king, king-limit=on|off
     /// (comma-separated).
     #[arg(long)]
     pub rules: Option<String>,
     /// Read every game's moves in this notation.
-    #[arg(long, ignore_case = true, value_parser = notation_names())]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<crate::notation::Notation>,
     /// Read the files' text in this encoding (utf-8, windows-1252,
     /// windows-1251, iso-8859-2, koi8-r, utf-16le, utf-16be, …) instead of
     /// detecting it.
-    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    #[arg(long, value_name = "NAME", value_parser = crate::pdn::encoding_for_label)]
     pub encoding: Option<&'static crate::pdn::Encoding>,
     /// Threads that read and replay games (default: one per core); the
     /// output is the same for every number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
-}
-
-/// `--encoding NAME`: an encoding the reader can read.
-fn parse_encoding(name: &str) -> Result<&'static crate::pdn::Encoding, String> {
-    crate::pdn::encoding_for_label(name).map_err(|e| e.to_string())
 }
 
 impl ReadingArgs {
@@ -159,14 +139,15 @@ impl ReadingArgs {
 
     /// Whether `--variant auto` was given.
     pub fn auto(&self) -> bool {
-        self.variant
-            .as_deref()
-            .is_some_and(|v| v.eq_ignore_ascii_case(AUTO))
+        self.variant == Some(values::PresetOrAuto::Auto)
     }
 
     /// `--variant`, unless `auto`.
-    fn preset(&self) -> Option<&str> {
-        self.variant.as_deref().filter(|_| !self.auto())
+    fn preset(&self) -> Option<crate::rules::Preset> {
+        match self.variant {
+            Some(values::PresetOrAuto::Preset(p)) => Some(p),
+            _ => None,
+        }
     }
 
     /// The overrides these arguments ask for.
@@ -176,8 +157,8 @@ impl ReadingArgs {
     pub fn overrides(&self) -> Result<crate::replay::Overrides, CliError> {
         let usage = |e: &dyn std::fmt::Display| CliError::Usage(e.to_string());
         let rules = match self.preset() {
-            Some(v) => Some(
-                crate::rules::Rules::from_args(Some(v), self.rules.as_deref())
+            Some(p) => Some(
+                crate::rules::Rules::from_args(Some(p.name()), self.rules.as_deref())
                     .map_err(|e| usage(&e))?,
             ),
             None => None,
@@ -191,13 +172,7 @@ impl ReadingArgs {
             }
             _ => None,
         };
-        let notation = match &self.notation {
-            Some(n) => Some(
-                n.parse::<crate::notation::Notation>()
-                    .map_err(|e| usage(&e))?,
-            ),
-            None => None,
-        };
+        let notation = self.notation;
         Ok(crate::replay::Overrides {
             rules,
             switches,
@@ -241,6 +216,21 @@ pub enum CliError {
     /// The database cannot be opened, read or written.
     #[error("{0}")]
     Store(#[from] crate::store::StoreError),
+    /// A command that was given what it needs failed while it ran (the
+    /// web server's port cannot be listened on, or the server stopped):
+    /// exit status 1, not 2, which says the command was asked wrongly.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    /// The exit status the error ends the command with.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Failed(_) => ExitCode::from(1),
+            _ => Exit::Error.into(),
+        }
+    }
 }
 
 /// A tag's value from a JSON tag object, cleaned for people
@@ -270,6 +260,22 @@ pub fn player_text(
         .map(crate::export::clean_tag_value)
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| "?".to_string())
+}
+
+/// The second line of a problem game in `check` and `report`: the rules
+/// it was read by, where they came from when known, and the presets and
+/// switch settings under which it would read `ok`, as `    read as
+/// russian (tag); reads ok under filipino`.
+pub fn rules_line(variant: &str, from: Option<&str>, reads_ok_under: &[String]) -> String {
+    let mut line = format!("    read as {}", crate::escape::visible(variant));
+    if let Some(from) = from {
+        line.push_str(&format!(" ({})", crate::escape::visible(from)));
+    }
+    if !reads_ok_under.is_empty() {
+        line.push_str("; reads ok under ");
+        line.push_str(&crate::escape::visible(&reads_ok_under.join(", ")));
+    }
+    line
 }
 
 /// Writes one value as a line of JSON (the `--json` output of every
@@ -353,7 +359,7 @@ pub fn run() -> ExitCode {
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => Exit::Success.into(),
         Err(err) => {
             say!("pdndb: {err}");
-            Exit::Error.into()
+            err.exit_code()
         }
     }
 }
@@ -366,5 +372,19 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_rules_line_names_the_source_only_when_known() {
+        let under = ["filipino".to_string(), "pool".to_string()];
+        assert_eq!(
+            rules_line("russian", Some("tag"), &under),
+            "    read as russian (tag); reads ok under filipino, pool"
+        );
+        assert_eq!(rules_line("brazilian", None, &[]), "    read as brazilian");
+        assert_eq!(
+            rules_line("a\u{1b}b", Some("inferred"), &[]),
+            "    read as a\\x1bb (inferred)"
+        );
     }
 }

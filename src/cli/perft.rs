@@ -14,8 +14,8 @@ pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
     /// Rules preset.
-    #[arg(long, default_value = "filipino", ignore_case = true, value_parser = super::preset_names())]
-    pub variant: String,
+    #[arg(long, default_value = "filipino", ignore_case = true, value_enum)]
+    pub variant: crate::rules::Preset,
     /// Switches on top of the preset: max-capture=on|off|value,
     /// king-first=off|on, promotion=continue-man|stop|continue-king,
     /// king-limit=on|off (comma-separated).
@@ -35,7 +35,7 @@ pub struct PerftArgs {
 /// # Errors
 /// Bad rules or FEN, or a failed write.
 pub fn cmd_perft(args: &PerftArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let rules = Rules::from_args(Some(&args.variant), args.rules.as_deref())
+    let rules = Rules::from_args(Some(args.variant.name()), args.rules.as_deref())
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let start = match &args.fen {
         None => Position::initial(&rules),

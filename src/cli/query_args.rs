@@ -6,6 +6,7 @@ use std::path::Path;
 use clap::Args;
 
 use super::CliError;
+use crate::store::param::Wording;
 use crate::store::query::{PositionQuery, QueryError};
 use crate::store::{Mode, Store};
 
@@ -87,7 +88,7 @@ impl PositionArgs {
             )
             .map_err(|e| match e {
                 QueryError::Store(e) => CliError::Store(e),
-                other => CliError::Usage(other.to_string()),
+                other => CliError::Usage(other.worded(Wording::Options)),
             })
     }
 }

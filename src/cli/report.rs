@@ -16,8 +16,8 @@ use crate::store::listing::{Place, Roster, Shown};
 pub struct ReportArgs {
     /// Only games of these statuses (repeat or comma-separate; default:
     /// every status but ok).
-    #[arg(long, value_delimiter = ',')]
-    pub status: Vec<String>,
+    #[arg(long, value_delimiter = ',', ignore_case = true, value_enum)]
+    pub status: Vec<Status>,
     /// Also list ok games that had resolved ambiguities.
     #[arg(long)]
     pub resolved: bool,
@@ -55,39 +55,7 @@ pub fn cmd_report(
     }
     let store = open_store(db)?;
     if args.twins {
-        let (mut groups, mut games) = (0, 0);
-        store.each_twin_group(|group| -> Result<(), CliError> {
-            groups += 1;
-            games += group.games.len();
-            if args.json {
-                super::write_json_line(out, &group)?;
-            } else {
-                writeln!(
-                    out,
-                    "{} games with the same {} plies ({}):",
-                    group.games.len(),
-                    group.plies,
-                    visible(&group.variant)
-                )?;
-                for m in group.members() {
-                    let m = m?;
-                    writeln!(
-                        out,
-                        "    {} ({}) [id {}]",
-                        m.place(),
-                        Roster::of(&m.tags, &group.variant),
-                        m.game
-                    )?;
-                }
-            }
-            Ok(())
-        })?;
-        let shown = Shown {
-            shown: games,
-            total: store.game_count()?,
-        };
-        say!("{groups} groups holding {shown}");
-        return Ok(Exit::Success);
+        return list_twins(&store, args.json, out);
     }
     let statuses: Vec<Status> = if args.status.is_empty() {
         Status::ALL
@@ -95,11 +63,7 @@ pub fn cmd_report(
             .filter(|s| *s != Status::Ok)
             .collect()
     } else {
-        args.status
-            .iter()
-            .map(|s| s.parse())
-            .collect::<Result<_, String>>()
-            .map_err(CliError::Usage)?
+        args.status.clone()
     };
     let names: Vec<&str> = statuses.iter().map(|s| s.name()).collect();
     if let Some(path) = &args.html {
@@ -111,37 +75,11 @@ pub fn cmd_report(
         let Some(record) = store.record(id)? else {
             return Ok(());
         };
-        let r = &record.record;
-        let status = r.status.name();
-        problems |= r.status != Status::Ok;
+        problems |= record.record.status != Status::Ok;
         if args.json {
             super::write_json_line(out, &record)?;
         } else {
-            let roster = Roster::of(&record.tags, &record.record.variant);
-            let place = Place {
-                file: &record.file,
-                line: record.line,
-                index: record.index,
-            };
-            let message = r
-                .message
-                .clone()
-                .unwrap_or_else(|| format!("{} resolved ambiguities", r.resolved.len()));
-            writeln!(
-                out,
-                "{place} ({roster}) [id {id}]: {} [{}]",
-                visible(&message),
-                visible(status)
-            )?;
-            let mut rules = format!("    read as {}", visible(&r.variant));
-            if let Some(from) = &r.variant_from {
-                rules.push_str(&format!(" ({})", visible(from)));
-            }
-            if !r.reads_ok_under.is_empty() {
-                rules.push_str("; reads ok under ");
-                rules.push_str(&visible(&r.reads_ok_under.join(", ")));
-            }
-            writeln!(out, "{rules}")?;
+            write_record(out, id, &record)?;
         }
         Ok(())
     })?;
@@ -155,6 +93,76 @@ pub fn cmd_report(
     } else {
         Exit::Success
     })
+}
+
+/// Lists the groups of different games with identical moves (`--twins`).
+fn list_twins(
+    store: &crate::store::Store,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let (mut groups, mut games) = (0, 0);
+    store.each_twin_group(|group| -> Result<(), CliError> {
+        groups += 1;
+        games += group.games.len();
+        if json {
+            super::write_json_line(out, &group)?;
+        } else {
+            writeln!(
+                out,
+                "{} games with the same {} plies ({}):",
+                group.games.len(),
+                group.plies,
+                visible(&group.variant)
+            )?;
+            for m in group.members() {
+                let m = m?;
+                writeln!(
+                    out,
+                    "    {} ({}) [id {}]",
+                    m.place(),
+                    Roster::of(&m.tags, &group.variant),
+                    m.game
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    let shown = Shown {
+        shown: games,
+        total: store.game_count()?,
+    };
+    say!("{groups} groups holding {shown}");
+    Ok(Exit::Success)
+}
+
+/// The two lines of a listed game: where, who, its message and status;
+/// then the rules it was read by.
+fn write_record(
+    out: &mut impl Write,
+    id: i64,
+    record: &crate::store::record::ReportRecord,
+) -> Result<(), CliError> {
+    let r = &record.record;
+    let roster = Roster::of(&record.tags, &record.record.variant);
+    let place = Place {
+        file: &record.file,
+        line: record.line,
+        index: record.index,
+    };
+    let message = r
+        .message
+        .clone()
+        .unwrap_or_else(|| format!("{} resolved ambiguities", r.resolved.len()));
+    writeln!(
+        out,
+        "{place} ({roster}) [id {id}]: {} [{}]",
+        visible(&message),
+        visible(r.status.name())
+    )?;
+    let rules = super::rules_line(&r.variant, r.variant_from.as_deref(), &r.reads_ok_under);
+    writeln!(out, "{rules}")?;
+    Ok(())
 }
 
 /// Writes the HTML page of the games listed (as `each_report_id` lists

@@ -33,7 +33,7 @@ pub fn cmd_serve(
     let bound =
         bind(db.to_path_buf(), SocketAddr::new(args.bind, args.port)).map_err(|e| match e {
             ServeError::Store(e) => CliError::Store(e),
-            other => CliError::Usage(other.to_string()),
+            other => CliError::Failed(other.to_string()),
         })?;
     if !args.bind.is_loopback() {
         say!(
@@ -49,6 +49,6 @@ pub fn cmd_serve(
         db.display()
     )?;
     out.flush()?;
-    bound.run().map_err(|e| CliError::Usage(e.to_string()))?;
+    bound.run().map_err(|e| CliError::Failed(e.to_string()))?;
     Ok(Exit::Success)
 }

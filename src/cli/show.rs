@@ -146,7 +146,7 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
         "{place} [id {}] ({}, {}; rules {})",
         view.game,
         visible(&view.variant),
-        visible(&view.status),
+        view.status.name(),
         visible(
             view.variant_from
                 .as_deref()

@@ -260,6 +260,26 @@ pub fn record_text(game: &Game) -> RecordText<'_> {
     }
 }
 
+/// Why moves given as text do not lead to one position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MovesError {
+    /// No moves in the text.
+    #[error("no moves given")]
+    None,
+    /// The moves read, but not as one legal sequence: the record's status
+    /// and message.
+    #[error("{}", message.as_deref().unwrap_or(status.name()))]
+    NotOk {
+        /// The status of the moves read as a game.
+        status: super::record::Status,
+        /// The record's message, which says where.
+        message: Option<String>,
+    },
+    /// The moves cannot be replayed.
+    #[error("the moves cannot be read")]
+    Unreadable,
+}
+
 /// The position after moves written as PDN movetext (`1. 23-18 10-15`, any
 /// notation) played from the start under `rules`, with the last of them.
 ///
@@ -269,10 +289,10 @@ pub fn record_text(game: &Game) -> RecordText<'_> {
 pub fn position_after_moves(
     moves: &str,
     rules: Rules,
-) -> Result<(Position, Option<crate::rules::Move>), String> {
+) -> Result<(Position, Option<crate::rules::Move>), MovesError> {
     let game = match crate::pdn::Reader::new(moves.as_bytes()).next_game() {
         Ok(Some(game)) => game,
-        _ => return Err("no moves given".to_string()),
+        _ => return Err(MovesError::None),
     };
     let overrides = Overrides {
         rules: Some(rules),
@@ -281,13 +301,13 @@ pub fn position_after_moves(
     };
     let checked = check_game(&game, "", &overrides);
     if checked.record.status != super::record::Status::Ok {
-        return Err(checked
-            .record
-            .message
-            .unwrap_or_else(|| checked.record.status.name().to_string()));
+        return Err(MovesError::NotOk {
+            status: checked.record.status,
+            message: checked.record.message,
+        });
     }
     let Reading::Replayed { start, replay, .. } = checked.reading else {
-        return Err("the moves cannot be read".to_string());
+        return Err(MovesError::Unreadable);
     };
     let last = replay.reading.last().map(|step| step.chosen);
     let position = replay

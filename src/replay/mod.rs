@@ -15,7 +15,7 @@ pub use detect::{
     read_record_in, written_moves,
 };
 pub use game::{
-    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, as_read, check_game,
+    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, MovesError, as_read, check_game,
     position_after_moves, record_tags, record_text,
 };
 pub use interpret::{
@@ -24,5 +24,8 @@ pub use interpret::{
 };
 pub use joiners::{JoinerTally, Joiners};
 pub use pipeline::{FileCheck, Handed};
-pub use record::{CheckRecord, RecordSource, ResolvedRecord, Status, move_number, ply_label};
+pub use record::{
+    CheckRecord, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number, ply_label,
+};
+pub use setups::SetupError;
 pub use shape::{AsRead, joins_jumps, split_captures};

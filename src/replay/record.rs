@@ -47,14 +47,26 @@ impl Status {
     ];
 }
 
-impl std::str::FromStr for Status {
-    type Err = String;
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
-    fn from_str(s: &str) -> Result<Status, String> {
+/// A status name that is none of [`Status::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown status `{0}` (expected ok, ambiguous, illegal, unreadable or unsupported)")]
+pub struct UnknownStatus(pub String);
+
+impl std::str::FromStr for Status {
+    type Err = UnknownStatus;
+
+    /// A status by name, without regard to case or surrounding spaces.
+    fn from_str(s: &str) -> Result<Status, UnknownStatus> {
         Status::ALL
             .into_iter()
             .find(|st| st.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown status `{s}` (expected ok, ambiguous, illegal, unreadable or unsupported)"))
+            .ok_or_else(|| UnknownStatus(s.to_string()))
     }
 }
 
@@ -138,29 +150,7 @@ impl CheckRecord {
         game: &Game,
         reading: &Reading,
     ) -> CheckRecord {
-        let token = |ply: usize| plies.get(ply - 1).map(|p| game.ply_text(p).to_string());
-        let mut record = CheckRecord {
-            file: source.file,
-            index: source.index,
-            line: source.line,
-            tags: source.tags,
-            variant: String::new(),
-            notation: None,
-            status: Status::Ok,
-            plies: Some(plies.len()),
-            reached: None,
-            interpretations: None,
-            ply: None,
-            move_number: None,
-            side: None,
-            token: None,
-            fen: None,
-            candidates: Vec::new(),
-            resolved: Vec::new(),
-            message: None,
-            variant_from: reading.variant_from(),
-            reads_ok_under: Vec::new(),
-        };
+        let mut record = CheckRecord::begun(source, plies.len(), reading.variant_from());
         let (rules, notation, start, replay, other_rules) = match reading {
             Reading::Unsupported {
                 variant, message, ..
@@ -184,11 +174,16 @@ impl CheckRecord {
                 replay,
                 reads_ok_under,
                 ..
-            } => {
-                record.reads_ok_under = reads_ok_under.iter().map(Rules::name).collect();
-                (rules, notation, start, replay, reads_ok_under)
-            }
+            } => (rules, notation, start, replay, reads_ok_under),
         };
+        let read = Read {
+            plies,
+            game,
+            rules,
+            start_side: start.side(),
+            replay,
+        };
+        record.reads_ok_under = other_rules.iter().map(Rules::name).collect();
         record.variant = rules.name();
         record.notation = notation.map(Notation::name);
         record.reached = Some(replay.reached);
@@ -198,79 +193,155 @@ impl CheckRecord {
             .iter()
             .map(|r| ResolvedRecord {
                 ply: r.ply,
-                token: token(r.ply).unwrap_or_default(),
+                token: read.token(r.ply).unwrap_or_default(),
                 candidates: names(&r.candidates),
             })
             .collect();
-        let where_ = |ply: usize| -> (usize, Color) { move_number(rules, start.side(), ply) };
-        let set_ply = |record: &mut CheckRecord, ply: usize| {
-            let (number, side) = where_(ply);
-            record.ply = Some(ply);
-            record.move_number = Some(number);
-            record.side = Some(side.name());
-            record.token = token(ply);
-            record.fen = replay.certain_at(ply - 1).map(|c| write_fen(&c.position));
-        };
         if let Some(limit) = replay.limit {
-            record.status = Status::Ambiguous;
-            let stop = replay.reached + 1;
-            let what = match limit {
-                Limit::PositionsPerPly => {
-                    format!(
-                        "more than {} positions",
-                        super::interpret::MAX_POSITIONS_PER_PLY
-                    )
-                }
-                Limit::Tracked => format!(
-                    "more than {} positions and moves in all",
-                    super::interpret::MAX_TRACKED
-                ),
-            };
-            if let Some((ply, moves)) = &replay.divergence {
-                set_ply(&mut record, *ply);
-                record.candidates = names(moves);
-            }
-            record.message = Some(format!(
-                "readings multiply past the replay limit ({what} at ply {stop}): replay stopped after ply {}",
-                replay.reached
-            ));
-            return record;
-        }
-        if replay.reached < replay.plies {
-            record.status = Status::Illegal;
-            let ply = replay.reached + 1;
-            set_ply(&mut record, ply);
-            let token = plies.get(ply - 1).map_or("", |p| game.ply_text(p));
-            let written = plies.get(ply - 1).and_then(Ply::move_token);
-            let mut message = format!(
-                "ply {} {token} {}",
-                ply_label(rules, start.side(), ply),
-                why_illegal(token, written, *notation, rules)
-            );
-            if reading.variant_from() == VariantFrom::Tag
-                && let Some(contradiction) = tag_contradicted(rules, other_rules)
-            {
-                message.push_str(&contradiction);
-            }
-            record.message = Some(message);
-            return record;
-        }
-        match (replay.interpretations, &replay.divergence) {
-            (Some(n), Some((ply, moves))) if n > 1 => {
-                record.status = Status::Ambiguous;
-                set_ply(&mut record, *ply);
-                record.candidates = names(moves);
-                let label = ply_label(rules, start.side(), *ply);
-                record.message = Some(format!(
-                    "ply {label} {} fits {} moves that each lead to a complete reading ({}); {n} readings in all",
-                    record.token.clone().unwrap_or_default(),
-                    moves.len(),
-                    record.candidates.join(", ")
-                ));
-            }
-            _ => {}
+            read.past_the_limit(&mut record, limit);
+        } else if replay.reached < replay.plies {
+            let contradiction = (reading.variant_from() == VariantFrom::Tag)
+                .then(|| tag_contradicted(rules, other_rules))
+                .flatten();
+            read.illegal(&mut record, *notation, contradiction);
+        } else {
+            read.ambiguous(&mut record);
         }
         record
+    }
+
+    /// The record of an `ok` game of `plies` plies, before its reading
+    /// says more.
+    fn begun(source: RecordSource, plies: usize, variant_from: VariantFrom) -> CheckRecord {
+        CheckRecord {
+            file: source.file,
+            index: source.index,
+            line: source.line,
+            tags: source.tags,
+            variant: String::new(),
+            notation: None,
+            status: Status::Ok,
+            plies: Some(plies),
+            reached: None,
+            interpretations: None,
+            ply: None,
+            move_number: None,
+            side: None,
+            token: None,
+            fen: None,
+            candidates: Vec::new(),
+            resolved: Vec::new(),
+            message: None,
+            variant_from,
+            reads_ok_under: Vec::new(),
+        }
+    }
+}
+
+/// A replayed game, as its record is built.
+struct Read<'a> {
+    /// The plies of its main line as read.
+    plies: &'a [Ply],
+    /// The game.
+    game: &'a Game,
+    /// The rules it was read by.
+    rules: &'a Rules,
+    /// Who moves at its start.
+    start_side: Color,
+    /// What replay found.
+    replay: &'a super::interpret::Replay,
+}
+
+impl Read<'_> {
+    /// The move of `ply` (1-based) as written.
+    fn token(&self, ply: usize) -> Option<String> {
+        self.plies
+            .get(ply - 1)
+            .map(|p| self.game.ply_text(p).to_string())
+    }
+
+    /// Sets where the record's readings part or stop: at `ply`.
+    fn set_ply(&self, record: &mut CheckRecord, ply: usize) {
+        let (number, side) = move_number(self.rules, self.start_side, ply);
+        record.ply = Some(ply);
+        record.move_number = Some(number);
+        record.side = Some(side.name());
+        record.token = self.token(ply);
+        record.fen = self
+            .replay
+            .certain_at(ply - 1)
+            .map(|c| write_fen(&c.position));
+    }
+
+    /// Readings multiplied past the replay's `limit`: ambiguous.
+    fn past_the_limit(&self, record: &mut CheckRecord, limit: Limit) {
+        let replay = self.replay;
+        record.status = Status::Ambiguous;
+        let stop = replay.reached + 1;
+        let what = match limit {
+            Limit::PositionsPerPly => {
+                format!(
+                    "more than {} positions",
+                    super::interpret::MAX_POSITIONS_PER_PLY
+                )
+            }
+            Limit::Tracked => format!(
+                "more than {} positions and moves in all",
+                super::interpret::MAX_TRACKED
+            ),
+        };
+        if let Some((ply, moves)) = &replay.divergence {
+            self.set_ply(record, *ply);
+            record.candidates = names(moves);
+        }
+        record.message = Some(format!(
+            "readings multiply past the replay limit ({what} at ply {stop}): replay stopped after ply {}",
+            replay.reached
+        ));
+    }
+
+    /// No reading goes on past `reached`: illegal; `contradiction` is
+    /// what to add when the tags name rules on another board.
+    fn illegal(
+        &self,
+        record: &mut CheckRecord,
+        notation: Option<Notation>,
+        contradiction: Option<String>,
+    ) {
+        record.status = Status::Illegal;
+        let ply = self.replay.reached + 1;
+        self.set_ply(record, ply);
+        let token = self
+            .plies
+            .get(ply - 1)
+            .map_or("", |p| self.game.ply_text(p));
+        let written = self.plies.get(ply - 1).and_then(Ply::move_token);
+        let mut message = format!(
+            "ply {} {token} {}",
+            ply_label(self.rules, self.start_side, ply),
+            why_illegal(token, written, notation, self.rules)
+        );
+        message.push_str(contradiction.as_deref().unwrap_or_default());
+        record.message = Some(message);
+    }
+
+    /// Every move read: ambiguous when several complete readings part.
+    fn ambiguous(&self, record: &mut CheckRecord) {
+        let replay = self.replay;
+        if let (Some(n), Some((ply, moves))) = (replay.interpretations, &replay.divergence)
+            && n > 1
+        {
+            record.status = Status::Ambiguous;
+            self.set_ply(record, *ply);
+            record.candidates = names(moves);
+            let label = ply_label(self.rules, self.start_side, *ply);
+            record.message = Some(format!(
+                "ply {label} {} fits {} moves that each lead to a complete reading ({}); {n} readings in all",
+                record.token.clone().unwrap_or_default(),
+                moves.len(),
+                record.candidates.join(", ")
+            ));
+        }
     }
 }
 
@@ -353,6 +424,19 @@ pub fn ply_label(rules: &Rules, start_side: Color, ply: usize) -> String {
 mod tests {
     use super::*;
     use crate::rules::Preset;
+
+    #[test]
+    fn statuses_read_back_by_name_and_others_are_refused() {
+        for status in Status::ALL {
+            assert_eq!(status.to_string().parse::<Status>(), Ok(status));
+        }
+        assert_eq!(" Illegal".parse::<Status>(), Ok(Status::Illegal));
+        let err = "fine".parse::<Status>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown status `fine` (expected ok, ambiguous, illegal, unreadable or unsupported)"
+        );
+    }
 
     #[test]
     fn move_numbers_count_the_first_sides_moves() {

@@ -96,18 +96,30 @@ fn mid_game_setup(plies: &[Ply]) -> Option<(usize, &SetupCommand, &str)> {
     })
 }
 
+/// Why a FEN gives no position: it cannot be read on the board, or what
+/// it shows is not a legal set-up there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The FEN cannot be read on the board.
+    #[error(transparent)]
+    Fen(#[from] crate::notation::FenError),
+    /// The FEN reads, but its set-up is not a position of the rules.
+    #[error(transparent)]
+    Position(#[from] crate::rules::PositionError),
+}
+
 /// The position a set-up's FEN shows under `rules`, its side to move
 /// `side` when it names none.
 fn setup_position(
     fen: &str,
     rules: &Rules,
     side: Option<crate::rules::Color>,
-) -> Result<Position, String> {
-    let mut setup = parse_fen_on(fen, rules.geometry).map_err(|e| e.to_string())?;
+) -> Result<Position, SetupError> {
+    let mut setup = parse_fen_on(fen, rules.geometry)?;
     if setup.side.is_none() {
         setup.side = side;
     }
-    Position::from_setup(&setup, rules).map_err(|e| e.to_string())
+    Ok(Position::from_setup(&setup, rules)?)
 }
 
 /// Whether two positions have the same pieces and side to move.

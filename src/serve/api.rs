@@ -113,7 +113,7 @@ pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery)
 struct FoundGame {
     #[serde(flatten)]
     hit: SearchHit,
-    status: String,
+    status: Status,
     plies: Option<i64>,
     cleaned_tags: serde_json::Map<String, serde_json::Value>,
 }
@@ -169,12 +169,14 @@ pub async fn games(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery
     )?;
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
-    let sort = match params.text("sort") {
-        None | Some("id") => GameSort::Id,
-        Some("date") => GameSort::Date,
-        Some("event") => GameSort::Event,
-        Some("player") => GameSort::Player,
-        Some(other) => {
+    let sort = match params
+        .text("sort")
+        .map(|text| (text, text.parse::<GameSort>()))
+    {
+        None => GameSort::Id,
+        Some((_, Ok(sort))) => sort,
+        // The value as messages show it, cut when long.
+        Some((other, Err(_))) => {
             return Err(ApiError::bad_request(format!(
                 "sort: {} is not id, date, event or player",
                 shown(other)

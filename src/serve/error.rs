@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
 use crate::store::StoreError;
+use crate::store::param::Wording;
 use crate::store::query::QueryError;
 
 /// A refused request.
@@ -73,9 +74,7 @@ impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
         match e {
             QueryError::Store(e) => e.into(),
-            // The command line's messages name options (`--fen: …`); here
-            // they are parameters.
-            other => ApiError::bad_request(other.to_string().replace("--", "")),
+            other => ApiError::bad_request(other.worded(Wording::Parameters)),
         }
     }
 }
@@ -187,6 +186,7 @@ impl JsonRecords {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Geometry, Preset};
 
     #[test]
     fn markup_characters_are_escaped_in_json() {
@@ -233,9 +233,25 @@ mod tests {
 
     #[test]
     fn query_errors_name_parameters() {
-        let e: ApiError = QueryError::Fen("bad square 99".to_string()).into();
+        let fen = crate::notation::Fen::parse("W:Wzz").and_then(|f| f.setup(Geometry::standard()));
+        let e: ApiError = QueryError::Fen(fen.unwrap_err().into()).into();
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
-        assert_eq!(e.message, "fen: bad square 99");
+        assert!(e.message.starts_with("fen: "), "{}", e.message);
+        assert!(!e.message.starts_with("fen: --"), "{}", e.message);
+        let elsewhere = QueryError::LegalElsewhere {
+            message: "ply 1 (1.) 32-28 is illegal".into(),
+            variant: "filipino".into(),
+            legal_under: vec![Preset::International],
+        };
+        let e: ApiError = elsewhere.into();
+        assert_eq!(
+            e.message,
+            "moves: ply 1 (1.) 32-28 is illegal under filipino; legal under international: \
+             add variant international"
+        );
+        // A value as given keeps its dashes.
+        let e: ApiError = QueryError::Moves("\"1. --\" is not a move".into()).into();
+        assert_eq!(e.message, "moves: \"1. --\" is not a move");
         let e: ApiError = StoreError::Missing("x.sqlite".into()).into();
         assert!(e.is_unavailable());
     }

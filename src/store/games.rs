@@ -16,6 +16,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use super::listing::{Outcome, Shown};
+use super::param::{Param, Wording};
 use super::{Store, StoreError};
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
@@ -69,12 +70,26 @@ struct DatePart {
     day: Option<u32>,
 }
 
+/// Why one end of a date range cannot be read (the end as written).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum DateProblem {
+    /// Not of the shape of a date.
+    #[error("{0:?} is not a date: write YYYY, YYYY.MM or YYYY.MM.DD")]
+    Shape(String),
+    /// A month outside 1–12.
+    #[error("{0:?}: there is no month {1:02}")]
+    Month(String, u32),
+    /// A day its month does not have.
+    #[error("{0:?}: there is no such day")]
+    Day(String),
+}
+
 impl DatePart {
     // YYYY | YYYY.MM | YYYY.MM.DD
-    fn parse(text: &str) -> Result<DatePart, String> {
-        let shape = || format!("{text:?} is not a date: write YYYY, YYYY.MM or YYYY.MM.DD");
+    fn parse(text: &str) -> Result<DatePart, DateProblem> {
+        let shape = || DateProblem::Shape(text.to_string());
         let mut fields = text.split('.');
-        let number = |field: Option<&str>, digits: usize| -> Result<Option<u32>, String> {
+        let number = |field: Option<&str>, digits: usize| -> Result<Option<u32>, DateProblem> {
             match field {
                 None => Ok(None),
                 Some(f) if f.len() == digits && f.bytes().all(|b| b.is_ascii_digit()) => {
@@ -90,15 +105,12 @@ impl DatePart {
             return Err(shape());
         }
         if month.is_some_and(|m| !(1..=12).contains(&m)) {
-            return Err(format!(
-                "{text:?}: there is no month {:02}",
-                month.unwrap_or(0)
-            ));
+            return Err(DateProblem::Month(text.to_string(), month.unwrap_or(0)));
         }
         if let (Some(m), Some(d)) = (month, day)
             && !(1..=days_in_month(year, m)).contains(&d)
         {
-            return Err(format!("{text:?}: there is no such day"));
+            return Err(DateProblem::Day(text.to_string()));
         }
         Ok(DatePart { year, month, day })
     }
@@ -166,7 +178,9 @@ impl FromStr for DateRange {
             if part.is_empty() {
                 Ok(None)
             } else {
-                DatePart::parse(part).map(Some).map_err(err)
+                DatePart::parse(part)
+                    .map(Some)
+                    .map_err(|e| err(e.to_string()))
             }
         };
         let (from, to) = match trimmed.split_once("..") {
@@ -206,22 +220,25 @@ pub enum ResultFilter {
     Winner(Outcome),
 }
 
-impl FromStr for ResultFilter {
-    type Err = String;
+/// A result filter that is none of those [`ResultFilter`] reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a result: write 1-0, 0-1, 1/2-1/2, 0-0, * \
+     (as written), or white, black, draw (who won)"
+)]
+pub struct UnknownResult(pub String);
 
-    fn from_str(text: &str) -> Result<ResultFilter, String> {
+impl FromStr for ResultFilter {
+    type Err = UnknownResult;
+
+    fn from_str(text: &str) -> Result<ResultFilter, UnknownResult> {
         match text.trim().to_ascii_lowercase().as_str() {
             "white" => Ok(ResultFilter::Winner(Outcome::White)),
             "black" => Ok(ResultFilter::Winner(Outcome::Black)),
             "draw" => Ok(ResultFilter::Winner(Outcome::Draw)),
             _ => normalise_result(text)
                 .map(ResultFilter::Written)
-                .ok_or_else(|| {
-                    format!(
-                        "{text:?} is not a result: write 1-0, 0-1, 1/2-1/2, 0-0, * \
-                     (as written), or white, black, draw (who won)"
-                    )
-                }),
+                .ok_or_else(|| UnknownResult(text.to_string())),
         }
     }
 }
@@ -238,6 +255,58 @@ pub enum GameSort {
     Event,
     /// By White, then Black.
     Player,
+}
+
+impl GameSort {
+    /// Every order, as `--help` lists them.
+    pub const ALL: [GameSort; 4] = [
+        GameSort::Id,
+        GameSort::Date,
+        GameSort::Event,
+        GameSort::Player,
+    ];
+
+    /// The order's name: `id`, `date`, `event` or `player`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameSort::Id => "id",
+            GameSort::Date => "date",
+            GameSort::Event => "event",
+            GameSort::Player => "player",
+        }
+    }
+
+    /// What it orders by, for people.
+    pub fn about(self) -> &'static str {
+        match self {
+            GameSort::Id => "By id (the order of import)",
+            GameSort::Date => "By date, games without a readable date last",
+            GameSort::Event => "By event",
+            GameSort::Player => "By White, then Black",
+        }
+    }
+}
+
+impl std::fmt::Display for GameSort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An order that is none of [`GameSort`]'s names (exactly, in lower case).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not id, date, event or player")]
+pub struct UnknownSort(pub String);
+
+impl FromStr for GameSort {
+    type Err = UnknownSort;
+
+    fn from_str(text: &str) -> Result<GameSort, UnknownSort> {
+        GameSort::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| UnknownSort(text.to_string()))
+    }
 }
 
 /// Games chosen by their tags, status and variant. Empty fields choose all.
@@ -287,14 +356,47 @@ pub struct GameFilterText<'a> {
     pub variant: Option<&'a str>,
 }
 
-/// A part of a game filter that cannot be read: `message` starts with the
-/// part's name (`date 2019.13: …`, `player: …`), to which the command line
-/// adds its `--`.
+/// A part of a game filter that cannot be read: which, and why. As text
+/// it is named as a query-string parameter (`date "2019.13": …`,
+/// `player: …`); [`FilterError::worded`] names it either way.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[error("{}", self.worded(Wording::Parameters))]
 pub struct FilterError {
-    /// The name of the part, then why.
-    pub message: String,
+    /// The part.
+    pub param: Param,
+    /// Why it cannot be read.
+    pub why: FilterProblem,
+}
+
+/// Why a part of a game filter cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FilterProblem {
+    /// A text to look for that is empty.
+    #[error("give some text to look for")]
+    Empty,
+    /// A date range that cannot be read.
+    #[error(transparent)]
+    Date(#[from] DateRangeError),
+    /// A result that is none.
+    #[error(transparent)]
+    Result(#[from] UnknownResult),
+    /// A status that is none.
+    #[error(transparent)]
+    Status(#[from] crate::replay::UnknownStatus),
+    /// A variant that is none.
+    #[error(transparent)]
+    Variant(#[from] crate::rules::RulesError),
+}
+
+impl FilterError {
+    /// The message, the part named as `wording` names it.
+    pub fn worded(&self, wording: Wording) -> String {
+        let name = wording.name(self.param);
+        match &self.why {
+            FilterProblem::Date(e) => format!("{name} {e}"),
+            why => format!("{name}: {why}"),
+        }
+    }
 }
 
 impl GameFilterText<'_> {
@@ -304,44 +406,43 @@ impl GameFilterText<'_> {
     /// An empty text, a malformed date range or result, an unknown status
     /// or variant.
     pub fn parse(&self) -> Result<GameFilter, FilterError> {
-        let fail = |message: String| FilterError { message };
-        let text = |name: &str, value: Option<&str>| match value {
-            Some(v) if v.trim().is_empty() => {
-                Err(fail(format!("{name}: give some text to look for")))
-            }
+        let fail = |param: Param| move |why: FilterProblem| FilterError { param, why };
+        let text = |param: Param, value: Option<&str>| match value {
+            Some(v) if v.trim().is_empty() => Err(fail(param)(FilterProblem::Empty)),
             other => Ok(other.map(str::to_string)),
         };
         let date = self
             .date
             .map(|d| {
                 d.parse::<DateRange>()
-                    .map_err(|e| fail(format!("date {e}")))
+                    .map_err(|e| fail(Param::Date)(e.into()))
             })
             .transpose()?;
         let result = self
             .result
             .map(|r| {
                 r.parse::<ResultFilter>()
-                    .map_err(|e| fail(format!("result: {e}")))
+                    .map_err(|e| fail(Param::Result)(e.into()))
             })
             .transpose()?;
         let status = self
             .status
             .map(|s| {
+                // Named lower case in the message, as given in any case.
                 s.to_ascii_lowercase()
                     .parse::<Status>()
-                    .map_err(|e| fail(format!("status: {e}")))
+                    .map_err(|e| fail(Param::Status)(e.into()))
             })
             .transpose()?;
         if let Some(v) = self.variant {
-            crate::rules::Rules::parse(v).map_err(|e| fail(format!("variant: {e}")))?;
+            crate::rules::Rules::parse(v).map_err(|e| fail(Param::Variant)(e.into()))?;
         }
         Ok(GameFilter {
-            player: text("player", self.player)?,
-            white: text("white", self.white)?,
-            black: text("black", self.black)?,
-            event: text("event", self.event)?,
-            site: text("site", self.site)?,
+            player: text(Param::Player, self.player)?,
+            white: text(Param::White, self.white)?,
+            black: text(Param::Black, self.black)?,
+            event: text(Param::Event, self.event)?,
+            site: text(Param::Site, self.site)?,
             date,
             result,
             status,
@@ -500,7 +601,7 @@ pub struct GameRow {
     /// The game's variant.
     pub variant: String,
     /// Its status.
-    pub status: String,
+    pub status: Status,
     /// Moves in the main line: its move tokens, a capture written one jump
     /// per token counting once.
     pub plies: Option<i64>,
@@ -738,7 +839,7 @@ impl Store {
             result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(outcome),
             variant,
-            status,
+            status: super::query::parse_status(game, &status)?,
             plies,
         }))
     }
@@ -844,6 +945,46 @@ mod tests {
         assert_eq!(fold("Ølsen"), "ølsen");
         assert!(fold("Łukasz Ñúñez").contains("nunez"));
         assert_eq!(fold("100%_sure"), "100%_sure");
+    }
+
+    #[test]
+    fn filter_errors_name_their_part_for_either_front_end() {
+        let parse = |text: GameFilterText<'_>| text.parse().unwrap_err();
+        let e = parse(GameFilterText {
+            date: Some("2019.13"),
+            ..Default::default()
+        });
+        assert_eq!(e.param, Param::Date);
+        assert_eq!(
+            e.worded(Wording::Options),
+            "--date \"2019.13\": \"2019.13\": there is no month 13"
+        );
+        assert_eq!(e.to_string(), e.worded(Wording::Parameters));
+        let e = parse(GameFilterText {
+            white: Some(" "),
+            ..Default::default()
+        });
+        assert_eq!(e.param, Param::White);
+        assert_eq!(e.to_string(), "white: give some text to look for");
+        let e = parse(GameFilterText {
+            status: Some("FINE"),
+            ..Default::default()
+        });
+        assert_eq!(e.param, Param::Status);
+        assert!(
+            e.worded(Wording::Options)
+                .starts_with("--status: unknown status `fine`"),
+            "{e}"
+        );
+        let e = parse(GameFilterText {
+            result: Some("3-0"),
+            ..Default::default()
+        });
+        assert_eq!(
+            e.to_string(),
+            "result: \"3-0\" is not a result: write 1-0, 0-1, 1/2-1/2, 0-0, * (as written), \
+             or white, black, draw (who won)"
+        );
     }
 
     #[test]

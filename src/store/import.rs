@@ -522,11 +522,7 @@ impl<'a> Importer<'a> {
                 summary,
                 progress,
             )?;
-            Ok::<_, FileError>(
-                worker
-                    .join()
-                    .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string())),
-            )
+            Ok::<_, FileError>(worker.join().unwrap_or(Err(ReadFailed::Stopped)))
         })?;
         match read {
             // Its games stay, the file not complete: the next import
@@ -551,7 +547,7 @@ impl<'a> Importer<'a> {
                 self.finished.push((file_id, stored as usize));
                 Ok(())
             }
-            Err(message) => Err(FileError::Io(message)),
+            Err(failed) => Err(FileError::Io(failed.to_string())),
         }
     }
 
@@ -629,8 +625,8 @@ impl<'a> Importer<'a> {
                     Ok(())
                 }
                 // The old version stays as it was.
-                Ok(Err(message)) => Err(FileError::Io(message)),
-                Err(_) => Err(FileError::Io("the reader stopped unexpectedly".to_string())),
+                Ok(Err(failed)) => Err(FileError::Io(failed.to_string())),
+                Err(_) => Err(FileError::Io(ReadFailed::Stopped.to_string())),
             }
         });
         if replaced.is_err() {
@@ -1038,6 +1034,22 @@ impl From<StoreError> for FileError {
     }
 }
 
+/// Why the reading side of an import stopped before the file's end.
+#[derive(Debug, thiserror::Error)]
+enum ReadFailed {
+    /// The file could not be read further.
+    #[error("{place}: {error}")]
+    Io {
+        /// The file and where in it.
+        place: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The reading thread ended without an answer.
+    #[error("the reader stopped unexpectedly")]
+    Stopped,
+}
+
 /// A batch of games with how far the file has been read.
 struct Batch {
     games: Vec<Prepared>,
@@ -1086,7 +1098,7 @@ fn read_games(
     done: &IdSet,
     jobs: usize,
     sender: SyncSender<Batch>,
-) -> Result<JoinerTally, String> {
+) -> Result<JoinerTally, ReadFailed> {
     let source = BufReader::with_capacity(1 << 16, file);
     let mut reader = Reader::with_encoding(source, encoding);
     let checking = FileCheck {
@@ -1116,13 +1128,16 @@ fn read_games(
                 batcher.add(output, read.byte)
             }
             Handed::ReadError { error, at } => {
-                failed = Some(format!("{name}:{at}: {error}"));
+                failed = Some(ReadFailed::Io {
+                    place: format!("{name}:{at}"),
+                    error,
+                });
                 Err(Stopped)
             }
         },
     );
-    if let Some(message) = failed {
-        return Err(message);
+    if let Some(failed) = failed {
+        return Err(failed);
     }
     if handed.is_ok() {
         let _ = batcher.send(Reader::position(&reader).byte);

@@ -185,6 +185,7 @@ impl Store {
             unreadable,
             "copies of the games sampled have a stored text that does not read back",
         );
+        problems.extend(unreadable_games(&tx)?);
         expect(
             &mut problems,
             count(
@@ -367,6 +368,48 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
         }
         differences += held.len() as i64;
     }
+}
+
+/// Ids listed in a problem, at most.
+const IDS_SHOWN: usize = 10;
+
+/// The games whose stored check record, status or tags (of any copy) do
+/// not read back, as a problem naming how many and the first
+/// [`IDS_SHOWN`] ids; `None` when every game's read.
+fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, StoreError> {
+    let mut broken: BTreeSet<i64> = BTreeSet::new();
+    let mut games = tx.prepare("SELECT id, status, record FROM game")?;
+    let mut rows = games.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let status: String = r.get(1)?;
+        let record: Option<String> = r.get(2)?;
+        let bad_record = record.is_some_and(|json| super::query::parse_record(id, &json).is_err());
+        if bad_record || super::query::parse_status(id, &status).is_err() {
+            broken.insert(id);
+        }
+    }
+    let mut copies = tx.prepare("SELECT game, text FROM provenance")?;
+    let mut rows = copies.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
+        if super::query::parse_tags(id, stored).is_err() {
+            broken.insert(id);
+        }
+    }
+    if broken.is_empty() {
+        return Ok(None);
+    }
+    let mut ids: Vec<String> = broken.iter().take(IDS_SHOWN).map(i64::to_string).collect();
+    if broken.len() > IDS_SHOWN {
+        ids.push("…".to_string());
+    }
+    Ok(Some(format!(
+        "{} games whose stored check record, status or tags do not read back (ids {})",
+        broken.len(),
+        ids.join(", ")
+    )))
 }
 
 #[cfg(test)]

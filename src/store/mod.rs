@@ -22,6 +22,7 @@ pub mod lock;
 mod migrate;
 pub mod moves;
 mod open;
+pub mod param;
 pub mod players;
 pub mod popular;
 pub mod postings;
@@ -34,6 +35,7 @@ pub mod recheck;
 pub mod record;
 pub mod remove;
 mod rows;
+mod sql_values;
 mod text;
 mod text_model;
 pub mod view;
@@ -104,6 +106,44 @@ pub enum StoreError {
     /// A query failed.
     #[error("database: {}", describe(.0))]
     Sqlite(#[from] rusqlite::Error),
+    /// What the database keeps of a game does not read back.
+    #[error(
+        "game {game}: its stored {what} cannot be read ({why}); `pdndb stats --check` lists such games"
+    )]
+    Corrupt {
+        /// The game.
+        game: i64,
+        /// What does not read.
+        what: StoredPart,
+        /// What the reader said.
+        why: String,
+    },
+}
+
+/// A part of what the database keeps of a game, for
+/// [`StoreError::Corrupt`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredPart {
+    /// Its check record (JSON).
+    Record,
+    /// Its original text (tags, JSON, and move text), as a copy in a file
+    /// keeps it.
+    Text,
+    /// Its original tags (a JSON object).
+    Tags,
+    /// Its status.
+    Status,
+}
+
+impl std::fmt::Display for StoredPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StoredPart::Record => "check record",
+            StoredPart::Text => "text",
+            StoredPart::Tags => "tags",
+            StoredPart::Status => "status",
+        })
+    }
 }
 
 /// SQLite's message, with what it means for a user when writing failed.

@@ -13,10 +13,11 @@ use serde::Serialize;
 use super::games::GameFilter;
 use super::listing::{Outcome, Place, Shown};
 use super::moves::decode;
+use super::param::{Param, Wording};
 use super::record::{ReportRecord, StoredRecord};
-use super::{Store, StoreError};
+use super::{Store, StoreError, StoredPart};
 use crate::notation::{Fen, Notation, parse_fen_on};
-use crate::replay::position_after_moves;
+use crate::replay::{SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 
 /// Which games a query looks at.
@@ -241,8 +242,8 @@ struct KnownStart {
 pub struct StoredGame {
     /// Game id.
     pub id: i64,
-    /// Status name.
-    pub status: String,
+    /// Its status.
+    pub status: Status,
     /// Variant string.
     pub variant: String,
     /// Notation name.
@@ -280,7 +281,7 @@ impl StoredGame {
             Some(detail) => format!("the game is {}: {detail}", self.status),
             None => format!("the game is {}", self.status),
         };
-        if self.status == "unreadable" || self.status == "unsupported" {
+        if matches!(self.status, Status::Unreadable | Status::Unsupported) {
             return Some(why(self.record.message.as_deref()));
         }
         if self.reading().is_none() {
@@ -350,24 +351,19 @@ impl PositionQuery {
     }
 }
 
-/// Why a position asked about cannot be used.
-#[derive(Debug, thiserror::Error)]
+/// Why a position asked about cannot be used. Each but [`QueryError::Store`]
+/// is about one value ([`QueryError::param`]); as text it names that
+/// value as the command line does (`--fen: …`), and
+/// [`QueryError::worded`] as either front end does.
+#[derive(Debug)]
 pub enum QueryError {
     /// The variant named is not one.
-    #[error("--variant: {0}")]
-    Variant(#[from] crate::rules::RulesError),
+    Variant(crate::rules::RulesError),
     /// The FEN cannot be read, or is not a legal set-up.
-    #[error("--fen: {0}")]
-    Fen(String),
+    Fen(SetupError),
     /// The moves cannot be read, or do not make one legal sequence.
-    #[error("--moves: {0}")]
     Moves(String),
     /// The moves are not legal under the variant used but are under others.
-    #[error(
-        "--moves: {message} under {variant}; legal under {}: add --variant {}",
-        names(legal_under),
-        legal_under.first().map_or("", |p| p.name())
-    )]
     LegalElsewhere {
         /// Why they do not read under the variant used.
         message: String,
@@ -377,10 +373,6 @@ pub enum QueryError {
         legal_under: Vec<Preset>,
     },
     /// No stored game has the variant asked for.
-    #[error(
-        "--variant {asked}: no game in the database is {asked}; {}",
-        holdings(present)
-    )]
     Absent {
         /// The variant asked for.
         asked: String,
@@ -388,8 +380,75 @@ pub enum QueryError {
         present: Vec<(String, i64)>,
     },
     /// The database failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
+}
+
+impl QueryError {
+    /// The value that is wrong; `None` for a database failure.
+    pub fn param(&self) -> Option<Param> {
+        match self {
+            QueryError::Variant(_) | QueryError::Absent { .. } => Some(Param::Variant),
+            QueryError::Fen(_) => Some(Param::Fen),
+            QueryError::Moves(_) | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
+            QueryError::Store(_) => None,
+        }
+    }
+
+    /// The message, values named as `wording` names them.
+    pub fn worded(&self, wording: Wording) -> String {
+        let name = |param| wording.name(param);
+        match self {
+            QueryError::Variant(e) => format!("{}: {e}", name(Param::Variant)),
+            QueryError::Fen(e) => format!("{}: {e}", name(Param::Fen)),
+            QueryError::Moves(m) => format!("{}: {m}", name(Param::Moves)),
+            QueryError::LegalElsewhere {
+                message,
+                variant,
+                legal_under,
+            } => format!(
+                "{}: {message} under {variant}; legal under {}: add {} {}",
+                name(Param::Moves),
+                names(legal_under),
+                name(Param::Variant),
+                legal_under.first().map_or("", |p| p.name())
+            ),
+            QueryError::Absent { asked, present } => format!(
+                "{} {asked}: no game in the database is {asked}; {}",
+                name(Param::Variant),
+                holdings(present)
+            ),
+            QueryError::Store(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.worded(Wording::Options))
+    }
+}
+
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryError::Variant(e) => Some(e),
+            QueryError::Fen(e) => Some(e),
+            QueryError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::rules::RulesError> for QueryError {
+    fn from(e: crate::rules::RulesError) -> QueryError {
+        QueryError::Variant(e)
+    }
+}
+
+impl From<StoreError> for QueryError {
+    fn from(e: StoreError) -> QueryError {
+        QueryError::Store(e)
+    }
 }
 
 /// Preset names, comma-separated.
@@ -425,12 +484,15 @@ fn holdings(present: &[(String, i64)]) -> String {
 ///
 /// # Errors
 /// A FEN that cannot be read or is not a legal set-up on the board.
-pub fn position_from_fen(fen: &str, variant: Option<&Rules>) -> Result<(Position, Rules), String> {
-    let fen = Fen::parse(fen).map_err(|e| e.to_string())?;
-    let on = |rules: Rules| -> Result<(Position, Rules), String> {
-        let mut setup = fen.setup(rules.geometry).map_err(|e| e.to_string())?;
+pub fn position_from_fen(
+    fen: &str,
+    variant: Option<&Rules>,
+) -> Result<(Position, Rules), SetupError> {
+    let fen = Fen::parse(fen)?;
+    let on = |rules: Rules| -> Result<(Position, Rules), SetupError> {
+        let mut setup = fen.setup(rules.geometry)?;
         setup.side.get_or_insert(Color::White);
-        let position = Position::from_setup(&setup, &rules).map_err(|e| e.to_string())?;
+        let position = Position::from_setup(&setup, &rules)?;
         Ok((position, rules))
     };
     match variant {
@@ -511,7 +573,7 @@ impl Store {
     ) -> Result<(Position, Option<Move>), QueryError> {
         let message = match position_after_moves(moves, rules) {
             Ok(found) => return Ok(found),
-            Err(message) => message,
+            Err(e) => e.to_string(),
         };
         let variant = variant.map_or_else(|| rules.name(), str::to_string);
         if moves.trim().is_empty() {
@@ -611,43 +673,49 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        Ok(self
+        let row = self
             .conn()
             .prepare_cached(
                 "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
                  FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
-                let record: Option<String> = r.get(7)?;
                 let plies: Option<i64> = r.get(8)?;
-                let plies = plies.and_then(|p| usize::try_from(p).ok());
-                let mut record = record
-                    .and_then(|text| serde_json::from_str::<StoredRecord>(&text).ok())
-                    .map_or_else(
-                        || -> rusqlite::Result<StoredRecord> {
-                            let mut record = StoredRecord::ok(r.get(2)?, r.get(3)?, plies);
-                            let status: String = r.get(1)?;
-                            record.status = status.parse().unwrap_or(record.status);
-                            Ok(record)
-                        },
-                        Ok,
-                    )?;
-                // The column is what recheck keeps up to date.
-                let variant_from: Option<String> = r.get(9)?;
-                record.variant_from.clone_from(&variant_from);
-                Ok(StoredGame {
+                let game = StoredGame {
                     id: r.get(0)?,
-                    status: r.get(1)?,
+                    status: Status::Ok,
                     variant: r.get(2)?,
                     notation: r.get(3)?,
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
-                    record,
-                    variant_from,
-                })
+                    record: StoredRecord::ok(
+                        String::new(),
+                        None,
+                        plies.and_then(|p| usize::try_from(p).ok()),
+                    ),
+                    variant_from: r.get(9)?,
+                };
+                let status: String = r.get(1)?;
+                Ok((game, status, r.get::<_, Option<String>>(7)?))
             })
-            .optional()?)
+            .optional()?;
+        let Some((mut game, status, record)) = row else {
+            return Ok(None);
+        };
+        game.status = parse_status(id, &status)?;
+        game.record = match record {
+            Some(json) => parse_record(id, &json)?,
+            None => StoredRecord {
+                variant: game.variant.clone(),
+                notation: game.notation.clone(),
+                status: game.status,
+                ..game.record
+            },
+        };
+        // The column is what recheck keeps up to date.
+        game.record.variant_from.clone_from(&game.variant_from);
+        Ok(Some(game))
     }
 
     /// Where a game came from: its first provenance.
@@ -655,7 +723,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn source(&self, game: i64) -> Result<Option<Source>, StoreError> {
-        Ok(self
+        self
             .conn()
             .prepare_cached(
                 "SELECT f.path, p.idx, p.line, p.text FROM provenance p JOIN source_file f ON f.id = p.file \
@@ -663,15 +731,22 @@ impl Store {
             )?
             .query_row([game], |r| {
                 let stored = r.get_ref(3)?.as_blob().unwrap_or_default();
-                let tags = super::text::decode_tags(stored).unwrap_or_default();
-                Ok(Source {
+                let source = Source {
                     file: r.get(0)?,
                     index: r.get(1)?,
                     line: r.get(2)?,
-                    tags: serde_json::from_str(&tags).unwrap_or_default(),
+                    tags: serde_json::Map::new(),
+                };
+                Ok((source, parse_tags(game, stored)))
+            })
+            .optional()?
+            .map(|(source, tags)| {
+                Ok(Source {
+                    tags: tags?,
+                    ..source
                 })
             })
-            .optional()?)
+            .transpose()
     }
 
     /// The games that reach `position`, by id, with the first ply they are
@@ -1345,6 +1420,52 @@ impl Store {
     }
 }
 
+/// The error of a game whose stored `what` does not read.
+fn corrupt(game: i64, what: StoredPart, why: String) -> StoreError {
+    StoreError::Corrupt { game, what, why }
+}
+
+/// A game's stored status read back: exactly a status's name.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when it is none.
+pub(crate) fn parse_status(game: i64, name: &str) -> Result<Status, StoreError> {
+    Status::ALL
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| {
+            let e = crate::replay::UnknownStatus(name.to_string());
+            corrupt(game, StoredPart::Status, e.to_string())
+        })
+}
+
+/// A game's stored check record (JSON) read back.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when it does not read.
+pub(crate) fn parse_record(game: i64, json: &str) -> Result<StoredRecord, StoreError> {
+    serde_json::from_str(json).map_err(|e| corrupt(game, StoredPart::Record, e.to_string()))
+}
+
+/// The tags (a JSON object) of a copy of a game, from its stored text.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when the text or the tags do
+/// not read.
+pub(crate) fn parse_tags(
+    game: i64,
+    stored: &[u8],
+) -> Result<serde_json::Map<String, serde_json::Value>, StoreError> {
+    let tags = super::text::decode_tags(stored).ok_or_else(|| {
+        corrupt(
+            game,
+            StoredPart::Text,
+            "not a text this version stores".into(),
+        )
+    })?;
+    serde_json::from_str(&tags).map_err(|e| corrupt(game, StoredPart::Tags, e.to_string()))
+}
+
 /// The record of an ok game without resolved ambiguities, from its columns.
 /// A game's text (tags and moves) as first read: from its first provenance.
 pub(crate) fn stored_text(
@@ -1404,6 +1525,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stored_records_and_tags_that_do_not_read_name_their_game() {
+        let mut coder = super::super::text::TextEncoder::new();
+        let good = coder.encode(r#"{"White":"A"}"#, "1. 11-15 *");
+        assert_eq!(parse_tags(3, &good).unwrap()["White"], "A");
+        let bad_json = coder.encode(r#"{"White":"A""#, "1. 11-15 *");
+        for (stored, what) in [
+            (bad_json.as_slice(), StoredPart::Tags),
+            (&[0xff, 0], StoredPart::Text),
+        ] {
+            match parse_tags(7, stored) {
+                Err(StoreError::Corrupt {
+                    game: 7, what: w, ..
+                }) => assert_eq!(w, what),
+                other => panic!("{other:?}"),
+            }
+        }
+        let e = parse_record(9, r#"{"variant":"russ"#).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("game 9: its stored check record cannot be read ("),
+            "{e}"
+        );
+        let ok = r#"{"variant":"russian","notation":null,"status":"illegal","plies":null,"reached":null,"interpretations":null,"ply":null,"move_number":null,"side":null,"token":null,"fen":null,"candidates":[],"resolved":[],"message":null}"#;
+        assert_eq!(
+            parse_record(9, ok).unwrap().status,
+            crate::replay::Status::Illegal
+        );
+    }
+
+    #[test]
     fn a_fen_is_read_on_the_board_it_fits() {
         let (_, rules) = position_from_fen("W:W21-32:B1-12", None).unwrap();
         assert_eq!(rules.geometry, Geometry::standard());
@@ -1414,7 +1565,7 @@ mod tests {
         let (_, rules) = position_from_fen("W:W31-50:B1-20", None).unwrap();
         assert_eq!(rules.geometry, Geometry::international());
         let err = position_from_fen("W:W6:B1,4,28,31", Some(&Rules::default())).unwrap_err();
-        assert!(err.contains("its own crowning row"), "{err}");
+        assert!(err.to_string().contains("its own crowning row"), "{err}");
         let italian = Preset::Italian.rules();
         let (position, _) = position_from_fen("W:W21-32:B1-12", Some(&italian)).unwrap();
         assert_eq!(position, Position::initial(&italian));

@@ -68,7 +68,7 @@ pub struct GameView {
     /// Where its rules came from.
     pub variant_from: Option<String>,
     /// Its status.
-    pub status: String,
+    pub status: Status,
     /// The notation squares are named in (for a game without a board: the
     /// game's own, if any).
     pub notation: Option<String>,
@@ -229,7 +229,7 @@ pub struct GameDetail {
     /// Where its rules came from.
     pub variant_from: Option<String>,
     /// Its status.
-    pub status: String,
+    pub status: Status,
     /// The notation squares are named in.
     pub notation: Option<String>,
     /// Canonical FEN of position 0; `None` without a board.
@@ -383,7 +383,7 @@ impl Store {
         // Which positions are certain: every one for an ok game; else
         // replay the original text again.
         let mut checked = None;
-        let certain: Vec<usize> = if game.status == "ok" {
+        let certain: Vec<usize> = if game.status == Status::Ok {
             (0..=moves.len()).collect()
         } else {
             let text = self.original_text(id)?.unwrap_or_default();
@@ -453,7 +453,7 @@ fn empty_view(id: i64, game: &StoredGame, source: Source) -> GameView {
         outcome: game.outcome(),
         variant: game.variant.clone(),
         variant_from: game.variant_from.clone(),
-        status: game.status.clone(),
+        status: game.status,
         notation: None,
         moves: Vec::new(),
         ply: None,
@@ -739,7 +739,7 @@ mod tests {
              1. 23-18 {a good start} 10-15 $1 (9-14 2. 18x9 {forced}) 2. 21-17 6-10 !? *\n",
         );
         let detail = store.game_detail(1, None, None).unwrap();
-        assert_eq!(detail.status, "ok");
+        assert_eq!(detail.status, Status::Ok);
         assert_eq!(detail.ply, Some(4));
         assert!(detail.certain);
         assert_eq!(detail.fault, None);
@@ -808,7 +808,7 @@ mod tests {
         .unwrap();
         let (_dir, store) = store_of(&text);
         let detail = store.game_detail(1, None, None).unwrap();
-        assert_eq!(detail.status, "ambiguous");
+        assert_eq!(detail.status, Status::Ambiguous);
         assert_eq!(detail.notation.as_deref(), Some("dama"));
         let fault = detail.fault.as_ref().unwrap();
         assert_eq!((fault.ply, fault.token.as_deref()), (70, Some("15-5")));
@@ -840,7 +840,7 @@ mod tests {
     fn an_illegal_game_lists_the_legal_moves_at_its_fault() {
         let (_dir, store) = store_of("1. 23-18 10-15 2. 18-13 7-10 *\n");
         let detail = store.game_detail(1, None, Some("vismin")).unwrap();
-        assert_eq!(detail.status, "illegal");
+        assert_eq!(detail.status, Status::Illegal);
         let fault = detail.fault.as_ref().unwrap();
         assert_eq!((fault.ply, fault.token.as_deref()), (3, Some("18-13")));
         let legal = fault.legal.as_ref().unwrap();

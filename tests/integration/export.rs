@@ -543,11 +543,24 @@ fn filters_limit_and_output_file() {
     let written = std::fs::read_to_string(&file).unwrap();
     assert_eq!(read_games(&written).len(), 1);
     assert!(written.lines().all(|l| l.chars().count() < 80));
-    // Errors: exit 2.
+    // Errors: exit 2; a bad value clap reads names its option and itself.
+    for (args, flag) in [
+        (
+            &["export", "--status", "ok,fine"][..],
+            "'fine' for '--status",
+        ),
+        (
+            &["export", "--notation", "chess"],
+            "'chess' for '--notation",
+        ),
+    ] {
+        let (_, err, code) = run(&db, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: invalid value "), "{err}");
+        assert!(err.contains(flag), "{err}");
+    }
     for args in [
-        &["export", "--status", "fine"][..],
-        &["export", "--notation", "chess"],
-        &["export", "--variant", "checkers"],
+        &["export", "--variant", "checkers"][..],
         &["export", "-o", dir.path().to_str().unwrap()],
     ] {
         let (_, err, code) = run(&db, args);

@@ -476,8 +476,9 @@ fn a_missing_database_a_newer_one_and_a_taken_port_are_refused_clearly() {
     let db = sample_db(dir.path());
     let server = Server::start(&db, &[]);
     let port = server.address.port().to_string();
+    // Not a usage error: the command was asked rightly and failed.
     let (_, err, code) = run(&db, &["serve", "--port", &port]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(
         err.contains(&format!("port {port} is already in use")),
         "{err}"

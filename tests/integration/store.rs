@@ -360,6 +360,56 @@ fn queries_need_a_database_and_say_what_is_wrong() {
 }
 
 #[test]
+fn a_stored_record_or_tags_that_do_not_read_name_their_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    import_json(
+        &db,
+        &[
+            &crate_path("sample-pdn/messy-records.pdn"),
+            &crate_path("sample-pdn/quirks-framing.pdn"),
+        ],
+    );
+    let (out, err, code) = run(&db, &["stats", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Game 1's record is cut short; game 2's text (its tags) is no text
+    // this version stores; game 3's status is none.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        r#"UPDATE game SET record = '{"variant":"russ' WHERE id = 1"#,
+        [],
+    )
+    .unwrap();
+    conn.execute("UPDATE provenance SET text = x'ff00' WHERE game = 2", [])
+        .unwrap();
+    conn.execute("UPDATE game SET status = 'fine' WHERE id = 3", [])
+        .unwrap();
+    drop(conn);
+    for (id, what) in [("1", "check record"), ("2", "text"), ("3", "status")] {
+        let needle = format!("game {id}: its stored {what} cannot be read");
+        for args in [&["show", id][..], &["show", id, "--json"]] {
+            let (out, err, code) = run(&db, args);
+            assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
+            assert!(err.contains(&needle), "{args:?}: {err}");
+        }
+        let (_, err, code) = run(&db, &["games", "--json"]);
+        assert_eq!(code, 2);
+        assert!(err.starts_with("pdndb: game "), "{err}");
+    }
+    let (_, err, code) = run(&db, &["report", "--json", "--status", "ok,illegal"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be read"), "{err}");
+    let (out, err, code) = run(&db, &["stats", "--check"]);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(
+            "3 games whose stored check record, status or tags do not read back (ids 1, 2, 3)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "corpus runs in release builds (cargo test --release)"
