@@ -17,11 +17,12 @@
 //!   [`Board`] and the [`render`] module;
 //! * the database: [`Store`] opened in a [`Mode`], failing with
 //!   [`StoreError`]; an [`Importer`] fills it; the typed queries take a
-//!   [`PositionQuery`], [`VariantFilter`], [`GameFilter`] or
-//!   [`ProblemFilter`] and answer [`SearchHit`]s, [`TreeMove`]s,
-//!   [`GameRow`]s, a [`GameView`]; one writer at a time holds the
-//!   [`WriteLock`]; a database file is known by its [`APPLICATION_ID`]
-//!   and its schema step, [`latest_step`] for this version.
+//!   [`PositionQuery`], [`VariantFilter`], [`GameFilter`] (read from
+//!   [`GameFilterText`]) or [`ProblemFilter`] and answer [`SearchHit`]s,
+//!   [`TreeMove`]s, [`GameRow`]s, [`PlayerRow`]s, a [`GameView`],
+//!   [`Stats`]; one writer at a time holds the [`WriteLock`]; a database
+//!   file is known by its [`APPLICATION_ID`] and its schema step,
+//!   [`latest_step`] for this version.
 //!
 //! ```
 //! use pdndb::{Notation, Position, Rules, parse_fen, perft, write_fen, write_move};
@@ -121,11 +122,14 @@ pub use rules::{
     Color, Geometry, Move, Piece, Position, PositionError, Preset, Rules, RulesError, Setup,
     Square, divide, perft,
 };
-pub use store::games::{GameFilter, GameList, GameRow, GameSort};
+pub use store::games::{GameFilter, GameFilterText, GameList, GameRow, GameSort};
 pub use store::import::{ImportSummary, Importer, Progress};
+pub use store::players::PlayerRow;
 pub use store::problems::ProblemFilter;
 pub use store::query::{
-    PositionQuery, QueryError, SearchHit, SearchResult, TreeMove, VariantFilter,
+    PositionQuery, QueryError, SearchHit, SearchResult, Stats, TreeMove, VariantFilter,
 };
+pub use store::recheck::RecheckSummary;
+pub use store::remove::RemoveSummary;
 pub use store::view::{GameView, ViewError};
 pub use store::{APPLICATION_ID, LockError, Mode, Store, StoreError, WriteLock, latest_step};
