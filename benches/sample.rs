@@ -5,9 +5,9 @@
 //! of them from 0 to 6, where most games meet; a game shorter than the ply
 //! gives its last position).
 
+use pdndb::Store;
 use pdndb::generate::SplitMix64;
 use pdndb::rules::{Position, Rules};
-use pdndb::store::Store;
 
 /// A position some game of the database reaches.
 pub struct Sampled {

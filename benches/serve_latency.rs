@@ -35,7 +35,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use pdndb::notation::write_fen;
-use pdndb::store::{Mode, Store};
+use pdndb::{Mode, Store};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// One keep-alive connection.

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use pdndb::notation::write_fen;
 use pdndb::pdn::Reader;
 use pdndb::replay::{FileChecker, Overrides};
-use pdndb::store::{Mode, Store};
+use pdndb::{Mode, Store};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pdndb");
 const QUERIES: usize = 100;
@@ -274,9 +274,13 @@ struct Queries {
 impl Queries {
     fn pick(db: &Path, variant: &str) -> Queries {
         let store = Store::open(db, Mode::Read).expect("the database opens");
+        // The games and names to ask about, read from the tables as any
+        // SQLite client would.
+        let conn =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .expect("the database opens");
         let ids: Vec<i64> = {
-            let mut stmt = store
-                .conn()
+            let mut stmt = conn
                 .prepare("SELECT id FROM game WHERE status = 'ok' AND preset = ?1 AND start_fen IS NULL AND plies >= 8")
                 .expect("query");
             stmt.query_map([variant], |r| r.get(0))
@@ -286,8 +290,7 @@ impl Queries {
         };
         let mut rng = pdndb::generate::SplitMix64::new(7);
         let names: Vec<String> = {
-            let mut stmt = store
-                .conn()
+            let mut stmt = conn
                 .prepare("SELECT DISTINCT name FROM player_stat ORDER BY name")
                 .expect("query");
             stmt.query_map([], |r| r.get(0))
@@ -296,8 +299,7 @@ impl Queries {
                 .expect("names")
         };
         let events: Vec<String> = {
-            let mut stmt = store
-                .conn()
+            let mut stmt = conn
                 .prepare("SELECT value FROM tag_value WHERE field = 'event' AND value <> '' ORDER BY value")
                 .expect("query");
             stmt.query_map([], |r| r.get(0))

@@ -21,9 +21,7 @@ use std::time::Instant;
 
 use pdndb::notation::Notation;
 use pdndb::rules::{Position, Rules};
-use pdndb::store::games::GameFilter;
-use pdndb::store::query::VariantFilter;
-use pdndb::store::{Mode, Store};
+use pdndb::{GameFilter, Mode, Store, VariantFilter};
 
 fn main() {
     let args: Vec<String> = std::env::args()

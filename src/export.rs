@@ -534,7 +534,7 @@ pub fn write_among(mv: &Move, legal: &[Move], notation: Notation, rules: &Rules)
 /// A tag value as every output shows it: control characters (terminal
 /// escapes, tabs, line breaks) removed, blanks trimmed and runs of them
 /// made one space, so that it holds nothing for
-/// [`crate::escape::visible`] to escape. The stored original is never
+/// `escape::visible` to escape. The stored original is never
 /// changed.
 pub fn clean_tag_value(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -2,7 +2,7 @@
 //! failed write, and standard output that a closed reader cannot make
 //! change a command's exit status. Nothing read from a file reaches the
 //! terminal as a control sequence: messages are made visible
-//! ([`crate::escape::visible`]) and JSON escapes every control character.
+//! (`escape::visible`) and JSON escapes every control character.
 
 use std::io::{self, Write};
 

@@ -59,7 +59,7 @@ impl<R: Read> Reader<R> {
     /// other encoding. UTF-16 (`UTF_16LE`, `UTF_16BE`) is read too, turned
     /// into UTF-8 as it is read. A UTF-16 byte-order mark wins over
     /// `encoding`; without one and without `encoding`, UTF-16 is known by
-    /// its first character (see [`utf16_by_first_character`]).
+    /// its first character (see `utf16_by_first_character`).
     pub fn with_encoding(source: R, encoding: Option<&'static Encoding>) -> Reader<R> {
         // Bytes pass through untouched unless they are UTF-16, given, known
         // by a byte-order mark (a UTF-8 one stays, for the framing to skip)

@@ -202,7 +202,7 @@ impl<K: Ord + Copy> SummaryBuilder<K> {
         self.total += 1;
     }
 
-    /// The summary: statuses in the order of [`STATUSES`] (others after
+    /// The summary: statuses in the order of `STATUSES` (others after
     /// them, in page order), files and layouts in page order.
     pub fn finish(mut self) -> Summary {
         let mut order: Vec<usize> = (0..self.statuses.len()).collect();

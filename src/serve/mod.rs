@@ -2,9 +2,9 @@
 //! read-only (DESIGN §6).
 //!
 //! A thin front end like the command line: requests are parsed strictly
-//! ([`params`]), answered by the library's typed queries on a small pool
-//! of read-only connections ([`state`]) and written as JSON ([`api`]) or as
-//! the built-in pages and the board picture ([`pages`]). Nothing is read
+//! (`params`), answered by the library's typed queries on a small pool
+//! of read-only connections (`state`) and written as JSON (`api`) or as
+//! the built-in pages and the board picture (`pages`). Nothing is read
 //! from disk but the database: pages, scripts and styles are built into
 //! the binary.
 

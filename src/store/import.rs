@@ -6,7 +6,7 @@
 //! games with their provenance `(file, index)` in one transaction; the file
 //! is marked complete at the end. A rerun skips complete files (same content
 //! hash) and, in an incomplete one, the games whose provenance is stored.
-//! Positions go to the index through [`super::index`], which keeps its own
+//! Positions go to the index through `super::index`, which keeps its own
 //! record of how far the index is complete.
 
 use std::collections::HashMap;
@@ -38,7 +38,7 @@ use crate::rules::{Color, Move, Position, Rules};
 /// Games the reading thread hands over at a time, at most.
 pub const BATCH: usize = 2_000;
 
-/// Bytes of prepared games (see [`Prepared::memory_size`]) the reading
+/// Bytes of prepared games (see `Prepared::memory_size`) the reading
 /// thread hands over at a time, at most (a batch of long games holds
 /// fewer than [`BATCH`]).
 pub const BATCH_BYTES: usize = 8 << 20;

@@ -96,7 +96,7 @@ pub struct Place<'a> {
 
 impl fmt::Display for Place<'_> {
     /// The file's control characters shown as escapes
-    /// ([`crate::escape::visible`]): a file name can hold any of them.
+    /// (`escape::visible`): a file name can hold any of them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,

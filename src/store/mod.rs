@@ -15,19 +15,19 @@ pub mod games;
 mod id_set;
 mod identity;
 pub mod import;
-pub mod index;
+pub(crate) mod index;
 pub mod invariants;
 pub mod listing;
 pub mod lock;
 mod migrate;
-pub mod moves;
+pub(crate) mod moves;
 mod open;
 pub mod param;
 pub mod players;
-pub mod popular;
-pub mod postings;
-pub mod postings10;
-pub mod postings12;
+pub(crate) mod popular;
+pub(crate) mod postings;
+pub(crate) mod postings10;
+pub(crate) mod postings12;
 pub mod problems;
 pub mod query;
 mod query_indexes;
@@ -408,12 +408,12 @@ impl Store {
     }
 
     /// The connection, for the import and query modules.
-    pub fn conn(&self) -> &Connection {
+    pub(crate) fn conn(&self) -> &Connection {
         &self.conn
     }
 
     /// The connection, mutably (transactions).
-    pub fn conn_mut(&mut self) -> &mut Connection {
+    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
         &mut self.conn
     }
 

@@ -214,6 +214,7 @@ impl Coding {
     }
 
     /// Encodes sorted `entries` as one chunk.
+    #[cfg(test)]
     fn encode(&self, entries: &[Entry]) -> Vec<u8> {
         self.encode_onto(
             entries,
@@ -290,6 +291,7 @@ impl Coding {
 }
 
 /// Encodes sorted entries as one chunk.
+#[cfg(test)]
 pub fn encode(entries: &[Entry]) -> Vec<u8> {
     Coding::for_entries(entries).encode(entries)
 }
@@ -665,6 +667,7 @@ pub fn each_chunk(
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
+#[cfg(test)]
 pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, bool)>, StoreError> {
     let mut out = Vec::new();
     each_chunk(conn, |bucket, entries| {

@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pdndb::store::APPLICATION_ID;
+use pdndb::APPLICATION_ID;
 
 use crate::{crate_path, json_lines, run};
 
@@ -181,7 +181,7 @@ fn a_query_brings_a_database_of_an_older_pdndb_up_to_date_and_marks_it() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(step, pdndb::store::latest_step());
+    assert_eq!(step, pdndb::latest_step());
     assert_eq!(names(&folder(dir.path())), ["previous-release.sqlite"]);
 }
 
@@ -292,7 +292,7 @@ fn check_read_only(dir: &Path, pdndb: &dyn Fn(&[&str]) -> Outcome) {
     let message = format!(
         "old.sqlite: the database is at schema step 3, older than this pdndb reads (step {}), \
          and read-only here: `pdndb recheck` where it can be written brings it up to date",
-        pdndb::store::latest_step()
+        pdndb::latest_step()
     );
     assert!(err.contains(&message), "{err}");
     assert_eq!(folder(dir), before, "queries changed nothing");

@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use pdndb::store::WriteLock;
-use pdndb::store::lock::lock_path;
+use pdndb::WriteLock;
 
 use crate::{crate_path, pdndb, run};
 
@@ -110,7 +109,8 @@ fn remove_and_recheck_wait_for_the_writer_as_import_does() {
 fn an_output_onto_the_lock_file_is_refused_by_any_name() {
     let dir = tempfile::tempdir().unwrap();
     database(dir.path());
-    let lock = lock_path(&dir.path().join("db.sqlite"));
+    // The lock file DESIGN.md names: `DB-lock` beside the database.
+    let lock = dir.path().join("db.sqlite-lock");
     for db in ["db.sqlite", "link.sqlite", "./db.sqlite"] {
         for target in ["db.sqlite-lock", "sub/../db.sqlite-lock"] {
             let (_, err, code) = run_in(dir.path(), db, &["export", "-o", target]);

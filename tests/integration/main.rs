@@ -26,6 +26,7 @@ mod pictures;
 mod pipes;
 mod playstrategy;
 mod popular;
+mod postings;
 mod queries;
 mod quirks;
 mod reader;
@@ -105,17 +106,18 @@ pub fn json_lines(text: &str) -> Vec<Value> {
 /// A database without the index opens as it is.
 pub fn open_with_index_rows(db: &Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(db).unwrap();
-    // Postings as step 12 writes them (an older database's are left alone).
+    // Postings as step 14 writes them, decoded by `postings` (an older
+    // database's are left alone).
     let has_postings: bool = conn
         .query_row(
-            "SELECT count(*) > 0 AND (SELECT user_version FROM pragma_user_version) >= 12 \
+            "SELECT count(*) > 0 AND (SELECT user_version FROM pragma_user_version) >= 14 \
              FROM sqlite_schema WHERE name = 'posting'",
             [],
             |r| r.get(0),
         )
         .unwrap();
     if has_postings {
-        let rows = pdndb::store::postings::all(&conn).unwrap();
+        let rows = postings::all(&conn);
         conn.execute_batch("CREATE TEMP TABLE position (key, game, ply, next)")
             .unwrap();
         // No next move is stored: an open entry's ply says it is open.

@@ -833,99 +833,39 @@ fn answers_as_before_and_as_a_fresh_import(folder: &str) {
     }
 }
 
-/// A database of schema step 10 (copies stored with their tags as JSON and
-/// their move text deflated alone, and the `game_white` index) made from
-/// one imported now: the same games, the copies as steps 1 to 10 stored them.
-fn step_ten_copy(db: &Path, files: &[PathBuf], to: &Path) {
-    std::fs::copy(db, to).unwrap();
-    let conn = rusqlite::Connection::open(to).unwrap();
-    let ids: Vec<(i64, String)> = conn
-        .prepare("SELECT id, path FROM source_file")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    conn.execute_batch(
-        "ALTER TABLE provenance RENAME TO provenance_now;
-         CREATE TABLE provenance (
-             file INTEGER NOT NULL REFERENCES source_file (id), idx INTEGER NOT NULL,
-             game INTEGER NOT NULL REFERENCES game (id), byte_offset INTEGER NOT NULL,
-             line INTEGER NOT NULL, tags TEXT NOT NULL, text BLOB NOT NULL,
-             PRIMARY KEY (file, idx)) WITHOUT ROWID;",
-    )
-    .unwrap();
-    for file in files {
-        let id = ids
-            .iter()
-            .find(|(_, path)| Path::new(path) == file)
-            .map(|(id, _)| *id)
-            .unwrap();
-        let bytes = std::fs::read(file).unwrap();
-        for game in pdndb::pdn::Reader::new(&bytes[..]) {
-            let game = game.unwrap();
-            let tags = Value::Object(pdndb::replay::record_tags(&game)).to_string();
-            let mut deflater =
-                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-            std::io::Write::write_all(&mut deflater, game.movetext.as_bytes()).unwrap();
-            let text = deflater.finish().unwrap();
-            conn.execute(
-                "INSERT INTO provenance SELECT file, idx, game, byte_offset, line, ?3, ?4 \
-                 FROM provenance_now WHERE file = ?1 AND idx = ?2",
-                rusqlite::params![id, game.index as i64, tags, text],
-            )
-            .unwrap();
-        }
-    }
-    conn.execute_batch(
-        "DROP TABLE provenance_now;
-         CREATE INDEX provenance_game ON provenance (game);
-         CREATE INDEX game_white ON game (white);
-         PRAGMA user_version = 10;",
-    )
-    .unwrap();
-    // The index as step 10 wrote it: the 32 bits kept now, then 8 zero bits;
-    // a next move named (id 1) where the entry is not open.
-    use pdndb::store::postings10;
-    let entries = pdndb::store::postings::all(&conn).unwrap();
-    let mut conn = conn;
-    let tx = conn.transaction().unwrap();
-    tx.execute("DELETE FROM posting", []).unwrap();
-    let mut buckets: std::collections::BTreeMap<i64, Vec<postings10::Entry>> = Default::default();
-    for (kept, game, ply, open) in entries {
-        let key = kept << (64 - pdndb::store::postings::KEPT_BITS);
-        let (bucket, suffix) = postings10::split(key);
-        buckets.entry(bucket).or_default().push(postings10::Entry {
-            suffix,
-            game,
-            ply,
-            next: u32::from(!open),
-        });
-    }
-    for (bucket, mut entries) in buckets {
-        entries.sort_unstable();
-        postings10::write_bucket(&tx, bucket, &entries).unwrap();
-    }
-    tx.commit().unwrap();
-}
+/// The files of tests/data/step-10, imported into its `step-10.sqlite`.
+const STEP_TEN_FILES: [&str; 4] = [
+    "seed-dama.pdn",
+    "messy-records.pdn",
+    "quirks-windows-1252.pdn",
+    "quirks-movetext.pdn",
+];
 
+/// A database of schema step 10 (tests/data/step-10: copies stored with
+/// their tags as JSON and their move text deflated alone, the `game_white`
+/// index, postings of 40-bit keys with their next moves), brought up to
+/// date, answers as a fresh import of the same files.
 #[test]
 fn a_database_of_step_ten_migrated_shows_and_exports_its_games_as_before() {
     let dir = tempfile::tempdir().unwrap();
-    let files: Vec<PathBuf> = [
-        "sample-pdn/seed-dama.pdn",
-        "sample-pdn/messy-records.pdn",
-        "sample-pdn/quirks-windows-1252.pdn",
-        "sample-pdn/quirks-movetext.pdn",
-    ]
-    .iter()
-    .map(|f| crate_path(f))
-    .collect();
+    for entry in std::fs::read_dir(crate_path("tests/data/step-10")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
     let db = dir.path().join("now.sqlite");
-    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-    import_json(&db, &refs);
-    let old = dir.path().join("step10.sqlite");
-    step_ten_copy(&db, &files, &old);
+    let out = pdndb(&db)
+        .current_dir(dir.path())
+        .args(["import", "--quiet"])
+        .args(STEP_TEN_FILES)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let old = dir.path().join("step-10.sqlite");
+    assert_eq!(count(&old, "PRAGMA user_version"), 10);
     assert_eq!(
         count(&old, "SELECT count(*) FROM provenance"),
         count(&db, "SELECT count(*) FROM provenance")
