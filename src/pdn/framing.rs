@@ -871,75 +871,105 @@ impl<R: Read> Framer<R> {
         let mut value = Limited::new();
         loop {
             self.src.fill(1)?;
-            let w = self.src.window();
-            if w.is_empty() {
+            if self.src.window().is_empty() {
                 break;
             }
-            let single_byte = self.src.single_byte;
-            let at = || self.src.position();
-            if quoted {
-                // Value bytes up to the closing quote or the end of the line.
-                let mut i = 0;
-                let mut closed = None;
-                while i < w.len() {
-                    let b = w[i];
-                    if b == b'\n' {
-                        closed = Some(false);
-                        break;
-                    }
-                    if escaped {
-                        escaped = false;
-                    } else if b == b'\\' {
-                        escaped = true;
-                    } else if b == b'"' {
-                        closed = Some(true);
-                        break;
-                    }
-                    i += 1;
-                }
-                value.take(g, &w[..i], single_byte, at, start, "tag value");
-                match closed {
-                    Some(true) => {
-                        g.copy(b"\"", single_byte, || {
-                            position_after(at(), &w[..i], single_byte)
-                        });
-                        self.src.advance(i + 1);
-                        quoted = false;
-                    }
-                    Some(false) => {
-                        self.src.advance(i);
-                        break;
-                    }
-                    None => self.src.advance(i),
-                }
+            let next = if quoted {
+                self.tag_value_part(g, &mut value, start, &mut escaped)
             } else {
-                // The `[`, the name and blanks, up to a quote, `]` or the end
-                // of the line.
-                match w.iter().position(|b| matches!(b, b'\n' | b'"' | b']')) {
-                    Some(i) if w[i] == b'\n' => {
-                        g.copy(&w[..i], single_byte, at);
-                        self.src.advance(i);
-                        break;
-                    }
-                    Some(i) => {
-                        let close = w[i] == b']';
-                        g.copy(&w[..=i], single_byte, at);
-                        self.src.advance(i + 1);
-                        if close {
-                            break;
-                        }
-                        quoted = true;
-                    }
-                    None => {
-                        let n = w.len();
-                        g.copy(w, single_byte, at);
-                        self.src.advance(n);
-                    }
-                }
+                self.tag_name_part(g)
+            };
+            match next {
+                Some(q) => quoted = q,
+                None => break,
             }
         }
         s.prev = Some(b']');
         Ok(())
+    }
+
+    /// A tag's value bytes in the window, up to the closing quote or the
+    /// end of the line (`start`: where the tag starts; `escaped`: the
+    /// last byte was an unescaped `\`). Returns whether the value goes on
+    /// (`Some(true)`), the rest of the tag follows it (`Some(false)`) or
+    /// the line ends (`None`).
+    #[inline]
+    fn tag_value_part(
+        &mut self,
+        g: &mut GameBuf,
+        value: &mut Limited,
+        start: Position,
+        escaped: &mut bool,
+    ) -> Option<bool> {
+        let w = self.src.window();
+        let single_byte = self.src.single_byte;
+        let at = || self.src.position();
+        let mut i = 0;
+        let mut closed = None;
+        while i < w.len() {
+            let b = w[i];
+            if b == b'\n' {
+                closed = Some(false);
+                break;
+            }
+            if *escaped {
+                *escaped = false;
+            } else if b == b'\\' {
+                *escaped = true;
+            } else if b == b'"' {
+                closed = Some(true);
+                break;
+            }
+            i += 1;
+        }
+        value.take(g, &w[..i], single_byte, at, start, "tag value");
+        match closed {
+            Some(true) => {
+                g.copy(b"\"", single_byte, || {
+                    position_after(at(), &w[..i], single_byte)
+                });
+                self.src.advance(i + 1);
+                Some(false)
+            }
+            Some(false) => {
+                self.src.advance(i);
+                None
+            }
+            None => {
+                self.src.advance(i);
+                Some(true)
+            }
+        }
+    }
+
+    /// The `[`, the name and blanks of a tag in the window, up to a quote,
+    /// `]` or the end of the line. Returns whether a value starts
+    /// (`Some(true)`), the window ended first (`Some(false)`) or the tag
+    /// or the line ends (`None`).
+    #[inline]
+    fn tag_name_part(&mut self, g: &mut GameBuf) -> Option<bool> {
+        let w = self.src.window();
+        let single_byte = self.src.single_byte;
+        let at = || self.src.position();
+        match w.iter().position(|b| matches!(b, b'\n' | b'"' | b']')) {
+            Some(i) if w[i] == b'\n' => {
+                g.copy(&w[..i], single_byte, at);
+                self.src.advance(i);
+                None
+            }
+            Some(i) => {
+                let close = w[i] == b']';
+                g.copy(&w[..=i], single_byte, at);
+                self.src.advance(i + 1);
+                (!close).then_some(true)
+            }
+            None => {
+                let n = w.len();
+                g.copy(w, single_byte, at);
+                self.src.advance(n);
+                Some(false)
+            }
+        }
     }
 
     /// Reads a comment from its `{` to the matching `}` (nested braces
@@ -1088,12 +1118,7 @@ fn scan_movetext(
             // Inside a line that holds movetext, blanks and the bytes of
             // words change nothing but the last byte seen: pass them up to
             // a byte that may (see `CLASS`).
-            let from = i;
-            let last = if is_boundary(prev) { BOUNDARY } else { 0 };
-            i = pass_words(w, i, last);
-            if i > from {
-                prev = Some(w[i - 1]);
-            }
+            i = pass_words_noting(w, i, &mut prev);
         }
         let Some(&b) = w.get(i) else {
             break Stop::Refill;
@@ -1120,44 +1145,30 @@ fn scan_movetext(
             b';' | b'{' => break Stop::Special,
             _ => {}
         }
-        if !seen && line_blank && b.is_ascii_alphabetic() {
-            // A tag line that lost its `[`, among the header's lines: the
-            // whole line must be seen.
-            if i + BRACKETLESS_LOOKAHEAD > w.len() && !eof && i > 0 {
-                break Stop::Refill;
-            }
-            if bracketless_tag(&w[i..], eof) {
-                break Stop::Special;
-            }
+        if !seen
+            && line_blank
+            && b.is_ascii_alphabetic()
+            && let Some(stop) = bracketless_stop(w, i, eof)
+        {
+            break stop;
         }
         column_one = false;
         line_blank = false;
         seen = true;
         if depth == 0 && matches!(b, b'0'..=b'2' | b'*' | b'-' | 0xC2 | 0xBD) && is_boundary(prev) {
-            // Enough of the window for any result and, after a `1-1` or a
-            // lone `-`, for the whole look ahead (so that it sees the same
-            // bytes however the input arrives).
-            if i + RESULT_WINDOW > w.len() && !eof && i > 0 {
-                break Stop::Refill;
-            }
-            if b == b'-'
-                && let Some(n) = unknown_move_len(&w[i..])
-            {
-                // `- -`, an unknown move: its second `-` is no result.
-                i += n;
-                prev = Some(b'-');
-                continue;
-            }
-            let found = if b == b'-' {
-                lone_dash_len(&w[i..])
-            } else {
-                result_len(&w[i..])
-            };
-            if let Some(n) = found
-                && (!ends_game_only_at_its_end(&w[i..i + n]) || draw_ends_game(&w[i + n..], eof))
-            {
-                i += n;
-                break Stop::Result;
+            match at_result(w, i, b, eof) {
+                AtResult::Refill => break Stop::Refill,
+                AtResult::UnknownMove(n) => {
+                    // `- -`, an unknown move: its second `-` is no result.
+                    i += n;
+                    prev = Some(b'-');
+                    continue;
+                }
+                AtResult::Result(n) => {
+                    i += n;
+                    break Stop::Result;
+                }
+                AtResult::Neither => {}
             }
         }
         match b {
@@ -1171,11 +1182,7 @@ fn scan_movetext(
         // pass it at once. After a byte that is no token boundary, no byte
         // of the run may start a result or anything else.
         if !is_boundary(prev) {
-            let run = w[i..].iter().take_while(|&&c| PLAIN[c as usize]).count();
-            if run > 0 {
-                i += run;
-                prev = Some(w[i - 1]);
-            }
+            i = pass_plain(w, i, &mut prev);
         }
     };
     s.line_blank = line_blank;
@@ -1184,6 +1191,81 @@ fn scan_movetext(
     s.prev = prev;
     *movetext = seen;
     (i, stop)
+}
+
+/// [`pass_words`] from `i`, with `prev` the last byte seen (updated);
+/// returns where it stopped.
+#[inline]
+fn pass_words_noting(w: &[u8], i: usize, prev: &mut Option<u8>) -> usize {
+    let last = if is_boundary(*prev) { BOUNDARY } else { 0 };
+    let end = pass_words(w, i, last);
+    if end > i {
+        *prev = Some(w[end - 1]);
+    }
+    end
+}
+
+/// Passes the [`PLAIN`] bytes from `i`, with `prev` the last byte seen
+/// (updated); returns where the run ends.
+#[inline]
+fn pass_plain(w: &[u8], i: usize, prev: &mut Option<u8>) -> usize {
+    let run = w[i..].iter().take_while(|&&c| PLAIN[c as usize]).count();
+    if run > 0 {
+        *prev = Some(w[i + run - 1]);
+    }
+    i + run
+}
+
+/// Whether [`scan_movetext`] stops at `w[i]`, a letter that starts a line
+/// among the header's lines, for a tag line that lost its `[`: the whole
+/// line must be seen.
+#[inline]
+fn bracketless_stop(w: &[u8], i: usize, eof: bool) -> Option<Stop> {
+    if i + BRACKETLESS_LOOKAHEAD > w.len() && !eof && i > 0 {
+        return Some(Stop::Refill);
+    }
+    bracketless_tag(&w[i..], eof).then_some(Stop::Special)
+}
+
+/// What stands at a byte that may start a result, for [`scan_movetext`].
+enum AtResult {
+    /// The window ends too soon to tell: refill and look again.
+    Refill,
+    /// `- -`, an unknown move, this many bytes long.
+    UnknownMove(usize),
+    /// A result that ends the game, this many bytes long.
+    Result(usize),
+    /// Neither: the byte is read as any other.
+    Neither,
+}
+
+/// What stands at `w[i]` (`b`), a byte that may start a result after a
+/// token boundary at variation depth 0 (`eof`: `w` runs to the end of the
+/// input).
+#[inline]
+fn at_result(w: &[u8], i: usize, b: u8, eof: bool) -> AtResult {
+    // Enough of the window for any result and, after a `1-1` or a lone
+    // `-`, for the whole look ahead (so that it sees the same bytes however
+    // the input arrives).
+    if i + RESULT_WINDOW > w.len() && !eof && i > 0 {
+        return AtResult::Refill;
+    }
+    if b == b'-'
+        && let Some(n) = unknown_move_len(&w[i..])
+    {
+        return AtResult::UnknownMove(n);
+    }
+    let found = if b == b'-' {
+        lone_dash_len(&w[i..])
+    } else {
+        result_len(&w[i..])
+    };
+    match found {
+        Some(n) if !ends_game_only_at_its_end(&w[i..i + n]) || draw_ends_game(&w[i + n..], eof) => {
+            AtResult::Result(n)
+        }
+        _ => AtResult::Neither,
+    }
 }
 
 /// Where [`scan_movetext`]'s pass over a line holding movetext stops,

@@ -30,7 +30,7 @@ use super::encoding::Choice;
 use super::error::{Diagnostic, Note, Position};
 use super::framing::RawGame;
 use super::game::{
-    Comment, CommentKind, Game, GameResult, Line, MoveNumber, Nag, Ply, PlyText, PlyToken,
+    Comment, CommentKind, Game, GameResult, Hints, Line, MoveNumber, Nag, Ply, PlyText, PlyToken,
     SetupCommand, SquareSummary, Tag, TextEncoding, hints,
 };
 use super::lex::{
@@ -577,6 +577,76 @@ struct Reading<'t> {
 }
 
 impl<'t> Reading<'t> {
+    /// The state at the start of a game's text (`start`: where it starts;
+    /// `notes`: those found so far; `ends_on_result`: the framing ended it
+    /// on a result).
+    fn new(
+        text: &'t GameText,
+        start: Position,
+        notes: Vec<Note>,
+        ends_on_result: bool,
+        short_ways: bool,
+    ) -> Reading<'t> {
+        Reading {
+            text: &text.text,
+            bytes: text.text.as_bytes(),
+            i: 0,
+            loc: Locator::new(text),
+            first_column: start.column,
+            notes,
+            items: 0,
+            tags: Vec::new(),
+            main: Line::default(),
+            open: Vec::new(),
+            number: None,
+            result: None,
+            first_fen_command: None,
+            movetext_at: 0,
+            squares: SquareSummary::default(),
+            split_captures: false,
+            later_setup: false,
+            ends_on_result,
+            short_ways,
+        }
+    }
+
+    /// Reads the whole game: its tags, then its movetext (`truncated`: the
+    /// game was cut at the length limit, already reported). Returns where
+    /// the movetext starts and ends.
+    fn read(&mut self, truncated: bool) -> (usize, usize) {
+        let movetext_at = self.header();
+        self.movetext_at = movetext_at;
+        for note in repeated_tags(&self.tags) {
+            self.note(note);
+        }
+        // Rarely fewer than five bytes of movetext per move (`1. 9-13 22-18 `
+        // takes 7.5): one allocation, usually.
+        self.main
+            .plies
+            .reserve(((self.bytes.len() - movetext_at) / 5).min(1024));
+        self.main.position = self.loc.at(movetext_at);
+        self.movetext();
+        self.close_all();
+        let end = self.text.trim_end().len().max(movetext_at);
+        // A game cut at the length limit has already been reported.
+        if self.result.is_none() && !truncated {
+            self.warn(end, "no result terminator: the game ends here");
+        }
+        (movetext_at, end)
+    }
+
+    /// The hints the game's tags and moves give, their warnings noted.
+    fn hints(&mut self) -> Hints {
+        let (mut hints, warnings) =
+            hints(&self.tags, &self.squares, self.first_fen_command.as_ref());
+        hints.split_captures = self.split_captures;
+        hints.later_setup = self.later_setup;
+        for (position, message) in warnings {
+            self.note(Note::warning(position, message));
+        }
+        hints
+    }
+
     fn note(&mut self, note: Note) {
         if self.notes.len() < MAX_DIAGNOSTICS {
             self.notes.push(note);
@@ -1573,53 +1643,11 @@ fn parse_game_as(
     let mut notes = framing_notes;
     notes.extend(encoding_notes(&text, choice, announce));
     let start = text.segments.first().map_or(Position::START, |s| s.start);
-    let mut r = Reading {
-        text: &text.text,
-        bytes: text.text.as_bytes(),
-        i: 0,
-        loc: Locator::new(&text),
-        first_column: start.column,
-        notes,
-        items: 0,
-        tags: Vec::new(),
-        main: Line::default(),
-        open: Vec::new(),
-        number: None,
-        result: None,
-        first_fen_command: None,
-        movetext_at: 0,
-        squares: SquareSummary::default(),
-        split_captures: false,
-        later_setup: false,
-        // A game cut at the length limit ends where it was cut.
-        ends_on_result: complete && !truncated,
-        short_ways,
-    };
-    let movetext_at = r.header();
-    r.movetext_at = movetext_at;
-    for note in repeated_tags(&r.tags) {
-        r.note(note);
-    }
-    // Rarely fewer than five bytes of movetext per move (`1. 9-13 22-18 `
-    // takes 7.5): one allocation, usually.
-    r.main
-        .plies
-        .reserve(((r.bytes.len() - movetext_at) / 5).min(1024));
-    r.main.position = r.loc.at(movetext_at);
+    // A game cut at the length limit ends where it was cut.
+    let mut r = Reading::new(&text, start, notes, complete && !truncated, short_ways);
+    let (movetext_at, end) = r.read(truncated);
     let movetext_start = r.main.position;
-    r.movetext();
-    r.close_all();
-    let end = r.text.trim_end().len().max(movetext_at);
-    // A game cut at the length limit has already been reported.
-    if r.result.is_none() && !truncated {
-        r.warn(end, "no result terminator: the game ends here");
-    }
-    let (mut hints, warnings) = hints(&r.tags, &r.squares, r.first_fen_command.as_ref());
-    hints.split_captures = r.split_captures;
-    hints.later_setup = r.later_setup;
-    for (position, message) in warnings {
-        r.note(Note::warning(position, message));
-    }
+    let hints = r.hints();
     let Reading {
         notes,
         tags,
