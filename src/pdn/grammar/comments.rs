@@ -23,6 +23,7 @@ impl<'t> Reading<'t> {
     /// [`Reading::add_comment`], its position given when already known
     /// (asking the locator for an earlier offset costs a pass from the
     /// start of the text).
+    #[inline]
     pub(super) fn add_comment_located(
         &mut self,
         at: usize,
@@ -52,6 +53,7 @@ impl<'t> Reading<'t> {
     }
 
     /// [`Reading::add_bare`], its position given when already known.
+    #[inline]
     pub(super) fn add_bare_located(
         &mut self,
         at: usize,
@@ -108,6 +110,7 @@ impl<'t> Reading<'t> {
 
     /// Whether the word at `at` is plain text (not a move, number, result or
     /// other element).
+    #[inline]
     pub(super) fn is_bare_word(&self, at: usize) -> bool {
         let b = self.bytes[at];
         if b.is_ascii_digit()

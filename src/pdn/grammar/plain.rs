@@ -12,6 +12,7 @@ use crate::pdn::lex::is_name_byte;
 /// without blanks (`23-18`, `15x22`, `26x17x10x1`), read without the
 /// general parser: they are most of the tokens of most files. Returns exactly what
 /// [`MoveToken::parse_prefix`] would, or `None` to leave the token to it.
+#[inline]
 pub(super) fn plain_move(text: &[u8]) -> Option<(MoveToken, usize)> {
     let (first, end) = square_number(text, 0)?;
     plain_move_after(text, first, end).map(|plain| (plain.token, plain.used))
@@ -121,6 +122,7 @@ pub(super) fn plain_move_after(text: &[u8], first: u16, end: usize) -> Option<Pl
 /// Where the tag starting at `at` ends, as the framing sees it: after
 /// its first `]` outside quotes (where `\` escapes the byte after it), or
 /// at the end of its line.
+#[inline]
 pub(super) fn tag_end(bytes: &[u8], at: usize) -> usize {
     let mut k = at + 1;
     // Outside quotes, from `k`: only a newline, `]` and `"` matter.
@@ -173,6 +175,7 @@ pub(super) struct PlainTag {
 /// holding no backslash, and `]` just after the value, on one line. Such
 /// a tag reads with no warning, its value as written: this finds what
 /// [`tag_end`], [`tag_pair`] and [`unescape`] would, in one pass.
+#[inline]
 pub(super) fn plain_tag(bytes: &[u8], at: usize) -> Option<PlainTag> {
     let name_at = at + 1;
     if bytes.get(at) != Some(&b'[') {

@@ -18,11 +18,13 @@ use crate::pdn::lex::is_name_byte;
 pub(super) type Res<'a, T> = IResult<&'a str, T>;
 
 // blank := " " | "\t"
+#[inline]
 pub(super) fn blanks(i: &str) -> Res<'_, &str> {
     space0(i)
 }
 
 // name := [A-Za-z0-9_-]+
+#[inline]
 pub(super) fn tag_name(i: &str) -> Res<'_, &str> {
     // Name bytes are ASCII: the cut is a character boundary.
     let n = i.bytes().take_while(|&b| is_name_byte(b)).count();
@@ -36,6 +38,7 @@ pub(super) fn tag_name(i: &str) -> Res<'_, &str> {
 }
 
 // value := '"' (escape | [^"\\\n])* '"'     (an unclosed value ends with the line)
+#[inline]
 pub(super) fn tag_value(i: &str) -> Res<'_, (&str, bool)> {
     let (rest, _) = char('"')(i)?;
     let bytes = rest.as_bytes();
@@ -67,6 +70,7 @@ pub(super) struct RawTag<'a> {
 // tag := "[" blank* name blank* value blank* "]"      (committed after "[")
 //        | name blank* value blank* "]"             (a tag line that lost its "[";
 //                                                   the caller checks the line)
+#[inline]
 pub(super) fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
     let error = nom::error::Error::new(i, nom::error::ErrorKind::Char);
     let bytes = i.as_bytes();
@@ -111,6 +115,7 @@ pub(super) fn tag_pair(i: &str) -> Res<'_, RawTag<'_>> {
 }
 
 /// A tag value with `\"` and `\\` unescaped; other backslashes kept.
+#[inline]
 pub(super) fn unescape(raw: &str) -> CompactString {
     if !raw.contains('\\') {
         return raw.into();
@@ -136,6 +141,7 @@ pub(super) fn unescape(raw: &str) -> CompactString {
 // number := digit+ "." "."*       (two or more dots: the second side's move)
 //
 // Read by hand: it is tried at every token that starts with a digit.
+#[inline]
 pub(super) fn move_number(i: &str) -> Res<'_, MoveNumber> {
     let bytes = i.as_bytes();
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -164,32 +170,38 @@ pub(super) fn move_number(i: &str) -> Res<'_, MoveNumber> {
 }
 
 // ellipsis := "..."
+#[inline]
 pub(super) fn ellipsis(i: &str) -> Res<'_, &str> {
     tag("...")(i)
 }
 
 // nag := "$" digit+
+#[inline]
 pub(super) fn nag(i: &str) -> Res<'_, u32> {
     preceded(char('$'), map_res(digit1, str::parse::<u32>)).parse(i)
 }
 
 // mark := [!?]+
+#[inline]
 pub(super) fn mark(i: &str) -> Res<'_, &str> {
     take_while1(|c| c == '!' || c == '?')(i)
 }
 
 // paren-mark := "(" blank* [!?]+ blank* ")"
+#[inline]
 pub(super) fn paren_mark(i: &str) -> Res<'_, &str> {
     recognize((char('('), blanks, mark, blanks, char(')'))).parse(i)
 }
 
 // unknown := "-" blank* "-"
+#[inline]
 pub(super) fn unknown_move(i: &str) -> Res<'_, &str> {
     recognize((char('-'), blanks, char('-'))).parse(i)
 }
 
 // setup := "/" letter [^/\n(){}[];]* "/"   (a command name first, as in `/FEN "…"/`;
 //                                          no bracket, which the framing would count)
+#[inline]
 pub(super) fn setup(i: &str) -> Res<'_, &str> {
     delimited(
         char('/'),
@@ -203,6 +215,7 @@ pub(super) fn setup(i: &str) -> Res<'_, &str> {
 }
 
 // fen-command := "FEN" blank* '"' [^"]* '"'
+#[inline]
 pub(super) fn fen_command(i: &str) -> Res<'_, &str> {
     preceded(
         (tag_no_case("FEN"), blanks),
@@ -216,6 +229,7 @@ pub(super) fn fen_command(i: &str) -> Res<'_, &str> {
 }
 
 // line-comment := ";" [^\n]*      escape := "%" [^\n]*   (the caller checks column 1)
+#[inline]
 pub(super) fn rest_of_line(i: &str) -> Res<'_, &str> {
     preceded(alt((char(';'), char('%'))), take_till(|c| c == '\n')).parse(i)
 }
@@ -236,6 +250,7 @@ pub(super) enum CommentEnd {
 // Nested braces are counted. When they never balance, the comment is read
 // flat, up to its first `}`; when there is no `}` at all it runs to the end
 // of the game's text. Returns the inner text and how the comment ended.
+#[inline]
 pub(super) fn brace_comment(i: &str) -> Res<'_, (&str, CommentEnd)> {
     let (body, _) = char('{')(i)?;
     let bytes = body.as_bytes();
@@ -261,6 +276,7 @@ pub(super) fn brace_comment(i: &str) -> Res<'_, (&str, CommentEnd)> {
 }
 
 /// Whether `b` ends a move token without being glued text.
+#[inline]
 pub(super) fn ends_move(b: u8) -> bool {
     b.is_ascii_whitespace()
         || matches!(
@@ -271,6 +287,7 @@ pub(super) fn ends_move(b: u8) -> bool {
 
 /// Whether `b` ends a word of text outside braces. A result followed by
 /// any of these is a result (see `lex`), so no word reads as one.
+#[inline]
 pub(super) fn ends_word(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b';')
 }
@@ -278,6 +295,7 @@ pub(super) fn ends_word(b: u8) -> bool {
 /// Whether a word that is not a move was probably meant as one (so it
 /// stands as a ply, for replay to report): it starts with a letter or digit
 /// and holds a digit.
+#[inline]
 pub(super) fn meant_as_move(word: &str) -> bool {
     word.bytes()
         .next()
@@ -286,6 +304,7 @@ pub(super) fn meant_as_move(word: &str) -> bool {
 }
 
 /// `text` cut to the text limit on a character boundary.
+#[inline]
 pub(super) fn limited(text: &str) -> &str {
     if text.len() <= MAX_TEXT_LEN {
         return text;
@@ -298,6 +317,7 @@ pub(super) fn limited(text: &str) -> &str {
 }
 
 /// `text` with CRLF read as LF.
+#[inline]
 pub(super) fn normalise_newlines(text: &str) -> String {
     if text.contains('\r') {
         text.replace("\r\n", "\n")
@@ -307,6 +327,7 @@ pub(super) fn normalise_newlines(text: &str) -> String {
 }
 
 /// A short quote of `text` for a message.
+#[inline]
 pub(super) fn quote(text: &str) -> String {
     let mut out: String = text
         .chars()

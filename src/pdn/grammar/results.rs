@@ -77,6 +77,7 @@ impl<'t> Reading<'t> {
     /// move it then is), so that no word holds one, and the writer writes
     /// it only as a result (the move zero-padded); a lone `-` counts where
     /// it is the result.
+    #[inline]
     pub(super) fn result_within(&self, from: usize, to: usize) -> Option<usize> {
         (from + 1..to.min(self.bytes.len())).find(|&k| {
             is_boundary(Some(self.bytes[k - 1]))
