@@ -17,8 +17,9 @@
 //!   is junk, skipped and reported once per run of junk lines;
 //! * an unterminated comment ends before the next line that looks like a
 //!   tag, so the next game is not lost;
-//! * a comment, line comment or tag value longer than [`MAX_TEXT_LEN`](super::MAX_TEXT_LEN) is cut
-//!   there, and a game longer than [`MAX_GAME_LEN`](super::MAX_GAME_LEN) is cut there; the rest is
+//! * a comment, line comment or tag value longer than
+//!   [`MAX_TEXT_LEN`](super::MAX_TEXT_LEN) is cut there, and a game longer
+//!   than [`MAX_GAME_LEN`](super::MAX_GAME_LEN) is cut there; the rest is
 //!   scanned but not kept, so memory stays bounded whatever the input.
 //!
 //! Every byte is looked at a bounded number of times, so reading is linear.

@@ -10,7 +10,7 @@ use crate::pdn::game::{Tag, TextEncoding};
 
 /// A warning for each tag whose name (compared without case) an earlier tag
 /// of the game already has. Both stay in the game's tags; the first is the
-/// one [`Game::tag`] gives.
+/// one [`Game::tag`](crate::pdn::Game::tag) gives.
 pub(super) fn repeated_tags(tags: &[Tag]) -> Vec<Note> {
     let note = |first: &Tag, again: &Tag| {
         Note::warning(

@@ -174,7 +174,8 @@ pub(super) struct PlainTag {
 /// The tag at `at` when it is plain: `[`, a name, blanks, a quoted value
 /// holding no backslash, and `]` just after the value, on one line. Such
 /// a tag reads with no warning, its value as written: this finds what
-/// [`tag_end`], [`tag_pair`] and [`unescape`] would, in one pass.
+/// [`tag_end`], [`tag_pair`](super::productions::tag_pair) and
+/// [`unescape`](super::productions::unescape) would, in one pass.
 #[inline]
 pub(super) fn plain_tag(bytes: &[u8], at: usize) -> Option<PlainTag> {
     let name_at = at + 1;

@@ -35,14 +35,14 @@ pub(super) struct Reading<'t> {
     /// The squares of the main line's moves so far.
     pub(super) squares: SquareSummary,
     /// Whether a capture of some line starts where the capture before it
-    /// ended (see [`Hints::split_captures`](super::Hints::split_captures)).
+    /// ended (see [`Hints::split_captures`](crate::pdn::Hints::split_captures)).
     pub(super) split_captures: bool,
     /// Whether the main line has a set-up command after a move.
     pub(super) later_setup: bool,
     /// The framing ended the game on a result, which ends its text.
     pub(super) ends_on_result: bool,
     /// Whether runs of plain movetext ([`Reading::plain_run`]) and plain
-    /// tags ([`plain_tag`]) take the short way; off only to test that both
+    /// tags ([`plain_tag`](super::plain::plain_tag)) take the short way; off only to test that both
     /// ways read the same.
     pub(super) short_ways: bool,
 }
