@@ -89,6 +89,7 @@ impl GameBuf {
 
     /// Keeps `data`, which stands at `at()` in the input (asked for only
     /// when needed); `single_byte` says whether every byte is a character.
+    #[inline]
     pub(super) fn copy(&mut self, data: &[u8], single_byte: bool, at: impl FnOnce() -> Position) {
         if self.full || data.is_empty() {
             return;

@@ -178,6 +178,7 @@ impl<R: Read> Source<R> {
 
     /// Counts the lines and characters of the bytes passed since the last
     /// count.
+    #[inline]
     pub(super) fn sync(&self) {
         let from = self.synced.get();
         if from == self.pos {

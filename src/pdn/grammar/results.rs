@@ -92,7 +92,7 @@ impl<'t> Reading<'t> {
     /// stops right after a result (see `lex::draw_ends_game` for its rule).
     /// Anywhere else `1-1` is a move and `-` text, so the framing and the
     /// grammar always agree.
-    #[inline]
+    #[inline(always)]
     pub(super) fn result_at(&self, k: usize) -> Option<usize> {
         let rest = &self.bytes[k..];
         let n = if rest.first() == Some(&b'-') {

@@ -109,7 +109,7 @@ impl<'t> Reading<'t> {
     }
 
     /// Counts an item; false (and a warning, once) past the limit.
-    #[inline]
+    #[inline(always)]
     pub(super) fn room(&mut self, at: usize) -> bool {
         self.items += 1;
         if self.items == MAX_ITEMS + 1 {
