@@ -278,6 +278,30 @@ fn export_replayed(
     let out = asked
         .filter(|n| n.names_squares_of(rules.geometry))
         .unwrap_or(Notation::Numeric);
+    let (tags, result, mut notes) = export_tags(game, read, asked, out);
+    let mut writer = MoveWriter {
+        rules,
+        read: read.notation,
+        out,
+        alternatives_left: MAX_ALTERNATIVES,
+        left_out: false,
+    };
+    let plies = export_plies(read, &mut writer, keep_from);
+    replay_notes(read, keep_from, writer.left_out, &mut notes);
+    let line = export_line(game, &notes, plies);
+    new_game(game, tags, line, result)
+}
+
+/// The clean game's tags (the roster, then the tags replay decides, then
+/// the record's other tags), its result, and the notes so far (`asked`:
+/// the notation asked for; `out`: the one written).
+fn export_tags(
+    game: &Game,
+    read: &ReadGame<'_>,
+    asked: Option<Notation>,
+    out: Notation,
+) -> (Vec<Tag>, String, Vec<String>) {
+    let rules = read.rules;
     let (mut tags, result, mut notes) = roster(game, rules.first);
     if let Some(asked) = asked.filter(|n| *n != out) {
         notes.push(format!(
@@ -303,16 +327,18 @@ fn export_replayed(
             .filter(|t| !is_named(&t.name, &ROSTER) && !is_named(&t.name, &REPLACED))
             .cloned(),
     );
+    (tags, result, notes)
+}
 
-    let mut writer = MoveWriter {
-        rules,
-        read: read.notation,
-        out,
-        alternatives_left: MAX_ALTERNATIVES,
-        left_out: false,
-    };
-    let replay = read.replay;
-    let mut plies = writer.reading(read.plies, *read.start, replay, true, 0);
+/// The main line's plies as written out (from `keep_from` on, as read),
+/// the first numbered.
+fn export_plies(
+    read: &ReadGame<'_>,
+    writer: &mut MoveWriter<'_>,
+    keep_from: Option<usize>,
+) -> Vec<Ply> {
+    let rules = read.rules;
+    let mut plies = writer.reading(read.plies, *read.start, read.replay, true, 0);
     if let Some(k) = keep_from {
         plies.truncate(k);
         plies.extend(read.plies.iter().skip(k).cloned());
@@ -324,6 +350,18 @@ fn export_replayed(
             ellipsis: side != rules.first,
         });
     }
+    plies
+}
+
+/// Puts the notes on what replay found first: the readings (`left_out`:
+/// some were not written) and where reading stopped.
+fn replay_notes(
+    read: &ReadGame<'_>,
+    keep_from: Option<usize>,
+    left_out: bool,
+    notes: &mut Vec<String>,
+) {
+    let replay = read.replay;
     let at = replay
         .divergence
         .as_ref()
@@ -339,7 +377,7 @@ fn export_replayed(
                 k + 1
             ),
         };
-        if writer.left_out && keep_from.is_none() {
+        if left_out && keep_from.is_none() {
             note.push_str(&format!(
                 " Only {MAX_ALTERNATIVES} of them are written; the others are left out."
             ));
@@ -353,6 +391,11 @@ fn export_replayed(
         );
         notes.insert(0, format!("{why}. {AS_WRITTEN}"));
     }
+}
+
+/// The main line: the notes, then the record's own comments (without the
+/// notes of an earlier export), its set-up commands and `plies`.
+fn export_line(game: &Game, notes: &[String], plies: Vec<Ply>) -> Line {
     let mut comments: Vec<Comment> = notes.iter().cloned().map(comment).collect();
     // The notes of an earlier export are written afresh, not kept.
     let earlier = |c: &Comment| {
@@ -377,13 +420,12 @@ fn export_replayed(
     {
         setups.remove(k);
     }
-    let line = Line {
+    Line {
         position: TextPosition::START,
         comments,
         setups,
         plies,
-    };
-    new_game(game, tags, line, result)
+    }
 }
 
 /// Writes moves, and the other readings of a line as variations.

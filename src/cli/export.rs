@@ -116,6 +116,13 @@ pub fn cmd_export(
         None => export(out)?,
         Some(path) => write_file(path, db, export)?,
     };
+    say_tally(&tally, notation);
+    Ok(Exit::Success)
+}
+
+/// Says on standard error what an export wrote (`notation`: the one asked
+/// for): how many games, and those that may not read back as they were.
+fn say_tally(tally: &Tally, notation: Option<Notation>) {
     let Tally {
         written,
         skipped,
@@ -124,18 +131,18 @@ pub fn cmd_export(
         own,
         changed,
     } = tally;
-    if skipped > 0 {
+    if *skipped > 0 {
         say!("{written} games exported ({skipped} broken games left out)");
     } else {
         say!("{written} games exported");
     }
-    if notation == Some(Notation::Dama) && written > 0 {
+    if notation == Some(Notation::Dama) && *written > 0 {
         say!(
             "{doubtful} of them will read back more than one way, since a Dama number names \
              two squares ({doubtful_new} of these read one way before)"
         );
     }
-    if own > 0 {
+    if *own > 0 {
         say!(
             "{own} of them are written in their own notation: in the one asked for they \
              would not read back as they were read"
@@ -154,7 +161,6 @@ pub fn cmd_export(
             shown.join(", ")
         );
     }
-    Ok(Exit::Success)
 }
 
 /// What an export wrote.

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use indicatif::ProgressBar;
 
 use super::files::{discover, open_inputs};
 use super::progress::bytes_bar;
@@ -68,62 +69,19 @@ pub fn cmd_import(
         .filter_map(|f| std::fs::metadata(f.path()).ok())
         .map(|m| m.len())
         .sum();
-    let bar = bytes_bar(total, args.quiet);
-    let mut done_before = 0u64;
-    let mut current = 0u64;
-    let mut report = |p: Progress| {
-        match p {
-        Progress::File { bytes, .. } => {
-            done_before += current;
-            current = bytes;
-            bar.set_position(done_before);
-        }
-        Progress::Advance { bytes, games } => {
-            bar.set_position(done_before + bytes.min(current));
-            bar.set_message(format!("{games} games"));
-        }
-        Progress::Skipped(path, pinned) => {
-            bar.suspend(|| match pinned {
-                None => say!("{}: already imported, unchanged; skipped", path.display()),
-                Some(given) => say!(
-                    "{}: already imported, unchanged; skipped (read with {}, given to an \
-                     earlier import{})",
-                    path.display(),
-                    given.as_arguments(),
-                    if given.choose_reading() {
-                        "; --variant auto reads it by its tags and moves"
-                    } else {
-                        ""
-                    }
-                ),
-            });
-            if let Ok(m) = std::fs::metadata(&path) {
-                done_before += m.len();
-                bar.set_position(done_before);
-            }
-        }
-        Progress::ReadAgain(path, changed) => bar.suspend(|| {
-            say!(
-                "{}: already imported, read again with the current rules: {changed} games changed",
-                path.display()
-            )
-        }),
-        Progress::StartedOver(path) => bar.suspend(|| {
-            say!(
-                "{}: its interrupted import read it with other options; reading it from the start with these",
-                path.display()
-            )
-        }),
-        Progress::Problem(message) | Progress::Notice(message) => bar.suspend(|| say!("{message}")),
-    }
+    let mut bar = ImportBar {
+        bar: bytes_bar(total, args.quiet),
+        done_before: 0,
+        current: 0,
     };
+    let mut report = |p: Progress| bar.report(p);
     let (summary, failed) = Importer::new(&mut store, overrides)
         .with_encoding(args.reading.encoding)
         .with_force(args.force)
         .with_options_forgotten(args.reading.auto())
         .with_jobs(args.reading.jobs())
         .run(&opened.inputs, &mut report)?;
-    bar.finish_and_clear();
+    bar.bar.finish_and_clear();
     for dir in args.paths.iter().filter(|p| p.is_dir()) {
         for gone in store.files_gone(dir)? {
             say!(
@@ -148,6 +106,70 @@ pub fn cmd_import(
             Exit::Success
         },
     )
+}
+
+/// The progress bar of an import: bytes read over all files.
+struct ImportBar {
+    bar: ProgressBar,
+    /// Bytes of the files done before the current one.
+    done_before: u64,
+    /// Size of the file being read.
+    current: u64,
+}
+
+impl ImportBar {
+    /// Moves the bar on, or says (above it) what happened to a file.
+    fn report(&mut self, p: Progress) {
+        let bar = &self.bar;
+        match p {
+            Progress::File { bytes, .. } => {
+                self.done_before += self.current;
+                self.current = bytes;
+                bar.set_position(self.done_before);
+            }
+            Progress::Advance { bytes, games } => {
+                bar.set_position(self.done_before + bytes.min(self.current));
+                bar.set_message(format!("{games} games"));
+            }
+            Progress::Skipped(path, pinned) => {
+                bar.suspend(|| {
+                    match pinned {
+                        None => say!("{}: already imported, unchanged; skipped", path.display()),
+                        Some(given) => say!(
+                            "{}: already imported, unchanged; skipped (read with {}, given to an \
+                             earlier import{})",
+                            path.display(),
+                            given.as_arguments(),
+                            if given.choose_reading() {
+                                "; --variant auto reads it by its tags and moves"
+                            } else {
+                                ""
+                            }
+                        ),
+                    }
+                });
+                if let Ok(m) = std::fs::metadata(&path) {
+                    self.done_before += m.len();
+                    bar.set_position(self.done_before);
+                }
+            }
+            Progress::ReadAgain(path, changed) => bar.suspend(|| {
+                say!(
+                    "{}: already imported, read again with the current rules: {changed} games changed",
+                    path.display()
+                )
+            }),
+            Progress::StartedOver(path) => bar.suspend(|| {
+                say!(
+                    "{}: its interrupted import read it with other options; reading it from the start with these",
+                    path.display()
+                )
+            }),
+            Progress::Problem(message) | Progress::Notice(message) => {
+                bar.suspend(|| say!("{message}"))
+            }
+        }
+    }
 }
 
 /// The summary printed by `--json`: the importer's, plus the database

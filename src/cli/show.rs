@@ -1,6 +1,7 @@
 //! `pdndb show GAME`: a game's tags, moves and the board at one position.
 
 use std::io::Write;
+use std::path::Path;
 
 use clap::Args;
 
@@ -9,8 +10,10 @@ use super::query_args::open_store;
 use super::write_file::{refuse_database, write_file};
 use super::{CliError, Exit};
 use crate::escape::visible;
+use crate::render::Board;
 use crate::render::game::view_board;
 use crate::replay::move_number;
+use crate::rules::{Color, Rules};
 use crate::store::listing::{Place, shown_result, shown_tag};
 use crate::store::view::{GameView, ViewError};
 
@@ -80,17 +83,12 @@ pub fn cmd_show(
         )));
     };
     if let Some(path) = &args.svg {
-        let title = format!(
-            "game {}, position {ply}, {} to move",
-            args.game,
-            if board.position.side() == crate::rules::Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        );
-        let svg = crate::render::svg::document(&board, &title);
-        write_file(path, db, |w| Ok(w.write_all(svg.as_bytes())?))?;
+        write_svg(
+            path,
+            db,
+            &board,
+            &format!("game {}, position {ply}", args.game),
+        )?;
     }
     if args.json {
         super::write_json_line(out, &view)?;
@@ -98,10 +96,46 @@ pub fn cmd_show(
     }
     write_header(out, &view)?;
     writeln!(out)?;
-    let rules = &reading.rules;
+    write_moves(out, &reading.rules, reading.start.side(), &view.moves)?;
+    writeln!(out)?;
+    let note = if view.certain {
+        ""
+    } else {
+        " (not certain: readings differ here; the first reading is shown)"
+    };
+    writeln!(out, "position {ply}{note}:")?;
+    let colour = colour_for(&std::io::stdout());
+    write!(out, "{}", crate::render::text::render(&board, colour))?;
+    writeln!(out, "FEN {fen}")?;
+    Ok(Exit::Success)
+}
+
+/// Writes the board as a standalone SVG file at `path`, titled `title`
+/// and the side to move.
+fn write_svg(path: &Path, db: &Path, board: &Board, title: &str) -> Result<(), CliError> {
+    let title = format!(
+        "{title}, {} to move",
+        if board.position.side() == Color::White {
+            "White"
+        } else {
+            "Black"
+        }
+    );
+    let svg = crate::render::svg::document(board, &title);
+    write_file(path, db, |w| Ok(w.write_all(svg.as_bytes())?))
+}
+
+/// The moves of a game started by `start_side`, numbered, in lines
+/// shorter than 80 characters.
+fn write_moves(
+    out: &mut impl Write,
+    rules: &Rules,
+    start_side: Color,
+    moves: &[String],
+) -> Result<(), CliError> {
     let mut line = String::new();
-    for (i, text) in view.moves.iter().enumerate() {
-        let (number, side) = move_number(rules, reading.start.side(), i + 1);
+    for (i, text) in moves.iter().enumerate() {
+        let (number, side) = move_number(rules, start_side, i + 1);
         let item = if side == rules.first {
             format!("{number}. {text}")
         } else if i == 0 {
@@ -121,17 +155,7 @@ pub fn cmd_show(
     if !line.is_empty() {
         writeln!(out, "{line}")?;
     }
-    writeln!(out)?;
-    let note = if view.certain {
-        ""
-    } else {
-        " (not certain: readings differ here; the first reading is shown)"
-    };
-    writeln!(out, "position {ply}{note}:")?;
-    let colour = colour_for(&std::io::stdout());
-    write!(out, "{}", crate::render::text::render(&board, colour))?;
-    writeln!(out, "FEN {fen}")?;
-    Ok(Exit::Success)
+    Ok(())
 }
 
 /// The game's place, rules and status, its tags (cleaned) and result.

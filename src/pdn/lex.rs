@@ -331,6 +331,7 @@ pub(crate) fn is_name_byte(b: u8) -> bool {
 }
 
 /// `text` without its leading spaces and tabs.
+#[inline]
 pub(crate) fn skip_blanks(text: &[u8]) -> &[u8] {
     let n = text
         .iter()

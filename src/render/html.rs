@@ -345,18 +345,26 @@ impl<W: Write> Page<W> {
     /// # Errors
     /// A failed write.
     pub fn game(&mut self, game: &Problem) -> io::Result<()> {
+        self.game_summary(game)?;
+        self.game_figure(game)?;
+        self.game_info(game)?;
+        if !game.movetext.is_empty() {
+            self.game_movetext(&game.movetext)?;
+        }
+        writeln!(self.out, "</div></div></details>")
+    }
+
+    /// Opens a game's `<details>` with its one-line summary: status,
+    /// index, players, event and message.
+    fn game_summary(&mut self, game: &Problem) -> io::Result<()> {
         let r = &game.record;
         let status = escape(r.record.status.name());
         // Standard tags also through their names in other languages.
-        let tag = |name: &str| {
-            let pairs = r
-                .tags
-                .iter()
-                .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
-            crate::pdn::standard_tag(pairs, name)
-                .unwrap_or("?")
-                .to_string()
-        };
+        let pairs = r
+            .tags
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+        let event = crate::pdn::standard_tag(pairs, "Event").unwrap_or("?");
         let message = r
             .record
             .message
@@ -375,22 +383,32 @@ impl<W: Write> Page<W> {
             index = r.index,
             white = escape(&player_name(r, Color::White)),
             black = escape(&player_name(r, Color::Black)),
-            event = escape(&tag("Event")),
+            event = escape(event),
             message = escape(&message),
-        )?;
+        )
+    }
+
+    /// The game's board with its caption, or the caption alone.
+    fn game_figure(&mut self, game: &Problem) -> io::Result<()> {
         match &game.board {
             Some(board) => write!(
                 self.out,
                 "<figure>{}<figcaption>{}</figcaption></figure>",
                 svg::render(board, Defs::Shared, &game.caption),
                 escape(&game.caption)
-            )?,
+            ),
             None => write!(
                 self.out,
                 "<figure class=\"no-board\"><figcaption>{}</figcaption></figure>",
                 escape(&game.caption)
-            )?,
+            ),
         }
+    }
+
+    /// Where the game is (file, line, index, id, a command to show it) and
+    /// its variant, notation and tags.
+    fn game_info(&mut self, game: &Problem) -> io::Result<()> {
+        let r = &game.record;
         write!(
             self.out,
             "<div class=\"info\"><p class=\"where\"><code>{}:{}</code>, game {} in the file, id {}",
@@ -417,34 +435,35 @@ impl<W: Write> Page<W> {
                 escape(value.as_str().unwrap_or_default())
             )?;
         }
-        write!(self.out, "</tbody></table>")?;
-        if !game.movetext.is_empty() {
-            write!(self.out, "<p class=\"movetext\">")?;
-            for (i, item) in game.movetext.iter().enumerate() {
-                if i > 0 {
-                    write!(self.out, " ")?;
-                }
-                if let Some(number) = &item.number {
-                    write!(self.out, "<span class=\"num\">{}</span> ", escape(number))?;
-                }
-                let token = escape(&item.text);
-                match &item.mark {
-                    TokenMark::None => write!(self.out, "{token}")?,
-                    TokenMark::Fault => write!(
-                        self.out,
-                        "<mark class=\"fault\" title=\"ply {}\">{token}</mark>",
-                        i + 1
-                    )?,
-                    TokenMark::Resolved(why) => write!(
-                        self.out,
-                        "<mark class=\"resolved\" title=\"{}\">{token}</mark>",
-                        escape(why)
-                    )?,
-                }
+        write!(self.out, "</tbody></table>")
+    }
+
+    /// The main line's tokens, the faulty one and resolved ones marked.
+    fn game_movetext(&mut self, movetext: &[MoveItem]) -> io::Result<()> {
+        write!(self.out, "<p class=\"movetext\">")?;
+        for (i, item) in movetext.iter().enumerate() {
+            if i > 0 {
+                write!(self.out, " ")?;
             }
-            write!(self.out, "</p>")?;
+            if let Some(number) = &item.number {
+                write!(self.out, "<span class=\"num\">{}</span> ", escape(number))?;
+            }
+            let token = escape(&item.text);
+            match &item.mark {
+                TokenMark::None => write!(self.out, "{token}")?,
+                TokenMark::Fault => write!(
+                    self.out,
+                    "<mark class=\"fault\" title=\"ply {}\">{token}</mark>",
+                    i + 1
+                )?,
+                TokenMark::Resolved(why) => write!(
+                    self.out,
+                    "<mark class=\"resolved\" title=\"{}\">{token}</mark>",
+                    escape(why)
+                )?,
+            }
         }
-        writeln!(self.out, "</div></div></details>")
+        write!(self.out, "</p>")
     }
 
     /// Closes the page and returns the writer.

@@ -199,10 +199,35 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         geometry.width() as f64 * SQUARE,
         geometry.height() as f64 * SQUARE,
     );
+    let mut out = String::new();
+    write_open(&mut out, board, defs_from, title, (bw, bh));
+    if let Some(mv) = &board.last_move {
+        write_last_move(&mut out, board, mv);
+    }
+    write_pieces(&mut out, board);
+    // Square names over the pieces (outlined, so they read on either colour).
+    let _ = write!(
+        out,
+        r##"<use href="#{}"/>"##,
+        labels_id(board.notation, geometry, board.flipped)
+    );
+    write_arrows(&mut out, board);
+    if board.clickable {
+        out.push_str(&click_targets(board));
+    }
+    out.push_str("</g>");
+    write_legend(&mut out, board, bh);
+    out.push_str("</svg>");
+    out
+}
+
+/// The `<svg>` start tag with its title, the definitions when inline, the
+/// board group and the squares (`size`: the board's width and height).
+fn write_open(out: &mut String, board: &Board, defs_from: Defs, title: &str, size: (f64, f64)) {
+    let (bw, bh) = size;
     let legend_lines = board.arrows.len() + usize::from(board.last_move.is_some());
     let width = bw + 2.0 * MARGIN;
     let height = bh + 2.0 * MARGIN + legend_lines as f64 * LEGEND_LINE;
-    let mut out = String::new();
     let _ = write!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img"><title>{title}</title>"#,
@@ -211,7 +236,11 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         title = escape(title)
     );
     if defs_from == Defs::Inline {
-        out.push_str(&defs_turned(&[(board.notation, geometry, board.flipped)]));
+        out.push_str(&defs_turned(&[(
+            board.notation,
+            board.geometry,
+            board.flipped,
+        )]));
     }
     let _ = write!(out, r#"<g transform="translate({m} {m})">"#, m = n(MARGIN));
     // "l": the top-left square of the drawing is a playing square.
@@ -226,55 +255,55 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         w = n(bw),
         h = n(bh)
     );
-    // The last move: start and end squares highlighted, landing squares
-    // lightly, captured squares crossed.
-    if let Some(mv) = &board.last_move {
-        out.push_str(r#"<g class="last-move">"#);
-        let mut squares: Vec<Square> = vec![mv.from()];
-        squares.extend(mv.path());
-        squares.extend(super::captured_squares(mv));
-        for square in squares {
-            let (row, col) = board.cell(square);
-            let (x, y) = (col as f64 * SQUARE, row as f64 * SQUARE);
-            match board.mark(square) {
-                Mark::From | Mark::To => {
-                    let _ = write!(
-                        out,
-                        r#"<rect x="{}" y="{}" width="{s}" height="{s}" fill="{HIGHLIGHT}" fill-opacity="0.55"/>"#,
-                        n(x),
-                        n(y),
-                        s = n(SQUARE)
-                    );
-                }
-                Mark::Path => {
-                    let _ = write!(
-                        out,
-                        r#"<rect x="{}" y="{}" width="{s}" height="{s}" fill="{HIGHLIGHT}" fill-opacity="0.3"/>"#,
-                        n(x),
-                        n(y),
-                        s = n(SQUARE)
-                    );
-                }
-                Mark::Captured => {
-                    let (a, b) = (SQUARE * 0.3, SQUARE * 0.7);
-                    let _ = write!(
-                        out,
-                        r##"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="#b3261e" stroke-width="3" stroke-linecap="round"/>"##,
-                        n(x + a),
-                        n(y + a),
-                        n(x + b),
-                        n(y + b),
-                        n(x + b),
-                        n(y + a),
-                        n(x + a),
-                        n(y + b)
-                    );
-                }
-                Mark::None => {}
+}
+
+/// The last move: start and end squares highlighted, landing squares
+/// lightly, captured squares crossed.
+fn write_last_move(out: &mut String, board: &Board, mv: &crate::rules::Move) {
+    out.push_str(r#"<g class="last-move">"#);
+    let mut squares: Vec<Square> = vec![mv.from()];
+    squares.extend(mv.path());
+    squares.extend(super::captured_squares(mv));
+    for square in squares {
+        let (row, col) = board.cell(square);
+        let (x, y) = (col as f64 * SQUARE, row as f64 * SQUARE);
+        match board.mark(square) {
+            Mark::From | Mark::To => write_highlight(out, x, y, "0.55"),
+            Mark::Path => write_highlight(out, x, y, "0.3"),
+            Mark::Captured => {
+                let (a, b) = (SQUARE * 0.3, SQUARE * 0.7);
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="#b3261e" stroke-width="3" stroke-linecap="round"/>"##,
+                    n(x + a),
+                    n(y + a),
+                    n(x + b),
+                    n(y + b),
+                    n(x + b),
+                    n(y + a),
+                    n(x + a),
+                    n(y + b)
+                );
             }
+            Mark::None => {}
         }
-        out.push_str("</g>");
     }
+    out.push_str("</g>");
+}
+
+/// One highlighted square with its top left corner at `x`, `y`.
+fn write_highlight(out: &mut String, x: f64, y: f64, opacity: &str) {
+    let _ = write!(
+        out,
+        r#"<rect x="{}" y="{}" width="{s}" height="{s}" fill="{HIGHLIGHT}" fill-opacity="{opacity}"/>"#,
+        n(x),
+        n(y),
+        s = n(SQUARE)
+    );
+}
+
+/// A `<use>` of the right piece definition on every occupied square.
+fn write_pieces(out: &mut String, board: &Board) {
     for square in crate::rules::squares(board.position.occupied()) {
         let Some(piece) = board.position.piece_at(square) else {
             continue;
@@ -293,12 +322,10 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
             n(y)
         );
     }
-    // Square names over the pieces (outlined, so they read on either colour).
-    let _ = write!(
-        out,
-        r##"<use href="#{}"/>"##,
-        labels_id(board.notation, geometry, board.flipped)
-    );
+}
+
+/// One arrow group per candidate move, named by its full numeric move.
+fn write_arrows(out: &mut String, board: &Board) {
     let count = board.arrows.len();
     for (i, arrow) in board.arrows.iter().enumerate() {
         let (colour, _) = arrow_colour(i);
@@ -322,21 +349,12 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
         out.push_str(&arrow_shapes(&points));
         out.push_str("</g>");
     }
-    if board.clickable {
-        out.push_str(&click_targets(board));
-    }
-    out.push_str("</g>");
-    // The legend under the board.
+}
+
+/// The legend under the board (`bh`: the board's height): the last move,
+/// then one line per arrow in its colour.
+fn write_legend(out: &mut String, board: &Board, bh: f64) {
     let mut y = bh + 2.0 * MARGIN + LEGEND_LINE * 0.5;
-    let text_at = |out: &mut String, y: f64, text: &str| {
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" font-family="sans-serif" font-size="14" fill="#222">{}</text>"##,
-            n(MARGIN + 34.0),
-            n(y + 5.0),
-            escape(text)
-        );
-    };
     if let Some(mv) = &board.last_move {
         let _ = write!(
             out,
@@ -344,8 +362,8 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
             n(MARGIN),
             n(y - 7.0)
         );
-        let written = crate::notation::write_move_among(mv, &[*mv], board.notation, geometry);
-        text_at(&mut out, y, &format!("last move {written}"));
+        let written = crate::notation::write_move_among(mv, &[*mv], board.notation, board.geometry);
+        write_legend_text(out, y, &format!("last move {written}"));
         y += LEGEND_LINE;
     }
     for (i, arrow) in board.arrows.iter().enumerate() {
@@ -356,11 +374,20 @@ pub fn render(board: &Board, defs_from: Defs, title: &str) -> String {
             n(MARGIN + 2.0),
             n(y)
         );
-        text_at(&mut out, y, &arrow.label);
+        write_legend_text(out, y, &arrow.label);
         y += LEGEND_LINE;
     }
-    out.push_str("</svg>");
-    out
+}
+
+/// One legend line's text, beside its key at height `y`.
+fn write_legend_text(out: &mut String, y: f64, text: &str) {
+    let _ = write!(
+        out,
+        r##"<text x="{}" y="{}" font-family="sans-serif" font-size="14" fill="#222">{}</text>"##,
+        n(MARGIN + 34.0),
+        n(y + 5.0),
+        escape(text)
+    );
 }
 
 /// A standalone SVG file: XML declaration, the picture with its own

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use super::{Board, Mark};
-use crate::rules::{Color, Piece};
+use crate::rules::{Color, Piece, Square};
 
 /// The glyph of a piece.
 pub fn glyph(piece: Piece) -> char {
@@ -37,8 +37,81 @@ const CELL: usize = 3;
 /// The board as lines of text, ending with a newline; `colour` adds ANSI
 /// colours to the marks (only for a terminal).
 pub fn render(board: &Board, colour: bool) -> String {
-    let (width, height) = (board.geometry.width(), board.geometry.height());
     let algebraic = board.algebraic();
+    let rule = "─".repeat(CELL * board.geometry.width() as usize);
+    let mut out = String::new();
+    if algebraic {
+        let _ = writeln!(out, "{}", files_line(board));
+    }
+    let _ = writeln!(out, "    ┌{rule}┐");
+    for row in 0..board.geometry.height() {
+        write_row(&mut out, board, row, colour);
+    }
+    let _ = writeln!(out, "    └{rule}┘");
+    if algebraic {
+        let _ = writeln!(out, "{}", files_line(board));
+    }
+    write_footer(&mut out, board);
+    out
+}
+
+/// The file letters along the top or bottom edge of an algebraic board.
+fn files_line(board: &Board) -> String {
+    let mut line = String::from("    ");
+    for file in board.files() {
+        let _ = write!(line, " {file} ");
+    }
+    line.trim_end().to_string()
+}
+
+/// One row of the board between its edges, then its rank (algebraic) or
+/// the names of its playing squares (numeric), and a newline.
+fn write_row(out: &mut String, board: &Board, row: u32, colour: bool) {
+    let algebraic = board.algebraic();
+    let rank = board.geometry.height() - row;
+    if algebraic {
+        let _ = write!(out, " {rank:>2} │");
+    } else {
+        out.push_str("    │");
+    }
+    let mut names = Vec::new();
+    for col in 0..board.geometry.width() {
+        let Some(square) = board.square_at(row, col) else {
+            out.push_str(&" ".repeat(CELL));
+            continue;
+        };
+        let name = board.square_name(square);
+        out.push_str(&cell(board, square, &name, colour));
+        names.push(name);
+    }
+    out.push('│');
+    if algebraic {
+        let _ = write!(out, " {rank}");
+    } else {
+        let names: Vec<String> = names.iter().map(|n| format!("{n:>2}")).collect();
+        let _ = write!(out, " {}", names.join(" "));
+    }
+    out.push('\n');
+}
+
+/// One playing square's cell (`name`: the square as the board names it):
+/// its piece or mark, bracketed and painted as its mark says.
+fn cell(board: &Board, square: Square, name: &str, colour: bool) -> String {
+    let algebraic = board.algebraic();
+    let mark = board.mark(square);
+    let piece = board.position.piece_at(square);
+    let inner = match (piece, mark) {
+        (Some(p), _) => glyph(p).to_string(),
+        (None, Mark::Captured) => "×".to_string(),
+        (None, Mark::None) if !algebraic => String::new(),
+        (None, _) => "·".to_string(),
+    };
+    let cell = match mark {
+        Mark::From | Mark::To => format!("[{inner}]"),
+        Mark::Path => format!("({inner})"),
+        _ if inner.is_empty() => format!("{name:>2} "),
+        _ => format!(" {inner} "),
+    };
     let paint = |code: &str, text: &str| {
         if colour {
             format!("{code}{text}{RESET}")
@@ -46,69 +119,17 @@ pub fn render(board: &Board, colour: bool) -> String {
             text.to_string()
         }
     };
-    let rule = "─".repeat(CELL * width as usize);
-    let mut out = String::new();
-    let files = || {
-        let mut line = String::from("    ");
-        for file in board.files() {
-            let _ = write!(line, " {file} ");
-        }
-        line.trim_end().to_string()
-    };
-    if algebraic {
-        let _ = writeln!(out, "{}", files());
+    match mark {
+        Mark::From | Mark::To | Mark::Path => paint(MARKED, &cell),
+        Mark::Captured => paint(CAPTURED, &cell),
+        Mark::None if piece.is_none() && !algebraic => paint(DIM, &cell),
+        Mark::None => cell,
     }
-    let _ = writeln!(out, "    ┌{rule}┐");
-    for row in 0..height {
-        let rank = height - row;
-        if algebraic {
-            let _ = write!(out, " {rank:>2} │");
-        } else {
-            out.push_str("    │");
-        }
-        let mut names = Vec::new();
-        for col in 0..width {
-            let Some(square) = board.square_at(row, col) else {
-                out.push_str(&" ".repeat(CELL));
-                continue;
-            };
-            let name = board.square_name(square);
-            let mark = board.mark(square);
-            let piece = board.position.piece_at(square);
-            let inner = match (piece, mark) {
-                (Some(p), _) => glyph(p).to_string(),
-                (None, Mark::Captured) => "×".to_string(),
-                (None, Mark::None) if !algebraic => String::new(),
-                (None, _) => "·".to_string(),
-            };
-            let cell = match mark {
-                Mark::From | Mark::To => format!("[{inner}]"),
-                Mark::Path => format!("({inner})"),
-                _ if inner.is_empty() => format!("{name:>2} "),
-                _ => format!(" {inner} "),
-            };
-            let cell = match mark {
-                Mark::From | Mark::To | Mark::Path => paint(MARKED, &cell),
-                Mark::Captured => paint(CAPTURED, &cell),
-                Mark::None if piece.is_none() && !algebraic => paint(DIM, &cell),
-                Mark::None => cell,
-            };
-            out.push_str(&cell);
-            names.push(name);
-        }
-        out.push('│');
-        if algebraic {
-            let _ = write!(out, " {rank}");
-        } else {
-            let names: Vec<String> = names.iter().map(|n| format!("{n:>2}")).collect();
-            let _ = write!(out, " {}", names.join(" "));
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(out, "    └{rule}┘");
-    if algebraic {
-        let _ = writeln!(out, "{}", files());
-    }
+}
+
+/// The lines under the board: the side to move with the legend, the last
+/// move, and one line per arrow.
+fn write_footer(out: &mut String, board: &Board) {
     let side = match board.position.side() {
         Color::White => "White",
         Color::Black => "Black",
@@ -128,7 +149,6 @@ pub fn render(board: &Board, colour: bool) -> String {
             arrow.label
         );
     }
-    out
 }
 
 #[cfg(test)]

@@ -203,6 +203,63 @@ impl Graph {
     fn edges_into(&self, ply: usize) -> &[Edge] {
         &self.edges[self.edge_layers[ply] as usize..self.edge_layers[ply + 1] as usize]
     }
+
+    /// Empties the graph (keeping its memory, with room for `n` plies) and
+    /// starts it at `start`, then one node per move of `line`.
+    fn start_with_line(&mut self, start: Position, line: &[Move], n: usize) {
+        self.positions.clear();
+        self.paths.clear();
+        self.layers.clear();
+        self.edges.clear();
+        self.edge_layers.clear();
+        self.positions.reserve(n + 1);
+        self.paths.reserve(n + 1);
+        self.layers.reserve(n + 2);
+        self.edges.reserve(n);
+        self.edge_layers.reserve(n + 2);
+        self.positions.push(start);
+        self.paths.push(1);
+        self.layers.extend([0, 1]);
+        self.edge_layers.extend([0, 0]);
+        for (ply, mv) in line.iter().enumerate() {
+            let child = self.positions[ply].play(mv);
+            self.positions.push(child);
+            self.paths.push(1);
+            self.edges.push(Edge {
+                parent: ply as u32,
+                child: ply as u32 + 1,
+                mv: *mv,
+            });
+            self.layers.push(self.positions.len() as u32);
+            self.edge_layers.push(self.edges.len() as u32);
+        }
+    }
+
+    /// The node of `child` in the layer being built (its nodes from
+    /// `first_child` on), added with no paths yet if it is new; `index`
+    /// finds the layer's nodes by position once it has more than one.
+    #[inline]
+    fn child_node(
+        &mut self,
+        index: &mut HashMap<Position, u32>,
+        first_child: usize,
+        child: Position,
+    ) -> usize {
+        if self.positions.len() == first_child {
+            // The first child needs no lookup; index it only when more may come.
+            self.positions.push(child);
+            self.paths.push(0);
+            return first_child;
+        }
+        if index.is_empty() {
+            index.insert(self.positions[first_child], first_child as u32);
+        }
+        *index.entry(child).or_insert_with(|| {
+            self.positions.push(child);
+            self.paths.push(0);
+            (self.positions.len() - 1) as u32
+        }) as usize
+    }
 }
 
 /// Graphs of at most this many positions and edges are kept from one
@@ -392,33 +449,7 @@ fn build_graph_in(
     written: &Written,
     graph: &mut Graph,
 ) -> Option<Limit> {
-    let n = written.len();
-    graph.positions.clear();
-    graph.paths.clear();
-    graph.layers.clear();
-    graph.edges.clear();
-    graph.edge_layers.clear();
-    graph.positions.reserve(n + 1);
-    graph.paths.reserve(n + 1);
-    graph.layers.reserve(n + 2);
-    graph.edges.reserve(n);
-    graph.edge_layers.reserve(n + 2);
-    graph.positions.push(start);
-    graph.paths.push(1);
-    graph.layers.extend([0, 1]);
-    graph.edge_layers.extend([0, 0]);
-    for (ply, mv) in line.iter().enumerate() {
-        let child = graph.positions[ply].play(mv);
-        graph.positions.push(child);
-        graph.paths.push(1);
-        graph.edges.push(Edge {
-            parent: ply as u32,
-            child: ply as u32 + 1,
-            mv: *mv,
-        });
-        graph.layers.push(graph.positions.len() as u32);
-        graph.edge_layers.push(graph.edges.len() as u32);
-    }
+    graph.start_with_line(start, line, written.len());
     let mut fitting = Vec::with_capacity(4);
     let mut index: HashMap<Position, u32> = HashMap::new();
     let mut limit = None;
@@ -434,22 +465,7 @@ fn build_graph_in(
             let parent = graph.positions[p];
             fitting_moves_into(rules, &parent, squares, &mut fitting);
             for &mv in &fitting {
-                let child = parent.play(&mv);
-                let c = if graph.positions.len() == first_child {
-                    // The first child needs no lookup; index it only when more may come.
-                    graph.positions.push(child);
-                    graph.paths.push(0);
-                    first_child
-                } else {
-                    if index.is_empty() {
-                        index.insert(graph.positions[first_child], first_child as u32);
-                    }
-                    *index.entry(child).or_insert_with(|| {
-                        graph.positions.push(child);
-                        graph.paths.push(0);
-                        (graph.positions.len() - 1) as u32
-                    }) as usize
-                };
+                let c = graph.child_node(&mut index, first_child, parent.play(&mv));
                 graph.paths[c] = (graph.paths[c] + graph.paths[p]).min(MAX_INTERPRETATIONS);
                 graph.edges.push(Edge {
                     parent: p as u32,
