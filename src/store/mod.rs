@@ -7,36 +7,34 @@
 //! bring a database of an older pdndb up to date first). A database newer
 //! than the binary is refused.
 
-mod bits;
-mod chunk_coder;
-mod counts;
-pub mod explore;
-pub mod games;
-mod id_set;
-mod identity;
-pub mod import;
-pub mod index;
-pub mod invariants;
-pub mod listing;
-pub mod lock;
-mod migrate;
-pub mod moves;
-mod open;
-pub mod players;
-pub mod popular;
-pub mod postings;
-pub mod postings10;
-pub mod postings12;
-pub mod problems;
-pub mod query;
-mod query_indexes;
-pub mod recheck;
-pub mod record;
-pub mod remove;
-mod rows;
-mod text;
-mod text_model;
-pub mod view;
+mod codec;
+mod read;
+mod schema;
+mod stored;
+mod write;
+
+pub use codec::moves;
+pub use codec::postings;
+pub use read::explore;
+pub use read::games;
+pub use read::listing;
+pub use read::players;
+pub use read::problems;
+pub use read::query;
+pub use read::view;
+pub use schema::legacy::postings10;
+pub use schema::legacy::postings12;
+use schema::migrate;
+use schema::open;
+pub use stored::lock;
+pub use stored::record;
+pub use write::import;
+pub use write::index;
+pub use write::invariants;
+pub use write::popular;
+use write::query_indexes;
+pub use write::recheck;
+pub use write::remove;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -31,7 +31,7 @@ const INDEXES: [(&str, &str); 6] = [
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn drop_for_first_import(conn: &mut Connection) -> rusqlite::Result<bool> {
+pub(in crate::store) fn drop_for_first_import(conn: &mut Connection) -> rusqlite::Result<bool> {
     let tx = conn.transaction()?;
     let empty: bool = tx.query_row("SELECT NOT EXISTS (SELECT 1 FROM game)", [], |r| r.get(0))?;
     if empty {
@@ -48,7 +48,7 @@ pub(super) fn drop_for_first_import(conn: &mut Connection) -> rusqlite::Result<b
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn build_missing(conn: &mut Connection) -> rusqlite::Result<usize> {
+pub(in crate::store) fn build_missing(conn: &mut Connection) -> rusqlite::Result<usize> {
     let tx = conn.transaction()?;
     let built = build_missing_in(&tx)?;
     tx.commit()?;
@@ -60,7 +60,7 @@ pub(super) fn build_missing(conn: &mut Connection) -> rusqlite::Result<usize> {
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn build_missing_in(conn: &Connection) -> rusqlite::Result<usize> {
+pub(in crate::store) fn build_missing_in(conn: &Connection) -> rusqlite::Result<usize> {
     // SQLite's sorter holds as much as the page cache before it writes a
     // run to its temporary file: the cache is made smaller while the
     // indexes are built (beside the position index's own sort).

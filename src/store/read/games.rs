@@ -15,10 +15,10 @@ use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use super::listing::{Outcome, Shown};
-use super::{Store, StoreError};
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
+use crate::store::read::listing::{Outcome, Shown};
+use crate::store::{Store, StoreError};
 
 /// A Date tag's value as `game.day` holds it: normalised (`YYYY.MM.DD`,
 /// `??` for unknown parts); `None` when it cannot be read or its year is
@@ -538,7 +538,7 @@ pub fn clean_tags(
     variant: &str,
 ) -> serde_json::Map<String, serde_json::Value> {
     use crate::rules::Color;
-    let first = super::listing::first_side(variant);
+    let first = crate::store::read::listing::first_side(variant);
     let standard = |color| match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -663,7 +663,8 @@ impl Store {
         // A player with many games: their first games come soonest in id order.
         let scan = sort == GameSort::Id
             && self.player_games(filter)?.saturating_mul(20_000)
-                >= super::sql_count(limit.max(1).saturating_add(offset)).saturating_mul(total);
+                >= crate::store::sql_count(limit.max(1).saturating_add(offset))
+                    .saturating_mul(total);
         let (condition, mut params) = match scan {
             true => filter.condition(self, true)?.unwrap_or((condition, params)),
             false => (condition, params),
@@ -677,9 +678,9 @@ impl Store {
         params.push(Value::Integer(if limit == 0 {
             -1
         } else {
-            super::sql_count(limit)
+            crate::store::sql_count(limit)
         }));
-        params.push(Value::Integer(super::sql_count(offset)));
+        params.push(Value::Integer(crate::store::sql_count(offset)));
         let sql = format!(
             "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
              WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
@@ -895,7 +896,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
         let tx = store.conn().unchecked_transaction().unwrap();
-        let mut counts = crate::store::counts::GameCounts::default();
+        let mut counts = crate::store::write::counts::GameCounts::default();
         for (id, white, black) in [
             (1, "Ann", "Bob"),
             (2, "Cy", "Ann"),
@@ -908,7 +909,7 @@ mod tests {
                 rusqlite::params![id, white, black],
             )
             .unwrap();
-            counts.add_game(&crate::store::counts::CountedGame {
+            counts.add_game(&crate::store::write::counts::CountedGame {
                 variant: "english",
                 preset: "english",
                 supported: true,

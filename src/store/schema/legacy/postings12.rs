@@ -1,7 +1,7 @@
 //! The position index as schema step 12 wrote it: the entries of
-//! [`super::postings`] coded as LEB128 numbers. Written by the code that
+//! [`crate::store::codec::postings`] coded as LEB128 numbers. Written by the code that
 //! applies step 12 to an older database, read by the code that applies
-//! step 14, which codes every chunk as [`super::postings`] does now.
+//! step 14, which codes every chunk as [`crate::store::codec::postings`] does now.
 //!
 //! A chunk is a run of LEB128 numbers: the first entry's suffix, game and
 //! place; then each entry's suffix less the one before, its game less the
@@ -12,15 +12,15 @@
 
 use rusqlite::{Transaction, params};
 
-use super::StoreError;
-use super::postings::{CHUNK_BYTES, Corrupt, Entry, SUFFIX_BITS};
 use crate::replay::MAX_PLIES;
+use crate::store::StoreError;
+use crate::store::codec::postings::{CHUNK_BYTES, Corrupt, Entry, SUFFIX_BITS};
 
 /// What an open entry's coded place adds to its ply: past every ply.
 pub const OPEN_PLACE: u64 = MAX_PLIES as u64 + 1;
 
 /// Appends `n` as LEB128.
-pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
+pub(in crate::store) fn put(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         out.push((n as u8) | 0x80);
         n >>= 7;
@@ -29,7 +29,7 @@ pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
 }
 
 /// Reads a LEB128 number at `at`, moving `at` past it.
-pub(super) fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
+pub(in crate::store) fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
     let mut n = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *bytes.get(*at).ok_or(Corrupt)?;
@@ -123,7 +123,7 @@ pub fn write_bucket(
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn write_leb128_bucket<E>(
+pub(in crate::store) fn write_leb128_bucket<E>(
     tx: &Transaction<'_>,
     bucket: i64,
     entries: &[E],

@@ -17,14 +17,14 @@
 
 use rusqlite::{OptionalExtension, Transaction};
 
-use super::StoreError;
-use super::record::StoredRecord;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::pdn::{Game, Ply, Reader};
 use crate::replay::Status;
+use crate::store::StoreError;
+use crate::store::stored::record::StoredRecord;
 
 /// What makes a stored game the game it is.
-pub(super) struct Identity<'a> {
+pub(in crate::store) struct Identity<'a> {
     pub status: &'a str,
     pub variant: &'a str,
     pub start_fen: Option<&'a str>,
@@ -50,7 +50,7 @@ impl Identity<'_> {
     /// The key of a record read from `game` as `reading` says: what it
     /// leaves open, its round and the set-up of a game not replayed taken
     /// from there, the other parts from `self`.
-    pub(super) fn of_record(self, game: &Game, reading: &Openness<'_>) -> i64 {
+    pub(in crate::store) fn of_record(self, game: &Game, reading: &Openness<'_>) -> i64 {
         let replayed = matches!(
             reading.status,
             Status::Ok | Status::Ambiguous | Status::Illegal
@@ -70,7 +70,7 @@ impl Identity<'_> {
     }
 
     /// The duplicate key: the first 64 bits of a hash of every part.
-    pub(super) fn key(&self) -> i64 {
+    pub(in crate::store) fn key(&self) -> i64 {
         // The parts gathered first and hashed at once (the same hash as
         // each fed to the hasher in turn, at a fraction of the cost).
         let mut parts = Vec::with_capacity(256 + self.moves.map_or(0, <[u8]>::len));
@@ -131,7 +131,7 @@ fn one_line(text: &str) -> String {
 /// read ([`crate::replay::CheckedGame::plies`]), its status, the longest
 /// prefix read (`reached`), where readings part (`ply`) and the moves there
 /// (`candidates`), as in its check record.
-pub(super) struct Openness<'a> {
+pub(in crate::store) struct Openness<'a> {
     pub plies: &'a [Ply],
     pub status: Status,
     pub reached: Option<usize>,
@@ -190,7 +190,7 @@ const KEYED_AT_ONCE: i64 = 5_000;
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn make_keys_again(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+pub(in crate::store) fn make_keys_again(tx: &Transaction<'_>) -> Result<usize, StoreError> {
     let mut changed = 0;
     let mut after = 0_i64;
     loop {
@@ -263,7 +263,7 @@ impl StoredGame {
     /// another; `None` when the text cannot be read.
     fn key_as_stored(&self, tx: &Transaction<'_>) -> Result<Option<i64>, StoreError> {
         if self.status != Status::Ok.name() {
-            let text = super::query::stored_text(tx, self.id)?.unwrap_or_default();
+            let text = crate::store::read::query::stored_text(tx, self.id)?.unwrap_or_default();
             return Ok(self.key(&text));
         }
         let stored: Option<Vec<u8>> = tx
@@ -272,7 +272,10 @@ impl StoredGame {
             )?
             .query_row([self.id], |r| r.get(0))
             .optional()?;
-        let Some(tags) = stored.as_deref().and_then(super::text::decode_tags) else {
+        let Some(tags) = stored
+            .as_deref()
+            .and_then(crate::store::codec::text::decode_tags)
+        else {
             return Ok(None);
         };
         let tags: serde_json::Map<String, serde_json::Value> =

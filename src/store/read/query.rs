@@ -10,14 +10,14 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use super::games::GameFilter;
-use super::listing::{Outcome, Place, Shown};
-use super::moves::decode;
-use super::record::{ReportRecord, StoredRecord};
-use super::{Store, StoreError};
 use crate::notation::{Fen, Notation, parse_fen_on};
 use crate::replay::position_after_moves;
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
+use crate::store::codec::moves::decode;
+use crate::store::read::games::GameFilter;
+use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::stored::record::{ReportRecord, StoredRecord};
+use crate::store::{Store, StoreError};
 
 /// Which games a query looks at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -308,7 +308,7 @@ impl StoredGame {
 
 /// A stored game's start: the initial position, or its start FEN read by
 /// `rules`; `None` when the FEN no longer reads.
-pub(super) fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
+pub(in crate::store) fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
     match start_fen {
         None => Some(Position::initial(rules)),
         Some(fen) => Position::from_setup(&parse_fen_on(fen, rules.geometry).ok()?, rules).ok(),
@@ -322,7 +322,7 @@ fn position_after_plies(
     moves: &[u8],
     plies: usize,
 ) -> Option<Position> {
-    super::moves::decode_prefix(rules, start, moves, plies)
+    crate::store::codec::moves::decode_prefix(rules, start, moves, plies)
 }
 
 /// A position asked about: on which board, among which games, and the
@@ -663,7 +663,7 @@ impl Store {
             )?
             .query_row([game], |r| {
                 let stored = r.get_ref(3)?.as_blob().unwrap_or_default();
-                let tags = super::text::decode_tags(stored).unwrap_or_default();
+                let tags = crate::store::codec::text::decode_tags(stored).unwrap_or_default();
                 Ok(Source {
                     file: r.get(0)?,
                     index: r.get(1)?,
@@ -694,7 +694,7 @@ impl Store {
         let key = position.zobrist() as i64;
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
-        super::postings::each_at(self.conn(), key, |entry| {
+        crate::store::codec::postings::each_at(self.conn(), key, |entry| {
             if from_ply == Ply::AfterStart && entry.ply == 0 {
                 return Ok(ControlFlow::Continue(()));
             }
@@ -728,7 +728,10 @@ impl Store {
                 }
             };
             let known = &mut starts[index];
-            let verified = match (&known.start, super::moves::prefix(moves, ply as usize)) {
+            let verified = match (
+                &known.start,
+                crate::store::codec::moves::prefix(moves, ply as usize),
+            ) {
                 (Some((rules, start)), Some(prefix)) => match known.checked.get(prefix) {
                     Some(&reached) => reached,
                     None => {
@@ -748,16 +751,19 @@ impl Store {
                 // The game is at `position`: its next move is its stored
                 // move there, unless open.
                 let next = match (&known.start, open) {
-                    (Some((rules, _)), false) => super::moves::index_at(moves, ply as usize)
-                        .and_then(|index| {
-                            known
-                                .legal
-                                .get_or_insert_with(|| {
-                                    super::moves::canonical_moves(position, rules)
-                                })
-                                .get(index)
-                                .copied()
-                        }),
+                    (Some((rules, _)), false) => {
+                        crate::store::codec::moves::index_at(moves, ply as usize).and_then(
+                            |index| {
+                                known
+                                    .legal
+                                    .get_or_insert_with(|| {
+                                        crate::store::codec::moves::canonical_moves(position, rules)
+                                    })
+                                    .get(index)
+                                    .copied()
+                            },
+                        )
+                    }
                     _ => None,
                 };
                 return each((game, ply, next, outcome));
@@ -773,7 +779,7 @@ impl Store {
     /// counted).
     fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
         let key = position.zobrist() as i64;
-        let count: i64 = if super::popular::is_popular(self.conn(), key)? {
+        let count: i64 = if crate::store::write::popular::is_popular(self.conn(), key)? {
             let sql = format!(
                 "SELECT coalesce(sum(g.rows), 0) FROM popular_rows g WHERE g.key = ?1 AND {}",
                 filter.sql()
@@ -1052,7 +1058,7 @@ impl Store {
         }
         // Games that come here later: counted with the position when it is
         // popular, else one by one.
-        if super::popular::is_popular(self.conn(), position.zobrist() as i64)? {
+        if crate::store::write::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
                 count(
                     &mut by_move,
@@ -1320,7 +1326,7 @@ impl Store {
             duplicates: count(
                 "SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)",
             )?,
-            positions: super::postings::count(conn)?,
+            positions: crate::store::codec::postings::count(conn)?,
             unindexed: self.unindexed()?,
             bytes: count(
                 "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
@@ -1359,9 +1365,9 @@ pub(crate) fn stored_text(
 }
 
 /// A game's text rebuilt from its stored provenance text (see
-/// [`super::text`]): the original tags, then the original move text.
+/// [`crate::store::codec::text`]): the original tags, then the original move text.
 pub(crate) fn game_text(stored: &[u8]) -> String {
-    let (tags, movetext) = super::text::decode(stored).unwrap_or_default();
+    let (tags, movetext) = crate::store::codec::text::decode(stored).unwrap_or_default();
     let tags: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&tags).unwrap_or_default();
     let mut text = String::new();

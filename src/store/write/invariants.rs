@@ -12,11 +12,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use super::counts::PlayerCount;
-use super::popular::recount;
-use super::postings;
-use super::rows::Row;
-use super::{Store, StoreError};
+use crate::store::codec::postings;
+use crate::store::write::counts::PlayerCount;
+use crate::store::write::popular::recount;
+use crate::store::write::rows::Row;
+use crate::store::{Store, StoreError};
 
 /// Indexed games whose index rows are read again and compared, at most.
 pub const SAMPLE_GAMES: i64 = 500;
@@ -135,12 +135,13 @@ impl Store {
         // Each entry with the name of the move its game plays there (its
         // stored move, unless open) against the certain positions and next
         // moves reading the game again gives.
-        let mut boards = super::popular::Boards::default();
+        let mut boards = crate::store::write::popular::Boards::default();
         let mut differ = 0;
         for &id in &sample {
-            let (Some(row), Some(text)) =
-                (Row::stored(&tx, id)?, super::query::stored_text(&tx, id)?)
-            else {
+            let (Some(row), Some(text)) = (
+                Row::stored(&tx, id)?,
+                crate::store::read::query::stored_text(&tx, id)?,
+            ) else {
                 continue;
             };
             let recount: BTreeSet<(i64, u32, String, bool)> = row
@@ -177,7 +178,7 @@ impl Store {
         let mut copies = tx.prepare_cached("SELECT text FROM provenance WHERE game = ?1")?;
         for &id in &sample {
             for text in copies.query_map([id], |r| r.get::<_, Vec<u8>>(0))? {
-                unreadable += i64::from(super::text::decode(&text?).is_none());
+                unreadable += i64::from(crate::store::codec::text::decode(&text?).is_none());
             }
         }
         expect(
@@ -373,7 +374,7 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
 mod tests {
     use super::*;
     use crate::store::Mode;
-    use crate::store::import::Importer;
+    use crate::store::write::import::Importer;
 
     #[test]
     fn an_imported_database_is_clean_and_lost_or_extra_entries_are_found() {

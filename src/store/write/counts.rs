@@ -5,19 +5,19 @@
 //! memory as games are added and written in the same transaction, one
 //! upsert per name or value, before it commits; an update or a delete of a
 //! game is counted by the triggers on `game` (schema step 6) and by
-//! [`StartMove::remove`](super::import::StartMove::remove).
+//! [`StartMove::remove`](crate::store::write::import::StartMove::remove).
 
 use std::collections::HashMap;
 
 use rusqlite::{Transaction, params};
 
-use super::StoreError;
-use super::import::StartMove;
+use crate::store::StoreError;
+use crate::store::write::import::StartMove;
 
 /// One player's games and results under one variant, as `player_stat`
 /// counts them.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct PlayerCount {
+pub(in crate::store) struct PlayerCount {
     /// The preset of the first game counted (as the row keeps it).
     pub preset: String,
     pub games: i64,
@@ -55,7 +55,7 @@ impl PlayerCount {
 const TAG_FIELDS: [&str; 4] = ["event", "site", "variant", "preset"];
 
 /// What an added game is counted under.
-pub(super) struct CountedGame<'a> {
+pub(in crate::store) struct CountedGame<'a> {
     pub variant: &'a str,
     pub preset: &'a str,
     /// Whether the game's rules are supported (else its preset is counted
@@ -73,7 +73,7 @@ pub(super) struct CountedGame<'a> {
 
 /// Counts of added games not yet written.
 #[derive(Debug, Default)]
-pub(super) struct GameCounts {
+pub(in crate::store) struct GameCounts {
     /// By variant, a NUL, then the name.
     players: HashMap<String, PlayerCount>,
     /// By value, per field of [`TAG_FIELDS`].
@@ -100,7 +100,7 @@ const ENTRY_BYTES: usize = 64;
 
 impl GameCounts {
     /// Counts an added game under its players and tags.
-    pub(super) fn add_game(&mut self, game: &CountedGame<'_>) {
+    pub(in crate::store) fn add_game(&mut self, game: &CountedGame<'_>) {
         let sides = [(game.white, 1, 2), (game.black, 2, 1)];
         for (name, won, lost) in sides {
             if name.is_empty() {
@@ -145,7 +145,7 @@ impl GameCounts {
     }
 
     /// Counts an added game under its start position and first move.
-    pub(super) fn add_start(&mut self, start: &StartMove<'_>) {
+    pub(in crate::store) fn add_start(&mut self, start: &StartMove<'_>) {
         self.scratch.clear();
         self.scratch.push_str(start.variant);
         self.scratch.push('\0');
@@ -163,7 +163,7 @@ impl GameCounts {
 
     /// Whether the counts hold [`HELD_BYTES`] or more of names and values:
     /// time to write them, whether or not the transaction ends there.
-    pub(super) fn is_full(&self) -> bool {
+    pub(in crate::store) fn is_full(&self) -> bool {
         self.held >= HELD_BYTES
     }
 
@@ -172,7 +172,7 @@ impl GameCounts {
     ///
     /// # Errors
     /// An SQLite failure.
-    pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub(in crate::store) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         self.held = 0;
         if !self.players.is_empty() {
             let mut upsert = tx.prepare_cached(
@@ -246,7 +246,7 @@ impl GameCounts {
     }
 
     /// Forgets the counts (their games were rolled back).
-    pub(super) fn clear(&mut self) {
+    pub(in crate::store) fn clear(&mut self) {
         self.players.clear();
         self.tags.iter_mut().for_each(HashMap::clear);
         self.starts.clear();

@@ -12,8 +12,8 @@ use std::thread::Scope;
 
 use rusqlite::Transaction;
 
-use super::StoreError;
-use super::postings::{CodedChunks, Entry};
+use crate::store::StoreError;
+use crate::store::codec::postings::{CodedChunks, Entry};
 
 /// Entries handed over at once: a bucket's are some 18 on a small archive,
 /// so each goes with many others.
@@ -44,7 +44,7 @@ impl Batch {
 }
 
 /// Hands buckets to a coding thread and writes what it returns.
-pub(super) struct ChunkCoder {
+pub(in crate::store) struct ChunkCoder {
     to: Option<SyncSender<Batch>>,
     from: Receiver<CodedChunks>,
     /// Batches sent, not yet written.
@@ -54,7 +54,7 @@ pub(super) struct ChunkCoder {
 
 impl ChunkCoder {
     /// A coder whose thread lives in `scope`.
-    pub(super) fn spawn<'scope>(scope: &'scope Scope<'scope, '_>) -> ChunkCoder {
+    pub(in crate::store) fn spawn<'scope>(scope: &'scope Scope<'scope, '_>) -> ChunkCoder {
         let (to, batches) = sync_channel::<Batch>(BATCHES_QUEUED);
         // Unbounded, so the thread never waits for the writer: the batches
         // it returns are at most those the bounded queue let in.
@@ -79,7 +79,7 @@ impl ChunkCoder {
     ///
     /// # Errors
     /// A database failure.
-    pub(super) fn add(
+    pub(in crate::store) fn add(
         &mut self,
         tx: &Transaction<'_>,
         bucket: i64,
@@ -97,7 +97,7 @@ impl ChunkCoder {
     ///
     /// # Errors
     /// A database failure.
-    pub(super) fn finish(mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub(in crate::store) fn finish(mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         self.send(tx)?;
         self.to = None;
         self.write(tx, true)

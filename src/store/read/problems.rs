@@ -3,8 +3,8 @@
 
 use rusqlite::types::Value;
 
-use super::{Store, StoreError};
 use crate::replay::Status;
+use crate::store::{Store, StoreError};
 
 /// Which problem games to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Store {
         filter: &ProblemFilter,
         limit: usize,
         offset: usize,
-        mut each: impl FnMut(super::record::ReportRecord) -> Result<(), E>,
+        mut each: impl FnMut(crate::store::stored::record::ReportRecord) -> Result<(), E>,
     ) -> Result<usize, E> {
         let (total, ids) = self.problem_ids(filter, limit, offset)?;
         for id in ids {
@@ -94,8 +94,8 @@ impl Store {
             rusqlite::params_from_iter(params.iter()),
             |r| r.get(0),
         )?;
-        params.push(Value::Integer(super::sql_count(limit)));
-        params.push(Value::Integer(super::sql_count(offset)));
+        params.push(Value::Integer(crate::store::sql_count(limit)));
+        params.push(Value::Integer(crate::store::sql_count(offset)));
         let sql = format!(
             "SELECT g.id FROM game g WHERE {condition} ORDER BY g.id LIMIT ?{} OFFSET ?{}",
             params.len() - 1,

@@ -104,7 +104,7 @@ pub fn index_at(data: &[u8], ply: usize) -> Option<usize> {
 }
 
 /// Appends `value` as LEB128 (7 bits a byte, low first).
-pub(super) fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
+pub(in crate::store) fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
         value >>= 7;
@@ -118,7 +118,7 @@ pub(super) fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
 
 /// Reads a LEB128 number from the front of `data`, advancing it; `None`
 /// when `data` ends first or the number takes more than 64 bits.
-pub(super) fn read_leb128(data: &mut &[u8]) -> Option<u64> {
+pub(in crate::store) fn read_leb128(data: &mut &[u8]) -> Option<u64> {
     let mut value = 0u64;
     for shift in (0..64).step_by(7) {
         let (&byte, rest) = data.split_first()?;

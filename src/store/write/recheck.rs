@@ -19,10 +19,6 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::id_set::IdSet;
-use super::import::{Deflater, Prepared, equal_game, prepare};
-use super::rows::{Update, insert_game, update_game};
-use super::{Store, StoreError};
 use crate::notation::Notation;
 use crate::pdn::{GameType, Reader};
 use crate::replay::{
@@ -30,6 +26,10 @@ use crate::replay::{
     record_text,
 };
 use crate::rules::{Preset, Rules};
+use crate::store::codec::id_set::IdSet;
+use crate::store::write::import::{Deflater, Prepared, equal_game, prepare};
+use crate::store::write::rows::{Update, insert_game, update_game};
+use crate::store::{Store, StoreError};
 
 /// The version of the rules and their inference that reads games: a file
 /// read by an older one is read again. Version 1 read every record under
@@ -189,8 +189,8 @@ impl Store {
         }
         // Keys that games read again made popular.
         let tx = self.conn_mut().transaction()?;
-        let known = super::popular::popular_keys(&tx)?;
-        super::popular::designate(&tx, &[], false, &known)?;
+        let known = crate::store::write::popular::popular_keys(&tx)?;
+        crate::store::write::popular::designate(&tx, &[], false, &known)?;
         tx.commit()?;
         summary.seconds = began.elapsed().as_secs_f64();
         Ok(summary)
@@ -199,7 +199,7 @@ impl Store {
 
 impl RecheckSummary {
     /// Counts what one game's update did.
-    pub(super) fn count(&mut self, update: &Update) {
+    pub(in crate::store) fn count(&mut self, update: &Update) {
         self.updated += usize::from(update.updated);
         self.merged += usize::from(update.merged);
         self.positions_added += update.positions_added;
@@ -250,7 +250,7 @@ impl Copies {
             let read: Vec<(i64, String)> = texts
                 .query_map(params![file, first.0, last.0], |r| {
                     let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
-                    Ok((r.get(0)?, super::query::game_text(stored)))
+                    Ok((r.get(0)?, crate::store::read::query::game_text(stored)))
                 })?
                 .collect::<Result<_, _>>()?;
             for (idx, text) in read {

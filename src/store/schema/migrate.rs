@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension};
 
 /// The schema text, built in.
-pub const SCHEMA: &str = include_str!("../../schema.sql");
+pub const SCHEMA: &str = include_str!("../../../schema.sql");
 
 /// One numbered step of the schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub enum MigrateError {
     Sqlite(#[from] rusqlite::Error),
     /// The position index could not be converted.
     #[error(transparent)]
-    Index(Box<super::StoreError>),
+    Index(Box<crate::store::StoreError>),
 }
 
 /// Applies the steps the database lacks, each in its own transaction.
@@ -111,10 +111,12 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             postings_to_step_fourteen(&tx)?;
         }
         if step.number == 15 {
-            super::index::recode_old_runs(&tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+            crate::store::write::index::recode_old_runs(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
         if step.number == 17 {
-            super::identity::make_keys_again(&tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+            crate::store::write::identity::make_keys_again(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
@@ -138,8 +140,8 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 /// written as postings bucket by bucket (see src/store/postings.rs); then
 /// `position` goes.
 fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use super::postings10::{Entry, split, write_bucket};
-    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    use crate::store::schema::legacy::postings10::{Entry, split, write_bucket};
+    let index = |e: crate::store::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries: Vec<Entry> = Vec::new();
     let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
@@ -185,12 +187,12 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
 /// to be counted again by step 14 (more rows share a key's 32 bits than its
 /// 40).
 fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use super::postings::Entry;
-    use super::postings10::{SUFFIX_BITS, decode};
+    use crate::store::codec::postings::Entry;
+    use crate::store::schema::legacy::postings10::{SUFFIX_BITS, decode};
     let plies = stored_plies(tx)?;
     let open =
         |game: i64, ply: u32, next: u32| next == 0 && plies.get(&game).is_some_and(|&n| ply < n);
-    let shift = SUFFIX_BITS - super::postings::SUFFIX_BITS;
+    let shift = SUFFIX_BITS - crate::store::codec::postings::SUFFIX_BITS;
     copy_postings(
         tx,
         "posting_step10",
@@ -203,7 +205,7 @@ fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), Migrate
             }));
             Ok(())
         },
-        super::postings12::write_bucket,
+        crate::store::schema::legacy::postings12::write_bucket,
     )?;
     tx.execute_batch("DROP TABLE posting_step10;")?;
     let runs: Vec<i64> = tx
@@ -240,10 +242,12 @@ fn postings_to_step_fourteen(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
         tx,
         "posting_step12",
         |chunk, entries| {
-            entries.extend(super::postings12::decode(chunk)?);
+            entries.extend(crate::store::schema::legacy::postings12::decode(chunk)?);
             Ok(())
         },
-        |tx, bucket, entries| super::postings::add(tx, bucket, entries, true).map(|_| ()),
+        |tx, bucket, entries| {
+            crate::store::codec::postings::add(tx, bucket, entries, true).map(|_| ())
+        },
     )?;
     tx.execute_batch("DROP TABLE posting_step12;")?;
     let left_to_count: bool = tx.query_row(
@@ -252,7 +256,8 @@ fn postings_to_step_fourteen(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
         |r| r.get(0),
     )?;
     if left_to_count {
-        super::popular::count_again(tx).map_err(|e| MigrateError::Index(Box::new(e)))?;
+        crate::store::write::popular::count_again(tx)
+            .map_err(|e| MigrateError::Index(Box::new(e)))?;
     }
     Ok(())
 }
@@ -265,18 +270,18 @@ fn copy_postings(
     table: &str,
     mut read: impl FnMut(
         &[u8],
-        &mut Vec<super::postings::Entry>,
-    ) -> Result<(), super::postings::Corrupt>,
+        &mut Vec<crate::store::codec::postings::Entry>,
+    ) -> Result<(), crate::store::codec::postings::Corrupt>,
     write: impl Fn(
         &rusqlite::Transaction<'_>,
         i64,
-        &[super::postings::Entry],
-    ) -> Result<(), super::StoreError>,
+        &[crate::store::codec::postings::Entry],
+    ) -> Result<(), crate::store::StoreError>,
 ) -> Result<(), MigrateError> {
-    let index = |e: super::StoreError| MigrateError::Index(Box::new(e));
+    let index = |e: crate::store::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries = Vec::new();
-    let flush = |bucket: i64, entries: &mut Vec<super::postings::Entry>| {
+    let flush = |bucket: i64, entries: &mut Vec<crate::store::codec::postings::Entry>| {
         entries.sort_unstable();
         entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
         write(tx, bucket, entries).map_err(index)?;
@@ -324,28 +329,28 @@ fn stored_plies(
 /// date, result)`, the duplicate key of a game whose reading leaves nothing open
 /// (step 7), and `pdndb_text(tags, text)`, a copy's tags and step-1 text
 /// (its move text deflated alone) as one stored text (step 10, see
-/// [`super::text`]).
+/// [`crate::store::codec::text`]).
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
-    let encoder = std::sync::Mutex::new(super::text::TextEncoder::new());
+    let encoder = std::sync::Mutex::new(crate::store::codec::text::TextEncoder::new());
     conn.create_scalar_function("pdndb_text", 2, flags, move |ctx| {
         let tags: Option<String> = ctx.get(0)?;
         let movetext = match ctx.get_raw(1) {
             rusqlite::types::ValueRef::Blob(deflated) => {
-                super::text::decode_movetext_alone(deflated)
+                crate::store::codec::text::decode_movetext_alone(deflated)
             }
             _ => String::new(),
         };
         let tags = tags.as_deref().unwrap_or("{}");
         Ok(match encoder.lock() {
             Ok(mut encoder) => encoder.encode(tags, &movetext),
-            Err(_) => super::text::TextEncoder::new().encode(tags, &movetext),
+            Err(_) => crate::store::codec::text::TextEncoder::new().encode(tags, &movetext),
         })
     })?;
     conn.create_scalar_function("pdndb_day", 1, flags, |ctx| {
         let date: Option<String> = ctx.get(0)?;
-        Ok(date.as_deref().and_then(super::games::day_of))
+        Ok(date.as_deref().and_then(crate::store::read::games::day_of))
     })?;
     conn.create_scalar_function("pdndb_dup_key", 9, flags, |ctx| {
         let text = |i| -> rusqlite::Result<String> {
@@ -356,7 +361,7 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
         let (status, variant) = (text(0)?, text(1)?);
         let (white, black, event, date) = (text(4)?, text(5)?, text(6)?, text(7)?);
         let result: Option<String> = ctx.get(8)?;
-        Ok(super::identity::Identity {
+        Ok(crate::store::write::identity::Identity {
             status: &status,
             variant: &variant,
             start_fen: start_fen.as_deref(),
@@ -408,7 +413,7 @@ mod tests {
         let through: i64 = conn
             .query_row("SELECT indexed_through FROM index_state", [], |r| r.get(0))
             .unwrap();
-        let rows = crate::store::postings::count(&conn).unwrap();
+        let rows = crate::store::codec::postings::count(&conn).unwrap();
         assert_eq!((rows, through), (2, 7));
     }
 
@@ -451,7 +456,7 @@ mod tests {
         {
             let mut store = crate::store::Store::open(&db, crate::store::Mode::Write).unwrap();
             let input = crate::pdn::Input::open(&pdn, None).unwrap().unwrap();
-            crate::store::import::Importer::new(&mut store, Default::default())
+            crate::store::write::import::Importer::new(&mut store, Default::default())
                 .run(&[input], &mut |_| {})
                 .unwrap();
         }
@@ -567,11 +572,16 @@ mod tests {
         }
         migrate(&mut conn).unwrap();
         // Through step 12: no game stores moves, so no entry is open.
-        let stored = crate::store::postings::all(&conn).unwrap();
+        let stored = crate::store::codec::postings::all(&conn).unwrap();
         let mut expected: Vec<(i64, i64, u32, bool)> = rows
             .iter()
             .map(|&(key, game, ply, _)| {
-                (crate::store::postings::kept(key), game, ply as u32, false)
+                (
+                    crate::store::codec::postings::kept(key),
+                    game,
+                    ply as u32,
+                    false,
+                )
             })
             .collect();
         expected.sort_unstable();
@@ -588,7 +598,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(left, 0);
-        let hits = crate::store::postings::entries_at(&conn, hot).unwrap();
+        let hits = crate::store::codec::postings::entries_at(&conn, hot).unwrap();
         assert_eq!(hits.len(), 3002);
         assert!(hits.windows(2).all(|w| w[0].game <= w[1].game));
     }
@@ -627,7 +637,7 @@ mod tests {
             .unwrap();
         assert_eq!(game, 7);
         assert_eq!(
-            super::super::text::decode(&stored),
+            crate::store::codec::text::decode(&stored),
             Some((tags.to_string(), movetext.to_string()))
         );
         let indexes: Vec<String> = conn
@@ -647,14 +657,14 @@ mod tests {
 
     #[test]
     fn step_twelve_turns_the_postings_of_step_ten_into_shorter_ones() {
-        use crate::store::postings10;
+        use crate::store::schema::legacy::postings10;
         let mut conn = at_step(11);
         let rules = crate::rules::Preset::Filipino.rules();
         let start = crate::rules::Position::initial(&rules);
-        let first = crate::store::moves::canonical_moves(&start, &rules)[2];
+        let first = crate::store::codec::moves::canonical_moves(&start, &rules)[2];
         let after = start.play(&first);
-        let second = crate::store::moves::canonical_moves(&after, &rules)[0];
-        let moves = crate::store::moves::encode(&rules, &start, &[first, second]).unwrap();
+        let second = crate::store::codec::moves::canonical_moves(&after, &rules)[0];
+        let moves = crate::store::codec::moves::encode(&rules, &start, &[first, second]).unwrap();
         conn.execute(
             "INSERT INTO game (id, status, variant, preset, outcome, moves) VALUES \
                  (1, 'ok', 'filipino', 'filipino', 1, ?1), (2, 'ambiguous', 'filipino', 'filipino', 3, ?1)",
@@ -717,7 +727,7 @@ mod tests {
             tx.commit().unwrap();
         }
         migrate(&mut conn).unwrap();
-        let kept = crate::store::postings::kept;
+        let kept = crate::store::codec::postings::kept;
         let mut expected = vec![
             (kept(start_key), 1, 0, false),
             (kept(start_key), 2, 0, false),
@@ -727,11 +737,11 @@ mod tests {
             (kept(end_key), 2, 2, false),
         ];
         expected.sort_unstable();
-        assert_eq!(crate::store::postings::all(&conn).unwrap(), expected);
+        assert_eq!(crate::store::codec::postings::all(&conn).unwrap(), expected);
         let run: Vec<u8> = conn
             .query_row("SELECT rows FROM position_run", [], |r| r.get(0))
             .unwrap();
-        let run = crate::store::index::read_chunk(&run).unwrap();
+        let run = crate::store::write::index::read_chunk(&run).unwrap();
         let open: Vec<bool> = run.iter().map(|r| r.open).collect();
         assert_eq!(open, [true, false]);
         let rows: i64 = conn
@@ -786,13 +796,13 @@ mod tests {
         assert!(bytes < 300 * 24 / 2, "{bytes} bytes");
         // The merge reads them as they were.
         let tx = conn.transaction().unwrap();
-        let added = crate::store::index::IndexBuffer::default()
+        let added = crate::store::write::index::IndexBuffer::default()
             .flush(&tx)
             .unwrap();
         assert_eq!(added, rows.len());
         let mut expected: Vec<(i64, i64, u32, bool)> = rows;
         expected.sort_unstable_by_key(|&(key, game, ply, _)| (key >> 32, game, ply));
-        let mut stored = crate::store::postings::all(&tx).unwrap();
+        let mut stored = crate::store::codec::postings::all(&tx).unwrap();
         stored.sort_unstable();
         let mut kept: Vec<(i64, i64, u32, bool)> = expected
             .iter()
@@ -804,7 +814,7 @@ mod tests {
 
     #[test]
     fn step_fourteen_codes_the_postings_of_step_twelve_in_fewer_bytes() {
-        use crate::store::postings::{Entry, all};
+        use crate::store::codec::postings::{Entry, all};
         let mut conn = at_step(13);
         let mut expected = Vec::new();
         {
@@ -819,10 +829,12 @@ mod tests {
                     })
                     .collect();
                 entries.sort_unstable();
-                crate::store::postings12::write_bucket(&tx, bucket, &entries).unwrap();
+                crate::store::schema::legacy::postings12::write_bucket(&tx, bucket, &entries)
+                    .unwrap();
                 expected.extend(entries.iter().map(|e| {
                     (
-                        (bucket << crate::store::postings::SUFFIX_BITS) | i64::from(e.suffix),
+                        (bucket << crate::store::codec::postings::SUFFIX_BITS)
+                            | i64::from(e.suffix),
                         e.game,
                         e.ply,
                         e.open,

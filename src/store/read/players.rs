@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Store, StoreError};
 use crate::export::clean_tag_value;
+use crate::store::{Store, StoreError};
 
 /// One player's games and results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -115,7 +115,7 @@ fn pick(
 mod tests {
     use super::*;
     use crate::store::Mode;
-    use crate::store::counts::{CountedGame, GameCounts};
+    use crate::store::write::counts::{CountedGame, GameCounts};
 
     /// A store with games written straight into `game`, as import and
     /// recheck write them.

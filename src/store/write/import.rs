@@ -6,7 +6,7 @@
 //! games with their provenance `(file, index)` in one transaction; the file
 //! is marked complete at the end. A rerun skips complete files (same content
 //! hash) and, in an incomplete one, the games whose provenance is stored.
-//! Positions go to the index through [`super::index`], which keeps its own
+//! Positions go to the index through [`crate::store::write::index`], which keeps its own
 //! record of how far the index is complete.
 
 use std::collections::HashMap;
@@ -19,21 +19,21 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
-use super::counts::{CountedGame, GameCounts};
-use super::id_set::IdSet;
-use super::identity::{Identity, Openness};
-use super::index::{IndexBuffer, IndexRow, index_entries, index_missing};
-use super::moves::{encode, encode_played};
-use super::query_indexes;
-use super::recheck::{FileOptions, READING_VERSION};
-use super::rows::{Row, delete_games, has_copies, update_game};
-use super::{Store, StoreError};
 use crate::notation::write_fen;
 use crate::pdn::{Content, Encoding, Game, Input, Reader, Snapshot};
 use crate::replay::{
     CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Overrides, Reading, Status,
 };
 use crate::rules::{Color, Move, Position, Rules};
+use crate::store::codec::id_set::IdSet;
+use crate::store::codec::moves::{encode, encode_played};
+use crate::store::write::counts::{CountedGame, GameCounts};
+use crate::store::write::identity::{Identity, Openness};
+use crate::store::write::index::{IndexBuffer, IndexRow, index_entries, index_missing};
+use crate::store::write::query_indexes;
+use crate::store::write::recheck::{FileOptions, READING_VERSION};
+use crate::store::write::rows::{Row, delete_games, has_copies, update_game};
+use crate::store::{Store, StoreError};
 
 /// Games the reading thread hands over at a time, at most.
 pub const BATCH: usize = 2_000;
@@ -131,48 +131,48 @@ pub enum Progress {
 }
 
 /// One game ready to be written.
-pub(super) struct Prepared {
-    pub(super) index: u64,
-    pub(super) byte_offset: u64,
-    pub(super) line: u64,
-    /// The tags and the original move text, as stored (see [`super::text`]).
-    pub(super) text: Vec<u8>,
+pub(in crate::store) struct Prepared {
+    pub(in crate::store) index: u64,
+    pub(in crate::store) byte_offset: u64,
+    pub(in crate::store) line: u64,
+    /// The tags and the original move text, as stored (see [`crate::store::codec::text`]).
+    pub(in crate::store) text: Vec<u8>,
     /// The hash of the tags and the move text (see [`text_hash`]).
-    pub(super) text_hash: [u8; 32],
-    pub(super) status: Status,
-    pub(super) variant: CompactString,
-    pub(super) preset: CompactString,
-    pub(super) notation: Option<&'static str>,
-    pub(super) white: CompactString,
-    pub(super) black: CompactString,
-    pub(super) event: CompactString,
-    pub(super) site: CompactString,
-    pub(super) date: CompactString,
-    /// The date as `game.day` holds it (see [`super::games::day_of`]).
-    pub(super) day: Option<CompactString>,
-    pub(super) result: Option<CompactString>,
-    pub(super) outcome: i64,
-    pub(super) plies: Option<i64>,
-    pub(super) start_fen: Option<String>,
-    /// The first reading, encoded (see [`super::moves`]).
-    pub(super) moves: Option<Vec<u8>>,
-    pub(super) moves_key: Option<i64>,
-    /// The duplicate key (see [`super::identity`]).
-    pub(super) dup_key: i64,
-    pub(super) record: Option<String>,
-    pub(super) variant_from: &'static str,
+    pub(in crate::store) text_hash: [u8; 32],
+    pub(in crate::store) status: Status,
+    pub(in crate::store) variant: CompactString,
+    pub(in crate::store) preset: CompactString,
+    pub(in crate::store) notation: Option<&'static str>,
+    pub(in crate::store) white: CompactString,
+    pub(in crate::store) black: CompactString,
+    pub(in crate::store) event: CompactString,
+    pub(in crate::store) site: CompactString,
+    pub(in crate::store) date: CompactString,
+    /// The date as `game.day` holds it (see [`crate::store::read::games::day_of`]).
+    pub(in crate::store) day: Option<CompactString>,
+    pub(in crate::store) result: Option<CompactString>,
+    pub(in crate::store) outcome: i64,
+    pub(in crate::store) plies: Option<i64>,
+    pub(in crate::store) start_fen: Option<String>,
+    /// The first reading, encoded (see [`crate::store::codec::moves`]).
+    pub(in crate::store) moves: Option<Vec<u8>>,
+    pub(in crate::store) moves_key: Option<i64>,
+    /// The duplicate key (see [`crate::store::write::identity`]).
+    pub(in crate::store) dup_key: i64,
+    pub(in crate::store) record: Option<String>,
+    pub(in crate::store) variant_from: &'static str,
     /// The certain positions, `(key, ply, open)` (see [`index_entries`]).
-    pub(super) positions: Vec<(i64, u32, bool)>,
+    pub(in crate::store) positions: Vec<(i64, u32, bool)>,
     /// The move played from the start, when certain.
-    pub(super) first_move: Option<Move>,
+    pub(in crate::store) first_move: Option<Move>,
     /// Its moves written with the other kind's joiner.
-    pub(super) joiners: Joiners,
+    pub(in crate::store) joiners: Joiners,
 }
 
 impl Prepared {
     /// About how many bytes the game takes in memory while it waits to be
     /// written: what bounds a batch besides its number of games.
-    pub(super) fn memory_size(&self) -> usize {
+    pub(in crate::store) fn memory_size(&self) -> usize {
         // Strings short enough are held inline, in the size of `Prepared`.
         let on_heap = |s: &CompactString| if s.is_heap_allocated() { s.len() } else { 0 };
         let strings: usize = [
@@ -203,7 +203,7 @@ impl Prepared {
     }
 
     /// What the game is counted under in `player_stat` and `tag_value`.
-    pub(super) fn counted(&self) -> CountedGame<'_> {
+    pub(in crate::store) fn counted(&self) -> CountedGame<'_> {
         CountedGame {
             variant: &self.variant,
             preset: &self.preset,
@@ -877,7 +877,8 @@ impl OldCopies {
         while let Some(row) = rows.next()? {
             let stored = row.get_ref(1)?;
             let (tags, movetext) =
-                super::text::decode(stored.as_blob().unwrap_or_default()).unwrap_or_default();
+                crate::store::codec::text::decode(stored.as_blob().unwrap_or_default())
+                    .unwrap_or_default();
             by_text.push((short_hash(&text_hash(&tags, &movetext)), row.get(0)?));
         }
         by_text.sort_unstable();
@@ -1314,7 +1315,10 @@ fn write_game(
 
 /// Inserts `game`'s row; returns its id. The caller counts it (see
 /// [`Prepared::counted`]) and indexes it.
-pub(super) fn insert_row(tx: &Transaction<'_>, game: &Prepared) -> Result<i64, StoreError> {
+pub(in crate::store) fn insert_row(
+    tx: &Transaction<'_>,
+    game: &Prepared,
+) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
          plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
@@ -1358,9 +1362,9 @@ fn insert_copy(
     Ok(())
 }
 
-/// Another stored game that is `game` (see [`super::identity`]), other
+/// Another stored game that is `game` (see [`crate::store::write::identity`]), other
 /// than `except`: the game a copy of it is a duplicate of.
-pub(super) fn equal_game(
+pub(in crate::store) fn equal_game(
     tx: &Transaction<'_>,
     game: &Prepared,
     except: Option<i64>,
@@ -1386,7 +1390,7 @@ const EQUAL_GAME: &str = "SELECT id FROM game WHERE dup_key = ?1 AND status = ?2
      AND start_fen IS ?4 AND moves IS ?5 AND id IS NOT ?6 ORDER BY id LIMIT 1";
 
 /// A game counted under its start position and first move (`start_move`).
-pub(super) struct StartMove<'a> {
+pub(in crate::store) struct StartMove<'a> {
     /// The start position's key.
     pub key: i64,
     /// The game's variant and preset.
@@ -1402,7 +1406,7 @@ pub(super) struct StartMove<'a> {
 
 impl StartMove<'_> {
     /// Counts the game.
-    pub(super) fn add(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub(in crate::store) fn add(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.prepare_cached(
             "INSERT INTO start_move (start_key, variant, preset, start_fen, next, outcome, games) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1) ON CONFLICT DO UPDATE SET games = games + 1",
@@ -1419,7 +1423,7 @@ impl StartMove<'_> {
     }
 
     /// Counts the game no more.
-    pub(super) fn remove(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub(in crate::store) fn remove(&self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.prepare_cached(
             "UPDATE start_move SET games = games - 1 WHERE start_key = ?1 AND variant = ?2 \
              AND start_fen = ?3 AND next = ?4 AND outcome = ?5",
@@ -1441,7 +1445,7 @@ impl StartMove<'_> {
 const MOVE_IDS_CACHED: usize = 100_000;
 
 /// The id of a move's name, added when new.
-pub(super) fn move_id(
+pub(in crate::store) fn move_id(
     tx: &Transaction<'_>,
     cache: &mut HashMap<Move, i64>,
     mv: &Move,
@@ -1489,7 +1493,7 @@ pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
 }
 
 /// The encoder of games' stored texts, one for every game of a file.
-pub(super) type Deflater = super::text::TextEncoder;
+pub(in crate::store) type Deflater = crate::store::codec::text::TextEncoder;
 
 /// The name of the player of `color` as stored: the `White` or `Black`
 /// tag, else PlayStrategy's `P1` (the first side under `rules`) or `P2`.
@@ -1498,7 +1502,11 @@ fn player(game: &Game, color: Color, rules: Option<&Rules>) -> CompactString {
     CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
 }
 
-pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflater) -> Prepared {
+pub(in crate::store) fn prepare(
+    game: &Game,
+    checked: &CheckedGame,
+    deflater: &mut Deflater,
+) -> Prepared {
     let record = &checked.record;
     // The standard tags, or their names in other languages (`Bianco`, …).
     let trimmed = |name: &str| {
@@ -1594,7 +1602,7 @@ pub(super) fn prepare(game: &Game, checked: &CheckedGame, deflater: &mut Deflate
         joiners: checked.joiners,
     };
     prepared.dup_key = prepared.key(game, checked);
-    prepared.day = super::games::day_of(&prepared.date).map(CompactString::from);
+    prepared.day = crate::store::read::games::day_of(&prepared.date).map(CompactString::from);
     prepared
 }
 
@@ -1634,7 +1642,7 @@ mod tests {
         for known in [false, true] {
             let dir = tempfile::tempdir().unwrap();
             let mut store =
-                Store::open(&dir.path().join("db.sqlite"), super::super::Mode::Write).unwrap();
+                Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
             let tx = store.conn_mut().transaction().unwrap();
             let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
             let mut counts = GameCounts::default();

@@ -14,8 +14,8 @@
 //!
 //! The counts follow the index: every row entering or leaving `position`
 //! under a popular key is counted in or out in the same transaction (the
-//! merge of an import in [`super::index`], a game read again or removed in
-//! [`super::rows`]). A key stays popular once made so.
+//! merge of an import in [`crate::store::write::index`], a game read again or removed in
+//! [`crate::store::write::rows`]). A key stays popular once made so.
 //!
 //! Which keys are popular. After each merge into the index:
 //! - when the index was empty before it, every key with [`POPULAR_GAMES`]
@@ -38,12 +38,12 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::StoreError;
-use super::import::move_id;
-use super::moves::{decode_prefix, move_at, prefix};
-use super::postings;
-use super::query::start_position;
 use crate::rules::{Move, PACKED_BYTES, Position, Rules};
+use crate::store::StoreError;
+use crate::store::codec::moves::{decode_prefix, move_at, prefix};
+use crate::store::codec::postings;
+use crate::store::read::query::start_position;
+use crate::store::write::import::move_id;
 
 /// Index rows under a key from which it is made popular.
 pub const POPULAR_GAMES: i64 = 1_000;
@@ -60,7 +60,7 @@ pub fn threshold() -> i64 {
 
 /// The merged rows under a key from which its rows in the index are
 /// counted to see whether it became popular.
-pub(super) fn candidate_rows() -> i64 {
+pub(in crate::store) fn candidate_rows() -> i64 {
     (threshold() / 8).max(1)
 }
 
@@ -71,14 +71,17 @@ const PREFIXES_KEPT: usize = 100_000;
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn popular_keys(tx: &Transaction<'_>) -> Result<HashSet<i64>, StoreError> {
+pub(in crate::store) fn popular_keys(tx: &Transaction<'_>) -> Result<HashSet<i64>, StoreError> {
     let mut stmt = tx.prepare_cached("SELECT key FROM popular_key")?;
     let keys = stmt.query_map([], |r| r.get(0))?;
     Ok(keys.collect::<Result<_, _>>()?)
 }
 
 /// Whether `key` is popular.
-pub(super) fn is_popular(conn: &rusqlite::Connection, key: i64) -> Result<bool, StoreError> {
+pub(in crate::store) fn is_popular(
+    conn: &rusqlite::Connection,
+    key: i64,
+) -> Result<bool, StoreError> {
     Ok(conn
         .prepare_cached("SELECT count(*) FROM popular_key WHERE key = ?1")?
         .query_row([key], |r| r.get::<_, i64>(0))?
@@ -94,7 +97,8 @@ type Line = (i64, [u8; PACKED_BYTES], String, String, Move, i64);
 type NamedLine = (i64, [u8; PACKED_BYTES], u32, u32, Move, i64);
 
 /// Games counted by what they add to, the next move by its name.
-pub(super) type Counts = HashMap<(i64, [u8; PACKED_BYTES], String, String, String, i64), i64>;
+pub(in crate::store) type Counts =
+    HashMap<(i64, [u8; PACKED_BYTES], String, String, String, i64), i64>;
 
 /// A start met (variant and start FEN) with its rules and position, and
 /// the positions of the move-list prefixes decoded from it.
@@ -110,7 +114,7 @@ struct Start {
 /// The positions games are at, from their stored moves (games sharing
 /// their first moves decoded once).
 #[derive(Default)]
-pub(super) struct Boards {
+pub(in crate::store) struct Boards {
     starts: Vec<Start>,
 }
 
@@ -119,7 +123,7 @@ impl Boards {
     /// from `start_fen`; `None` when the moves do not reach that far or do
     /// not fit the rules (such a row counts nowhere, as a query finds it
     /// nowhere).
-    pub(super) fn at(
+    pub(in crate::store) fn at(
         &mut self,
         variant: &str,
         start_fen: Option<&str>,
@@ -143,7 +147,7 @@ impl Boards {
 
     /// The position after the first `ply` moves, as [`Boards::at`], with
     /// the move the game plays there (`None` past its stored moves).
-    pub(super) fn played_at(
+    pub(in crate::store) fn played_at(
         &mut self,
         variant: &str,
         start_fen: Option<&str>,
@@ -192,11 +196,11 @@ impl Boards {
 
 /// Index rows under popular keys by key and variant: their preset and
 /// number.
-pub(super) type RowCounts = HashMap<(i64, String), (String, i64)>;
+pub(in crate::store) type RowCounts = HashMap<(i64, String), (String, i64)>;
 
 /// Changes to `popular_move` and `popular_rows` not yet written.
 #[derive(Default)]
-pub(super) struct Tally {
+pub(in crate::store) struct Tally {
     changes: foldhash::HashMap<NamedLine, i64>,
     /// Rows by key and variant: the preset first met and their number.
     rows: foldhash::HashMap<(i64, u32), (u32, i64)>,
@@ -223,7 +227,7 @@ impl Tally {
     ///
     /// # Errors
     /// A database failure.
-    pub(super) fn row(
+    pub(in crate::store) fn row(
         &mut self,
         tx: &Transaction<'_>,
         key: i64,
@@ -397,7 +401,7 @@ impl Tally {
     ///
     /// # Errors
     /// A database failure.
-    pub(super) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub(in crate::store) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         self.count_pending(tx)?;
         self.write_rows(tx)?;
         if self.changes.is_empty() {
@@ -489,7 +493,7 @@ fn make_popular(tx: &Transaction<'_>, key: i64, tally: &mut Tally) -> Result<boo
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn designate(
+pub(in crate::store) fn designate(
     tx: &Transaction<'_>,
     merged: &[(i64, i64)],
     exact: bool,
@@ -583,7 +587,7 @@ fn keys_with_rows(tx: &Transaction<'_>, threshold: i64) -> Result<Vec<i64>, Stor
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn popular_sharing(
+pub(in crate::store) fn popular_sharing(
     conn: &rusqlite::Connection,
     key: i64,
 ) -> Result<Option<i64>, StoreError> {
@@ -599,11 +603,11 @@ pub(super) fn popular_sharing(
 /// What is kept under a popular key: the tree's counts and the index
 /// rows by variant.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct Kept {
+pub(in crate::store) struct Kept {
     /// The games counted in `popular_move`.
-    pub(super) moves: Counts,
+    pub(in crate::store) moves: Counts,
     /// The rows counted in `popular_rows`.
-    pub(super) rows: RowCounts,
+    pub(in crate::store) rows: RowCounts,
 }
 
 /// Counts the rows under every popular key again, from the index (the
@@ -612,7 +616,7 @@ pub(super) struct Kept {
 ///
 /// # Errors
 /// A database failure, or a chunk of the index that does not decode.
-pub(super) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
+pub(in crate::store) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
     tx.execute_batch("DELETE FROM popular_move; DELETE FROM popular_rows;")?;
     let mut keys: Vec<i64> = popular_keys(tx)?.into_iter().collect();
     keys.sort_unstable();
@@ -633,7 +637,10 @@ pub(super) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn recount(tx: &Transaction<'_>, key: i64) -> Result<(Kept, Kept), StoreError> {
+pub(in crate::store) fn recount(
+    tx: &Transaction<'_>,
+    key: i64,
+) -> Result<(Kept, Kept), StoreError> {
     let mut tally = Tally::default();
     tally.key(tx, key)?;
     tally.count_pending(tx)?;
@@ -676,7 +683,7 @@ mod tests {
     use crate::notation::Notation;
     use crate::replay::position_after_moves;
     use crate::rules::Preset;
-    use crate::store::query::VariantFilter;
+    use crate::store::read::query::VariantFilter;
     use crate::store::{Mode, Store};
 
     #[test]
@@ -691,7 +698,7 @@ mod tests {
         )
         .unwrap();
         let mut store = Store::open(&db, Mode::Write).unwrap();
-        crate::store::import::Importer::new(&mut store, Default::default())
+        crate::store::write::import::Importer::new(&mut store, Default::default())
             .run(
                 &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
                 &mut |_| {},
@@ -756,8 +763,8 @@ mod tests {
     fn boards_follow_the_stored_moves() {
         let rules = Preset::Filipino.rules();
         let start = Position::initial(&rules);
-        let moves = crate::store::moves::canonical_moves(&start, &rules);
-        let encoded = crate::store::moves::encode(&rules, &start, &moves[..1]).unwrap();
+        let moves = crate::store::codec::moves::canonical_moves(&start, &rules);
+        let encoded = crate::store::codec::moves::encode(&rules, &start, &moves[..1]).unwrap();
         let mut boards = Boards::default();
         assert_eq!(
             boards.at("filipino", None, &encoded, 1),

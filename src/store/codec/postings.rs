@@ -25,7 +25,7 @@
 //! ```
 //!
 //! most significant bit first, the last byte padded with zeros (see
-//! [`super::bits`]). The orders and the game width are chosen for the
+//! [`crate::store::codec::bits`]). The orders and the game width are chosen for the
 //! entries a write cuts, so that they take the fewest bits: in a large
 //! index a random game id costs its 20-odd bits rather than three bytes,
 //! a suffix some hundred past the one before some 9 bits rather than one
@@ -63,9 +63,9 @@ use std::ops::ControlFlow;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
-use super::StoreError;
-use super::bits::{self, BitReader, BitWriter, OutOfBits};
 use crate::replay::MAX_PLIES;
+use crate::store::StoreError;
+use crate::store::codec::bits::{self, BitReader, BitWriter, OutOfBits};
 
 /// Bits of a Zobrist key kept in the index.
 pub const KEPT_BITS: u32 = 32;
@@ -229,7 +229,7 @@ impl Coding {
             self.game_order as u8,
             self.ply_order as u8 | if self.open_bits { 0x80 } else { 0 },
         ]);
-        super::postings12::put(&mut header, entries.len() as u64);
+        crate::store::schema::legacy::postings12::put(&mut header, entries.len() as u64);
         let mut out = BitWriter::new(header);
         for (i, e) in entries.iter().enumerate() {
             match i.checked_sub(1).map(|p| &entries[p]) {
@@ -278,7 +278,7 @@ impl Coding {
             return Err(Corrupt);
         }
         let mut at = HEADER_BYTES;
-        let count = super::postings12::take(bytes, &mut at)?;
+        let count = crate::store::schema::legacy::postings12::take(bytes, &mut at)?;
         let rest = &bytes[at..];
         // Every entry takes a few bits: more than a bit each is damage (and
         // would have decoding reserve room for nothing).
@@ -995,9 +995,9 @@ mod tests {
         let mut previous: Option<&Entry> = None;
         for e in &sorted {
             let gap = previous.map_or(e.suffix, |p| e.suffix - p.suffix);
-            crate::store::postings12::put(&mut whole, u64::from(gap));
-            crate::store::postings12::put(&mut whole, e.game as u64);
-            crate::store::postings12::put(&mut whole, u64::from(e.ply));
+            crate::store::schema::legacy::postings12::put(&mut whole, u64::from(gap));
+            crate::store::schema::legacy::postings12::put(&mut whole, e.game as u64);
+            crate::store::schema::legacy::postings12::put(&mut whole, u64::from(e.ply));
             previous = Some(e);
         }
         assert!(coded * 100 < whole.len() * 88, "{coded} vs {}", whole.len());
@@ -1005,7 +1005,7 @@ mod tests {
 
     fn db() -> Connection {
         let mut conn = Connection::open_in_memory().unwrap();
-        crate::store::migrate::migrate(&mut conn).unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
         conn
     }
 

@@ -1,7 +1,7 @@
 //! Writing the position index during an import.
 //!
 //! The positions of the games an import stores are kept in memory and
-//! written to the index (postings, see [`super::postings`]) bucket by
+//! written to the index (postings, see [`crate::store::codec::postings`]) bucket by
 //! bucket, in key order, at the end of the import: an empty index is
 //! written chunk after chunk, and an index that holds entries has only the
 //! chunks new entries fall into rewritten.
@@ -23,14 +23,14 @@ use rusqlite::{OptionalExtension, Transaction};
 
 use foldhash::HashMap;
 
-use super::StoreError;
-use super::chunk_coder::ChunkCoder;
-use super::moves::{read_leb128, write_leb128};
-use super::popular::{Tally, candidate_rows, designate, popular_keys};
-use super::postings;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Bitboard, Color, Move, Position, Rules};
+use crate::store::StoreError;
+use crate::store::codec::chunk_coder::ChunkCoder;
+use crate::store::codec::moves::{read_leb128, write_leb128};
+use crate::store::codec::postings;
+use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
 use smallvec::SmallVec;
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
@@ -339,7 +339,7 @@ impl IndexRow {
 }
 
 /// The rows of a stored run chunk; `None` when it is damaged.
-pub(super) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
+pub(in crate::store) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
     let mut rows: Vec<IndexRow> = Vec::with_capacity(bytes.len() / 8);
     while !bytes.is_empty() {
         rows.push(IndexRow::read(&mut bytes, rows.last())?);
@@ -362,7 +362,7 @@ fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
 ///
 /// # Errors
 /// A database failure.
-pub(super) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
+pub(in crate::store) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
     // One chunk in memory at a time: a killed large import leaves many.
     let ids: Vec<i64> = {
         let mut stmt = tx.prepare("SELECT id FROM position_run ORDER BY id")?;
@@ -778,7 +778,7 @@ pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
         if buffer.is_full() {
             added += buffer.spill(tx)?;
         }
-        let Some(text) = super::query::stored_text(tx, id)? else {
+        let Some(text) = crate::store::read::query::stored_text(tx, id)? else {
             continue;
         };
         let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
@@ -993,7 +993,7 @@ mod tests {
     #[test]
     fn runs_set_aside_merge_into_one_sorted_index() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-        crate::store::migrate::migrate(&mut conn).unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
         let tx = conn.transaction().unwrap();
         let mut buffer = IndexBuffer::default();
         let mut expected = Vec::new();
@@ -1110,7 +1110,7 @@ mod tests {
     fn the_index_and_its_runs_are_the_same_on_one_thread_and_two() {
         let written = |threads: usize| {
             let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-            crate::store::migrate::migrate(&mut conn).unwrap();
+            crate::store::schema::migrate::migrate(&mut conn).unwrap();
             let tx = conn.transaction().unwrap();
             let mut buffer = IndexBuffer::with_threads(threads);
             for row in many_rows(7) {
@@ -1171,7 +1171,7 @@ mod tests {
     #[test]
     fn past_max_runs_the_runs_are_merged_into_the_index() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-        crate::store::migrate::migrate(&mut conn).unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
         let tx = conn.transaction().unwrap();
         let mut buffer = IndexBuffer::default();
         let runs = |tx: &Transaction<'_>| -> i64 {

@@ -6,7 +6,7 @@
 //! Layout: one byte naming the format, then the text in that format:
 //!
 //! - **2**: the text's length (LEB128), then the text coded with a fixed
-//!   model of bytes ([`super::text_model`]): most texts.
+//!   model of bytes ([`crate::store::codec::text_model`]): most texts.
 //! - **1**: raw deflate with a preset dictionary ([`DICTIONARY_V1`]) that
 //!   gives the compressor the tag names, the usual tag values, move
 //!   numbers and common moves up front. Written for a text that format 2
@@ -28,7 +28,7 @@ use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, 
 /// The byte that names format 1 (deflate with [`DICTIONARY_V1`]).
 const V1: u8 = 1;
 
-/// The byte that names format 2 ([`super::text_model`]).
+/// The byte that names format 2 ([`crate::store::codec::text_model`]).
 const V2: u8 = 2;
 
 /// The share of a text's bytes (in hundredths) past which a text coded in
@@ -117,10 +117,10 @@ impl TextEncoder {
         text.push(b'\n');
         text.extend_from_slice(movetext.as_bytes());
         self.coded.clear();
-        super::text_model::encode(text, &mut self.coded);
+        crate::store::codec::text_model::encode(text, &mut self.coded);
         let mut out = Vec::with_capacity(self.coded.len() + 11);
         out.push(V2);
-        super::moves::write_leb128(&mut out, text.len() as u64);
+        crate::store::codec::moves::write_leb128(&mut out, text.len() as u64);
         out.extend_from_slice(&self.coded);
         out
     }
@@ -177,8 +177,8 @@ pub fn decode(stored: &[u8]) -> Option<(String, String)> {
     let text = match stored.split_first()? {
         (&V1, deflated) => inflate(deflated)?,
         (&V2, mut coded) => {
-            let len = super::moves::read_leb128(&mut coded)?;
-            super::text_model::decode(coded, len)?
+            let len = crate::store::codec::moves::read_leb128(&mut coded)?;
+            crate::store::codec::text_model::decode(coded, len)?
         }
         _ => return None,
     };
@@ -192,8 +192,8 @@ pub fn decode(stored: &[u8]) -> Option<(String, String)> {
 pub fn decode_tags(stored: &[u8]) -> Option<String> {
     match stored.split_first()? {
         (&V2, mut coded) => {
-            let len = super::moves::read_leb128(&mut coded)?;
-            let tags = super::text_model::decode_until(coded, len, Some(b'\n'))?;
+            let len = crate::store::codec::moves::read_leb128(&mut coded)?;
+            let tags = crate::store::codec::text_model::decode_until(coded, len, Some(b'\n'))?;
             // All of the text decoded: it has no line break, which every
             // stored text has (`decode` refuses it too).
             if tags.len() as u64 == len {
@@ -267,7 +267,7 @@ mod tests {
         }
         // A text without its line break is not a stored text.
         let mut coded = vec![V2];
-        super::super::moves::write_leb128(&mut coded, 2);
+        crate::store::codec::moves::write_leb128(&mut coded, 2);
         text_model_encode(b"{}", &mut coded);
         assert_eq!(decode(&coded), None);
         assert_eq!(decode_tags(&coded), None);
@@ -361,7 +361,7 @@ mod tests {
     }
 
     fn text_model_encode(text: &[u8], out: &mut Vec<u8>) {
-        super::super::text_model::encode(text, out);
+        crate::store::codec::text_model::encode(text, out);
     }
 
     proptest::proptest! {

@@ -8,41 +8,41 @@ use std::collections::HashMap;
 use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::StoreError;
-use super::counts::GameCounts;
-use super::id_set::IdSet;
-use super::import::{Prepared, StartMove, equal_game, insert_row, move_id};
-use super::index::certain_positions;
-use super::popular::{Tally, popular_sharing};
-use super::postings;
 use crate::pdn::Reader;
 use crate::replay::{Overrides, check_game};
 use crate::rules::{Move, Rules};
+use crate::store::StoreError;
+use crate::store::codec::id_set::IdSet;
+use crate::store::codec::postings;
+use crate::store::write::counts::GameCounts;
+use crate::store::write::import::{Prepared, StartMove, equal_game, insert_row, move_id};
+use crate::store::write::index::certain_positions;
+use crate::store::write::popular::{Tally, popular_sharing};
 
 /// A stored game's columns, as far as reading it again can change them.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Row {
-    pub(super) status: String,
-    pub(super) variant: String,
-    pub(super) preset: String,
-    pub(super) notation: Option<String>,
-    pub(super) white: String,
-    pub(super) black: String,
-    pub(super) event: String,
-    pub(super) site: String,
-    pub(super) date: String,
-    pub(super) result: Option<String>,
-    pub(super) outcome: i64,
-    pub(super) plies: Option<i64>,
-    pub(super) start_fen: Option<String>,
-    pub(super) moves: Option<Vec<u8>>,
-    pub(super) record: Option<String>,
-    pub(super) variant_from: Option<String>,
+pub(in crate::store) struct Row {
+    pub(in crate::store) status: String,
+    pub(in crate::store) variant: String,
+    pub(in crate::store) preset: String,
+    pub(in crate::store) notation: Option<String>,
+    pub(in crate::store) white: String,
+    pub(in crate::store) black: String,
+    pub(in crate::store) event: String,
+    pub(in crate::store) site: String,
+    pub(in crate::store) date: String,
+    pub(in crate::store) result: Option<String>,
+    pub(in crate::store) outcome: i64,
+    pub(in crate::store) plies: Option<i64>,
+    pub(in crate::store) start_fen: Option<String>,
+    pub(in crate::store) moves: Option<Vec<u8>>,
+    pub(in crate::store) record: Option<String>,
+    pub(in crate::store) variant_from: Option<String>,
 }
 
 impl Row {
     /// The row a prepared game would be stored as.
-    pub(super) fn of(game: &Prepared) -> Row {
+    pub(in crate::store) fn of(game: &Prepared) -> Row {
         Row {
             status: game.status.name().to_string(),
             variant: game.variant.to_string(),
@@ -64,7 +64,10 @@ impl Row {
     }
 
     /// The stored row of game `id`.
-    pub(super) fn stored(tx: &Transaction<'_>, id: i64) -> Result<Option<Row>, StoreError> {
+    pub(in crate::store) fn stored(
+        tx: &Transaction<'_>,
+        id: i64,
+    ) -> Result<Option<Row>, StoreError> {
         Ok(tx
             .prepare_cached(
                 "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
@@ -120,7 +123,7 @@ impl Row {
             self.record,
             self.variant_from,
             self.site,
-            super::games::day_of(&self.date),
+            crate::store::read::games::day_of(&self.date),
             new.dup_key,
         ])?;
         Ok(())
@@ -128,7 +131,7 @@ impl Row {
 
     /// The certain positions a game of this row has in the index: its
     /// text read again with the row's variant and notation.
-    pub(super) fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>, bool)> {
+    pub(in crate::store) fn positions(&self, text: &str) -> Vec<(i64, u32, Option<Move>, bool)> {
         if !matches!(self.status.as_str(), "ok" | "ambiguous" | "illegal") {
             return Vec::new();
         }
@@ -230,24 +233,24 @@ fn index(
 
 /// What bringing a stored game up to a new reading did.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct Update {
+pub(in crate::store) struct Update {
     /// Whether any column changed.
-    pub(super) updated: bool,
+    pub(in crate::store) updated: bool,
     /// The old and new (status, variant) when the game reads differently.
-    pub(super) change: Option<((String, String), (String, String))>,
+    pub(in crate::store) change: Option<((String, String), (String, String))>,
     /// Whether the game became equal to another stored game and was merged
     /// into it (its copies now name that game).
-    pub(super) merged: bool,
+    pub(in crate::store) merged: bool,
     /// Index rows added.
-    pub(super) positions_added: usize,
+    pub(in crate::store) positions_added: usize,
     /// Index rows removed.
-    pub(super) positions_removed: usize,
+    pub(in crate::store) positions_removed: usize,
 }
 
 /// Brings stored game `id` up to `new`, a fresh reading of its text: its
 /// columns, its index rows and tree counts; a game that becomes equal to
 /// another is merged into it.
-pub(super) fn update_game(
+pub(in crate::store) fn update_game(
     tx: &Transaction<'_>,
     id: i64,
     new: &Prepared,
@@ -279,7 +282,7 @@ pub(super) fn update_game(
         now.write(tx, id, new)?;
         return Ok(update);
     }
-    if let Some(text) = super::query::stored_text(tx, id)? {
+    if let Some(text) = crate::store::read::query::stored_text(tx, id)? {
         update.positions_removed = unindex(tx, id, &old, &text, move_ids)?;
     }
     if let Some(other) = equal_game(tx, new, Some(id))? {
@@ -298,7 +301,7 @@ pub(super) fn update_game(
 /// Stores `new` as a game of its own: its row, its counts, its index rows
 /// and tree counts. Returns its id and the index rows added. When every
 /// game before it is indexed, the index is marked as holding it too.
-pub(super) fn insert_game(
+pub(in crate::store) fn insert_game(
     tx: &Transaction<'_>,
     new: &Prepared,
     move_ids: &mut HashMap<Move, i64>,
@@ -332,7 +335,7 @@ pub(super) fn insert_game(
 ///
 /// A few games are taken out of the index one by one (their stored text
 /// read again says where they are); many, by one pass over the index.
-pub(super) fn delete_games(
+pub(in crate::store) fn delete_games(
     tx: &Transaction<'_>,
     ids: &[i64],
     move_ids: &mut HashMap<Move, i64>,
@@ -346,9 +349,10 @@ pub(super) fn delete_games(
     } else {
         let mut removed = 0;
         for &id in ids {
-            let (Some(row), Some(text)) =
-                (Row::stored(tx, id)?, super::query::stored_text(tx, id)?)
-            else {
+            let (Some(row), Some(text)) = (
+                Row::stored(tx, id)?,
+                crate::store::read::query::stored_text(tx, id)?,
+            ) else {
                 continue;
             };
             removed += unindex(tx, id, &row, &text, move_ids)?;
@@ -377,7 +381,7 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
     // Each entry taken out: the games' start entries counted out of the
     // tree counts, and the entries under popular keys counted out (while
     // the games are still stored).
-    let popular = super::popular::popular_keys(tx)?;
+    let popular = crate::store::write::popular::popular_keys(tx)?;
     let popular: HashMap<i64, i64> = popular
         .into_iter()
         .map(|k| (postings::kept(k), k))
@@ -409,7 +413,7 @@ fn unindex_in_one_pass(tx: &Transaction<'_>, ids: &[i64]) -> Result<usize, Store
 #[derive(Default)]
 struct StartsOut {
     noted: HashMap<(i64, i64, bool), i64>,
-    boards: super::popular::Boards,
+    boards: crate::store::write::popular::Boards,
 }
 
 /// Start entries a [`StartsOut`] holds before it counts them out.
@@ -481,7 +485,7 @@ impl StartsOut {
 }
 
 /// Whether game `id` has a copy in a file other than `except`.
-pub(super) fn has_copies(
+pub(in crate::store) fn has_copies(
     tx: &Transaction<'_>,
     id: i64,
     except: Option<i64>,

@@ -5,10 +5,6 @@
 
 use serde::Serialize;
 
-use super::games::clean_tags;
-use super::listing::Outcome;
-use super::query::{PlayedMoves, Source, StoredGame};
-use super::{Store, StoreError};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::{Game, Line, Nag, Ply, Reader};
 use crate::replay::{
@@ -16,8 +12,12 @@ use crate::replay::{
     move_number, readings, replay, written_moves,
 };
 use crate::rules::{Color, Move, Position, Rules};
+use crate::store::read::games::clean_tags;
+use crate::store::read::listing::Outcome;
+use crate::store::read::query::{PlayedMoves, Source, StoredGame};
+use crate::store::{Store, StoreError};
 
-use super::record::StoredRecord;
+use crate::store::stored::record::StoredRecord;
 
 /// Why a game cannot be shown.
 #[derive(Debug, thiserror::Error)]
@@ -715,7 +715,7 @@ fn game_readings(
 mod tests {
     use super::*;
     use crate::store::Mode;
-    use crate::store::import::Importer;
+    use crate::store::write::import::Importer;
 
     /// A store holding the games of `pdn`, and the folder it lives in.
     fn store_of(pdn: &str) -> (tempfile::TempDir, Store) {

@@ -221,7 +221,7 @@ pub fn open_for_queries(path: &Path, place: &Place) -> rusqlite::Result<Connecti
     // looked up for every hit of a search) would otherwise be prepared
     // again at every use.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
-    conn.pragma_update(None, "temp_store", super::TEMP_STORE)?;
+    conn.pragma_update(None, "temp_store", crate::store::TEMP_STORE)?;
     Ok(conn)
 }
 
