@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     ),
     (
         "store",
-        &[&["codec"], &["schema"], &["stored"], &["write", "read"]],
+        &[&["codec"], &["stored"], &["write", "read"], &["schema"]],
     ),
 ];
 

@@ -64,8 +64,8 @@ use std::ops::ControlFlow;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::replay::MAX_PLIES;
-use crate::store::StoreError;
 use crate::store::codec::bits::{self, BitReader, BitWriter, OutOfBits};
+use crate::store::stored::StoreError;
 
 /// Bits of a Zobrist key kept in the index.
 pub const KEPT_BITS: u32 = 32;

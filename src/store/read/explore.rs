@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::rules::{Color, Move, Position, Rules, squares};
-use crate::store::Store;
 use crate::store::read::query::{QueryError, position_from_fen};
+use crate::store::stored::Store;
 
 /// Moves in one line, at most (a long game has a few hundred plies).
 pub const MAX_LINE: usize = 1000;

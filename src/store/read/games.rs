@@ -18,7 +18,7 @@ use unicode_normalization::char::is_combining_mark;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
 use crate::store::read::listing::{Outcome, Shown};
-use crate::store::{Store, StoreError};
+use crate::store::stored::{Store, StoreError};
 
 /// A Date tag's value as `game.day` holds it: normalised (`YYYY.MM.DD`,
 /// `??` for unknown parts); `None` when it cannot be read or its year is
@@ -663,7 +663,7 @@ impl Store {
         // A player with many games: their first games come soonest in id order.
         let scan = sort == GameSort::Id
             && self.player_games(filter)?.saturating_mul(20_000)
-                >= crate::store::sql_count(limit.max(1).saturating_add(offset))
+                >= crate::store::stored::sql_count(limit.max(1).saturating_add(offset))
                     .saturating_mul(total);
         let (condition, mut params) = match scan {
             true => filter.condition(self, true)?.unwrap_or((condition, params)),
@@ -678,9 +678,9 @@ impl Store {
         params.push(Value::Integer(if limit == 0 {
             -1
         } else {
-            crate::store::sql_count(limit)
+            crate::store::stored::sql_count(limit)
         }));
-        params.push(Value::Integer(crate::store::sql_count(offset)));
+        params.push(Value::Integer(crate::store::stored::sql_count(offset)));
         let sql = format!(
             "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
              WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
@@ -894,7 +894,11 @@ mod tests {
     #[test]
     fn the_player_test_reads_alike_through_the_indexes_and_in_id_order() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
+        let store = Store::open(
+            &dir.path().join("db.sqlite"),
+            crate::store::stored::handle::Mode::Write,
+        )
+        .unwrap();
         let tx = store.conn().unchecked_transaction().unwrap();
         let mut counts = crate::store::write::counts::GameCounts::default();
         for (id, white, black) in [

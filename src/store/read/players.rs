@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::export::clean_tag_value;
-use crate::store::{Store, StoreError};
+use crate::store::stored::{Store, StoreError};
 
 /// One player's games and results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -114,7 +114,7 @@ fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Mode;
+    use crate::store::stored::handle::Mode;
     use crate::store::write::counts::{CountedGame, GameCounts};
 
     /// A store with games written straight into `game`, as import and

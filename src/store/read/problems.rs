@@ -4,7 +4,7 @@
 use rusqlite::types::Value;
 
 use crate::replay::Status;
-use crate::store::{Store, StoreError};
+use crate::store::stored::{Store, StoreError};
 
 /// Which problem games to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,8 +94,8 @@ impl Store {
             rusqlite::params_from_iter(params.iter()),
             |r| r.get(0),
         )?;
-        params.push(Value::Integer(crate::store::sql_count(limit)));
-        params.push(Value::Integer(crate::store::sql_count(offset)));
+        params.push(Value::Integer(crate::store::stored::sql_count(limit)));
+        params.push(Value::Integer(crate::store::stored::sql_count(offset)));
         let sql = format!(
             "SELECT g.id FROM game g WHERE {condition} ORDER BY g.id LIMIT ?{} OFFSET ?{}",
             params.len() - 1,

@@ -17,7 +17,7 @@ use crate::store::codec::moves::decode;
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
 use crate::store::stored::record::{ReportRecord, StoredRecord};
-use crate::store::{Store, StoreError};
+use crate::store::stored::{Store, StoreError};
 
 /// Which games a query looks at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use crate::rules::{Color, Move, Position, Rules};
 use crate::store::read::games::clean_tags;
 use crate::store::read::listing::Outcome;
 use crate::store::read::query::{PlayedMoves, Source, StoredGame};
-use crate::store::{Store, StoreError};
+use crate::store::stored::{Store, StoreError};
 
 use crate::store::stored::record::StoredRecord;
 
@@ -714,7 +714,7 @@ fn game_readings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Mode;
+    use crate::store::stored::handle::Mode;
     use crate::store::write::import::Importer;
 
     /// A store holding the games of `pdn`, and the folder it lives in.

@@ -3,6 +3,8 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
+pub use crate::store::stored::error::MigrateError;
+
 /// The schema text, built in.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 
@@ -40,39 +42,6 @@ pub fn steps() -> Vec<Step> {
 /// The last step this binary knows.
 pub fn latest() -> u32 {
     steps().last().map_or(0, |s| s.number)
-}
-
-/// Why a database cannot be brought up to date.
-#[derive(Debug, thiserror::Error)]
-pub enum MigrateError {
-    /// Written by a newer pdndb.
-    #[error(
-        "the database is at schema step {found}, newer than this pdndb knows (step {known}): use a newer pdndb"
-    )]
-    TooNew {
-        /// The database's step.
-        found: u32,
-        /// The binary's last step.
-        known: u32,
-    },
-    /// Written by an older pdndb, and read-only here (bringing it up to
-    /// date writes it).
-    #[error(
-        "the database is at schema step {found}, older than this pdndb reads (step {known}), \
-         and read-only here: `pdndb recheck` where it can be written brings it up to date"
-    )]
-    Outdated {
-        /// The database's step.
-        found: u32,
-        /// The binary's last step.
-        known: u32,
-    },
-    /// SQLite failed.
-    #[error(transparent)]
-    Sqlite(#[from] rusqlite::Error),
-    /// The position index could not be converted.
-    #[error(transparent)]
-    Index(Box<crate::store::StoreError>),
 }
 
 /// Applies the steps the database lacks, each in its own transaction.
@@ -141,7 +110,7 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
 /// `position` goes.
 fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
     use crate::store::schema::legacy::postings10::{Entry, split, write_bucket};
-    let index = |e: crate::store::StoreError| MigrateError::Index(Box::new(e));
+    let index = |e: crate::store::stored::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries: Vec<Entry> = Vec::new();
     let write = |bucket: i64, entries: &mut Vec<Entry>| -> Result<(), MigrateError> {
@@ -276,9 +245,9 @@ fn copy_postings(
         &rusqlite::Transaction<'_>,
         i64,
         &[crate::store::codec::postings::Entry],
-    ) -> Result<(), crate::store::StoreError>,
+    ) -> Result<(), crate::store::stored::StoreError>,
 ) -> Result<(), MigrateError> {
-    let index = |e: crate::store::StoreError| MigrateError::Index(Box::new(e));
+    let index = |e: crate::store::stored::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries = Vec::new();
     let flush = |bucket: i64, entries: &mut Vec<crate::store::codec::postings::Entry>| {
@@ -454,7 +423,9 @@ mod tests {
         )
         .unwrap();
         {
-            let mut store = crate::store::Store::open(&db, crate::store::Mode::Write).unwrap();
+            let mut store =
+                crate::store::stored::Store::open(&db, crate::store::stored::handle::Mode::Write)
+                    .unwrap();
             let input = crate::pdn::Input::open(&pdn, None).unwrap().unwrap();
             crate::store::write::import::Importer::new(&mut store, Default::default())
                 .run(&[input], &mut |_| {})

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
+pub use crate::store::stored::error::Foreign;
+
 /// `PRAGMA application_id` of pdndb's databases: `PDNd` in ASCII
 /// (0x50444E64). Every database pdndb writes carries it in its header, so
 /// that pdndb knows its own files from other applications' SQLite files.
@@ -19,23 +21,6 @@ pub const APPLICATION_ID: u32 = u32::from_be_bytes(*b"PDNd");
 
 /// The first bytes of every SQLite database file.
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
-
-/// Why a file is not a pdndb database.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Foreign {
-    /// Not an SQLite database at all.
-    #[error("not an SQLite file")]
-    NotSqlite,
-    /// Marked by another application.
-    #[error("it is marked as another application's: application_id {0:#010x}")]
-    OtherApplication(u32),
-    /// Tables that are not pdndb's, without pdndb's mark.
-    #[error("it holds other tables")]
-    OtherTables,
-    /// No tables, but a user_version that pdndb did not set.
-    #[error("another application has set its user_version to {0}")]
-    OtherVersion(u32),
-}
 
 /// What is at a database path, looked at without opening it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,7 +206,7 @@ pub fn open_for_queries(path: &Path, place: &Place) -> rusqlite::Result<Connecti
     // looked up for every hit of a search) would otherwise be prepared
     // again at every use.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
-    conn.pragma_update(None, "temp_store", crate::store::TEMP_STORE)?;
+    conn.pragma_update(None, "temp_store", crate::store::stored::TEMP_STORE)?;
     Ok(conn)
 }
 

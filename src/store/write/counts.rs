@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Transaction, params};
 
-use crate::store::StoreError;
+use crate::store::stored::StoreError;
 use crate::store::write::import::StartMove;
 
 /// One player's games and results under one variant, as `player_stat`
@@ -257,7 +257,7 @@ impl GameCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Mode, Store};
+    use crate::store::stored::handle::{Mode, Store};
 
     fn game<'a>(white: &'a str, black: &'a str, outcome: i64, day: &'a str) -> CountedGame<'a> {
         CountedGame {

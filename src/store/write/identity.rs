@@ -20,7 +20,7 @@ use rusqlite::{OptionalExtension, Transaction};
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::pdn::{Game, Ply, Reader};
 use crate::replay::Status;
-use crate::store::StoreError;
+use crate::store::stored::StoreError;
 use crate::store::stored::record::StoredRecord;
 
 /// What makes a stored game the game it is.

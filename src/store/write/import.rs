@@ -27,13 +27,13 @@ use crate::replay::{
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{encode, encode_played};
+use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::{CountedGame, GameCounts};
 use crate::store::write::identity::{Identity, Openness};
 use crate::store::write::index::{IndexBuffer, IndexRow, index_entries, index_missing};
 use crate::store::write::query_indexes;
 use crate::store::write::recheck::{FileOptions, READING_VERSION};
 use crate::store::write::rows::{Row, delete_games, has_copies, update_game};
-use crate::store::{Store, StoreError};
 
 /// Games the reading thread hands over at a time, at most.
 pub const BATCH: usize = 2_000;
@@ -1641,8 +1641,11 @@ mod tests {
         // With the keys of the stored games known and without.
         for known in [false, true] {
             let dir = tempfile::tempdir().unwrap();
-            let mut store =
-                Store::open(&dir.path().join("db.sqlite"), crate::store::Mode::Write).unwrap();
+            let mut store = Store::open(
+                &dir.path().join("db.sqlite"),
+                crate::store::stored::handle::Mode::Write,
+            )
+            .unwrap();
             let tx = store.conn_mut().transaction().unwrap();
             let (mut move_ids, mut index) = (HashMap::new(), IndexBuffer::default());
             let mut counts = GameCounts::default();

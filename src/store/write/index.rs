@@ -26,10 +26,10 @@ use foldhash::HashMap;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Bitboard, Color, Move, Position, Rules};
-use crate::store::StoreError;
 use crate::store::codec::chunk_coder::ChunkCoder;
 use crate::store::codec::moves::{read_leb128, write_leb128};
 use crate::store::codec::postings;
+use crate::store::stored::StoreError;
 use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
 use smallvec::SmallVec;
 

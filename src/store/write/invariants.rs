@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use crate::store::codec::postings;
+use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::PlayerCount;
 use crate::store::write::popular::recount;
 use crate::store::write::rows::Row;
-use crate::store::{Store, StoreError};
 
 /// Indexed games whose index rows are read again and compared, at most.
 pub const SAMPLE_GAMES: i64 = 500;
@@ -373,7 +373,7 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Mode;
+    use crate::store::stored::handle::Mode;
     use crate::store::write::import::Importer;
 
     #[test]

@@ -39,10 +39,10 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::rules::{Move, PACKED_BYTES, Position, Rules};
-use crate::store::StoreError;
 use crate::store::codec::moves::{decode_prefix, move_at, prefix};
 use crate::store::codec::postings;
 use crate::store::read::query::start_position;
+use crate::store::stored::StoreError;
 use crate::store::write::import::move_id;
 
 /// Index rows under a key from which it is made popular.
@@ -684,7 +684,7 @@ mod tests {
     use crate::replay::position_after_moves;
     use crate::rules::Preset;
     use crate::store::read::query::VariantFilter;
-    use crate::store::{Mode, Store};
+    use crate::store::stored::handle::{Mode, Store};
 
     #[test]
     fn two_positions_under_one_key_are_counted_apart() {

@@ -27,9 +27,9 @@ use crate::replay::{
 };
 use crate::rules::{Preset, Rules};
 use crate::store::codec::id_set::IdSet;
+use crate::store::stored::{Store, StoreError};
 use crate::store::write::import::{Deflater, Prepared, equal_game, prepare};
 use crate::store::write::rows::{Update, insert_game, update_game};
-use crate::store::{Store, StoreError};
 
 /// The version of the rules and their inference that reads games: a file
 /// read by an older one is read again. Version 1 read every record under

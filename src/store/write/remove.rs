@@ -11,10 +11,10 @@ use std::path::Path;
 use rusqlite::{Transaction, params};
 use serde::Serialize;
 
+use crate::store::stored::{Store, StoreError};
 use crate::store::write::import::locate;
 use crate::store::write::index::index_missing;
 use crate::store::write::rows::delete_games;
-use crate::store::{Store, StoreError};
 
 /// What a removal took out (or, for a dry run, would take out).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

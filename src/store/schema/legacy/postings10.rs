@@ -10,9 +10,9 @@
 
 use rusqlite::Transaction;
 
-use crate::store::StoreError;
 use crate::store::codec::postings::Corrupt;
 use crate::store::schema::legacy::postings12::{put, take, write_leb128_bucket};
+use crate::store::stored::StoreError;
 
 /// Bits of a Zobrist key kept in the index of step 10.
 pub const KEPT_BITS: u32 = 40;

@@ -13,8 +13,8 @@
 use rusqlite::{Transaction, params};
 
 use crate::replay::MAX_PLIES;
-use crate::store::StoreError;
 use crate::store::codec::postings::{CHUNK_BYTES, Corrupt, Entry, SUFFIX_BITS};
+use crate::store::stored::StoreError;
 
 /// What an open entry's coded place adds to its ply: past every ply.
 pub const OPEN_PLACE: u64 = MAX_PLIES as u64 + 1;
