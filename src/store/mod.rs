@@ -14,7 +14,6 @@ mod stored;
 mod write;
 
 pub use codec::moves;
-pub use codec::postings;
 pub use read::explore;
 pub use read::games;
 pub use read::listing;
@@ -25,6 +24,7 @@ pub use read::view;
 pub use schema::legacy::postings10;
 pub use schema::legacy::postings12;
 pub use stored::lock;
+pub use stored::postings;
 pub use stored::record;
 pub use write::import;
 pub use write::index;

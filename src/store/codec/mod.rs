@@ -1,7 +1,6 @@
 //! Data formats of the database, no SQL: bit strings, position postings, stored text, id sets, move ids.
 
 pub(crate) mod bits;
-pub(crate) mod chunk_coder;
 pub(crate) mod id_set;
 pub mod moves;
 pub mod postings;

@@ -18,14 +18,8 @@ use unicode_normalization::char::is_combining_mark;
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
 use crate::store::read::listing::{Outcome, Shown};
+pub use crate::store::stored::game::day_of;
 use crate::store::stored::{Store, StoreError};
-
-/// A Date tag's value as `game.day` holds it: normalised (`YYYY.MM.DD`,
-/// `??` for unknown parts); `None` when it cannot be read or its year is
-/// unknown (such a game matches no date filter).
-pub fn day_of(date: &str) -> Option<String> {
-    normalise_date(date).filter(|day| !day.starts_with("????"))
-}
 
 /// Text as names are compared: cleaned, without accents, lower case.
 pub fn fold(text: &str) -> String {

@@ -50,7 +50,7 @@ impl Outcome {
 
     /// A result as written, read under `rules` (`None`: as White-first).
     pub fn read(result: Option<&str>, rules: Option<&Rules>) -> Outcome {
-        Outcome::from_code(crate::store::write::import::outcome(result, rules))
+        Outcome::from_code(crate::store::stored::game::outcome(result, rules))
     }
 
     /// The name JSON uses: `white`, `black`, `draw`, `unknown`.

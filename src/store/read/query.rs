@@ -10,12 +10,13 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use crate::notation::{Fen, Notation, parse_fen_on};
+use crate::notation::{Fen, Notation};
 use crate::replay::position_after_moves;
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::decode;
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::stored::game::{start_position, stored_text};
 use crate::store::stored::record::{ReportRecord, StoredRecord};
 use crate::store::stored::{Store, StoreError};
 
@@ -303,15 +304,6 @@ impl StoredGame {
         let start = self.start(&rules)?;
         let moves = decode(&rules, &start, self.moves.as_deref().unwrap_or_default())?;
         Some((rules, start, moves))
-    }
-}
-
-/// A stored game's start: the initial position, or its start FEN read by
-/// `rules`; `None` when the FEN no longer reads.
-pub(in crate::store) fn start_position(rules: &Rules, start_fen: Option<&str>) -> Option<Position> {
-    match start_fen {
-        None => Some(Position::initial(rules)),
-        Some(fen) => Position::from_setup(&parse_fen_on(fen, rules.geometry).ok()?, rules).ok(),
     }
 }
 
@@ -694,7 +686,7 @@ impl Store {
         let key = position.zobrist() as i64;
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
-        crate::store::codec::postings::each_at(self.conn(), key, |entry| {
+        crate::store::stored::postings::each_at(self.conn(), key, |entry| {
             if from_ply == Ply::AfterStart && entry.ply == 0 {
                 return Ok(ControlFlow::Continue(()));
             }
@@ -779,7 +771,7 @@ impl Store {
     /// counted).
     fn count_at(&self, position: &Position, filter: &VariantFilter) -> Result<usize, StoreError> {
         let key = position.zobrist() as i64;
-        let count: i64 = if crate::store::write::popular::is_popular(self.conn(), key)? {
+        let count: i64 = if crate::store::stored::popular::is_popular(self.conn(), key)? {
             let sql = format!(
                 "SELECT coalesce(sum(g.rows), 0) FROM popular_rows g WHERE g.key = ?1 AND {}",
                 filter.sql()
@@ -1058,7 +1050,7 @@ impl Store {
         }
         // Games that come here later: counted with the position when it is
         // popular, else one by one.
-        if crate::store::write::popular::is_popular(self.conn(), position.zobrist() as i64)? {
+        if crate::store::stored::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
                 count(
                     &mut by_move,
@@ -1326,7 +1318,7 @@ impl Store {
             duplicates: count(
                 "SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)",
             )?,
-            positions: crate::store::codec::postings::count(conn)?,
+            positions: crate::store::stored::postings::count(conn)?,
             unindexed: self.unindexed()?,
             bytes: count(
                 "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
@@ -1349,40 +1341,6 @@ impl Store {
         }
         Ok(stats)
     }
-}
-
-/// The record of an ok game without resolved ambiguities, from its columns.
-/// A game's text (tags and moves) as first read: from its first provenance.
-pub(crate) fn stored_text(
-    conn: &rusqlite::Connection,
-    game: i64,
-) -> Result<Option<String>, StoreError> {
-    let row: Option<Vec<u8>> = conn
-        .prepare_cached("SELECT text FROM provenance WHERE game = ?1 ORDER BY file, idx LIMIT 1")?
-        .query_row([game], |r| r.get(0))
-        .optional()?;
-    Ok(row.map(|stored| game_text(&stored)))
-}
-
-/// A game's text rebuilt from its stored provenance text (see
-/// [`crate::store::codec::text`]): the original tags, then the original move text.
-pub(crate) fn game_text(stored: &[u8]) -> String {
-    let (tags, movetext) = crate::store::codec::text::decode(stored).unwrap_or_default();
-    let tags: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&tags).unwrap_or_default();
-    let mut text = String::new();
-    for (name, value) in &tags {
-        let value = value
-            .as_str()
-            .unwrap_or_default()
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"");
-        text.push_str(&format!("[{name} \"{value}\"]\n"));
-    }
-    text.push('\n');
-    text.push_str(&movetext);
-    text.push('\n');
-    text
 }
 
 /// A canonical numeric move (`30x23x14x21`) written in another notation

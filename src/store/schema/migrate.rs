@@ -156,12 +156,12 @@ fn position_rows_to_postings(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
 /// to be counted again by step 14 (more rows share a key's 32 bits than its
 /// 40).
 fn postings_to_step_twelve(tx: &rusqlite::Transaction<'_>) -> Result<(), MigrateError> {
-    use crate::store::codec::postings::Entry;
     use crate::store::schema::legacy::postings10::{SUFFIX_BITS, decode};
+    use crate::store::stored::postings::Entry;
     let plies = stored_plies(tx)?;
     let open =
         |game: i64, ply: u32, next: u32| next == 0 && plies.get(&game).is_some_and(|&n| ply < n);
-    let shift = SUFFIX_BITS - crate::store::codec::postings::SUFFIX_BITS;
+    let shift = SUFFIX_BITS - crate::store::stored::postings::SUFFIX_BITS;
     copy_postings(
         tx,
         "posting_step10",
@@ -215,7 +215,7 @@ fn postings_to_step_fourteen(tx: &rusqlite::Transaction<'_>) -> Result<(), Migra
             Ok(())
         },
         |tx, bucket, entries| {
-            crate::store::codec::postings::add(tx, bucket, entries, true).map(|_| ())
+            crate::store::stored::postings::add(tx, bucket, entries, true).map(|_| ())
         },
     )?;
     tx.execute_batch("DROP TABLE posting_step12;")?;
@@ -239,18 +239,18 @@ fn copy_postings(
     table: &str,
     mut read: impl FnMut(
         &[u8],
-        &mut Vec<crate::store::codec::postings::Entry>,
-    ) -> Result<(), crate::store::codec::postings::Corrupt>,
+        &mut Vec<crate::store::stored::postings::Entry>,
+    ) -> Result<(), crate::store::stored::postings::Corrupt>,
     write: impl Fn(
         &rusqlite::Transaction<'_>,
         i64,
-        &[crate::store::codec::postings::Entry],
+        &[crate::store::stored::postings::Entry],
     ) -> Result<(), crate::store::stored::StoreError>,
 ) -> Result<(), MigrateError> {
     let index = |e: crate::store::stored::StoreError| MigrateError::Index(Box::new(e));
     let mut bucket: Option<i64> = None;
     let mut entries = Vec::new();
-    let flush = |bucket: i64, entries: &mut Vec<crate::store::codec::postings::Entry>| {
+    let flush = |bucket: i64, entries: &mut Vec<crate::store::stored::postings::Entry>| {
         entries.sort_unstable();
         entries.dedup_by_key(|e| (e.suffix, e.game, e.ply));
         write(tx, bucket, entries).map_err(index)?;
@@ -319,7 +319,7 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     })?;
     conn.create_scalar_function("pdndb_day", 1, flags, |ctx| {
         let date: Option<String> = ctx.get(0)?;
-        Ok(date.as_deref().and_then(crate::store::read::games::day_of))
+        Ok(date.as_deref().and_then(crate::store::stored::game::day_of))
     })?;
     conn.create_scalar_function("pdndb_dup_key", 9, flags, |ctx| {
         let text = |i| -> rusqlite::Result<String> {
@@ -382,7 +382,7 @@ mod tests {
         let through: i64 = conn
             .query_row("SELECT indexed_through FROM index_state", [], |r| r.get(0))
             .unwrap();
-        let rows = crate::store::codec::postings::count(&conn).unwrap();
+        let rows = crate::store::stored::postings::count(&conn).unwrap();
         assert_eq!((rows, through), (2, 7));
     }
 
@@ -543,12 +543,12 @@ mod tests {
         }
         migrate(&mut conn).unwrap();
         // Through step 12: no game stores moves, so no entry is open.
-        let stored = crate::store::codec::postings::all(&conn).unwrap();
+        let stored = crate::store::stored::postings::all(&conn).unwrap();
         let mut expected: Vec<(i64, i64, u32, bool)> = rows
             .iter()
             .map(|&(key, game, ply, _)| {
                 (
-                    crate::store::codec::postings::kept(key),
+                    crate::store::stored::postings::kept(key),
                     game,
                     ply as u32,
                     false,
@@ -569,7 +569,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(left, 0);
-        let hits = crate::store::codec::postings::entries_at(&conn, hot).unwrap();
+        let hits = crate::store::stored::postings::entries_at(&conn, hot).unwrap();
         assert_eq!(hits.len(), 3002);
         assert!(hits.windows(2).all(|w| w[0].game <= w[1].game));
     }
@@ -698,7 +698,7 @@ mod tests {
             tx.commit().unwrap();
         }
         migrate(&mut conn).unwrap();
-        let kept = crate::store::codec::postings::kept;
+        let kept = crate::store::stored::postings::kept;
         let mut expected = vec![
             (kept(start_key), 1, 0, false),
             (kept(start_key), 2, 0, false),
@@ -708,7 +708,10 @@ mod tests {
             (kept(end_key), 2, 2, false),
         ];
         expected.sort_unstable();
-        assert_eq!(crate::store::codec::postings::all(&conn).unwrap(), expected);
+        assert_eq!(
+            crate::store::stored::postings::all(&conn).unwrap(),
+            expected
+        );
         let run: Vec<u8> = conn
             .query_row("SELECT rows FROM position_run", [], |r| r.get(0))
             .unwrap();
@@ -773,7 +776,7 @@ mod tests {
         assert_eq!(added, rows.len());
         let mut expected: Vec<(i64, i64, u32, bool)> = rows;
         expected.sort_unstable_by_key(|&(key, game, ply, _)| (key >> 32, game, ply));
-        let mut stored = crate::store::codec::postings::all(&tx).unwrap();
+        let mut stored = crate::store::stored::postings::all(&tx).unwrap();
         stored.sort_unstable();
         let mut kept: Vec<(i64, i64, u32, bool)> = expected
             .iter()
@@ -785,7 +788,7 @@ mod tests {
 
     #[test]
     fn step_fourteen_codes_the_postings_of_step_twelve_in_fewer_bytes() {
-        use crate::store::codec::postings::{Entry, all};
+        use crate::store::stored::postings::{Entry, all};
         let mut conn = at_step(13);
         let mut expected = Vec::new();
         {
@@ -804,7 +807,7 @@ mod tests {
                     .unwrap();
                 expected.extend(entries.iter().map(|e| {
                     (
-                        (bucket << crate::store::codec::postings::SUFFIX_BITS)
+                        (bucket << crate::store::stored::postings::SUFFIX_BITS)
                             | i64::from(e.suffix),
                         e.game,
                         e.ply,

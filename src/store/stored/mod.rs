@@ -1,8 +1,13 @@
-//! What both sides of the store share: the write lock, stored records.
+//! What both sides of the store share: the errors, the handle of an open
+//! database, the write lock, the position index's table, a stored game's
+//! columns and records, the keys of popular positions.
 
 pub(crate) mod error;
+pub(crate) mod game;
 pub(crate) mod handle;
 pub mod lock;
+pub(crate) mod popular;
+pub mod postings;
 pub mod record;
 
 pub(crate) use error::StoreError;

@@ -263,7 +263,7 @@ impl StoredGame {
     /// another; `None` when the text cannot be read.
     fn key_as_stored(&self, tx: &Transaction<'_>) -> Result<Option<i64>, StoreError> {
         if self.status != Status::Ok.name() {
-            let text = crate::store::read::query::stored_text(tx, self.id)?.unwrap_or_default();
+            let text = crate::store::stored::game::stored_text(tx, self.id)?.unwrap_or_default();
             return Ok(self.key(&text));
         }
         let stored: Option<Vec<u8>> = tx

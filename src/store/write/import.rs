@@ -27,6 +27,7 @@ use crate::replay::{
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{encode, encode_played};
+pub use crate::store::stored::game::outcome;
 use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::{CountedGame, GameCounts};
 use crate::store::write::identity::{Identity, Openness};
@@ -148,7 +149,7 @@ pub(in crate::store) struct Prepared {
     pub(in crate::store) event: CompactString,
     pub(in crate::store) site: CompactString,
     pub(in crate::store) date: CompactString,
-    /// The date as `game.day` holds it (see [`crate::store::read::games::day_of`]).
+    /// The date as `game.day` holds it (see [`crate::store::stored::game::day_of`]).
     pub(in crate::store) day: Option<CompactString>,
     pub(in crate::store) result: Option<CompactString>,
     pub(in crate::store) outcome: i64,
@@ -1476,22 +1477,6 @@ fn lookup_or_add_move(tx: &Transaction<'_>, name: &str) -> Result<i64, StoreErro
     Ok(tx.last_insert_rowid())
 }
 
-/// Who won, by the variant's reading of the result (DESIGN §2): 1 White,
-/// 2 Black, 3 draw, 0 none.
-pub fn outcome(result: Option<&str>, rules: Option<&Rules>) -> i64 {
-    let first = rules.map_or(Color::White, |r| r.first);
-    let (first_won, second_won) = match first {
-        Color::White => (1, 2),
-        Color::Black => (2, 1),
-    };
-    match result.map(str::trim) {
-        Some("1-0" | "2-0") => first_won,
-        Some("0-1" | "0-2") => second_won,
-        Some("1/2-1/2" | "½-½" | "1-1") => 3,
-        _ => 0,
-    }
-}
-
 /// The encoder of games' stored texts, one for every game of a file.
 pub(in crate::store) type Deflater = crate::store::codec::text::TextEncoder;
 
@@ -1602,7 +1587,7 @@ pub(in crate::store) fn prepare(
         joiners: checked.joiners,
     };
     prepared.dup_key = prepared.key(game, checked);
-    prepared.day = crate::store::read::games::day_of(&prepared.date).map(CompactString::from);
+    prepared.day = crate::store::stored::game::day_of(&prepared.date).map(CompactString::from);
     prepared
 }
 

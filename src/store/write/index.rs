@@ -1,7 +1,7 @@
 //! Writing the position index during an import.
 //!
 //! The positions of the games an import stores are kept in memory and
-//! written to the index (postings, see [`crate::store::codec::postings`]) bucket by
+//! written to the index (postings, see [`crate::store::stored::postings`]) bucket by
 //! bucket, in key order, at the end of the import: an empty index is
 //! written chunk after chunk, and an index that holds entries has only the
 //! chunks new entries fall into rewritten.
@@ -26,10 +26,10 @@ use foldhash::HashMap;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Bitboard, Color, Move, Position, Rules};
-use crate::store::codec::chunk_coder::ChunkCoder;
 use crate::store::codec::moves::{read_leb128, write_leb128};
-use crate::store::codec::postings;
 use crate::store::stored::StoreError;
+use crate::store::stored::postings;
+use crate::store::write::chunk_coder::ChunkCoder;
 use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
 use smallvec::SmallVec;
 
@@ -778,7 +778,7 @@ pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
         if buffer.is_full() {
             added += buffer.spill(tx)?;
         }
-        let Some(text) = crate::store::read::query::stored_text(tx, id)? else {
+        let Some(text) = crate::store::stored::game::stored_text(tx, id)? else {
             continue;
         };
         let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use crate::store::codec::postings;
+use crate::store::stored::postings;
 use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::PlayerCount;
 use crate::store::write::popular::recount;
@@ -140,7 +140,7 @@ impl Store {
         for &id in &sample {
             let (Some(row), Some(text)) = (
                 Row::stored(&tx, id)?,
-                crate::store::read::query::stored_text(&tx, id)?,
+                crate::store::stored::game::stored_text(&tx, id)?,
             ) else {
                 continue;
             };

@@ -40,9 +40,10 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::rules::{Move, PACKED_BYTES, Position, Rules};
 use crate::store::codec::moves::{decode_prefix, move_at, prefix};
-use crate::store::codec::postings;
-use crate::store::read::query::start_position;
 use crate::store::stored::StoreError;
+use crate::store::stored::game::start_position;
+use crate::store::stored::popular::is_popular;
+use crate::store::stored::postings;
 use crate::store::write::import::move_id;
 
 /// Index rows under a key from which it is made popular.
@@ -75,17 +76,6 @@ pub(in crate::store) fn popular_keys(tx: &Transaction<'_>) -> Result<HashSet<i64
     let mut stmt = tx.prepare_cached("SELECT key FROM popular_key")?;
     let keys = stmt.query_map([], |r| r.get(0))?;
     Ok(keys.collect::<Result<_, _>>()?)
-}
-
-/// Whether `key` is popular.
-pub(in crate::store) fn is_popular(
-    conn: &rusqlite::Connection,
-    key: i64,
-) -> Result<bool, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT count(*) FROM popular_key WHERE key = ?1")?
-        .query_row([key], |r| r.get::<_, i64>(0))?
-        > 0)
 }
 
 /// What one counted row adds to: key, position, variant, preset, next move

@@ -250,7 +250,7 @@ impl Copies {
             let read: Vec<(i64, String)> = texts
                 .query_map(params![file, first.0, last.0], |r| {
                     let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
-                    Ok((r.get(0)?, crate::store::read::query::game_text(stored)))
+                    Ok((r.get(0)?, crate::store::stored::game::game_text(stored)))
                 })?
                 .collect::<Result<_, _>>()?;
             for (idx, text) in read {

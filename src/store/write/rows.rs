@@ -12,8 +12,8 @@ use crate::pdn::Reader;
 use crate::replay::{Overrides, check_game};
 use crate::rules::{Move, Rules};
 use crate::store::codec::id_set::IdSet;
-use crate::store::codec::postings;
 use crate::store::stored::StoreError;
+use crate::store::stored::postings;
 use crate::store::write::counts::GameCounts;
 use crate::store::write::import::{Prepared, StartMove, equal_game, insert_row, move_id};
 use crate::store::write::index::certain_positions;
@@ -123,7 +123,7 @@ impl Row {
             self.record,
             self.variant_from,
             self.site,
-            crate::store::read::games::day_of(&self.date),
+            crate::store::stored::game::day_of(&self.date),
             new.dup_key,
         ])?;
         Ok(())
@@ -282,7 +282,7 @@ pub(in crate::store) fn update_game(
         now.write(tx, id, new)?;
         return Ok(update);
     }
-    if let Some(text) = crate::store::read::query::stored_text(tx, id)? {
+    if let Some(text) = crate::store::stored::game::stored_text(tx, id)? {
         update.positions_removed = unindex(tx, id, &old, &text, move_ids)?;
     }
     if let Some(other) = equal_game(tx, new, Some(id))? {
@@ -351,7 +351,7 @@ pub(in crate::store) fn delete_games(
         for &id in ids {
             let (Some(row), Some(text)) = (
                 Row::stored(tx, id)?,
-                crate::store::read::query::stored_text(tx, id)?,
+                crate::store::stored::game::stored_text(tx, id)?,
             ) else {
                 continue;
             };

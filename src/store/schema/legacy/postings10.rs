@@ -1,24 +1,25 @@
 //! The position index as schema step 10 wrote it (40 bits of the key, the
 //! next move's `move_name` id in every entry): written by the code that
 //! applies step 10 to an older database, read by the code that applies
-//! step 12, which turns it into the postings of [`crate::store::codec::postings`].
+//! step 12, which turns it into the postings of [`crate::store::stored::postings`].
 //!
 //! A chunk is a run of LEB128 numbers: the first entry's suffix, game,
 //! ply, next; then each entry's suffix less the one before, its game less
 //! the one before when the suffix is the same (else its game), ply, next
-//! (0 when not certain). Chunks are cut as [`crate::store::codec::postings`] cuts them.
+//! (0 when not certain). Chunks are cut as [`crate::store::stored::postings`] cuts them.
 
 use rusqlite::Transaction;
 
-use crate::store::codec::postings::Corrupt;
-use crate::store::schema::legacy::postings12::{put, take, write_leb128_bucket};
+use crate::store::schema::legacy::postings12::write_leb128_bucket;
 use crate::store::stored::StoreError;
+use crate::store::stored::postings::Corrupt;
+use crate::store::stored::postings::{put, take};
 
 /// Bits of a Zobrist key kept in the index of step 10.
 pub const KEPT_BITS: u32 = 40;
 
 /// Bits of the kept key stored in each entry (16 name the bucket).
-pub const SUFFIX_BITS: u32 = KEPT_BITS - crate::store::codec::postings::BUCKET_BITS;
+pub const SUFFIX_BITS: u32 = KEPT_BITS - crate::store::stored::postings::BUCKET_BITS;
 
 /// The bucket and suffix of a Zobrist key.
 pub fn split(key: i64) -> (i64, u32) {
@@ -85,7 +86,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Entry>, Corrupt> {
 }
 
 /// Writes a bucket's sorted entries (the bucket empty before) as chunks of
-/// at most [`CHUNK_BYTES`](crate::store::codec::postings::CHUNK_BYTES), never cut between
+/// at most [`CHUNK_BYTES`](crate::store::stored::postings::CHUNK_BYTES), never cut between
 /// two entries of one suffix and game.
 ///
 /// # Errors
@@ -134,7 +135,7 @@ mod tests {
         let mut chunks = 0;
         while let Some(r) = rows.next().unwrap() {
             let bytes: Vec<u8> = r.get(0).unwrap();
-            assert!(bytes.len() <= crate::store::codec::postings::CHUNK_BYTES);
+            assert!(bytes.len() <= crate::store::stored::postings::CHUNK_BYTES);
             back.extend(decode(&bytes).unwrap());
             chunks += 1;
         }

@@ -1,7 +1,7 @@
 //! The position index as schema step 12 wrote it: the entries of
-//! [`crate::store::codec::postings`] coded as LEB128 numbers. Written by the code that
+//! [`crate::store::stored::postings`] coded as LEB128 numbers. Written by the code that
 //! applies step 12 to an older database, read by the code that applies
-//! step 14, which codes every chunk as [`crate::store::codec::postings`] does now.
+//! step 14, which codes every chunk as [`crate::store::stored::postings`] does now.
 //!
 //! A chunk is a run of LEB128 numbers: the first entry's suffix, game and
 //! place; then each entry's suffix less the one before, its game less the
@@ -13,38 +13,11 @@
 use rusqlite::{Transaction, params};
 
 use crate::replay::MAX_PLIES;
-use crate::store::codec::postings::{CHUNK_BYTES, Corrupt, Entry, SUFFIX_BITS};
 use crate::store::stored::StoreError;
+use crate::store::stored::postings::{CHUNK_BYTES, Corrupt, Entry, SUFFIX_BITS, put, take};
 
 /// What an open entry's coded place adds to its ply: past every ply.
 pub const OPEN_PLACE: u64 = MAX_PLIES as u64 + 1;
-
-/// Appends `n` as LEB128.
-pub(in crate::store) fn put(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// Reads a LEB128 number at `at`, moving `at` past it.
-pub(in crate::store) fn take(bytes: &[u8], at: &mut usize) -> Result<u64, Corrupt> {
-    let mut n = 0u64;
-    for shift in (0..64).step_by(7) {
-        let byte = *bytes.get(*at).ok_or(Corrupt)?;
-        *at += 1;
-        let bits = u64::from(byte & 0x7F);
-        if shift == 63 && bits > 1 {
-            return Err(Corrupt);
-        }
-        n |= bits << shift;
-        if byte & 0x80 == 0 {
-            return Ok(n);
-        }
-    }
-    Err(Corrupt)
-}
 
 /// Appends `entry`, coded after `previous` (the chunk's entry before it).
 fn encode_entry(out: &mut Vec<u8>, previous: Option<&Entry>, entry: &Entry) {

@@ -12,8 +12,8 @@ use std::thread::Scope;
 
 use rusqlite::Transaction;
 
-use crate::store::codec::postings::{CodedChunks, Entry};
 use crate::store::stored::StoreError;
+use crate::store::stored::postings::{CodedChunks, Entry};
 
 /// Entries handed over at once: a bucket's are some 18 on a small archive,
 /// so each goes with many others.
