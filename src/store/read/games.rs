@@ -907,7 +907,7 @@ mod tests {
                 rusqlite::params![id, white, black],
             )
             .unwrap();
-            counts.add_game(&crate::store::write::counts::CountedGame {
+            counts.add_game(&crate::store::write::prepared::CountedGame {
                 variant: "english",
                 preset: "english",
                 supported: true,

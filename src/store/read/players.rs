@@ -115,7 +115,8 @@ fn pick(
 mod tests {
     use super::*;
     use crate::store::stored::handle::Mode;
-    use crate::store::write::counts::{CountedGame, GameCounts};
+    use crate::store::write::counts::GameCounts;
+    use crate::store::write::prepared::CountedGame;
 
     /// A store with games written straight into `game`, as import and
     /// recheck write them.

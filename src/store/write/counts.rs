@@ -5,14 +5,14 @@
 //! memory as games are added and written in the same transaction, one
 //! upsert per name or value, before it commits; an update or a delete of a
 //! game is counted by the triggers on `game` (schema step 6) and by
-//! [`StartMove::remove`](crate::store::write::import::StartMove::remove).
+//! [`StartMove::remove`](crate::store::write::prepared::StartMove::remove).
 
 use std::collections::HashMap;
 
 use rusqlite::{Transaction, params};
 
 use crate::store::stored::StoreError;
-use crate::store::write::import::StartMove;
+use crate::store::write::prepared::{CountedGame, StartMove};
 
 /// One player's games and results under one variant, as `player_stat`
 /// counts them.
@@ -53,23 +53,6 @@ impl PlayerCount {
 
 /// The fields `tag_value` counts, in the order of [`GameCounts::tags`].
 const TAG_FIELDS: [&str; 4] = ["event", "site", "variant", "preset"];
-
-/// What an added game is counted under.
-pub(in crate::store) struct CountedGame<'a> {
-    pub variant: &'a str,
-    pub preset: &'a str,
-    /// Whether the game's rules are supported (else its preset is counted
-    /// as '').
-    pub supported: bool,
-    pub white: &'a str,
-    pub black: &'a str,
-    pub event: &'a str,
-    pub site: &'a str,
-    /// As `game.day`.
-    pub day: Option<&'a str>,
-    /// As `game.outcome`.
-    pub outcome: i64,
-}
 
 /// Counts of added games not yet written.
 #[derive(Debug, Default)]

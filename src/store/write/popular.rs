@@ -44,7 +44,7 @@ use crate::store::stored::StoreError;
 use crate::store::stored::game::start_position;
 use crate::store::stored::popular::is_popular;
 use crate::store::stored::postings;
-use crate::store::write::import::move_id;
+use crate::store::write::move_ids::move_id;
 
 /// Index rows under a key from which it is made popular.
 pub const POPULAR_GAMES: i64 = 1_000;

@@ -28,7 +28,7 @@ use crate::replay::{
 use crate::rules::{Preset, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::stored::{Store, StoreError};
-use crate::store::write::import::{Deflater, Prepared, equal_game, prepare};
+use crate::store::write::prepared::{Deflater, Prepared, equal_game, prepare};
 use crate::store::write::rows::{Update, insert_game, update_game};
 
 /// The version of the rules and their inference that reads games: a file

@@ -15,9 +15,10 @@ use crate::store::codec::id_set::IdSet;
 use crate::store::stored::StoreError;
 use crate::store::stored::postings;
 use crate::store::write::counts::GameCounts;
-use crate::store::write::import::{Prepared, StartMove, equal_game, insert_row, move_id};
 use crate::store::write::index::certain_positions;
+use crate::store::write::move_ids::move_id;
 use crate::store::write::popular::{Tally, popular_sharing};
+use crate::store::write::prepared::{Prepared, StartMove, equal_game, insert_row};
 
 /// A stored game's columns, as far as reading it again can change them.
 #[derive(Clone, Debug, PartialEq)]
