@@ -4,8 +4,38 @@
 //! pdndb's before writing anything; for writing it sets the per-connection
 //! pragmas (WAL, so readers can query during an import), marks the database
 //! as pdndb's and applies missing schema steps; queries write nothing (but
-//! bring a database of an older pdndb up to date first). A database newer
-//! than the binary is refused.
+//! bring a database of an older pdndb up to date first, under the writers'
+//! lock). A database newer than the binary is refused.
+//!
+//! # Layers
+//!
+//! Each folder imports only from the folders below it; `write` and `read`
+//! never import each other; nothing imports from this file, which only
+//! declares the folders and re-exports what the rest of the crate uses
+//! (`scripts/import_graph.rs` checks all of it):
+//!
+//! ```text
+//! schema/   opening a database (connect.rs, open.rs) and its schema steps
+//!           (migrate.rs); legacy/ holds the formats of older steps, read
+//!           only by the steps that convert them
+//!    |
+//! write/    import, the index build, rows, counts, identities, popular
+//!           positions, recheck, removal, the check of what they maintain
+//! read/     queries: positions, trees, games, players, listings, the
+//!           explorer, game views, problem games
+//!    |
+//! stored/   what both sides share: errors, the Store handle, the write
+//!           lock, the position index's table, a stored game's columns and
+//!           records, the keys of popular positions
+//!    |
+//! codec/    data formats, no SQL: bit strings, position postings, stored
+//!           text, id sets, move lists
+//! ```
+//!
+//! A new query goes in `read/`; a helper both sides need goes down into
+//! `stored/` (or `codec/` when it touches no database), never into a
+//! writer or a query file. `schema/` sits on top because bringing an old
+//! database up to date rebuilds what the writers build.
 
 mod codec;
 mod read;
