@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rusqlite::Transaction;
 use serde::Serialize;
 
 use crate::store::stored::postings;
@@ -48,188 +49,15 @@ impl Store {
     /// A database failure (a broken invariant is a problem, not an error).
     pub fn check_invariants(&self) -> Result<Checked, StoreError> {
         let tx = self.conn().unchecked_transaction()?;
-        let count =
-            |sql: &str| -> Result<i64, StoreError> { Ok(tx.query_row(sql, [], |r| r.get(0))?) };
         let mut problems = Vec::new();
-        let expect = |problems: &mut Vec<String>, found: i64, what: &str| {
-            if found != 0 {
-                problems.push(format!("{found} {what}"));
-            }
-        };
-        let quick: String = tx.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
-        if quick != "ok" {
-            problems.push(format!("SQLite's quick_check: {quick}"));
-        }
-        expect(
-            &mut problems,
-            count(
-                "SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)",
-            )?,
-            "games come from no file",
-        );
-        expect(
-            &mut problems,
-            count(
-                "SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)",
-            )?,
-            "copies in files are of no stored game",
-        );
-        expect(
-            &mut problems,
-            count(
-                "SELECT count(*) FROM source_file f WHERE complete = 1 \
-                 AND games <> (SELECT count(*) FROM provenance p WHERE p.file = f.id)",
-            )?,
-            "files marked complete hold another number of games than they say",
-        );
-        let duplicates =
-            count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
-        if duplicates < 0 {
-            problems.push(format!("{duplicates} duplicates (fewer copies than games)"));
-        }
-        let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
-        let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
-        let replayed =
-            count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
-        if at_start != replayed {
-            problems.push(format!(
-                "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
-            ));
-        }
-        expect(
-            &mut problems,
-            count(&differences(TAG_VALUES_COUNTED, TAG_VALUES_STORED))?,
-            "differences between the counts of games by event, site, variant or preset and the games",
-        );
-        expect(
-            &mut problems,
-            player_differences(&tx)?,
-            "differences between the players' counts (games, results, dates) and their games",
-        );
-        let indexed = count(&format!(
-            "SELECT count(*) FROM game WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')"
-        ))?;
-        let step = (indexed / SAMPLE_GAMES).max(1);
-        let sample: Vec<i64> = tx
-            .prepare(&format!(
-                "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM game \
-                 WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')) \
-                 WHERE n % {step} = 0 LIMIT {SAMPLE_GAMES}"
-            ))?
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        // The sampled games' entries, by one pass over the index (it has no
-        // order by game): (kept key, ply, open) per game.
-        let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
-        let mut stored: HashMap<i64, BTreeSet<(i64, u32, bool)>> = HashMap::new();
-        postings::each_chunk(&tx, |bucket, entries| {
-            for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
-                let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
-                stored
-                    .entry(e.game)
-                    .or_default()
-                    .insert((kept, e.ply, e.open));
-            }
-            Ok(())
-        })?;
-        // Each entry with the name of the move its game plays there (its
-        // stored move, unless open) against the certain positions and next
-        // moves reading the game again gives.
-        let mut boards = crate::store::write::popular::Boards::default();
-        let mut differ = 0;
-        for &id in &sample {
-            let (Some(row), Some(text)) = (
-                Row::stored(&tx, id)?,
-                crate::store::stored::game::stored_text(&tx, id)?,
-            ) else {
-                continue;
-            };
-            let recount: BTreeSet<(i64, u32, String, bool)> = row
-                .positions(&text)
-                .into_iter()
-                .map(|(key, ply, next, open)| {
-                    let name = next.map(|m| m.full_numeric()).unwrap_or_default();
-                    (postings::kept(key), ply, name, open)
-                })
-                .collect();
-            let mut found: BTreeSet<(i64, u32, String, bool)> = BTreeSet::new();
-            let moves = row.moves.as_deref().unwrap_or_default();
-            for &(kept, ply, open) in stored.get(&id).into_iter().flatten() {
-                let played = boards
-                    .played_at(&row.variant, row.start_fen.as_deref(), moves, ply as usize)
-                    .and_then(|(_, played)| played);
-                let name = match played {
-                    Some(mv) if !open => mv.full_numeric(),
-                    _ => String::new(),
-                };
-                found.insert((kept, ply, name, open));
-            }
-            if recount != found {
-                differ += 1;
-            }
-        }
-        if differ > 0 {
-            problems.push(format!(
-                "{differ} of {} games read again have other index rows than stored",
-                sample.len()
-            ));
-        }
-        let mut unreadable = 0;
-        let mut copies = tx.prepare_cached("SELECT text FROM provenance WHERE game = ?1")?;
-        for &id in &sample {
-            for text in copies.query_map([id], |r| r.get::<_, Vec<u8>>(0))? {
-                unreadable += i64::from(crate::store::codec::text::decode(&text?).is_none());
-            }
-        }
-        expect(
-            &mut problems,
-            unreadable,
-            "copies of the games sampled have a stored text that does not read back",
-        );
-        expect(
-            &mut problems,
-            count(
-                "SELECT count(*) FROM popular_move m WHERE games <= 0 \
-                 OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = m.key)",
-            )?,
-            "counts at popular positions are empty or under a key that is not popular",
-        );
-        expect(
-            &mut problems,
-            count(
-                "SELECT count(*) FROM popular_rows r WHERE rows <= 0 \
-                 OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = r.key)",
-            )?,
-            "counts of index rows at popular keys are not positive or under a key that is not popular",
-        );
-        let popular = count("SELECT count(*) FROM popular_key")?;
-        let step = (popular / SAMPLE_KEYS).max(1);
-        let keys: Vec<i64> = tx
-            .prepare(&format!(
-                "SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS n FROM popular_key) \
-                 WHERE n % {step} = 0 LIMIT {SAMPLE_KEYS}"
-            ))?
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        let mut wrong = 0;
-        for &key in &keys {
-            let (stored, mut recounted) = recount(&tx, key)?;
-            recounted.moves.retain(|_, games| *games != 0);
-            recounted.rows.retain(|_, (_, rows)| *rows != 0);
-            if stored != recounted {
-                wrong += 1;
-            }
-        }
-        if wrong > 0 {
-            problems.push(format!(
-                "{wrong} of {} popular keys recounted have other counts than stored",
-                keys.len()
-            ));
-        }
+        let through = check_rows_and_counts(&tx, &mut problems)?;
+        let sample = sample_of_indexed_games(&tx, through)?;
+        check_index_of_sample(&tx, &sample, &mut problems)?;
+        let keys = check_popular_counts(&tx, &mut problems)?;
         Ok(Checked {
             ok: problems.is_empty(),
             sampled: sample.len() as i64,
-            popular_sampled: keys.len() as i64,
+            popular_sampled: keys as i64,
             problems,
         })
     }
@@ -247,6 +75,225 @@ impl Store {
             |r| r.get(0),
         )?)
     }
+}
+
+/// The one number `sql` selects.
+fn count(tx: &Transaction<'_>, sql: &str) -> Result<i64, StoreError> {
+    Ok(tx.query_row(sql, [], |r| r.get(0))?)
+}
+
+/// A problem when `found` things are `what` (none should be).
+fn expect(problems: &mut Vec<String>, found: i64, what: &str) {
+    if found != 0 {
+        problems.push(format!("{found} {what}"));
+    }
+}
+
+/// SQLite's check, then the games against their files and the counts of
+/// games by start, tag and player; returns the last game indexed.
+fn check_rows_and_counts(
+    tx: &Transaction<'_>,
+    problems: &mut Vec<String>,
+) -> Result<i64, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    let quick: String = tx.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+    if quick != "ok" {
+        problems.push(format!("SQLite's quick_check: {quick}"));
+    }
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)",
+        )?,
+        "games come from no file",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)",
+        )?,
+        "copies in files are of no stored game",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM source_file f WHERE complete = 1 \
+             AND games <> (SELECT count(*) FROM provenance p WHERE p.file = f.id)",
+        )?,
+        "files marked complete hold another number of games than they say",
+    );
+    let duplicates =
+        count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
+    if duplicates < 0 {
+        problems.push(format!("{duplicates} duplicates (fewer copies than games)"));
+    }
+    let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
+    let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
+    let replayed =
+        count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
+    if at_start != replayed {
+        problems.push(format!(
+            "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
+        ));
+    }
+    expect(
+        problems,
+        count(&differences(TAG_VALUES_COUNTED, TAG_VALUES_STORED))?,
+        "differences between the counts of games by event, site, variant or preset and the games",
+    );
+    expect(
+        problems,
+        player_differences(tx)?,
+        "differences between the players' counts (games, results, dates) and their games",
+    );
+    Ok(through)
+}
+
+/// Up to [`SAMPLE_GAMES`] games indexed by `through`, spread over them.
+fn sample_of_indexed_games(tx: &Transaction<'_>, through: i64) -> Result<Vec<i64>, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    let indexed = count(&format!(
+        "SELECT count(*) FROM game WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')"
+    ))?;
+    let step = (indexed / SAMPLE_GAMES).max(1);
+    let sample: Vec<i64> = tx
+        .prepare(&format!(
+            "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM game \
+             WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')) \
+             WHERE n % {step} = 0 LIMIT {SAMPLE_GAMES}"
+        ))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(sample)
+}
+
+/// The index entries of the sampled games against those reading them
+/// again gives, and their copies' stored texts.
+fn check_index_of_sample(
+    tx: &Transaction<'_>,
+    sample: &[i64],
+    problems: &mut Vec<String>,
+) -> Result<(), StoreError> {
+    // The sampled games' entries, by one pass over the index (it has no
+    // order by game): (kept key, ply, open) per game.
+    let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
+    let mut stored: HashMap<i64, BTreeSet<(i64, u32, bool)>> = HashMap::new();
+    postings::each_chunk(tx, |bucket, entries| {
+        for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
+            let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
+            stored
+                .entry(e.game)
+                .or_default()
+                .insert((kept, e.ply, e.open));
+        }
+        Ok(())
+    })?;
+    // Each entry with the name of the move its game plays there (its
+    // stored move, unless open) against the certain positions and next
+    // moves reading the game again gives.
+    let mut boards = crate::store::write::popular::Boards::default();
+    let mut differ = 0;
+    for &id in sample {
+        let (Some(row), Some(text)) = (
+            Row::stored(tx, id)?,
+            crate::store::stored::game::stored_text(tx, id)?,
+        ) else {
+            continue;
+        };
+        let recount: BTreeSet<(i64, u32, String, bool)> = row
+            .positions(&text)
+            .into_iter()
+            .map(|(key, ply, next, open)| {
+                let name = next.map(|m| m.full_numeric()).unwrap_or_default();
+                (postings::kept(key), ply, name, open)
+            })
+            .collect();
+        let mut found: BTreeSet<(i64, u32, String, bool)> = BTreeSet::new();
+        let moves = row.moves.as_deref().unwrap_or_default();
+        for &(kept, ply, open) in stored.get(&id).into_iter().flatten() {
+            let played = boards
+                .played_at(&row.variant, row.start_fen.as_deref(), moves, ply as usize)
+                .and_then(|(_, played)| played);
+            let name = match played {
+                Some(mv) if !open => mv.full_numeric(),
+                _ => String::new(),
+            };
+            found.insert((kept, ply, name, open));
+        }
+        if recount != found {
+            differ += 1;
+        }
+    }
+    if differ > 0 {
+        problems.push(format!(
+            "{differ} of {} games read again have other index rows than stored",
+            sample.len()
+        ));
+    }
+    let mut unreadable = 0;
+    let mut copies = tx.prepare_cached("SELECT text FROM provenance WHERE game = ?1")?;
+    for &id in sample {
+        for text in copies.query_map([id], |r| r.get::<_, Vec<u8>>(0))? {
+            unreadable += i64::from(crate::store::codec::text::decode(&text?).is_none());
+        }
+    }
+    expect(
+        problems,
+        unreadable,
+        "copies of the games sampled have a stored text that does not read back",
+    );
+    Ok(())
+}
+
+/// The counts at popular positions: none empty or under a key that is
+/// not popular, and up to [`SAMPLE_KEYS`] keys recounted from the index;
+/// returns how many were.
+fn check_popular_counts(
+    tx: &Transaction<'_>,
+    problems: &mut Vec<String>,
+) -> Result<usize, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM popular_move m WHERE games <= 0 \
+             OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = m.key)",
+        )?,
+        "counts at popular positions are empty or under a key that is not popular",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM popular_rows r WHERE rows <= 0 \
+             OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = r.key)",
+        )?,
+        "counts of index rows at popular keys are not positive or under a key that is not popular",
+    );
+    let popular = count("SELECT count(*) FROM popular_key")?;
+    let step = (popular / SAMPLE_KEYS).max(1);
+    let keys: Vec<i64> = tx
+        .prepare(&format!(
+            "SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS n FROM popular_key) \
+             WHERE n % {step} = 0 LIMIT {SAMPLE_KEYS}"
+        ))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut wrong = 0;
+    for &key in &keys {
+        let (stored, mut recounted) = recount(tx, key)?;
+        recounted.moves.retain(|_, games| *games != 0);
+        recounted.rows.retain(|_, (_, rows)| *rows != 0);
+        if stored != recounted {
+            wrong += 1;
+        }
+    }
+    if wrong > 0 {
+        problems.push(format!(
+            "{wrong} of {} popular keys recounted have other counts than stored",
+            keys.len()
+        ));
+    }
+    Ok(keys.len())
 }
 
 /// The query counting the rows in one of two row sets and not in the
