@@ -270,15 +270,13 @@ impl Copies {
     }
 }
 
-/// Reads the games of one file again; returns the file's path. The games
-/// are read, checked and updated one at a time, in file order.
-fn recheck_file(
+/// A file's path, reading options (JSON) and reading version as stored;
+/// with `forget_options`, the options but the encoding are forgotten first.
+fn file_reading(
     tx: &Transaction<'_>,
     file: i64,
     forget_options: bool,
-    done: &mut IdSet,
-    summary: &mut RecheckSummary,
-) -> Result<String, StoreError> {
+) -> Result<(String, Option<String>, i64), StoreError> {
     let (path, mut options, reading): (String, Option<String>, i64) = tx.query_row(
         "SELECT path, options, reading FROM source_file WHERE id = ?1",
         [file],
@@ -300,6 +298,19 @@ fn recheck_file(
         )?;
         options = Some(kept.to_json());
     }
+    Ok((path, options, reading))
+}
+
+/// Reads the games of one file again; returns the file's path. The games
+/// are read, checked and updated one at a time, in file order.
+fn recheck_file(
+    tx: &Transaction<'_>,
+    file: i64,
+    forget_options: bool,
+    done: &mut IdSet,
+    summary: &mut RecheckSummary,
+) -> Result<String, StoreError> {
+    let (path, options, reading) = file_reading(tx, file, forget_options)?;
     let copies = Copies::of(tx, file)?;
     let overrides = match options.as_deref() {
         Some(json) => serde_json::from_str::<FileOptions>(json)
