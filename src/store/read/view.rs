@@ -380,34 +380,7 @@ impl Store {
                 game.status
             )));
         };
-        // Which positions are certain: every one for an ok game; else
-        // replay the original text again.
-        let mut checked = None;
-        let certain: Vec<usize> = if game.status == "ok" {
-            (0..=moves.len()).collect()
-        } else {
-            let text = self.original_text(id)?.unwrap_or_default();
-            let overrides = Overrides {
-                rules: Some(rules),
-                notation: game.notation.as_deref().and_then(|n| n.parse().ok()),
-                skip_alternatives: true,
-                ..Overrides::default()
-            };
-            match Reader::new(text.as_bytes()).next_game() {
-                Ok(Some(original)) => {
-                    let reading = check_game(&original, &view.file, &overrides).reading;
-                    let certain = match &reading {
-                        Reading::Replayed { replay, .. } => {
-                            replay.certain.iter().map(|c| c.ply).collect()
-                        }
-                        _ => vec![0],
-                    };
-                    checked = Some(reading);
-                    certain
-                }
-                _ => vec![0],
-            }
-        };
+        let (certain, checked) = self.certain_plies(id, &game, rules, moves.len(), &view.file)?;
         let ply = ply.unwrap_or_else(|| certain.last().copied().unwrap_or(0));
         let Some(position) = position_at(&start, &moves, ply) else {
             return Err(ViewError::BadRequest(format!(
@@ -433,6 +406,46 @@ impl Store {
             notation,
         });
         Ok(Viewed { view, checked })
+    }
+
+    /// Which positions of the game are certain: every one for an ok game;
+    /// else those replaying its original text again finds (with that
+    /// reading).
+    fn certain_plies(
+        &self,
+        id: i64,
+        game: &StoredGame,
+        rules: Rules,
+        plies: usize,
+        file: &str,
+    ) -> Result<(Vec<usize>, Option<Reading>), ViewError> {
+        let mut checked = None;
+        let certain: Vec<usize> = if game.status == "ok" {
+            (0..=plies).collect()
+        } else {
+            let text = self.original_text(id)?.unwrap_or_default();
+            let overrides = Overrides {
+                rules: Some(rules),
+                notation: game.notation.as_deref().and_then(|n| n.parse().ok()),
+                skip_alternatives: true,
+                ..Overrides::default()
+            };
+            match Reader::new(text.as_bytes()).next_game() {
+                Ok(Some(original)) => {
+                    let reading = check_game(&original, file, &overrides).reading;
+                    let certain = match &reading {
+                        Reading::Replayed { replay, .. } => {
+                            replay.certain.iter().map(|c| c.ply).collect()
+                        }
+                        _ => vec![0],
+                    };
+                    checked = Some(reading);
+                    certain
+                }
+                _ => vec![0],
+            }
+        };
+        Ok((certain, checked))
     }
 }
 
