@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::write_fen;
 use crate::pdn::Game;
-use crate::replay::{CheckedGame, Joiners, Reading, Status};
+use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::moves::{encode, encode_played};
 use crate::store::stored::StoreError;
@@ -195,6 +195,36 @@ fn player(game: &Game, color: Color, rules: Option<&Rules>) -> CompactString {
     CompactString::from(game.player(color, first).map(str::trim).unwrap_or_default())
 }
 
+/// The game's result as stored: its Result tag (or a name of it in
+/// another language) when it says something, else the result after its
+/// moves.
+fn stored_result(game: &Game) -> Option<CompactString> {
+    game.standard_tag("Result")
+        .map(str::trim)
+        .filter(|r| !r.is_empty() && *r != "?")
+        .map(CompactString::from)
+        .or_else(|| {
+            game.result
+                .as_ref()
+                .map(|r| CompactString::from(r.text.as_str()))
+        })
+}
+
+/// The check record kept with the game, without what the game's other
+/// columns hold: only for a game that is not ok or had ambiguities
+/// resolved (an ok game's record follows from its columns).
+fn record_json(record: &CheckRecord) -> Option<String> {
+    (record.status != Status::Ok || !record.resolved.is_empty()).then(|| {
+        let mut value = serde_json::to_value(record).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            for field in ["file", "index", "line", "tags"] {
+                map.remove(field);
+            }
+        }
+        value.to_string()
+    })
+}
+
 pub(in crate::store) fn prepare(
     game: &Game,
     checked: &CheckedGame,
@@ -205,16 +235,7 @@ pub(in crate::store) fn prepare(
     let trimmed = |name: &str| {
         CompactString::from(game.standard_tag(name).map(str::trim).unwrap_or_default())
     };
-    let result = game
-        .standard_tag("Result")
-        .map(str::trim)
-        .filter(|r| !r.is_empty() && *r != "?")
-        .map(CompactString::from)
-        .or_else(|| {
-            game.result
-                .as_ref()
-                .map(|r| CompactString::from(r.text.as_str()))
-        });
+    let result = stored_result(game);
     let (rules, start, replay) = match &checked.reading {
         Reading::Replayed {
             rules,
@@ -253,16 +274,7 @@ pub(in crate::store) fn prepare(
         Reading::Replayed { rules, .. } => CompactString::from(rules.preset.name()),
         _ => CompactString::from(record.variant.split('+').next().unwrap_or_default()),
     };
-    // An ok game's record follows from its columns; only others are kept.
-    let record_json = (record.status != Status::Ok || !record.resolved.is_empty()).then(|| {
-        let mut value = serde_json::to_value(record).unwrap_or_default();
-        if let Some(map) = value.as_object_mut() {
-            for field in ["file", "index", "line", "tags"] {
-                map.remove(field);
-            }
-        }
-        value.to_string()
-    });
+    let record_json = record_json(record);
     // Written as `Value::Object` writes it, without copying the map first.
     let tags = serde_json::to_string(&record.tags).unwrap_or_default();
     let mut prepared = Prepared {
