@@ -348,14 +348,7 @@ impl<'a> Importer<'a> {
                 return self.replace_file(&snapshot, &version, &reading, &ids, summary, progress);
             }
         };
-        let done: IdSet = {
-            let mut stmt = self
-                .store
-                .conn()
-                .prepare("SELECT idx FROM provenance WHERE file = ?1")?;
-            let rows = stmt.query_map([file_id], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let done = self.copies_stored(file_id)?;
         summary.files += 1;
         progress(Progress::File {
             path: path.to_path_buf(),
@@ -395,6 +388,30 @@ impl<'a> Importer<'a> {
                     .unwrap_or_else(|_| Err("the reader stopped unexpectedly".to_string())),
             )
         })?;
+        self.file_read(read, version, file_id, progress)
+    }
+
+    /// The indexes (in the file) of the copies stored from file `file_id`.
+    fn copies_stored(&self, file_id: i64) -> Result<IdSet, StoreError> {
+        let mut stmt = self
+            .store
+            .conn()
+            .prepare("SELECT idx FROM provenance WHERE file = ?1")?;
+        let rows = stmt.query_map([file_id], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Finishes a file once read: a file that changed while it was read
+    /// stays incomplete (the next import reads it again and replaces its
+    /// games); one read whole is noted as finished.
+    fn file_read(
+        &mut self,
+        read: Result<(bool, JoinerTally), String>,
+        version: FileVersion<'_>,
+        file_id: i64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), FileError> {
+        let name = version.name;
         match read {
             // Its games stay, the file not complete: the next import
             // reads it again and replaces them.
