@@ -30,7 +30,9 @@ impl Store {
     /// exception: a database written by an older pdndb, which the queries
     /// cannot read (each needs the tables and columns of the last schema
     /// step), is first brought up to date as [`Mode::Write`] does, when it
-    /// can be written; when it cannot, the error says how to do it.
+    /// can be written, holding the write lock as a writer does (so that
+    /// one process upgrades it while the others wait, then find it up to
+    /// date); when it cannot, the error says how to do it.
     ///
     /// A store that writes takes the write lock first (see [`lock`]),
     /// waiting up to [`lock::DEFAULT_WAIT`] for another writer.
@@ -131,7 +133,7 @@ impl Store {
             0 => return Err(StoreError::Missing(path.to_path_buf())),
             f if f < known && place.writable => {
                 drop(conn);
-                drop(Self::connect_for_writing(path, place, holds)?);
+                Self::upgrade(path, place, holds)?;
                 return Self::query_connection(path, place);
             }
             f if f < known => MigrateError::Outdated { found, known },
@@ -142,6 +144,19 @@ impl Store {
             path: path.to_path_buf(),
             source: problem,
         })
+    }
+
+    /// Brings the database at `path`, found at an older schema step by a
+    /// query, up to date: only while holding the writers' lock (waiting
+    /// for a writer at work as long as a writer would), so that two
+    /// processes never upgrade it at once; the steps another process
+    /// applied meanwhile are not applied again.
+    fn upgrade(path: &Path, place: &Place, holds: Holds) -> Result<(), StoreError> {
+        let mut lock = WriteLock::take(path, lock::DEFAULT_WAIT, &mut |_| {})?;
+        lock.hold_database(path)?;
+        drop(Self::connect_for_writing(path, place, holds)?);
+        drop(lock);
+        Ok(())
     }
 
     /// A connection that only reads the pdndb database at `path`.
@@ -202,6 +217,10 @@ impl Store {
         conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
             .map_err(open_err)?;
         conn.pragma_update(None, "temp_store", TEMP_STORE)
+            .map_err(open_err)?;
+        // The references the schema declares (a copy's game and file)
+        // hold for every write.
+        conn.pragma_update(None, "foreign_keys", true)
             .map_err(open_err)?;
         // Plans made without looking at bound values. Otherwise a cached
         // statement whose plan might depend on them (an equality on a

@@ -1,7 +1,7 @@
 //! Schema steps from `schema.sql`, applied in order and tracked by
 //! `PRAGMA user_version`.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 pub use crate::store::stored::error::MigrateError;
 
@@ -65,10 +65,17 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
     Ok(known)
 }
 
-/// Applies the steps after `found`, each in its own transaction.
+/// Applies the steps after `found`, each in its own transaction, which
+/// takes SQLite's write lock as it begins and reads the database's step
+/// again under it: a step another connection applied since `found` was
+/// read is not applied twice.
 fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
     for step in steps().into_iter().filter(|s| s.number > found) {
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if now >= step.number {
+            continue;
+        }
         tx.execute_batch(&step.sql)?;
         if step.number == 10 {
             position_rows_to_postings(&tx)?;
@@ -870,5 +877,50 @@ mod tests {
             err.to_string().contains("newer than this pdndb knows"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn steps_another_connection_applied_meanwhile_are_not_applied_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("old.sqlite");
+        let from = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/previous-release/previous-release.sqlite"
+        );
+        std::fs::copy(from, &db).unwrap();
+        let mut late = Connection::open(&db).unwrap();
+        let found: u32 = late
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert!(found < latest());
+        let mut first = Connection::open(&db).unwrap();
+        assert_eq!(migrate(&mut first).unwrap(), latest());
+        let tables = |conn: &Connection| -> Vec<(String, i64)> {
+            let names: Vec<String> = conn
+                .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            names
+                .into_iter()
+                .map(|name| {
+                    let sql = format!("SELECT count(*) FROM \"{name}\"");
+                    let rows = conn.query_row(&sql, [], |r| r.get(0)).unwrap();
+                    (name, rows)
+                })
+                .collect()
+        };
+        let upgraded = tables(&first);
+        drop(first);
+        // The step `late` read before: every step looks again.
+        register_functions(&late).unwrap();
+        apply(&mut late, found).unwrap();
+        let step: u32 = late
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(step, latest());
+        assert_eq!(tables(&late), upgraded);
     }
 }
