@@ -359,10 +359,6 @@ impl GameFilter {
     fn condition(&self, store: &Store, scan: bool) -> Result<Condition, StoreError> {
         let mut terms: Vec<String> = Vec::new();
         let mut params: Vec<Value> = Vec::new();
-        let param = |params: &mut Vec<Value>, value: Value| {
-            params.push(value);
-            format!("?{}", params.len())
-        };
         let names = |needle: &Option<String>| -> Result<Option<Option<Value>>, StoreError> {
             match needle {
                 None => Ok(None),
@@ -372,8 +368,6 @@ impl GameFilter {
                 }
             }
         };
-        let in_list =
-            |column: &str, p: &str| format!("{column} IN (SELECT value FROM json_each({p}))");
         if let Some(found) = names(&self.player)? {
             let Some(list) = found else { return Ok(None) };
             let p = param(&mut params, list);
@@ -413,45 +407,9 @@ impl GameFilter {
             }
         }
         if let Some(range) = &self.date {
-            terms.push("g.day IS NOT NULL".into());
-            if let Some(from) = &range.from {
-                let p = param(&mut params, Value::Text(from.clone()));
-                terms.push(format!("g.day >= {p} AND replace(g.day, '?', '0') >= {p}"));
-            }
-            if let (Some(to), Some(prefix)) = (&range.to, &range.to_prefix) {
-                let p = param(&mut params, Value::Text(to.clone()));
-                let q = param(&mut params, Value::Text(format!("{prefix}~")));
-                // `day < prefix~` lets the index bound the scan; the exact test follows.
-                terms.push(format!("g.day < {q} AND replace(g.day, '?', '9') <= {p}"));
-            }
+            date_terms(range, &mut terms, &mut params);
         }
-        match self.result {
-            None => {}
-            Some(ResultFilter::Winner(w)) => {
-                let p = param(&mut params, Value::Integer(w.code()));
-                terms.push(format!("g.outcome = {p}"));
-            }
-            Some(ResultFilter::Written(r)) => {
-                let forms: &[&str] = match r {
-                    "1-0" => &["1-0", "2-0"],
-                    "0-1" => &["0-1", "0-2"],
-                    "1/2-1/2" => &["1/2-1/2", "½-½", "1-1"],
-                    "0-0" => &["0-0"],
-                    _ => &[],
-                };
-                if forms.is_empty() {
-                    terms.push(
-                        "(g.result IS NULL OR g.result NOT IN \
-                         ('1-0', '2-0', '0-1', '0-2', '1/2-1/2', '½-½', '1-1', '0-0'))"
-                            .into(),
-                    );
-                } else {
-                    let list: Vec<String> = forms.iter().map(|f| f.to_string()).collect();
-                    let p = param(&mut params, json_list(&list));
-                    terms.push(in_list("g.result", &p));
-                }
-            }
-        }
+        result_terms(self.result, &mut terms, &mut params);
         if let Some(status) = self.status {
             let p = param(&mut params, Value::Text(status.name().into()));
             terms.push(format!("g.status = {p}"));
@@ -466,6 +424,63 @@ impl GameFilter {
             terms.join(" AND ")
         };
         Ok(Some((sql, params)))
+    }
+}
+
+/// Adds a parameter; returns its place in the SQL (`?N`).
+fn param(params: &mut Vec<Value>, value: Value) -> String {
+    params.push(value);
+    format!("?{}", params.len())
+}
+
+/// The test that `column` is one of the JSON array parameter `p`.
+fn in_list(column: &str, p: &str) -> String {
+    format!("{column} IN (SELECT value FROM json_each({p}))")
+}
+
+/// The terms of a date range, on `game g`.
+fn date_terms(range: &DateRange, terms: &mut Vec<String>, params: &mut Vec<Value>) {
+    terms.push("g.day IS NOT NULL".into());
+    if let Some(from) = &range.from {
+        let p = param(params, Value::Text(from.clone()));
+        terms.push(format!("g.day >= {p} AND replace(g.day, '?', '0') >= {p}"));
+    }
+    if let (Some(to), Some(prefix)) = (&range.to, &range.to_prefix) {
+        let p = param(params, Value::Text(to.clone()));
+        let q = param(params, Value::Text(format!("{prefix}~")));
+        // `day < prefix~` lets the index bound the scan; the exact test follows.
+        terms.push(format!("g.day < {q} AND replace(g.day, '?', '9') <= {p}"));
+    }
+}
+
+/// The terms of a result filter, on `game g`.
+fn result_terms(result: Option<ResultFilter>, terms: &mut Vec<String>, params: &mut Vec<Value>) {
+    match result {
+        None => {}
+        Some(ResultFilter::Winner(w)) => {
+            let p = param(params, Value::Integer(w.code()));
+            terms.push(format!("g.outcome = {p}"));
+        }
+        Some(ResultFilter::Written(r)) => {
+            let forms: &[&str] = match r {
+                "1-0" => &["1-0", "2-0"],
+                "0-1" => &["0-1", "0-2"],
+                "1/2-1/2" => &["1/2-1/2", "½-½", "1-1"],
+                "0-0" => &["0-0"],
+                _ => &[],
+            };
+            if forms.is_empty() {
+                terms.push(
+                    "(g.result IS NULL OR g.result NOT IN \
+                     ('1-0', '2-0', '0-1', '0-2', '1/2-1/2', '½-½', '1-1', '0-0'))"
+                        .into(),
+                );
+            } else {
+                let list: Vec<String> = forms.iter().map(|f| f.to_string()).collect();
+                let p = param(params, json_list(&list));
+                terms.push(in_list("g.result", &p));
+            }
+        }
     }
 }
 
