@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::notation::{Fen, Notation};
 use crate::replay::position_after_moves;
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
-use crate::store::codec::moves::decode;
+use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
 use crate::store::stored::game::{start_position, stored_text};
@@ -743,19 +743,13 @@ impl Store {
                 // The game is at `position`: its next move is its stored
                 // move there, unless open.
                 let next = match (&known.start, open) {
-                    (Some((rules, _)), false) => {
-                        crate::store::codec::moves::index_at(moves, ply as usize).and_then(
-                            |index| {
-                                known
-                                    .legal
-                                    .get_or_insert_with(|| {
-                                        crate::store::codec::moves::canonical_moves(position, rules)
-                                    })
-                                    .get(index)
-                                    .copied()
-                            },
-                        )
-                    }
+                    (Some((rules, _)), false) => index_at(moves, ply as usize).and_then(|index| {
+                        known
+                            .legal
+                            .get_or_insert_with(|| canonical_moves(position, rules))
+                            .get(index)
+                            .copied()
+                    }),
                     _ => None,
                 };
                 return each((game, ply, next, outcome));

@@ -304,11 +304,7 @@ impl<'a> Importer<'a> {
         let snapshot = input.snapshot().map_err(io_err)?;
         change_point(input.path());
         let Content { hash, size } = &snapshot.content;
-        // A stream has no place of its own: it is known by its content.
-        let location = match input.streamed() {
-            Some(_) => format!("stream:{hash}"),
-            None => locate(path),
-        };
+        let location = location_of(input, hash);
         let stored = stored_versions(self.store.conn(), &location, &name)?;
         let reading = self.reading_for(&stored);
         let options = reading.options.to_json();
@@ -320,18 +316,9 @@ impl<'a> Importer<'a> {
             options: &options,
         };
         let file_id = match plan(&stored, &version, self.force) {
-            Plan::Skip => {
-                summary.files_skipped += 1;
-                let pinned = (reading.options != FileOptions::default()).then_some(reading.options);
-                progress(Progress::Skipped(path.to_path_buf(), pinned));
-                return Ok(());
-            }
+            Plan::Skip => return skipped(reading, path, summary, progress),
             Plan::ReadStoredAgain(id) => {
-                let changed = self.store.recheck(Some(&[id]), false, &mut |_| {})?;
-                summary.files_read_again += 1;
-                summary.games_changed += changed.changed;
-                progress(Progress::ReadAgain(path.to_path_buf(), changed.changed));
-                return Ok(());
+                return self.read_stored_again(id, path, summary, progress);
             }
             Plan::Resume(id) => {
                 version.record(self.store.conn(), id)?;
@@ -339,10 +326,7 @@ impl<'a> Importer<'a> {
             }
             Plan::New => version.add(self.store.conn())?,
             Plan::Replace(ids) => {
-                if let [file] = stored.as_slice()
-                    && !file.complete
-                    && file.hash == *hash
-                {
+                if started_over(&stored, hash) {
                     progress(Progress::StartedOver(path.to_path_buf()));
                 }
                 return self.replace_file(&snapshot, &version, &reading, &ids, summary, progress);
@@ -389,6 +373,22 @@ impl<'a> Importer<'a> {
             )
         })?;
         self.file_read(read, version, file_id, progress)
+    }
+
+    /// Reads the stored games of file `id` again (its content unchanged,
+    /// the options it is read with changed).
+    fn read_stored_again(
+        &mut self,
+        id: i64,
+        path: &Path,
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), FileError> {
+        let changed = self.store.recheck(Some(&[id]), false, &mut |_| {})?;
+        summary.files_read_again += 1;
+        summary.games_changed += changed.changed;
+        progress(Progress::ReadAgain(path.to_path_buf(), changed.changed));
+        Ok(())
     }
 
     /// The indexes (in the file) of the copies stored from file `file_id`.
@@ -572,6 +572,34 @@ struct FileReading {
     encoding: Option<&'static Encoding>,
     /// Both, as stored with the file.
     options: FileOptions,
+}
+
+/// Where a file is known in the database: its place (see [`locate`]);
+/// a stream has no place of its own: it is known by its content.
+fn location_of(input: &Input, hash: &str) -> String {
+    match input.streamed() {
+        Some(_) => format!("stream:{hash}"),
+        None => locate(input.given()),
+    }
+}
+
+/// A file skipped, its content stored already and read the same way.
+fn skipped(
+    reading: FileReading,
+    path: &Path,
+    summary: &mut ImportSummary,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), FileError> {
+    summary.files_skipped += 1;
+    let pinned = (reading.options != FileOptions::default()).then_some(reading.options);
+    progress(Progress::Skipped(path.to_path_buf(), pinned));
+    Ok(())
+}
+
+/// Whether a file about to replace the stored one is the same content
+/// whose import was stopped before it finished: it starts over.
+fn started_over(stored: &[StoredFile], hash: &str) -> bool {
+    matches!(stored, [file] if !file.complete && file.hash == hash)
 }
 
 /// A version of a file on disk, as the store records it.
