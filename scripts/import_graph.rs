@@ -100,6 +100,8 @@ fn check(src: &Path) -> std::io::Result<Vec<String>> {
             }
         }
     }
+    edges.sort_by(|a, b| (&a.from, &a.to, &a.at).cmp(&(&b.from, &b.to, &b.at)));
+    edges.dedup_by(|a, b| (&a.from, &a.to, &a.at) == (&b.from, &b.to, &b.at));
     let mut findings = circles(&modules, &edges);
     for e in &edges {
         if e.from.starts_with(&e.to) {
