@@ -4,457 +4,69 @@
 //! pdndb's before writing anything; for writing it sets the per-connection
 //! pragmas (WAL, so readers can query during an import), marks the database
 //! as pdndb's and applies missing schema steps; queries write nothing (but
-//! bring a database of an older pdndb up to date first). A database newer
-//! than the binary is refused.
+//! bring a database of an older pdndb up to date first, under the writers'
+//! lock). A database newer than the binary is refused.
+//!
+//! # Layers
+//!
+//! Each folder imports only from the folders below it; `write` and `read`
+//! never import each other; nothing imports from this file, which only
+//! declares the folders and re-exports what the rest of the crate uses
+//! (`scripts/import_graph.rs` checks all of it):
+//!
+//! ```text
+//! schema/   opening a database (connect.rs, open.rs) and its schema steps
+//!           (migrate.rs); legacy/ holds the formats of older steps, read
+//!           only by the steps that convert them
+//!    |
+//! write/    import, the index build, rows, counts, identities, popular
+//!           positions, recheck, removal, the check of what they maintain
+//! read/     queries: positions, trees, games, players, listings, the
+//!           explorer, game views, problem games
+//!    |
+//! stored/   what both sides share: errors, the Store handle, the write
+//!           lock, the position index's table, a stored game's columns and
+//!           records, the keys of popular positions
+//!    |
+//! codec/    data formats, no SQL: bit strings, position postings, stored
+//!           text, id sets, move lists
+//! ```
+//!
+//! A new query goes in `read/`; a helper both sides need goes down into
+//! `stored/` (or `codec/` when it touches no database), never into a
+//! writer or a query file. `schema/` sits on top because bringing an old
+//! database up to date rebuilds what the writers build.
 
-mod bits;
-mod chunk_coder;
-mod counts;
-pub mod explore;
-pub mod games;
-mod id_set;
-mod identity;
-pub mod import;
-pub(crate) mod index;
-pub mod invariants;
-pub mod listing;
-pub mod lock;
-mod migrate;
-pub(crate) mod moves;
-mod open;
-pub mod param;
-pub mod players;
-pub(crate) mod popular;
-pub(crate) mod postings;
-pub(crate) mod postings10;
-pub(crate) mod postings12;
-pub mod problems;
-pub mod query;
-mod query_indexes;
-pub mod recheck;
-pub mod record;
-pub mod remove;
-mod rows;
-mod sql_values;
-mod text;
-mod text_model;
-pub mod view;
+mod codec;
+mod read;
+mod schema;
+mod stored;
+mod write;
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+pub use codec::moves;
+pub use read::explore;
+pub use read::games;
+pub use read::listing;
+pub use read::players;
+pub use read::problems;
+pub use read::query;
+pub use read::view;
+pub use schema::legacy::postings10;
+pub use schema::legacy::postings12;
+pub use stored::lock;
+pub use stored::param;
+pub use stored::postings;
+pub use stored::record;
+pub use write::import;
+pub use write::index;
+pub use write::invariants;
+pub use write::popular;
+pub use write::recheck;
+pub use write::remove;
 
-use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+pub use stored::error::{Foreign, MigrateError, StoreError, StoredPart};
+pub use stored::handle::{Mode, Store};
+pub use stored::lock::{LockError, WriteLock};
 
-pub use lock::{LockError, WriteLock};
-
-pub use migrate::{MigrateError, latest as latest_step, steps as schema_steps};
-pub use open::{APPLICATION_ID, Foreign};
-
-use open::{Holds, IdentifyError, Place};
-
-/// Why the database cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// Queries need an existing database.
-    #[error("{0}: no database here (run `pdndb import` first, or give --db)")]
-    Missing(PathBuf),
-    /// The database cannot be opened or written.
-    #[error("{path}: {source}")]
-    Open {
-        /// The database file.
-        path: PathBuf,
-        /// What SQLite said.
-        source: rusqlite::Error,
-    },
-    /// The file is not a pdndb database; it is left as it is.
-    #[error("{path}: not a pdndb database ({why}); give another --db")]
-    Foreign {
-        /// The file.
-        path: PathBuf,
-        /// What it is instead.
-        why: Foreign,
-    },
-    /// The file cannot be read.
-    #[error("{path}: {source}")]
-    Unreadable {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// A command that writes was given a database it may not write.
-    #[error(
-        "{0}: the database is read-only here (the file or its folder cannot be written): \
-         queries can read it; import, recheck and remove cannot"
-    )]
-    ReadOnly(PathBuf),
-    /// The database would be created in a folder that cannot be written.
-    #[error("{0}: cannot create the database here (its folder cannot be written)")]
-    CannotCreate(PathBuf),
-    /// Schema problems.
-    #[error("{path}: {source}")]
-    Schema {
-        /// The database file.
-        path: PathBuf,
-        /// What went wrong.
-        source: MigrateError,
-    },
-    /// Another writer holds the database.
-    #[error(transparent)]
-    Lock(#[from] LockError),
-    /// A query failed.
-    #[error("database: {}", describe(.0))]
-    Sqlite(#[from] rusqlite::Error),
-    /// What the database keeps of a game does not read back.
-    #[error(
-        "game {game}: its stored {what} cannot be read ({why}); `pdndb stats --check` lists such games"
-    )]
-    Corrupt {
-        /// The game.
-        game: i64,
-        /// What does not read.
-        what: StoredPart,
-        /// What the reader said.
-        why: String,
-    },
-}
-
-/// A part of what the database keeps of a game, for
-/// [`StoreError::Corrupt`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoredPart {
-    /// Its check record (JSON).
-    Record,
-    /// Its original text (tags, JSON, and move text), as a copy in a file
-    /// keeps it.
-    Text,
-    /// Its original tags (a JSON object).
-    Tags,
-    /// Its status.
-    Status,
-}
-
-impl std::fmt::Display for StoredPart {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StoredPart::Record => "check record",
-            StoredPart::Text => "text",
-            StoredPart::Tags => "tags",
-            StoredPart::Status => "status",
-        })
-    }
-}
-
-/// SQLite's message, with what it means for a user when writing failed.
-fn describe(err: &rusqlite::Error) -> String {
-    /// SQLITE_IOERR_WRITE: a write() to the database or its journal failed.
-    const IOERR_WRITE: std::os::raw::c_int = 778;
-    match err.sqlite_error() {
-        Some(e) if e.code == rusqlite::ErrorCode::DiskFull => format!(
-            "{err}: what was committed before is intact; free some space and run the same command again"
-        ),
-        Some(e) if e.extended_code == IOERR_WRITE => format!(
-            "{err}: writing failed (is the disk full, or the file larger than allowed?); \
-             what was committed before is intact; run the same command again once there is room"
-        ),
-        _ => err.to_string(),
-    }
-}
-
-/// A count or place for SQL's `LIMIT` and `OFFSET`: one larger than an
-/// `i64` holds is as good as no end, so it is clamped, never wrapped.
-fn sql_count(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-/// SQLite's page cache for a connection that writes, in KiB.
-const WRITE_CACHE_KIB: i64 = 64 * 1024;
-
-/// Where SQLite keeps the sorts and temporary tables of a statement
-/// (`PRAGMA temp_store`) on every connection: in files, so that what does
-/// not fit in the page cache (an index built over long names, the names
-/// of a check's comparisons) goes to disk rather than memory. SQLite as
-/// built here keeps them in memory otherwise.
-pub(crate) const TEMP_STORE: &str = "FILE";
-
-/// How to open a database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Create it if needed and allow writes (import, recheck, remove).
-    Write,
-    /// It must exist; queries only: SQLite refuses any write.
-    Read,
-}
-
-/// An open pdndb database.
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
-    /// Held by a store that writes, for as long as it is open (dropped
-    /// after the connection).
-    _lock: Option<WriteLock>,
-}
-
-impl Store {
-    /// Opens (or, in [`Mode::Write`], creates) the database at `path`.
-    ///
-    /// A file that is not pdndb's is refused before anything is written to
-    /// it: its header, else its tables read through a read-only connection,
-    /// tell. A pdndb database is one that carries
-    /// [`APPLICATION_ID`], or, written before that mark existed, has pdndb's
-    /// tables: opening it for writing marks it.
-    ///
-    /// [`Mode::Read`] writes nothing (SQLite refuses any write from its
-    /// connection), so it also reads a database on a read-only file, folder
-    /// or mount, where it opens it read-only (immutable when no writer's
-    /// log is beside it: no `-wal` or `-shm` file can be made there). One
-    /// exception: a database written by an older pdndb, which the queries
-    /// cannot read (each needs the tables and columns of the last schema
-    /// step), is first brought up to date as [`Mode::Write`] does, when it
-    /// can be written; when it cannot, the error says how to do it.
-    ///
-    /// A store that writes takes the write lock first (see [`lock`]),
-    /// waiting up to [`lock::DEFAULT_WAIT`] for another writer.
-    ///
-    /// # Errors
-    /// A missing database in read mode, a file that is not pdndb's, a file
-    /// SQLite cannot open, a database that cannot be written in write mode,
-    /// one at an older schema step that cannot be written in read mode, one
-    /// newer than this binary, another writer for the whole wait.
-    pub fn open(path: &Path, mode: Mode) -> Result<Store, StoreError> {
-        Store::open_waiting(path, mode, lock::DEFAULT_WAIT, &mut |_| {})
-    }
-
-    /// Opens the database at `path` for writing, creating it if needed,
-    /// once no other writer holds it: waits up to `wait`, calling `waiting`
-    /// (with the other writer's process id) once if it has to wait.
-    ///
-    /// # Errors
-    /// As [`Store::open`]; [`StoreError::Lock`] when another writer held the
-    /// database for the whole wait.
-    pub fn open_writer(
-        path: &Path,
-        wait: Duration,
-        waiting: &mut dyn FnMut(Option<u32>),
-    ) -> Result<Store, StoreError> {
-        Store::open_waiting(path, Mode::Write, wait, waiting)
-    }
-
-    fn open_waiting(
-        path: &Path,
-        mode: Mode,
-        wait: Duration,
-        waiting: &mut dyn FnMut(Option<u32>),
-    ) -> Result<Store, StoreError> {
-        if let Err(err) = std::fs::metadata(path)
-            && crate::fs_error::is_link_loop(&err)
-        {
-            return Err(StoreError::Unreadable {
-                path: path.to_path_buf(),
-                source: std::io::Error::new(err.kind(), crate::fs_error::describe(&err)),
-            });
-        }
-        let place = Place::of(path);
-        if mode == Mode::Read && !place.exists {
-            return Err(StoreError::Missing(path.to_path_buf()));
-        }
-        let holds = open::identify(path, &place).map_err(|e| match e {
-            IdentifyError::Foreign(why) => StoreError::Foreign {
-                path: path.to_path_buf(),
-                why,
-            },
-            IdentifyError::Io(source) => StoreError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            },
-            IdentifyError::Sqlite(source) => StoreError::Open {
-                path: path.to_path_buf(),
-                source,
-            },
-        })?;
-        let (conn, lock) = match mode {
-            Mode::Read => (Self::connect_for_queries(path, &place, holds)?, None),
-            Mode::Write => {
-                Self::check_writable(path, &place)?;
-                let mut lock = WriteLock::take(path, wait, waiting)?;
-                let conn = Self::connect_for_writing(path, &place, holds)?;
-                // A database made just now is locked once it exists.
-                lock.hold_database(path)?;
-                (conn, Some(lock))
-            }
-        };
-        Ok(Store {
-            conn,
-            path: path.to_path_buf(),
-            _lock: lock,
-        })
-    }
-
-    /// The connection of [`Mode::Read`], to a database at this binary's
-    /// schema step.
-    fn connect_for_queries(
-        path: &Path,
-        place: &Place,
-        holds: Holds,
-    ) -> Result<Connection, StoreError> {
-        if holds == Holds::Nothing {
-            return Err(StoreError::Missing(path.to_path_buf()));
-        }
-        let conn = Self::query_connection(path, place)?;
-        let found: u32 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|source| StoreError::Open {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        let known = migrate::latest();
-        let problem = match found {
-            0 => return Err(StoreError::Missing(path.to_path_buf())),
-            f if f < known && place.writable => {
-                drop(conn);
-                drop(Self::connect_for_writing(path, place, holds)?);
-                return Self::query_connection(path, place);
-            }
-            f if f < known => MigrateError::Outdated { found, known },
-            f if f > known => MigrateError::TooNew { found, known },
-            _ => return Ok(conn),
-        };
-        Err(StoreError::Schema {
-            path: path.to_path_buf(),
-            source: problem,
-        })
-    }
-
-    /// A connection that only reads the pdndb database at `path`.
-    fn query_connection(path: &Path, place: &Place) -> Result<Connection, StoreError> {
-        let open_err = |source| StoreError::Open {
-            path: path.to_path_buf(),
-            source,
-        };
-        let conn = open::open_for_queries(path, place).map_err(open_err)?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(open_err)?;
-        Ok(conn)
-    }
-
-    /// Whether a writer can write the database at `path`.
-    fn check_writable(path: &Path, place: &Place) -> Result<(), StoreError> {
-        if place.writable {
-            Ok(())
-        } else if place.exists {
-            Err(StoreError::ReadOnly(path.to_path_buf()))
-        } else {
-            Err(StoreError::CannotCreate(path.to_path_buf()))
-        }
-    }
-
-    /// The connection of [`Mode::Write`]: pragmas set, pdndb's mark on the
-    /// database, its schema up to date.
-    fn connect_for_writing(
-        path: &Path,
-        place: &Place,
-        holds: Holds,
-    ) -> Result<Connection, StoreError> {
-        Self::check_writable(path, place)?;
-        let open_err = |source| StoreError::Open {
-            path: path.to_path_buf(),
-            source,
-        };
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(open_err)?;
-        // A transaction takes the write lock when it begins, so that
-        // SQLite's busy wait applies (a read turned write cannot wait).
-        conn.set_transaction_behavior(TransactionBehavior::Immediate);
-        // Before anything is written: lets imports hand back the pages
-        // of the sorted runs they set aside (no effect on an existing database).
-        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")
-            .map_err(open_err)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(open_err)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(open_err)?;
-        // Writes touch the game table's indexes (names, events,
-        // dates) in no order: a cache that holds them spares a read
-        // and a write per game.
-        conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
-            .map_err(open_err)?;
-        conn.pragma_update(None, "temp_store", TEMP_STORE)
-            .map_err(open_err)?;
-        // Plans made without looking at bound values. Otherwise a cached
-        // statement whose plan might depend on them (an equality on a
-        // column with an index that is not unique is enough) is prepared
-        // again at every use: the statement cache clears its bindings when
-        // it takes it back, and SQLite then expires it. The writers' own
-        // lookups (a duplicate by its key, a game's copies) cost twice as
-        // much that way.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
-            .map_err(open_err)?;
-        if holds != (Holds::Pdndb { marked: true }) {
-            conn.pragma_update(None, "application_id", i64::from(APPLICATION_ID))
-                .map_err(open_err)?;
-        }
-        migrate::migrate(&mut conn).map_err(|source| StoreError::Schema {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        // After a first import that was stopped before it built them.
-        query_indexes::build_missing(&mut conn).map_err(open_err)?;
-        Ok(conn)
-    }
-
-    /// The connection, for the import and query modules.
-    pub(crate) fn conn(&self) -> &Connection {
-        &self.conn
-    }
-
-    /// The connection, mutably (transactions).
-    pub(crate) fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
-    }
-
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn read_mode_needs_an_existing_database() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("none.sqlite");
-        let err = Store::open(&path, Mode::Read).err().unwrap();
-        assert!(err.to_string().contains("no database here"), "{err}");
-        assert!(!path.exists());
-        Store::open(&path, Mode::Write).unwrap();
-        Store::open(&path, Mode::Read).unwrap();
-    }
-
-    #[test]
-    fn a_newer_database_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("new.sqlite");
-        {
-            let store = Store::open(&path, Mode::Write).unwrap();
-            store
-                .conn()
-                .pragma_update(None, "user_version", latest_step() + 5)
-                .unwrap();
-        }
-        for mode in [Mode::Read, Mode::Write] {
-            let err = Store::open(&path, mode).err().unwrap();
-            assert!(
-                err.to_string().contains("newer than this pdndb knows"),
-                "{err}"
-            );
-        }
-    }
-}
+pub use schema::migrate::{latest as latest_step, steps as schema_steps};
+pub use schema::open::APPLICATION_ID;

@@ -907,3 +907,48 @@ fn a_database_of_step_ten_migrated_shows_and_exports_its_games_as_before() {
     let (out, err, code) = run(&old, &["stats", "--check", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn queries_started_together_on_a_database_of_the_previous_release_upgrade_it_once() {
+    let dir = previous_release();
+    let db = dir.path().join("previous-release.sqlite");
+    let children: Vec<std::process::Child> = (0..4)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_pdndb"))
+                .arg("--db")
+                .arg(&db)
+                .args(["stats", "--json"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outputs: Vec<std::process::Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    for out in &outputs {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, outputs[0].stdout);
+        assert_eq!(
+            out.stderr, outputs[0].stderr,
+            "no process tells of the upgrade"
+        );
+    }
+    assert!(!outputs[0].stdout.is_empty());
+    assert_eq!(
+        count(&db, "PRAGMA user_version"),
+        i64::from(pdndb::store::latest_step())
+    );
+    assert_eq!(integrity(&db), "ok");
+    let (again, _, code) = run(&db, &["stats", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(again.as_bytes(), outputs[0].stdout);
+    let (check, err, code) = run(&db, &["stats", "--check"]);
+    assert_eq!(code, 0, "{check}{err}");
+}

@@ -1,0 +1,8 @@
+//! Data formats of the database, no SQL: bit strings, position postings, stored text, id sets, move ids.
+
+pub(crate) mod bits;
+pub(crate) mod id_set;
+pub mod moves;
+pub mod postings;
+pub(crate) mod text;
+pub(crate) mod text_model;

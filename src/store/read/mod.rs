@@ -1,0 +1,9 @@
+//! Queries: positions, trees, games, players, listings, the explorer, game views, problem games.
+
+pub mod explore;
+pub mod games;
+pub mod listing;
+pub mod players;
+pub mod problems;
+pub mod query;
+pub mod view;

@@ -1,0 +1,16 @@
+//! What both sides of the store share: the errors, the handle of an open
+//! database, the write lock, the position index's table, a stored game's
+//! columns and records, the keys of popular positions.
+
+pub(crate) mod error;
+pub(crate) mod game;
+pub(crate) mod handle;
+pub mod lock;
+pub mod param;
+pub(crate) mod popular;
+pub mod postings;
+pub mod record;
+mod sql_values;
+
+pub(crate) use error::StoreError;
+pub(crate) use handle::{Store, TEMP_STORE, sql_count};

@@ -1,0 +1,1232 @@
+//! Writing the position index during an import.
+//!
+//! The positions of the games an import stores are kept in memory and
+//! written to the index (postings, see [`crate::store::stored::postings`]) bucket by
+//! bucket, in key order, at the end of the import: an empty index is
+//! written chunk after chunk, and an index that holds entries has only the
+//! chunks new entries fall into rewritten.
+//!
+//! Memory stays bounded whatever the archive's size: at [`FLUSH_ROWS`]
+//! the sorted rows are set aside as a run (blobs in `position_run`), and
+//! the end of the import merges every run into the index in one pass, so
+//! import time stays linear in the games. The merge reads each run a
+//! chunk at a time; past [`MAX_RUNS`] runs, they are merged into the index
+//! at once rather than adding another.
+//!
+//! Crash safety: `index_state.indexed_through` is the last game id whose
+//! positions are in the index, updated in the transaction that writes them.
+//! Games stored after it (an import killed before its positions were
+//! written) are indexed again from their stored text by [`index_missing`],
+//! which every import runs first.
+
+use rusqlite::{OptionalExtension, Transaction};
+
+use foldhash::HashMap;
+
+use crate::pdn::Reader;
+use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
+use crate::rules::{Bitboard, Color, Move, Position, Rules};
+use crate::store::codec::moves::{read_leb128, write_leb128};
+use crate::store::stored::StoreError;
+use crate::store::stored::postings;
+use crate::store::write::chunk_coder::ChunkCoder;
+use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
+use smallvec::SmallVec;
+
+/// Rows kept in memory before they are set aside as a sorted run (24 bytes
+/// each: 48 MiB).
+pub const FLUSH_ROWS: usize = 2 << 20;
+
+/// The most rows one game adds: its certain positions, one a ply (see
+/// [`MAX_PLIES`]) and the start.
+const GAME_ROWS: usize = MAX_PLIES + 1;
+
+/// Runs set aside at most (512 million rows, some 11 million games): the
+/// merge holds a chunk of each. Past them the runs are merged into the
+/// index, and a later merge into an index that holds rows costs a pass
+/// over it.
+pub const MAX_RUNS: i64 = 256;
+
+/// One row of the position index, ordered as the index keeps them: by
+/// kept key (see [`postings`]), game and ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexRow {
+    /// Zobrist key, as stored.
+    pub key: i64,
+    /// Game id.
+    pub game: i64,
+    /// First position number at which the game is there.
+    pub ply: u32,
+    /// Whether the move played from there is not certain although the
+    /// game's first reading plays one (see [`postings::Entry`]).
+    pub open: bool,
+}
+
+impl IndexRow {
+    fn order(&self) -> (i64, i64, u32) {
+        (postings::kept(self.key), self.game, self.ply)
+    }
+
+    fn bucket(&self) -> i64 {
+        postings::split(self.key).0
+    }
+
+    fn entry(&self) -> postings::Entry {
+        postings::Entry {
+            suffix: postings::split(self.key).1,
+            game: self.game,
+            ply: self.ply,
+            open: self.open,
+        }
+    }
+}
+
+impl Ord for IndexRow {
+    /// Rows at one place of the index (kept key, game, ply) are equal.
+    fn cmp(&self, other: &IndexRow) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for IndexRow {
+    fn partial_cmp(&self, other: &IndexRow) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Positions waiting to be written to the index.
+#[derive(Debug, Default)]
+pub struct IndexBuffer {
+    rows: Vec<IndexRow>,
+    /// Threads it may use to sort and code (at least 1; 0 counts as 1).
+    threads: usize,
+}
+
+impl IndexBuffer {
+    /// A buffer that sorts its rows and codes the index's chunks on up to
+    /// two threads when `threads` is 2 or more (what is written is the
+    /// same).
+    pub fn with_threads(threads: usize) -> IndexBuffer {
+        IndexBuffer {
+            rows: Vec::new(),
+            threads,
+        }
+    }
+
+    /// Adds one row.
+    pub fn push(&mut self, row: IndexRow) {
+        if self.rows.len() == self.rows.capacity() && self.rows.len() < FLUSH_ROWS {
+            // Doubled up to FLUSH_ROWS exactly: a buffer set aside when
+            // full never takes more.
+            let room = (2 * self.rows.capacity()).clamp(4096, FLUSH_ROWS);
+            self.rows.reserve_exact(room - self.rows.len());
+        }
+        self.rows.push(row);
+    }
+
+    /// Forgets the waiting rows (their games were not stored after all).
+    pub fn discard(&mut self) {
+        self.rows.clear();
+    }
+
+    /// Whether enough rows wait that they should be set aside before the
+    /// next game's are added (checked after each game, the buffer never
+    /// grows past [`FLUSH_ROWS`]).
+    pub fn is_full(&self) -> bool {
+        self.rows.len() + GAME_ROWS > FLUSH_ROWS
+    }
+
+    /// Sets the waiting rows aside as one sorted run in `position_run`
+    /// (written in order, so cheaply) and records that every game stored
+    /// so far is indexed: the runs are merged into the index by
+    /// [`IndexBuffer::flush`]. When [`MAX_RUNS`] are set aside already,
+    /// flushes instead. Returns the rows added to the index (0 unless it
+    /// flushed).
+    ///
+    /// # Errors
+    /// A database failure (the transaction is then not to be committed).
+    pub fn spill(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
+        let run: i64 = tx.query_row(
+            "SELECT coalesce(max(run), 0) + 1 FROM position_run",
+            [],
+            |r| r.get(0),
+        )?;
+        if run > MAX_RUNS {
+            return self.flush(tx);
+        }
+        let second = sort_halves(&mut self.rows, self.threads);
+        let (low, high) = self.rows.split_at(second);
+        let mut merged = Merged::new(low, high);
+        let mut insert =
+            tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
+        let mut chunk = Vec::with_capacity(RUN_CHUNK);
+        let mut bytes = Vec::with_capacity(RUN_CHUNK * ROW_BYTES_MAX);
+        loop {
+            chunk.clear();
+            chunk.extend(merged.by_ref().take(RUN_CHUNK));
+            if chunk.is_empty() {
+                break;
+            }
+            bytes.clear();
+            write_chunk(&chunk, &mut bytes);
+            insert.execute(rusqlite::params![run, bytes])?;
+        }
+        self.mark_indexed(tx)?;
+        Ok(0)
+    }
+
+    /// Writes every waiting row, and every run set aside, into the index
+    /// in key order (one pass over the index, whatever the number of runs),
+    /// and records that every game stored so far is indexed. Returns the
+    /// rows added (a game's position already there is not added twice).
+    ///
+    /// # Errors
+    /// A database failure (the transaction is then not to be committed).
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
+        self.flush_after(tx, |_| Ok(()))
+    }
+
+    /// [`IndexBuffer::flush`], running `first` in the same transaction
+    /// while the waiting rows are sorted on other threads (work for the
+    /// database, which would otherwise wait for the sort or the sort for
+    /// it).
+    ///
+    /// # Errors
+    /// A database failure, or `first`'s (the transaction is then not to be
+    /// committed).
+    pub fn flush_after(
+        &mut self,
+        tx: &Transaction<'_>,
+        first: impl FnOnce(&Transaction<'_>) -> Result<(), StoreError>,
+    ) -> Result<usize, StoreError> {
+        let mut rows = std::mem::take(&mut self.rows);
+        let (second, done) = sort_halves_while(&mut rows, self.threads, || first(tx));
+        done?;
+        let runs: Vec<i64> = {
+            let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
+            let runs = stmt.query_map([], |r| r.get(0))?;
+            runs.collect::<Result<_, _>>()?
+        };
+        let (low, high) = rows.split_at(second);
+        let mut sources = vec![Source::Memory(Merged::new(low, high))];
+        for run in runs {
+            sources.push(Source::Run(RunReader::new(run)));
+        }
+        // Rows are written bucket by bucket; those added under popular
+        // keys are counted in the tree's counts as they enter; every key's
+        // merged rows are counted, to find the keys that become popular.
+        let popular = popular_keys(tx)?;
+        let popular_kept: HashMap<i64, i64> =
+            popular.iter().map(|&k| (postings::kept(k), k)).collect();
+        let exact = !tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
+            .query_row([], |r| r.get::<_, bool>(0))?;
+        let threads = self.threads;
+        let (tally, merged, added) = std::thread::scope(|scope| {
+            let mut bucket = Bucket {
+                popular: &popular_kept,
+                fresh: exact,
+                coder: (exact && threads > 1).then(|| ChunkCoder::spawn(scope)),
+                rows: Vec::new(),
+                last: None,
+                tally: Tally::default(),
+                counts: KeyCounts::new(candidate_rows()),
+                added: 0,
+            };
+            if let [Source::Memory(merged)] = sources.as_mut_slice() {
+                // No runs: the rows in memory are all, in order.
+                for row in merged {
+                    bucket.take(tx, row)?;
+                }
+            } else {
+                let mut heap = std::collections::BinaryHeap::new();
+                for (i, source) in sources.iter_mut().enumerate() {
+                    if let Some(row) = source.next(tx)? {
+                        heap.push(std::cmp::Reverse((row, i)));
+                    }
+                }
+                while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
+                    bucket.take(tx, row)?;
+                    if let Some(next) = sources[i].next(tx)? {
+                        heap.push(std::cmp::Reverse((next, i)));
+                    }
+                }
+            }
+            bucket.write(tx)?;
+            if let Some(coder) = bucket.coder.take() {
+                coder.finish(tx)?;
+            }
+            Ok::<_, StoreError>((bucket.tally, bucket.counts.finish(), bucket.added))
+        })?;
+        // The rows kept in memory go before the popular keys are counted.
+        drop(sources);
+        drop(rows);
+        let mut tally = tally;
+        tally.write(tx)?;
+        tx.execute("DELETE FROM position_run", [])?;
+        designate(tx, &merged, exact, &popular)?;
+        self.mark_indexed(tx)?;
+        Ok(added)
+    }
+
+    fn mark_indexed(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        tx.execute(
+            "UPDATE index_state SET indexed_through = (SELECT coalesce(max(id), 0) FROM game)",
+            [],
+        )?;
+        self.rows.clear();
+        Ok(())
+    }
+}
+
+/// Rows per stored chunk of a run (some 40 KiB): the merge holds one
+/// chunk of each run, some 10 MiB for [`MAX_RUNS`].
+const RUN_CHUNK: usize = 4_096;
+
+/// Bytes one row takes in a stored run at most.
+const ROW_BYTES_MAX: usize = 10 + 4 + 10 + 10;
+
+/// Zigzag: signed numbers near 0 to small unsigned ones.
+fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+fn unzigzag(n: u64) -> i64 {
+    ((n >> 1) as i64) ^ -((n & 1) as i64)
+}
+
+impl IndexRow {
+    /// Appends the row as a stored run codes it after `previous` (the row
+    /// before it in the chunk; `None` for the chunk's first): its kept key
+    /// less the one before (zigzag LEB128), the key's other 32 bits
+    /// (little-endian), its game less the one before when the kept key is
+    /// the same, else whole (zigzag LEB128), and its ply and open bit
+    /// (`ply << 1 | open`, LEB128). Sorted rows take some 10 bytes.
+    fn write(&self, previous: Option<&IndexRow>, out: &mut Vec<u8>) {
+        let kept = postings::kept(self.key);
+        let (before, game) = match previous {
+            Some(p) if postings::kept(p.key) == kept => (kept, self.game.wrapping_sub(p.game)),
+            Some(p) => (postings::kept(p.key), self.game),
+            None => (0, self.game),
+        };
+        write_leb128(out, zigzag(kept.wrapping_sub(before)));
+        out.extend_from_slice(&(self.key as u32).to_le_bytes());
+        write_leb128(out, zigzag(game));
+        write_leb128(out, u64::from(self.ply) << 1 | u64::from(self.open));
+    }
+
+    /// Reads a row as [`IndexRow::write`] codes it from the front of
+    /// `bytes`, advancing it; `None` when they are not such a row.
+    fn read(bytes: &mut &[u8], previous: Option<&IndexRow>) -> Option<IndexRow> {
+        let before = previous.map_or(0, |p| postings::kept(p.key));
+        let kept = before.wrapping_add(unzigzag(read_leb128(bytes)?));
+        let (low, rest) = bytes.split_first_chunk::<4>()?;
+        *bytes = rest;
+        let key = (kept << (64 - postings::KEPT_BITS)) | i64::from(u32::from_le_bytes(*low));
+        let game = unzigzag(read_leb128(bytes)?);
+        let game = match previous {
+            Some(p) if kept == before => p.game.wrapping_add(game),
+            _ => game,
+        };
+        let ply_open = read_leb128(bytes)?;
+        Some(IndexRow {
+            key,
+            game,
+            ply: u32::try_from(ply_open >> 1).ok()?,
+            open: ply_open & 1 == 1,
+        })
+    }
+}
+
+/// The rows of a stored run chunk; `None` when it is damaged.
+pub(in crate::store) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
+    let mut rows: Vec<IndexRow> = Vec::with_capacity(bytes.len() / 8);
+    while !bytes.is_empty() {
+        rows.push(IndexRow::read(&mut bytes, rows.last())?);
+    }
+    Some(rows)
+}
+
+/// Codes `rows` as one stored run chunk.
+fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
+    let mut previous = None;
+    for row in rows {
+        row.write(previous, out);
+        previous = Some(row);
+    }
+}
+
+/// Codes anew, as this version stores them, the run chunks that schema
+/// steps 2–14 stored (rows of key, game, ply and open as little-endian 8,
+/// 8, 4 and 4 bytes), in place.
+///
+/// # Errors
+/// A database failure.
+pub(in crate::store) fn recode_old_runs(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    // One chunk in memory at a time: a killed large import leaves many.
+    let ids: Vec<i64> = {
+        let mut stmt = tx.prepare("SELECT id FROM position_run ORDER BY id")?;
+        let ids = stmt.query_map([], |r| r.get(0))?;
+        ids.collect::<Result<_, _>>()?
+    };
+    let mut update = tx.prepare("UPDATE position_run SET rows = ?2 WHERE id = ?1")?;
+    for id in ids {
+        let old: Vec<u8> =
+            tx.query_row("SELECT rows FROM position_run WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        let rows: Vec<IndexRow> = old
+            .chunks_exact(24)
+            .map(|row| {
+                let bytes =
+                    |at: usize| -> [u8; 8] { row[at..at + 8].try_into().unwrap_or_default() };
+                let ply_open = u64::from_le_bytes(bytes(16));
+                IndexRow {
+                    key: i64::from_le_bytes(bytes(0)),
+                    game: i64::from_le_bytes(bytes(8)),
+                    ply: ply_open as u32,
+                    open: ply_open >> 32 != 0,
+                }
+            })
+            .collect();
+        let mut bytes = Vec::with_capacity(rows.len() * ROW_BYTES_MAX);
+        write_chunk(&rows, &mut bytes);
+        update.execute(rusqlite::params![id, bytes])?;
+    }
+    Ok(())
+}
+
+/// Rows from which sorting is worth a second thread.
+const PARALLEL_SORT_ROWS: usize = 1 << 16;
+
+/// Sorts the two halves of `rows`, on two threads when `threads` allows it
+/// and the rows are many; returns where the second half begins (each half
+/// is in order, not the whole: see [`Merged`]).
+fn sort_halves(rows: &mut [IndexRow], threads: usize) -> usize {
+    sort_halves_while(rows, threads, || ()).0
+}
+
+/// Sorts `rows` as [`sort_halves`] does while `meanwhile` runs on this
+/// thread (when one thread is all there is, one after the other); returns
+/// where the second half starts and what `meanwhile` returned.
+fn sort_halves_while<T>(
+    rows: &mut [IndexRow],
+    threads: usize,
+    meanwhile: impl FnOnce() -> T,
+) -> (usize, T) {
+    if threads < 2 || rows.len() < PARALLEL_SORT_ROWS {
+        let done = meanwhile();
+        rows.sort_unstable();
+        return (rows.len(), done);
+    }
+    let second = rows.len() / 2;
+    let (low, high) = rows.split_at_mut(second);
+    let done = std::thread::scope(|scope| {
+        scope.spawn(|| low.sort_unstable());
+        scope.spawn(|| high.sort_unstable());
+        meanwhile()
+    });
+    (second, done)
+}
+
+/// The rows of two sorted slices, in order.
+struct Merged<'a> {
+    low: &'a [IndexRow],
+    high: &'a [IndexRow],
+}
+
+impl<'a> Merged<'a> {
+    fn new(low: &'a [IndexRow], high: &'a [IndexRow]) -> Merged<'a> {
+        Merged { low, high }
+    }
+}
+
+impl Iterator for Merged<'_> {
+    type Item = IndexRow;
+
+    fn next(&mut self) -> Option<IndexRow> {
+        let from_high = match (self.low.first(), self.high.first()) {
+            (Some(low), Some(high)) => high < low,
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        let side = if from_high {
+            &mut self.high
+        } else {
+            &mut self.low
+        };
+        let (&row, rest) = side.split_first()?;
+        *side = rest;
+        Some(row)
+    }
+}
+
+/// One sorted source of rows for the merge.
+enum Source<'a> {
+    /// The rows kept in memory, sorted in two halves.
+    Memory(Merged<'a>),
+    Run(RunReader),
+}
+
+impl Source<'_> {
+    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
+        match self {
+            Source::Memory(rows) => Ok(rows.next()),
+            Source::Run(run) => run.next(tx),
+        }
+    }
+}
+
+/// A stored run, read one chunk at a time.
+struct RunReader {
+    run: i64,
+    /// Row id of the chunk being read.
+    chunk: i64,
+    rows: std::vec::IntoIter<IndexRow>,
+}
+
+impl RunReader {
+    fn new(run: i64) -> RunReader {
+        RunReader {
+            run,
+            chunk: i64::MIN,
+            rows: Vec::new().into_iter(),
+        }
+    }
+
+    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
+        loop {
+            if let Some(row) = self.rows.next() {
+                return Ok(Some(row));
+            }
+            let chunk: Option<(i64, Vec<u8>)> = tx
+                .prepare_cached(
+                    "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
+                )?
+                .query_row(rusqlite::params![self.run, self.chunk], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?;
+            let Some((id, bytes)) = chunk else {
+                return Ok(None);
+            };
+            // Its pages are free at once for the index being written.
+            tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
+                .execute([id])?;
+            let rows = read_chunk(&bytes).ok_or_else(|| {
+                rusqlite::Error::InvalidColumnType(
+                    0,
+                    "position_run.rows".to_string(),
+                    rusqlite::types::Type::Blob,
+                )
+            })?;
+            (self.chunk, self.rows) = (id, rows.into_iter());
+        }
+    }
+}
+
+/// Rows of one bucket held before they are written: a bucket holding more
+/// (a position every game reaches) is written in parts, so that memory does
+/// not grow with the number of games (24 bytes each: 6 MiB).
+const BUCKET_ROWS: usize = 1 << 18;
+
+/// The merged rows of one bucket, written when the next bucket begins (or
+/// in parts of [`BUCKET_ROWS`]).
+struct Bucket<'a> {
+    /// Popular keys by kept key.
+    popular: &'a HashMap<i64, i64>,
+    /// Whether the index was empty before the merge.
+    fresh: bool,
+    /// Codes the chunks on another thread (only when `fresh`).
+    coder: Option<ChunkCoder>,
+    rows: Vec<IndexRow>,
+    /// The row taken last (the same row from two sources is one).
+    last: Option<IndexRow>,
+    tally: Tally,
+    /// Merged rows by key, for the keys that become candidates to be
+    /// popular.
+    counts: KeyCounts,
+    /// Rows added to the index.
+    added: usize,
+}
+
+impl Bucket<'_> {
+    /// Adds the next row in key order (once: the same row from two sources
+    /// is one), writing the bucket before when the row starts another.
+    fn take(&mut self, tx: &Transaction<'_>, row: IndexRow) -> Result<(), StoreError> {
+        if self
+            .rows
+            .first()
+            .is_some_and(|r| r.bucket() != row.bucket())
+            || self.rows.len() >= BUCKET_ROWS
+        {
+            self.write(tx)?;
+        }
+        if self.last.is_none_or(|last| last.cmp(&row).is_ne()) {
+            self.rows.push(row);
+            self.counts.count(row.key);
+            self.last = Some(row);
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let Some(first) = self.rows.first() else {
+            return Ok(());
+        };
+        let added = match &mut self.coder {
+            Some(coder) => {
+                coder.add(tx, first.bucket(), self.rows.iter().map(IndexRow::entry))?;
+                vec![true; self.rows.len()]
+            }
+            None => {
+                let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
+                postings::add(tx, first.bucket(), &entries, self.fresh)?
+            }
+        };
+        for (row, added) in self.rows.iter().zip(added) {
+            if !added {
+                continue;
+            }
+            self.added += 1;
+            if self.popular.is_empty() {
+                continue;
+            }
+            if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
+                self.tally
+                    .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
+            }
+        }
+        self.rows.clear();
+        Ok(())
+    }
+}
+
+/// The number of rows of each key, counted as rows come in index order a
+/// kept key at a time: the keys with `floor` rows or more are kept, with
+/// their number, in order of key. Holds the keys of one kept key at once
+/// (nearly always one).
+struct KeyCounts {
+    floor: i64,
+    /// The kept key being counted.
+    kept: Option<i64>,
+    /// Its keys and their rows so far.
+    keys: Vec<(i64, i64)>,
+    /// Keys with `floor` rows or more, of the kept keys counted.
+    found: Vec<(i64, i64)>,
+}
+
+impl KeyCounts {
+    fn new(floor: i64) -> KeyCounts {
+        KeyCounts {
+            floor,
+            kept: None,
+            keys: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Counts one row of `key` (rows in index order).
+    fn count(&mut self, key: i64) {
+        let kept = postings::kept(key);
+        if self.kept != Some(kept) {
+            self.end_kept();
+            self.kept = Some(kept);
+        }
+        match self.keys.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => self.keys.push((key, 1)),
+        }
+    }
+
+    /// Keeps the counted kept key's keys with enough rows.
+    fn end_kept(&mut self) {
+        self.keys.sort_unstable();
+        let floor = self.floor;
+        self.found
+            .extend(self.keys.drain(..).filter(|&(_, n)| n >= floor));
+    }
+
+    /// The keys with `floor` rows or more, in order of key.
+    fn finish(mut self) -> Vec<(i64, i64)> {
+        self.end_kept();
+        self.found.sort_unstable();
+        self.found
+    }
+}
+
+/// The certain positions of a replayed game, each once (its first visit),
+/// with the move played from it when certain and whether the entry is open
+/// (no certain move though the first reading plays one): `(key, ply, next,
+/// open)`.
+pub fn certain_positions(reading: &Reading) -> Vec<(i64, u32, Option<Move>, bool)> {
+    let mut positions = Vec::new();
+    certain_into(reading, &mut positions, |key, ply, next, open| {
+        (key, ply, next, open)
+    });
+    positions
+}
+
+/// What a game adds to the index: its certain positions as
+/// [`certain_positions`] lists them but without their moves, `(key, ply,
+/// open)`, and the move played from its start when certain (which the
+/// tree's counts at start positions take). A quarter of the bytes, for
+/// games that wait to be written.
+pub fn index_entries(reading: &Reading) -> (Vec<(i64, u32, bool)>, Option<Move>) {
+    let mut positions = Vec::new();
+    let mut first_move = None;
+    certain_into(reading, &mut positions, |key, ply, next, open| {
+        if ply == 0 {
+            first_move = next;
+        }
+        (key, ply, open)
+    });
+    (positions, first_move)
+}
+
+/// Appends to `out` what `entry` makes of each certain position of a
+/// replayed game, each once: `(key, ply, next, open)` as
+/// [`certain_positions`] gives them.
+fn certain_into<T>(
+    reading: &Reading,
+    out: &mut Vec<T>,
+    mut entry: impl FnMut(i64, u32, Option<Move>, bool) -> T,
+) {
+    let Reading::Replayed { replay, .. } = reading else {
+        return;
+    };
+    let mut seen = SeenKeys::default();
+    out.reserve(replay.certain.len());
+    for c in &replay.certain {
+        let key = c.position.zobrist() as i64;
+        if seen.insert(&c.position, key) {
+            let open = c.next.is_none() && c.ply < replay.reached;
+            out.push(entry(key, c.ply as u32, c.next, open));
+        }
+    }
+}
+
+/// The keys of a game's positions seen since its last irreversible move,
+/// which are the only ones a position can repeat: a man's plain move goes
+/// forward, a capture takes a piece for good and a crowned man is a man
+/// less, so after any of them the men of each side, or the number of
+/// pieces, never come back to what they were.
+#[derive(Default)]
+struct SeenKeys {
+    /// The men of each side and the number of pieces of the positions in
+    /// `keys`.
+    material: Option<(Bitboard, Bitboard, u32)>,
+    /// Their keys, while few.
+    keys: SmallVec<[i64; 16]>,
+    /// Their keys, once many (a long run of king moves).
+    many: Option<foldhash::HashSet<i64>>,
+}
+
+impl SeenKeys {
+    /// Keys looked through one by one before a hash set takes over.
+    const FEW: usize = 64;
+
+    /// Notes `key`, the key of `position`; whether it is new.
+    fn insert(&mut self, position: &Position, key: i64) -> bool {
+        let men = !position.kings();
+        let material = Some((
+            position.pieces(Color::White) & men,
+            position.pieces(Color::Black) & men,
+            position.occupied().count_ones(),
+        ));
+        if material != self.material {
+            self.material = material;
+            self.keys.clear();
+            self.many = None;
+        }
+        if let Some(many) = &mut self.many {
+            return many.insert(key);
+        }
+        if self.keys.contains(&key) {
+            return false;
+        }
+        self.keys.push(key);
+        if self.keys.len() > Self::FEW {
+            self.many = Some(self.keys.iter().copied().collect());
+        }
+        true
+    }
+}
+
+/// Indexes the stored games that an interrupted import left out of the
+/// index: each is read again from its stored text, with the variant and
+/// notation it was stored with.
+///
+/// # Errors
+/// A database failure.
+pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+    let through: i64 = tx
+        .query_row("SELECT indexed_through FROM index_state", [], |r| r.get(0))
+        .optional()?
+        .unwrap_or(0);
+    let missing: Vec<(i64, String, Option<String>)> = {
+        let mut stmt = tx.prepare(
+            "SELECT id, variant, notation FROM game WHERE id > ?1 \
+             AND status IN ('ok', 'ambiguous', 'illegal') ORDER BY id",
+        )?;
+        let rows = stmt.query_map([through], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut buffer = IndexBuffer::default();
+    let mut added = 0;
+    for (id, variant, notation) in missing {
+        if buffer.is_full() {
+            added += buffer.spill(tx)?;
+        }
+        let Some(text) = crate::store::stored::game::stored_text(tx, id)? else {
+            continue;
+        };
+        let Some(game) = Reader::new(text.as_bytes()).next_game().ok().flatten() else {
+            continue;
+        };
+        let overrides = Overrides {
+            rules: Rules::parse(&variant).ok(),
+            switches: None,
+            notation: notation.and_then(|n| n.parse().ok()),
+            skip_alternatives: true,
+            positions: crate::replay::KeptPositions::All,
+        };
+        let checked = check_game(&game, "", &overrides);
+        for (key, ply, _, open) in certain_positions(&checked.reading) {
+            buffer.push(IndexRow {
+                key,
+                game: id,
+                ply,
+                open,
+            });
+        }
+    }
+    Ok(added + buffer.flush(tx)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(key: i64, game: i64, ply: u32) -> IndexRow {
+        IndexRow {
+            key,
+            game,
+            ply,
+            open: false,
+        }
+    }
+
+    /// A game from `fen` of `plies` random legal moves that avoid
+    /// captures where they can, as PDN.
+    fn random_game(rules: &Rules, fen: &str, plies: usize, seed: u64) -> String {
+        let setup = crate::notation::parse_fen(fen).unwrap();
+        let mut position = Position::from_setup(&setup, rules).unwrap();
+        let mut rng = crate::generate::SplitMix64::new(seed);
+        let mut legal = Vec::new();
+        let mut text = format!("[FEN \"{fen}\"]\n");
+        for _ in 0..plies {
+            position.legal_moves_into(rules, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            // Moves after which nothing can be taken, when there are any:
+            // the pieces wander rather than take each other.
+            let calm: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|mv| {
+                    !position
+                        .play(mv)
+                        .legal_moves(rules)
+                        .iter()
+                        .any(Move::is_capture)
+                })
+                .collect();
+            let among = if calm.is_empty() { &legal } else { &calm };
+            let mv = among[rng.below(among.len())];
+            let written = crate::notation::write_move_among(
+                &mv,
+                &legal,
+                crate::notation::Notation::Numeric,
+                rules.geometry,
+            );
+            text.push_str(&written);
+            text.push(' ');
+            position = position.play(&mv);
+        }
+        text.push_str("*\n");
+        text
+    }
+
+    #[test]
+    fn each_certain_position_is_listed_once_at_its_first_visit() {
+        // Men that meet, then kings that wander: positions repeat, some
+        // after more than `SeenKeys::FEW` others.
+        let rules = Rules::default();
+        let (mut repeats, mut long_runs) = (0, 0);
+        for seed in 0..12 {
+            let fen = if seed % 2 == 0 {
+                "W:WK1,K29:BK32,K4"
+            } else {
+                "W:W22,K1:B11,K32"
+            };
+            let text = random_game(&rules, fen, 300, seed);
+            let game = Reader::new(text.as_bytes()).next_game().unwrap().unwrap();
+            let checked = check_game(&game, "", &Overrides::default());
+            let Reading::Replayed { replay, .. } = &checked.reading else {
+                panic!("the game replays: {text}");
+            };
+            assert!(replay.certain.len() > 100, "{text}");
+            let mut first = std::collections::HashSet::new();
+            let expected: Vec<(i64, u32)> = replay
+                .certain
+                .iter()
+                .map(|c| (c.position.zobrist() as i64, c.ply as u32))
+                .filter(|&(key, _)| first.insert(key))
+                .collect();
+            let certain = certain_positions(&checked.reading);
+            let listed: Vec<(i64, u32)> =
+                certain.iter().map(|&(key, ply, _, _)| (key, ply)).collect();
+            assert_eq!(listed, expected);
+            // The index's entries are those, without their moves but the
+            // first, the move from the start.
+            let (entries, first_move) = index_entries(&checked.reading);
+            let without_moves: Vec<(i64, u32, bool)> = certain
+                .iter()
+                .map(|&(key, ply, _, open)| (key, ply, open))
+                .collect();
+            assert_eq!(entries, without_moves);
+            assert_eq!(certain[0].1, 0);
+            assert!(first_move.is_some());
+            assert_eq!(first_move, certain[0].2);
+            repeats += usize::from(expected.len() < replay.certain.len());
+            let mut run = SeenKeys::default();
+            let mut longest = 0;
+            for c in &replay.certain {
+                run.insert(&c.position, c.position.zobrist() as i64);
+                longest = longest.max(run.keys.len());
+            }
+            long_runs += usize::from(longest > SeenKeys::FEW);
+        }
+        assert!(repeats > 0, "some game repeats a position");
+        assert!(
+            long_runs > 0,
+            "some game holds a long run without a man's move"
+        );
+    }
+
+    #[test]
+    fn keys_with_enough_rows_are_counted_apart_from_their_kept_key() {
+        let shared = 0x0102_0304_0000_0000_i64;
+        let mut rows = Vec::new();
+        // Two keys under one kept key: 6 rows and 3.
+        rows.extend((1..=6).map(|g| row(shared | 1, g, 2)));
+        rows.extend((1..=3).map(|g| row(shared | 2, 10 + g, 2)));
+        // A kept key of its own with 4 rows, another with 2.
+        rows.extend((1..=4).map(|g| row(0x0A00_0000_0000_0000, g, 1)));
+        rows.extend((1..=2).map(|g| row(-0x0B00_0000_0000_0000, g, 1)));
+        rows.sort_unstable();
+        let keys_with_rows = |floor| {
+            let mut counts = KeyCounts::new(floor);
+            for row in &rows {
+                counts.count(row.key);
+            }
+            counts.finish()
+        };
+        assert_eq!(
+            keys_with_rows(4),
+            vec![(shared | 1, 6), (0x0A00_0000_0000_0000, 4)]
+        );
+        assert_eq!(keys_with_rows(7), vec![]);
+        assert_eq!(keys_with_rows(1).len(), 4);
+    }
+
+    fn any_row() -> impl proptest::strategy::Strategy<Value = IndexRow> {
+        use proptest::prelude::*;
+        (any::<i64>(), any::<i64>(), any::<u32>(), any::<bool>()).prop_map(
+            |(key, game, ply, open)| IndexRow {
+                key,
+                game,
+                ply,
+                open,
+            },
+        )
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stored_run_chunks_read_back(mut rows in proptest::collection::vec(any_row(), 0..200), sorted: bool) {
+            if sorted {
+                rows.sort_unstable();
+            }
+            let mut bytes = Vec::new();
+            write_chunk(&rows, &mut bytes);
+            proptest::prop_assert!(bytes.len() <= rows.len() * ROW_BYTES_MAX);
+            proptest::prop_assert_eq!(read_chunk(&bytes), Some(rows));
+        }
+
+        #[test]
+        fn nothing_panics_on_any_run_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            let _ = read_chunk(&bytes);
+        }
+    }
+
+    #[test]
+    fn sorted_rows_of_a_large_import_take_some_ten_bytes() {
+        // 4,096 rows of 40,000 games spread over the keys, as a run holds.
+        let mut rows: Vec<IndexRow> = (0..4096u64)
+            .map(|i| {
+                let key = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as i64;
+                row(key, 1 + (i * 7919 % 40_000) as i64, (i % 80) as u32)
+            })
+            .collect();
+        rows.sort_unstable();
+        let mut bytes = Vec::new();
+        write_chunk(&rows, &mut bytes);
+        assert!(bytes.len() <= rows.len() * 12, "{} bytes", bytes.len());
+        assert_eq!(read_chunk(&bytes), Some(rows.clone()));
+        // A chunk cut short is refused, not read as fewer rows.
+        assert_eq!(read_chunk(&bytes[..bytes.len() - 1]), None);
+    }
+
+    #[test]
+    fn runs_set_aside_merge_into_one_sorted_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut buffer = IndexBuffer::default();
+        let mut expected = Vec::new();
+        let mut rng = crate::generate::SplitMix64::new(3);
+        for run in 0..3 {
+            for game in 0..200 {
+                let row = IndexRow {
+                    key: rng.next_u64() as i64,
+                    game: run * 1000 + game,
+                    ply: 1,
+                    open: false,
+                };
+                buffer.push(row);
+                expected.push(row);
+            }
+            if run < 2 {
+                buffer.spill(&tx).unwrap();
+            }
+        }
+        // A row met twice (already indexed) is not added again.
+        buffer.push(expected[0]);
+        assert_eq!(buffer.flush(&tx).unwrap(), 600);
+        let stored: Vec<(i64, i64)> = postings::all(&tx)
+            .unwrap()
+            .into_iter()
+            .map(|(kept, game, _, _)| (kept, game))
+            .collect();
+        expected.sort_unstable();
+        let expected: Vec<(i64, i64)> = expected
+            .iter()
+            .map(|r| (postings::kept(r.key), r.game))
+            .collect();
+        assert_eq!(stored, expected);
+        let left: i64 = tx
+            .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn two_sorted_halves_merge_in_order(
+            mut low in proptest::collection::vec(any_row(), 0..100),
+            mut high in proptest::collection::vec(any_row(), 0..100),
+        ) {
+            low.sort_unstable();
+            high.sort_unstable();
+            let merged: Vec<IndexRow> = Merged::new(&low, &high).collect();
+            let mut all = [low, high].concat();
+            all.sort();
+            // Equal rows may come in either order; their order is what counts.
+            proptest::prop_assert!(merged.is_sorted());
+            proptest::prop_assert_eq!(merged.len(), all.len());
+            let key = |r: &IndexRow| (r.key, r.game, r.ply, r.open);
+            let mut merged_keys: Vec<_> = merged.iter().map(key).collect();
+            let mut all_keys: Vec<_> = all.iter().map(key).collect();
+            merged_keys.sort_unstable();
+            all_keys.sort_unstable();
+            proptest::prop_assert_eq!(merged_keys, all_keys);
+        }
+    }
+
+    /// Rows enough to be sorted on two threads, some twice, over 40,000
+    /// games.
+    fn many_rows(seed: u64) -> Vec<IndexRow> {
+        let mut rng = crate::generate::SplitMix64::new(seed);
+        let mut rows: Vec<IndexRow> = (0..PARALLEL_SORT_ROWS as u64 * 2 + 17)
+            .map(|_| {
+                let n = rng.next_u64();
+                // Few keys, so that buckets hold many entries and keys many games.
+                row(
+                    (n % 50_000).wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64,
+                    1 + (n >> 40) as i64 % 40_000,
+                    (n >> 20) as u32 % 90,
+                )
+            })
+            .collect();
+        let again = rows[..1000].to_vec();
+        rows.extend(again);
+        rows
+    }
+
+    #[test]
+    fn halves_sorted_on_two_threads_merge_to_the_sorted_rows() {
+        let mut rows = many_rows(5);
+        let mut sorted = rows.clone();
+        sorted.sort_unstable();
+        let second = sort_halves(&mut rows, 2);
+        assert_eq!(second, rows.len() / 2);
+        let merged: Vec<IndexRow> = Merged::new(&rows[..second], &rows[second..]).collect();
+        assert_eq!(merged, sorted);
+        assert_eq!(sort_halves(&mut rows, 1), rows.len());
+        assert_eq!(rows, sorted);
+    }
+
+    #[test]
+    fn rows_sorted_while_other_work_runs_are_sorted_as_without_it() {
+        let rows = many_rows(5);
+        for threads in [1, 2] {
+            let mut plain = rows.clone();
+            let second = sort_halves(&mut plain, threads);
+            let mut sorted = rows.clone();
+            let mut ran = 0;
+            let (at, done) = sort_halves_while(&mut sorted, threads, || {
+                ran += 1;
+                "done"
+            });
+            assert_eq!((at, done, ran), (second, "done", 1));
+            assert_eq!(sorted, plain);
+        }
+    }
+
+    #[test]
+    fn the_index_and_its_runs_are_the_same_on_one_thread_and_two() {
+        let written = |threads: usize| {
+            let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+            crate::store::schema::migrate::migrate(&mut conn).unwrap();
+            let tx = conn.transaction().unwrap();
+            let mut buffer = IndexBuffer::with_threads(threads);
+            for row in many_rows(7) {
+                buffer.push(row);
+            }
+            buffer.spill(&tx).unwrap();
+            let runs: Vec<Vec<u8>> = {
+                let mut stmt = tx
+                    .prepare("SELECT rows FROM position_run ORDER BY id")
+                    .unwrap();
+                stmt.query_map([], |r| r.get(0))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap()
+            };
+            for row in many_rows(8) {
+                buffer.push(row);
+            }
+            let added = buffer.flush(&tx).unwrap();
+            let chunks: Vec<(i64, i64, i64, Vec<u8>)> = {
+                let mut stmt = tx
+                    .prepare("SELECT bucket, suffix, game, entries FROM posting ORDER BY bucket, suffix, game")
+                    .unwrap();
+                stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap()
+            };
+            (runs, added, chunks)
+        };
+        let one = written(1);
+        let two = written(2);
+        assert!(one.0.len() > 1, "the run takes several chunks");
+        assert!(one.2.len() > 1000, "the index takes many chunks");
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn the_buffer_never_holds_more_than_flush_rows() {
+        let mut buffer = IndexBuffer::default();
+        let row = |i: usize| IndexRow {
+            key: i as i64,
+            game: 1,
+            ply: 0,
+            open: false,
+        };
+        let mut i = 0;
+        while !buffer.is_full() {
+            for _ in 0..GAME_ROWS {
+                buffer.push(row(i));
+                i += 1;
+            }
+        }
+        assert!(buffer.rows.len() <= FLUSH_ROWS);
+        assert_eq!(buffer.rows.capacity(), FLUSH_ROWS);
+    }
+
+    #[test]
+    fn past_max_runs_the_runs_are_merged_into_the_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut buffer = IndexBuffer::default();
+        let runs = |tx: &Transaction<'_>| -> i64 {
+            tx.query_row("SELECT count(DISTINCT run) FROM position_run", [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        };
+        for game in 0..MAX_RUNS {
+            buffer.push(IndexRow {
+                key: game,
+                game,
+                ply: 0,
+                open: false,
+            });
+            assert_eq!(buffer.spill(&tx).unwrap(), 0);
+        }
+        assert_eq!(runs(&tx), MAX_RUNS);
+        buffer.push(IndexRow {
+            key: -1,
+            game: MAX_RUNS,
+            ply: 0,
+            open: false,
+        });
+        assert_eq!(buffer.spill(&tx).unwrap(), MAX_RUNS as usize + 1);
+        assert_eq!(runs(&tx), 0);
+    }
+
+    #[test]
+    fn rows_sort_by_kept_key_then_game() {
+        let a = IndexRow {
+            key: -5,
+            game: 9,
+            ply: 3,
+            open: false,
+        };
+        let b = IndexRow {
+            key: 2,
+            game: 1,
+            ply: 0,
+            open: true,
+        };
+        let c = IndexRow { game: 10, ..a };
+        let mut rows = vec![b, c, a];
+        rows.sort_unstable();
+        assert_eq!(rows, vec![a, c, b]);
+        // Keys sharing their kept bits sort by game first.
+        let d = IndexRow {
+            key: -5 + 1,
+            game: 8,
+            ply: 3,
+            open: false,
+        };
+        let mut rows = vec![a, d];
+        rows.sort_unstable();
+        assert_eq!(rows, vec![d, a]);
+    }
+}

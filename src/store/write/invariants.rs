@@ -1,0 +1,571 @@
+//! What must hold in every pdndb database, whatever was imported, removed
+//! or interrupted: `pdndb stats --check`.
+//!
+//! SQLite keeps its own structures consistent (`PRAGMA quick_check`);
+//! these are pdndb's: every game comes from a file, every file marked
+//! complete holds the games it says, every indexed game's index rows are
+//! what reading its stored text again gives, the tree's counts at start
+//! positions and at popular positions agree with the index, and the counts
+//! of each player's games and of the games by tag agree with the games.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rusqlite::Transaction;
+use serde::Serialize;
+
+use crate::store::stored::postings;
+use crate::store::stored::{Store, StoreError};
+use crate::store::write::counts::PlayerCount;
+use crate::store::write::popular::recount;
+use crate::store::write::rows::Row;
+
+/// Indexed games whose index rows are read again and compared, at most.
+pub const SAMPLE_GAMES: i64 = 500;
+
+/// Popular keys whose tree counts are recounted from the index, at most.
+pub const SAMPLE_KEYS: i64 = 20;
+
+/// What `stats --check` found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Checked {
+    /// Whether every invariant holds.
+    pub ok: bool,
+    /// Games whose index rows were recounted.
+    pub sampled: i64,
+    /// Popular keys whose counts were recounted from their index rows.
+    pub popular_sampled: i64,
+    /// One line per broken invariant.
+    pub problems: Vec<String>,
+}
+
+impl Store {
+    /// Checks pdndb's invariants; index entries are recounted for up to
+    /// [`SAMPLE_GAMES`] indexed games spread over the database (the entries
+    /// a game's stored text gives must be stored as it gives them, and no
+    /// other entry of the game; the sampled games' entries are gathered by
+    /// one pass over the index).
+    ///
+    /// # Errors
+    /// A database failure (a broken invariant is a problem, not an error).
+    pub fn check_invariants(&self) -> Result<Checked, StoreError> {
+        let tx = self.conn().unchecked_transaction()?;
+        let mut problems = Vec::new();
+        let through = check_rows_and_counts(&tx, &mut problems)?;
+        let sample = sample_of_indexed_games(&tx, through)?;
+        check_index_of_sample(&tx, &sample, &mut problems)?;
+        problems.extend(unreadable_games(&tx)?);
+        let keys = check_popular_counts(&tx, &mut problems)?;
+        Ok(Checked {
+            ok: problems.is_empty(),
+            sampled: sample.len() as i64,
+            popular_sampled: keys as i64,
+            problems,
+        })
+    }
+
+    /// Games stored but not yet in the position index (an import was
+    /// interrupted, or is running): search and tree do not find them yet.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub fn unindexed(&self) -> Result<i64, StoreError> {
+        Ok(self.conn().query_row(
+            "SELECT count(*) FROM game WHERE id > (SELECT coalesce(max(indexed_through), 0) FROM index_state) \
+             AND status IN ('ok', 'ambiguous', 'illegal')",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+}
+
+/// The one number `sql` selects.
+fn count(tx: &Transaction<'_>, sql: &str) -> Result<i64, StoreError> {
+    Ok(tx.query_row(sql, [], |r| r.get(0))?)
+}
+
+/// A problem when `found` things are `what` (none should be).
+fn expect(problems: &mut Vec<String>, found: i64, what: &str) {
+    if found != 0 {
+        problems.push(format!("{found} {what}"));
+    }
+}
+
+/// SQLite's check, then the games against their files and the counts of
+/// games by start, tag and player; returns the last game indexed.
+fn check_rows_and_counts(
+    tx: &Transaction<'_>,
+    problems: &mut Vec<String>,
+) -> Result<i64, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    let quick: String = tx.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+    if quick != "ok" {
+        problems.push(format!("SQLite's quick_check: {quick}"));
+    }
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM game g WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.game = g.id)",
+        )?,
+        "games come from no file",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM provenance p WHERE NOT EXISTS (SELECT 1 FROM game g WHERE g.id = p.game)",
+        )?,
+        "copies in files are of no stored game",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM source_file f WHERE complete = 1 \
+             AND games <> (SELECT count(*) FROM provenance p WHERE p.file = f.id)",
+        )?,
+        "files marked complete hold another number of games than they say",
+    );
+    let duplicates =
+        count("SELECT (SELECT count(*) FROM provenance) - (SELECT count(*) FROM game)")?;
+    if duplicates < 0 {
+        problems.push(format!("{duplicates} duplicates (fewer copies than games)"));
+    }
+    let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
+    let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
+    let replayed =
+        count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
+    if at_start != replayed {
+        problems.push(format!(
+            "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
+        ));
+    }
+    expect(
+        problems,
+        count(&differences(TAG_VALUES_COUNTED, TAG_VALUES_STORED))?,
+        "differences between the counts of games by event, site, variant or preset and the games",
+    );
+    expect(
+        problems,
+        player_differences(tx)?,
+        "differences between the players' counts (games, results, dates) and their games",
+    );
+    Ok(through)
+}
+
+/// Up to [`SAMPLE_GAMES`] games indexed by `through`, spread over them.
+fn sample_of_indexed_games(tx: &Transaction<'_>, through: i64) -> Result<Vec<i64>, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    let indexed = count(&format!(
+        "SELECT count(*) FROM game WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')"
+    ))?;
+    let step = (indexed / SAMPLE_GAMES).max(1);
+    let sample: Vec<i64> = tx
+        .prepare(&format!(
+            "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM game \
+             WHERE id <= {through} AND status IN ('ok', 'ambiguous', 'illegal')) \
+             WHERE n % {step} = 0 LIMIT {SAMPLE_GAMES}"
+        ))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(sample)
+}
+
+/// The index entries of the sampled games against those reading them
+/// again gives, and their copies' stored texts.
+fn check_index_of_sample(
+    tx: &Transaction<'_>,
+    sample: &[i64],
+    problems: &mut Vec<String>,
+) -> Result<(), StoreError> {
+    // The sampled games' entries, by one pass over the index (it has no
+    // order by game): (kept key, ply, open) per game.
+    let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
+    let mut stored: HashMap<i64, BTreeSet<(i64, u32, bool)>> = HashMap::new();
+    postings::each_chunk(tx, |bucket, entries| {
+        for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
+            let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
+            stored
+                .entry(e.game)
+                .or_default()
+                .insert((kept, e.ply, e.open));
+        }
+        Ok(())
+    })?;
+    // Each entry with the name of the move its game plays there (its
+    // stored move, unless open) against the certain positions and next
+    // moves reading the game again gives.
+    let mut boards = crate::store::write::popular::Boards::default();
+    let mut differ = 0;
+    for &id in sample {
+        let (Some(row), Some(text)) = (
+            Row::stored(tx, id)?,
+            crate::store::stored::game::stored_text(tx, id)?,
+        ) else {
+            continue;
+        };
+        let recount: BTreeSet<(i64, u32, String, bool)> = row
+            .positions(&text)
+            .into_iter()
+            .map(|(key, ply, next, open)| {
+                let name = next.map(|m| m.full_numeric()).unwrap_or_default();
+                (postings::kept(key), ply, name, open)
+            })
+            .collect();
+        let mut found: BTreeSet<(i64, u32, String, bool)> = BTreeSet::new();
+        let moves = row.moves.as_deref().unwrap_or_default();
+        for &(kept, ply, open) in stored.get(&id).into_iter().flatten() {
+            let played = boards
+                .played_at(&row.variant, row.start_fen.as_deref(), moves, ply as usize)
+                .and_then(|(_, played)| played);
+            let name = match played {
+                Some(mv) if !open => mv.full_numeric(),
+                _ => String::new(),
+            };
+            found.insert((kept, ply, name, open));
+        }
+        if recount != found {
+            differ += 1;
+        }
+    }
+    if differ > 0 {
+        problems.push(format!(
+            "{differ} of {} games read again have other index rows than stored",
+            sample.len()
+        ));
+    }
+    let mut unreadable = 0;
+    let mut copies = tx.prepare_cached("SELECT text FROM provenance WHERE game = ?1")?;
+    for &id in sample {
+        for text in copies.query_map([id], |r| r.get::<_, Vec<u8>>(0))? {
+            unreadable += i64::from(crate::store::codec::text::decode(&text?).is_none());
+        }
+    }
+    expect(
+        problems,
+        unreadable,
+        "copies of the games sampled have a stored text that does not read back",
+    );
+    Ok(())
+}
+
+/// The counts at popular positions: none empty or under a key that is
+/// not popular, and up to [`SAMPLE_KEYS`] keys recounted from the index;
+/// returns how many were.
+fn check_popular_counts(
+    tx: &Transaction<'_>,
+    problems: &mut Vec<String>,
+) -> Result<usize, StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM popular_move m WHERE games <= 0 \
+             OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = m.key)",
+        )?,
+        "counts at popular positions are empty or under a key that is not popular",
+    );
+    expect(
+        problems,
+        count(
+            "SELECT count(*) FROM popular_rows r WHERE rows <= 0 \
+             OR NOT EXISTS (SELECT 1 FROM popular_key k WHERE k.key = r.key)",
+        )?,
+        "counts of index rows at popular keys are not positive or under a key that is not popular",
+    );
+    let popular = count("SELECT count(*) FROM popular_key")?;
+    let step = (popular / SAMPLE_KEYS).max(1);
+    let keys: Vec<i64> = tx
+        .prepare(&format!(
+            "SELECT key FROM (SELECT key, row_number() OVER (ORDER BY key) AS n FROM popular_key) \
+             WHERE n % {step} = 0 LIMIT {SAMPLE_KEYS}"
+        ))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut wrong = 0;
+    for &key in &keys {
+        let (stored, mut recounted) = recount(tx, key)?;
+        recounted.moves.retain(|_, games| *games != 0);
+        recounted.rows.retain(|_, (_, rows)| *rows != 0);
+        if stored != recounted {
+            wrong += 1;
+        }
+    }
+    if wrong > 0 {
+        problems.push(format!(
+            "{wrong} of {} popular keys recounted have other counts than stored",
+            keys.len()
+        ));
+    }
+    Ok(keys.len())
+}
+
+/// The query counting the rows in one of two row sets and not in the
+/// other (a row that differs counts twice, once on each side).
+fn differences(counted: &str, stored: &str) -> String {
+    format!(
+        "SELECT (SELECT count(*) FROM (SELECT * FROM ({counted}) EXCEPT SELECT * FROM ({stored}))) \
+         + (SELECT count(*) FROM (SELECT * FROM ({stored}) EXCEPT SELECT * FROM ({counted})))"
+    )
+}
+
+/// `tag_value` as the games give it.
+const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROUP BY event \
+     UNION ALL SELECT 'site', site, count(*) FROM game GROUP BY site \
+     UNION ALL SELECT 'variant', variant, count(*) FROM game GROUP BY variant \
+     UNION ALL SELECT 'preset', CASE WHEN status = 'unsupported' THEN '' ELSE preset END, count(*) \
+     FROM game GROUP BY 2";
+
+/// `tag_value` as stored.
+const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value";
+
+/// Returns the error `rows` reads next, if it reads one.
+fn first_error<T>(
+    rows: &mut std::iter::Peekable<impl Iterator<Item = rusqlite::Result<T>>>,
+) -> rusqlite::Result<()> {
+    if let Some(Err(_)) = rows.peek() {
+        rows.next().transpose()?;
+    }
+    Ok(())
+}
+
+/// The games of one side, a row per game: the player's name, the variant,
+/// the outcome and the day, in the order of names (read through the index
+/// on the name, so nothing is sorted in memory however long the names).
+const SIDE: &str =
+    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY {side}";
+
+/// The rows of `player_stat` and of `player_stat` as the games give it
+/// that are not in the other (a row that differs counts twice, once on
+/// each side). Both are read in the order of names, a player at a time,
+/// so memory holds one player's rows whatever the names' length.
+fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError> {
+    type Side = (String, String, i64, Option<String>);
+    let mut white = tx.prepare(&SIDE.replace("{side}", "white"))?;
+    let mut black = tx.prepare(&SIDE.replace("{side}", "black"))?;
+    let mut stored = tx.prepare(
+        "SELECT name, variant, games, wins, draws, losses, unknown, first_day, last_day \
+         FROM player_stat ORDER BY name, variant",
+    )?;
+    let side = |r: &rusqlite::Row<'_>| -> rusqlite::Result<Side> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    };
+    let mut white = white.query_map([], side)?.peekable();
+    let mut black = black.query_map([], side)?.peekable();
+    let mut stored = stored
+        .query_map([], |r| {
+            let counts = PlayerCount {
+                // Not compared: the preset of the first game counted.
+                preset: String::new(),
+                games: r.get(2)?,
+                wins: r.get(3)?,
+                draws: r.get(4)?,
+                losses: r.get(5)?,
+                unknown: r.get(6)?,
+                first_day: r.get(7)?,
+                last_day: r.get(8)?,
+            };
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, counts))
+        })?
+        .peekable();
+    let mut differences = 0;
+    loop {
+        first_error(&mut white)?;
+        first_error(&mut black)?;
+        first_error(&mut stored)?;
+        // The least name any of the three reads next.
+        let name = [
+            white.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+            black.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+            stored.peek().and_then(|r| r.as_ref().ok()).map(|r| &r.0),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let Some(name) = name.cloned() else {
+            return Ok(differences);
+        };
+        let mut counted: BTreeMap<String, PlayerCount> = BTreeMap::new();
+        for (rows, won, lost) in [(&mut white, 1, 2), (&mut black, 2, 1)] {
+            while let Some((_, variant, outcome, day)) = rows
+                .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
+                .transpose()?
+            {
+                // The outcome from the player's side: 1 won, 2 lost.
+                let outcome = match outcome {
+                    o if o == won => 1,
+                    o if o == lost => 2,
+                    o => o,
+                };
+                counted
+                    .entry(variant)
+                    .or_default()
+                    .add(outcome, day.as_deref());
+            }
+        }
+        let mut held: BTreeMap<String, PlayerCount> = BTreeMap::new();
+        while let Some((_, variant, counts)) = stored
+            .next_if(|r| r.as_ref().is_ok_and(|r| r.0 == name))
+            .transpose()?
+        {
+            held.insert(variant, counts);
+        }
+        for (variant, counts) in &counted {
+            differences += match held.remove(variant) {
+                Some(stored) if stored == *counts => 0,
+                Some(_) => 2,
+                None => 1,
+            };
+        }
+        differences += held.len() as i64;
+    }
+}
+
+/// Ids listed in a problem, at most.
+const IDS_SHOWN: usize = 10;
+
+/// The games whose stored check record, status or tags (of any copy) do
+/// not read back, as a problem naming how many and the first
+/// [`IDS_SHOWN`] ids; `None` when every game's read.
+fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, StoreError> {
+    let mut broken: BTreeSet<i64> = BTreeSet::new();
+    let mut games = tx.prepare("SELECT id, status, record FROM game")?;
+    let mut rows = games.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let status: String = r.get(1)?;
+        let record: Option<String> = r.get(2)?;
+        let bad_record = record
+            .is_some_and(|json| crate::store::stored::record::parse_record(id, &json).is_err());
+        if bad_record || crate::store::stored::record::parse_status(id, &status).is_err() {
+            broken.insert(id);
+        }
+    }
+    let mut copies = tx.prepare("SELECT game, text FROM provenance")?;
+    let mut rows = copies.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
+        if crate::store::stored::record::parse_tags(id, stored).is_err() {
+            broken.insert(id);
+        }
+    }
+    if broken.is_empty() {
+        return Ok(None);
+    }
+    let mut ids: Vec<String> = broken.iter().take(IDS_SHOWN).map(i64::to_string).collect();
+    if broken.len() > IDS_SHOWN {
+        ids.push("…".to_string());
+    }
+    Ok(Some(format!(
+        "{} games whose stored check record, status or tags do not read back (ids {})",
+        broken.len(),
+        ids.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::stored::handle::Mode;
+    use crate::store::write::import::Importer;
+
+    #[test]
+    fn an_imported_database_is_clean_and_lost_or_extra_entries_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        let mut text = Vec::new();
+        let options = crate::generate::GenerateOptions {
+            games: 40,
+            seed: 3,
+            rules: crate::rules::Preset::Filipino.rules(),
+            notation: crate::notation::Notation::Numeric,
+        };
+        crate::generate::generate(&options, &mut text).unwrap();
+        std::fs::write(&pdn, text).unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        Importer::new(&mut store, Default::default())
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
+            .unwrap();
+        let checked = store.check_invariants().unwrap();
+        assert!(checked.ok, "{:?}", checked.problems);
+        assert_eq!(checked.sampled, 40);
+        assert_eq!(store.unindexed().unwrap(), 0);
+        // An entry lost (game 7's at ply 5), and one too many (game 9's).
+        let tx = store.conn().unchecked_transaction().unwrap();
+        let (kept, _, ply, _) = postings::all(&tx)
+            .unwrap()
+            .into_iter()
+            .find(|&(_, game, ply, _)| (game, ply) == (7, 5))
+            .unwrap();
+        let key = kept << (64 - postings::KEPT_BITS);
+        assert!(postings::remove(&tx, key, 7, ply).unwrap().is_some());
+        let (bucket, suffix) = postings::split(0x0123_4567_89AB_CDEF);
+        let extra = postings::Entry {
+            suffix,
+            game: 9,
+            ply: 3,
+            open: false,
+        };
+        assert_eq!(postings::add(&tx, bucket, &[extra], false).unwrap(), [true]);
+        tx.commit().unwrap();
+        store
+            .conn()
+            .execute("UPDATE index_state SET indexed_through = 30", [])
+            .unwrap();
+        let checked = store.check_invariants().unwrap();
+        assert!(!checked.ok);
+        assert!(
+            checked
+                .problems
+                .iter()
+                .any(|p| p.contains("2 of 30 games read again")),
+            "{:?}",
+            checked.problems
+        );
+        assert_eq!(store.unindexed().unwrap(), 10);
+    }
+
+    #[test]
+    fn counts_of_players_and_tags_that_differ_from_the_games_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let problems = |store: &Store| store.check_invariants().unwrap().problems;
+        store
+            .conn()
+            .execute_batch(
+                "INSERT INTO game (id, status, variant, preset, white, black, event, outcome, day) \
+                 VALUES (1, 'ok', 'english', 'english', 'Ann', 'Bo', 'Open', 1, '2001.01.01'); \
+                 INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a', 0, '', ''); \
+                 INSERT INTO provenance (file, idx, game, byte_offset, line, text) VALUES (1, 1, 1, 0, 1, x'');",
+            )
+            .unwrap();
+        let found = problems(&store);
+        assert!(found.iter().any(|p| p.contains("event, site")), "{found:?}");
+        assert!(
+            found.iter().any(|p| p.contains("the players' counts")),
+            "{found:?}"
+        );
+        store
+            .conn()
+            .execute_batch(
+                "INSERT INTO tag_value VALUES ('event', 'Open', 1), ('site', '', 1), \
+                 ('variant', 'english', 1), ('preset', 'english', 1); \
+                 INSERT INTO player_stat VALUES ('Ann', 'english', 'english', 1, 1, 0, 0, 0, '2001.01.01', '2001.01.01'), \
+                 ('Bo', 'english', 'english', 1, 0, 0, 1, 0, '2001.01.01', '2002.01.01');",
+            )
+            .unwrap();
+        let found = problems(&store);
+        assert!(
+            !found.iter().any(|p| p.contains("event, site")),
+            "{found:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|p| p.starts_with("2 differences between the players'")),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,15 @@
+//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, and the check of what they maintain.
+
+pub(crate) mod chunk_coder;
+pub(crate) mod counts;
+pub(crate) mod identity;
+pub mod import;
+pub mod index;
+pub mod invariants;
+pub(crate) mod move_ids;
+pub mod popular;
+pub(crate) mod prepared;
+pub(crate) mod query_indexes;
+pub mod recheck;
+pub mod remove;
+pub(crate) mod rows;
