@@ -43,7 +43,6 @@ mod schema;
 mod stored;
 mod write;
 
-pub use codec::moves;
 pub use read::explore;
 pub use read::games;
 pub use read::listing;
@@ -51,16 +50,11 @@ pub use read::players;
 pub use read::problems;
 pub use read::query;
 pub use read::view;
-pub use schema::legacy::postings10;
-pub use schema::legacy::postings12;
 pub use stored::lock;
 pub use stored::param;
-pub use stored::postings;
 pub use stored::record;
 pub use write::import;
-pub use write::index;
 pub use write::invariants;
-pub use write::popular;
 pub use write::recheck;
 pub use write::remove;
 

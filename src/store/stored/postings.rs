@@ -275,6 +275,7 @@ pub fn each_chunk(
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
+#[cfg(test)]
 pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, bool)>, StoreError> {
     let mut out = Vec::new();
     each_chunk(conn, |bucket, entries| {
