@@ -12,9 +12,9 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
-use super::Notation;
 use super::algebraic::{Orientation, locate};
 use super::dama::dama_squares;
+use super::system::Notation;
 use crate::rules::{Bitboard, Geometry, Move, Square};
 
 /// Longest text that can be a move token, in bytes.

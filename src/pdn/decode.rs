@@ -6,7 +6,7 @@ use encoding_rs::Encoding;
 use super::encoding::{Choice, How, detect};
 use super::error::Position;
 use super::framing::Segment;
-use super::game::TextEncoding;
+use super::text_encoding::TextEncoding;
 
 /// A game's decoded text.
 pub(crate) struct GameText {

@@ -2,13 +2,13 @@
 //! annotations, the result, and the hints the text alone gives.
 
 use compact_str::CompactString;
-use encoding_rs::Encoding;
 
 use crate::notation::{MoveToken, Notation, Orientation, SquareToken, TokenError};
 use crate::rules::{Color, Corner, Rules, Square};
 
 use super::decode::MovetextMap;
 use super::error::{Diagnostic, Position};
+use super::text_encoding::TextEncoding;
 
 /// One game of a PDN file, as written.
 ///
@@ -133,34 +133,6 @@ impl Game {
                 .iter()
                 .map(|d| std::mem::size_of::<Diagnostic>() + d.message.len())
                 .sum::<usize>()
-    }
-}
-
-/// How a game's bytes were turned into text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TextEncoding {
-    /// UTF-8 (ASCII text is UTF-8, in any file). Sequences that were not
-    /// valid UTF-8, if any, became U+FFFD, with a warning on the game.
-    Utf8,
-    /// A single-byte legacy encoding (Windows-1252, Windows-1251,
-    /// ISO-8859-2, KOI8-U, …), detected for the input or given by the
-    /// caller: every byte is one character.
-    Legacy(&'static Encoding),
-}
-
-impl TextEncoding {
-    /// The encoding.
-    pub fn encoding(&self) -> &'static Encoding {
-        match self {
-            TextEncoding::Utf8 => encoding_rs::UTF_8,
-            TextEncoding::Legacy(encoding) => encoding,
-        }
-    }
-
-    /// Its name as the Encoding Standard spells it: `UTF-8`,
-    /// `windows-1252`, `windows-1251`, `ISO-8859-2`, `KOI8-U`, ….
-    pub fn name(&self) -> &'static str {
-        self.encoding().name()
     }
 }
 

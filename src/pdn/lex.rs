@@ -3,6 +3,7 @@
 //! game. They work on bytes: the framing sees raw input (UTF-8 or
 //! Windows-1252), the grammar decoded text.
 
+use super::limits::MAX_TOKEN_LEN;
 use crate::notation::MoveToken;
 
 /// Every result terminator, as bytes. `½-½` appears in its UTF-8 and its
@@ -379,7 +380,7 @@ pub(crate) fn starts_movetext(text: &[u8]) -> bool {
 
 /// Whether `text` starts with a move token that ends at a delimiter.
 fn is_move(text: &[u8]) -> bool {
-    let head = &text[..text.len().min(super::MAX_TOKEN_LEN + 8)];
+    let head = &text[..text.len().min(MAX_TOKEN_LEN + 8)];
     let head = match std::str::from_utf8(head) {
         Ok(s) => s,
         Err(e) => match std::str::from_utf8(&head[..e.valid_up_to()]) {

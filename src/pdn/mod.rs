@@ -72,9 +72,11 @@ mod game;
 mod grammar;
 mod input;
 mod lex;
+mod limits;
 mod reader;
 mod sniff;
 mod tags;
+mod text_encoding;
 pub mod writer;
 
 pub use encoding::{EncodingError, encoding_for_label};
@@ -83,36 +85,17 @@ pub use error::{Diagnostic, Position, Severity};
 pub use game::{
     AfterMove, BoardSpec, Comment, CommentKind, FenHint, FenSource, Game, GameResult, GameType,
     GameTypeHint, Hints, Line, MoveNumber, Nag, Ply, PlyText, PlyToken, SetupCommand, SquareStyle,
-    Tag, TextEncoding,
+    Tag,
 };
 pub use input::{Content, Hashed, Input, STDIN, Snapshot};
+pub use limits::{
+    MAX_DIAGNOSTICS, MAX_GAME_LEN, MAX_ITEMS, MAX_TEXT_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
+};
 pub use reader::{FramedGame, Reader};
 pub use sniff::{NotPdn, SNIFF_SAMPLE, STREAM_SNIFF_LIMIT, sniff, sniff_as};
 pub use tags::{TAG_ALIASES, player_tag, standard_tag, tag_aliases};
+pub use text_encoding::TextEncoding;
 pub use writer::{game_to_string, guard_tag_lines, tags_to_string, write_game, write_games};
-
-/// Deepest variation nesting read; deeper variations are skipped with a
-/// warning.
-pub const MAX_VARIATION_DEPTH: usize = 64;
-
-/// Longest comment or tag value kept, in bytes; longer ones are cut there
-/// with a warning.
-pub const MAX_TEXT_LEN: usize = 1 << 20;
-
-/// Longest token that can be a move, in bytes; a longer one is kept as
-/// text with a warning.
-pub const MAX_TOKEN_LEN: usize = 256;
-
-/// Longest game text kept, in bytes; the rest of a longer game is skipped
-/// with a warning.
-pub const MAX_GAME_LEN: usize = 8 << 20;
-
-/// Most moves, comments, annotations and set-up commands read in one game;
-/// past it the rest of the game is kept as text only, with a warning.
-pub const MAX_ITEMS: usize = 100_000;
-
-/// Most diagnostics kept for one game; one more says the rest were dropped.
-pub const MAX_DIAGNOSTICS: usize = 1_000;
 
 #[cfg(test)]
 mod tests;

@@ -10,19 +10,10 @@ use super::detect::{
     written_moves,
 };
 use super::interpret::replay;
+use super::joiners::Joiners;
 use super::record::{CheckRecord, RecordSource, ply_label};
 use super::shape::{AsRead, split_captures};
-
-/// A warning about one game, with where it stands.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct GameWarning {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based column.
-    pub column: u64,
-    /// What is wrong.
-    pub message: String,
-}
+use super::warning::GameWarning;
 
 /// A game checked: its record, how it was read, and the warnings about it
 /// (the reader's, and faults in its variations).
@@ -41,7 +32,7 @@ pub struct CheckedGame {
     /// turned board (see [`AsRead`]). [`CheckedGame::plies`] gives it.
     pub as_read: Option<Line>,
     /// Moves written with the other kind's joiner.
-    pub joiners: super::Joiners,
+    pub joiners: Joiners,
 }
 
 impl CheckedGame {
@@ -359,7 +350,7 @@ pub(super) fn check_in(
     if game.hints.later_setup {
         super::setups::note_mid_game_setup(&line.plies, &reading, &mut record, &mut warnings);
     }
-    let joiners = super::Joiners::of(&line.plies, &reading);
+    let joiners = Joiners::of(&line.plies, &reading);
     let fault_at = record
         .ply
         .and_then(|p| line.plies.get(p - 1))

@@ -9,13 +9,14 @@ mod pipeline;
 mod record;
 mod setups;
 mod shape;
+mod warning;
 
 pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
     read_record_in, written_moves,
 };
 pub use game::{
-    CALIBRATION_GAMES, CheckedGame, FileChecker, GameWarning, MovesError, as_read, check_game,
+    CALIBRATION_GAMES, CheckedGame, FileChecker, MovesError, as_read, check_game,
     position_after_moves, record_tags, record_text,
 };
 pub use interpret::{
@@ -29,3 +30,4 @@ pub use record::{
 };
 pub use setups::SetupError;
 pub use shape::{AsRead, joins_jumps, split_captures};
+pub use warning::GameWarning;

@@ -7,9 +7,9 @@
 //! does not show, a warning says so.
 
 use super::detect::{Reading, written_moves};
-use super::game::GameWarning;
 use super::interpret::replay;
 use super::record::{CheckRecord, Status};
+use super::warning::GameWarning;
 use crate::notation::parse_fen_on;
 use crate::pdn::{Ply, SetupCommand};
 use crate::rules::{Position, Rules};

@@ -4,6 +4,7 @@
 mod board;
 mod fit;
 mod movegen;
+mod outcome;
 mod perft;
 mod position;
 mod variant;

@@ -5,7 +5,7 @@
 
 use super::source::{char_boundary, position_after};
 use crate::pdn::error::{Note, Position};
-use crate::pdn::{MAX_GAME_LEN, MAX_TEXT_LEN};
+use crate::pdn::limits::{MAX_GAME_LEN, MAX_TEXT_LEN};
 
 /// A run of a game's text that is contiguous in the input: the text from
 /// byte `at` on stands at `start` in the input (until the next segment).

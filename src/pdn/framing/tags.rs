@@ -7,9 +7,9 @@ use std::io::{self, Read};
 use super::buffer::{GameBuf, Limited};
 use super::source::position_after;
 use super::state::{Framer, Scan};
-use crate::pdn::MAX_TEXT_LEN;
 use crate::pdn::error::Position;
 use crate::pdn::lex::{is_name_byte, skip_blanks};
+use crate::pdn::limits::MAX_TEXT_LEN;
 
 impl<R: Read> Framer<R> {
     /// Reads a tag line from its `[` (or its name, when it lost the `[`) to

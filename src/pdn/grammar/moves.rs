@@ -10,9 +10,9 @@ use super::productions::{
 };
 use super::state::Reading;
 use crate::notation::{MoveToken, TokenError};
-use crate::pdn::MAX_TOKEN_LEN;
 use crate::pdn::game::{MoveNumber, Nag, Ply, PlyText, PlyToken};
 use crate::pdn::lex::result_len;
+use crate::pdn::limits::MAX_TOKEN_LEN;
 
 impl<'t> Reading<'t> {
     /// Reads the movetext up to the result (or the end of the text).

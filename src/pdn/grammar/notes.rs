@@ -6,7 +6,8 @@ use compact_str::CompactString;
 use crate::pdn::decode::{GameText, Locator};
 use crate::pdn::encoding::Choice;
 use crate::pdn::error::Note;
-use crate::pdn::game::{Tag, TextEncoding};
+use crate::pdn::game::Tag;
+use crate::pdn::text_encoding::TextEncoding;
 
 /// A warning for each tag whose name (compared without case) an earlier tag
 /// of the game already has. Both stay in the game's tags; the first is the

@@ -11,9 +11,9 @@ use nom::combinator::{map_res, recognize};
 use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
-use crate::pdn::MAX_TEXT_LEN;
 use crate::pdn::game::MoveNumber;
 use crate::pdn::lex::is_name_byte;
+use crate::pdn::limits::MAX_TEXT_LEN;
 
 pub(super) type Res<'a, T> = IResult<&'a str, T>;
 

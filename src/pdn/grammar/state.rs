@@ -6,7 +6,7 @@
 use crate::pdn::decode::{GameText, Locator};
 use crate::pdn::error::{Note, Position};
 use crate::pdn::game::{GameResult, Line, MoveNumber, SetupCommand, SquareSummary, Tag};
-use crate::pdn::{MAX_DIAGNOSTICS, MAX_ITEMS};
+use crate::pdn::limits::{MAX_DIAGNOSTICS, MAX_ITEMS};
 
 /// A variation being read.
 pub(super) struct Open {

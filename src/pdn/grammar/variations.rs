@@ -4,8 +4,8 @@
 
 use super::productions::{brace_comment, rest_of_line};
 use super::state::{Open, Reading};
-use crate::pdn::MAX_VARIATION_DEPTH;
 use crate::pdn::game::Line;
+use crate::pdn::limits::MAX_VARIATION_DEPTH;
 
 impl<'t> Reading<'t> {
     pub(super) fn open_variation(&mut self) {
