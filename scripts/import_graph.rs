@@ -634,4 +634,19 @@ mod tests {
         ]);
         assert_eq!(check(&dir).unwrap(), Vec::<String>::new());
     }
+
+    #[test]
+    fn the_front_ends_and_render_have_no_findings() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found: Vec<String> = check(&src)
+            .unwrap()
+            .into_iter()
+            .filter(|f| {
+                ["cli", "render", "serve"]
+                    .iter()
+                    .any(|d| f.contains(&format!("src/{d}/")))
+            })
+            .collect();
+        assert_eq!(found, Vec::<String>::new());
+    }
 }
