@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use super::CliError;
+use super::error::CliError;
 use crate::notation::Notation;
 use crate::render::{Board, text};
 use crate::rules::{Geometry, Position};

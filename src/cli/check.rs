@@ -8,8 +8,11 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::board::diagram;
+use super::error::{CliError, Exit};
 use super::files::{discover, open_inputs};
-use super::{CliError, Exit, ReadingArgs};
+use super::game_text::{player_text, rules_line, tag_text};
+use super::output::write_json_line;
+use super::reading::ReadingArgs;
 use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
@@ -166,7 +169,7 @@ fn report_game(
         .collect();
     let mut output = Vec::new();
     if json {
-        super::write_json_line(&mut output, &JsonRecord::new(&checked))?;
+        write_json_line(&mut output, &JsonRecord::new(&checked))?;
     } else if checked.record.status != Status::Ok {
         write_problem(&mut output, &checked)?;
     }
@@ -204,8 +207,8 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         || format!("{}:1", r.line),
         |p| format!("{}:{}", p.line, p.column),
     );
-    let tag = |name: &str| super::tag_text(Some(&r.tags), name);
-    let player = |color| super::player_text(&r.tags, color, &r.variant);
+    let tag = |name: &str| tag_text(Some(&r.tags), name);
+    let player = |color| player_text(&r.tags, color, &r.variant);
     writeln!(
         out,
         "{}:{at}: game {} ({} – {}, {}): {} [{}]",
@@ -217,7 +220,7 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()
     )?;
-    let rules_line = super::rules_line(&r.variant, Some(r.variant_from.name()), &r.reads_ok_under);
+    let rules_line = rules_line(&r.variant, Some(r.variant_from.name()), &r.reads_ok_under);
     writeln!(out, "{rules_line}")?;
     if let (
         Some(fen),

@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
-use super::{Cli, CliError, Exit};
+use super::error::{CliError, Exit};
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
@@ -16,19 +16,23 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-/// Runs `completions`: the script on standard output.
+/// Runs `completions`: the script for `command` (the command line's
+/// definition, handed down by the dispatcher) on standard output.
 ///
 /// # Errors
 /// A failed write.
-pub fn cmd_completions(args: &CompletionsArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    out.write_all(&script(args.shell))?;
+pub fn cmd_completions(
+    args: &CompletionsArgs,
+    command: clap::Command,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    out.write_all(&script(args.shell, command))?;
     Ok(Exit::Success)
 }
 
 /// The completion script for `shell` (made in memory: the generator
 /// cannot report a failed write).
-fn script(shell: Shell) -> Vec<u8> {
-    let mut command = Cli::command();
+fn script(shell: Shell, mut command: clap::Command) -> Vec<u8> {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut command, "pdndb", &mut buf);
     buf
@@ -37,11 +41,13 @@ fn script(shell: Shell) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::Cli;
+    use clap::CommandFactory;
 
     #[test]
     fn every_shell_gets_a_script_naming_the_subcommands() {
         for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
-            let text = String::from_utf8(script(shell)).unwrap();
+            let text = String::from_utf8(script(shell, Cli::command())).unwrap();
             for name in ["import", "search", "completions"] {
                 assert!(text.contains(name), "{shell}: {name}");
             }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
 use super::query_args::{PositionArgs, open_store};
 use super::terminal_text::{Visible, escapes_for, stdout_is_terminal};
 use super::write_file::{refuse_database, write_file};
-use super::{CliError, Exit};
 use crate::export::{ExportOptions, export_text, is_broken};
 use crate::notation::Notation;
 use crate::pdn::Reader;

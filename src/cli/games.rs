@@ -5,8 +5,10 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
+use super::game_text::{player_text, tag_text};
+use super::output::write_json_line;
 use super::query_args::open_store;
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::replay::Status;
 use crate::rules::Color;
@@ -108,10 +110,10 @@ pub fn cmd_games(
     // Each game is written as it is read.
     let shown = store.each_listed_game(&filter, sort, args.limit, args.offset, |game| {
         if args.json {
-            return super::write_json_line(out, &game);
+            return write_json_line(out, &game);
         }
-        let tag = |n: &str| super::tag_text(Some(&game.tags), n);
-        let name = |color| super::player_text(&game.tags, color, &game.variant);
+        let tag = |n: &str| tag_text(Some(&game.tags), n);
+        let name = |color| player_text(&game.tags, color, &game.variant);
         let place = Place {
             file: &game.file,
             line: game.line,

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
 use super::write_file::{refuse_database, write_file};
-use super::{CliError, Exit};
 use crate::generate::{GenerateOptions, generate};
 use crate::notation::Notation;
 use crate::rules::Rules;

@@ -6,10 +6,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use indicatif::ProgressBar;
 
+use super::error::{CliError, Exit};
 use super::files::{discover, open_inputs};
+use super::output::write_json_line;
 use super::progress::bytes_bar;
 use super::query_args::open_writer;
-use super::{CliError, Exit, ReadingArgs};
+use super::reading::ReadingArgs;
 use crate::escape::visible;
 use crate::store::import::{ImportSummary, Importer, Progress};
 use std::time::Duration;
@@ -95,7 +97,7 @@ pub fn cmd_import(
             summary: &summary,
             database: &database,
         };
-        super::write_json_line(out, &json)?;
+        write_json_line(out, &json)?;
     } else {
         write_summary(out, &summary, opened.not_pdn, &database)?;
     }

@@ -5,7 +5,8 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use super::{Cli, CliError, Exit};
+use super::command::Cli;
+use super::error::{CliError, Exit};
 
 /// Runs `man`: the page on standard output.
 ///

@@ -6,6 +6,7 @@
 
 use std::io::{self, Write};
 
+use super::error::CliError;
 use crate::escape::visible;
 
 /// Writes one line for people to standard error, its control characters
@@ -116,6 +117,22 @@ impl<W: Write> Write for Outlasting<W> {
         let result = self.inner.flush();
         self.check(result)
     }
+}
+
+/// Writes one value as a line of JSON (the `--json` output of every
+/// command), every control character in it escaped
+/// ([`JsonForTerminal`]).
+///
+/// # Errors
+/// A failed write.
+pub fn write_json_line(
+    out: &mut impl Write,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
+    let mut json = serde_json::Serializer::with_formatter(&mut *out, JsonForTerminal);
+    serde::Serialize::serialize(value, &mut json).map_err(io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{CliError, Exit};
+use super::error::{CliError, Exit};
 use crate::notation::{parse_fen_on, write_move};
 use crate::rules::{Position, Rules, divide, perft};
 

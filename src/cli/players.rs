@@ -4,8 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use super::query_args::open_store;
-use super::{CliError, Exit};
 use crate::escape::visible;
 
 /// Arguments of `players`.
@@ -39,7 +40,7 @@ pub fn cmd_players(
     let players = store.players(args.variant.as_deref(), args.min_games)?;
     for p in &players {
         if args.json {
-            super::write_json_line(out, p)?;
+            write_json_line(out, p)?;
             continue;
         }
         let score = p.score.map_or("-".to_string(), |s| format!("{s:.1}%"));

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::store::param::Wording;
 use crate::store::query::{PositionQuery, QueryError};
 use crate::store::{Mode, Store};

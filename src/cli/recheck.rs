@@ -5,8 +5,9 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use super::progress::count_bar;
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::store::recheck::RecheckSummary;
 
@@ -24,7 +25,7 @@ pub struct RecheckArgs {
     pub quiet: bool,
     /// `auto`: read the games by their tags and moves, forgetting the
     /// rules and notation given when their files were imported.
-    #[arg(long, ignore_case = true, value_parser = [super::AUTO])]
+    #[arg(long, ignore_case = true, value_parser = [super::values::AUTO])]
     pub variant: Option<String>,
     /// Seconds to wait for another import (or remove, recheck) writing to
     /// the database before giving up.
@@ -65,7 +66,7 @@ pub fn cmd_recheck(
     })?;
     bar.finish_and_clear();
     if args.json {
-        super::write_json_line(out, &summary)?;
+        write_json_line(out, &summary)?;
     } else {
         write_summary(out, &summary)?;
     }

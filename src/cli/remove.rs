@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CliError, Exit};
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use crate::store::StoreError;
 use crate::store::remove::RemoveSummary;
 
@@ -65,7 +66,7 @@ pub fn cmd_remove(
     }
     let summary = store.remove(&files.ids, &args.games, args.dry_run)?;
     if args.json {
-        super::write_json_line(out, &summary)?;
+        write_json_line(out, &summary)?;
     } else {
         write_summary(out, &summary)?;
     }

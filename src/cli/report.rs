@@ -5,8 +5,10 @@ use std::io::Write;
 
 use clap::Args;
 
+use super::error::{CliError, Exit};
+use super::game_text::rules_line;
+use super::output::write_json_line;
 use super::query_args::open_store;
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::replay::Status;
 use crate::store::listing::{Place, Roster, Shown};
@@ -77,7 +79,7 @@ pub fn cmd_report(
         };
         problems |= record.record.status != Status::Ok;
         if args.json {
-            super::write_json_line(out, &record)?;
+            write_json_line(out, &record)?;
         } else {
             write_record(out, id, &record)?;
         }
@@ -106,7 +108,7 @@ fn list_twins(
         groups += 1;
         games += group.games.len();
         if json {
-            super::write_json_line(out, &group)?;
+            write_json_line(out, &group)?;
         } else {
             writeln!(
                 out,
@@ -160,7 +162,7 @@ fn write_record(
         visible(&message),
         visible(r.status.name())
     )?;
-    let rules = super::rules_line(&r.variant, r.variant_from.as_deref(), &r.reads_ok_under);
+    let rules = rules_line(&r.variant, r.variant_from.as_deref(), &r.reads_ok_under);
     writeln!(out, "{rules}")?;
     Ok(())
 }

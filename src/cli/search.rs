@@ -5,9 +5,10 @@ use std::io::Write;
 use clap::Args;
 
 use super::board::print_query_board;
+use super::error::{CliError, Exit};
 use super::games::GameFilterArgs;
+use super::output::write_json_line;
 use super::query_args::{PositionArgs, open_store, warn_unindexed};
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::render::Board;
 use crate::store::listing::Roster;
@@ -65,7 +66,7 @@ pub fn cmd_search(
         args.limit,
         |hit| -> Result<(), CliError> {
             if args.json {
-                super::write_json_line(out, &hit)?;
+                write_json_line(out, &hit)?;
             } else {
                 writeln!(
                     out,

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use clap::Args;
 
-use super::{CliError, Exit};
+use super::error::{CliError, Exit};
 use crate::serve::{DEFAULT_PORT, ServeError, bind};
 
 /// Arguments of `serve`.

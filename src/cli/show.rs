@@ -6,9 +6,10 @@ use std::path::Path;
 use clap::Args;
 
 use super::board::colour_for;
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use super::query_args::open_store;
 use super::write_file::{refuse_database, write_file};
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::render::Board;
 use crate::render::game::view_board;
@@ -66,7 +67,7 @@ pub fn cmd_show(
             )));
         }
         if args.json {
-            super::write_json_line(out, &view)?;
+            write_json_line(out, &view)?;
             return Ok(Exit::Success);
         }
         write_header(out, &view)?;
@@ -91,7 +92,7 @@ pub fn cmd_show(
         )?;
     }
     if args.json {
-        super::write_json_line(out, &view)?;
+        write_json_line(out, &view)?;
         return Ok(Exit::Success);
     }
     write_header(out, &view)?;

@@ -8,8 +8,9 @@ use serde::Serialize;
 use crate::store::invariants::Checked;
 use crate::store::query::Stats;
 
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use super::query_args::open_store;
-use super::{CliError, Exit};
 use crate::escape::visible;
 
 /// Arguments of `stats`.
@@ -55,7 +56,7 @@ pub fn cmd_stats(
             stats: &stats,
             check: checked.as_ref(),
         };
-        super::write_json_line(out, &record)?;
+        write_json_line(out, &record)?;
         return Ok(exit);
     }
     writeln!(

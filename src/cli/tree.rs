@@ -5,8 +5,9 @@ use std::io::Write;
 use clap::Args;
 
 use super::board::print_query_board;
+use super::error::{CliError, Exit};
+use super::output::write_json_line;
 use super::query_args::{PositionArgs, open_store, warn_unindexed};
-use super::{CliError, Exit};
 use crate::escape::visible;
 use crate::notation::Notation;
 use crate::render::Board;
@@ -72,7 +73,7 @@ pub fn cmd_tree(
     }
     for m in &moves {
         if args.json {
-            super::write_json_line(out, m)?;
+            write_json_line(out, m)?;
         } else {
             let score = m
                 .score

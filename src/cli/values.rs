@@ -13,6 +13,10 @@ use crate::replay::Status;
 use crate::rules::Preset;
 use crate::store::games::GameSort;
 
+/// `--variant auto`: each game's rules from its tags, else inferred from
+/// its moves, whatever options were remembered with its file.
+pub const AUTO: &str = "auto";
+
 impl ValueEnum for Notation {
     fn value_variants<'a>() -> &'a [Notation] {
         &Notation::ALL
@@ -79,7 +83,7 @@ impl ValueEnum for PresetOrAuto {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(match self {
-            PresetOrAuto::Auto => super::AUTO,
+            PresetOrAuto::Auto => AUTO,
             PresetOrAuto::Preset(p) => p.name(),
         }))
     }

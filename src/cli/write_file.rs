@@ -14,7 +14,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::CliError;
+use super::error::CliError;
 use crate::escape::visible;
 
 /// The files kept beside the database `db`: SQLite's write-ahead log,

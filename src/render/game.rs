@@ -2,7 +2,7 @@
 //! move that led there marked, the moves where its readings part as
 //! arrows; and the problem games of the HTML report.
 
-use super::Board;
+use super::board::Board;
 use super::html::{MoveItem, Problem, TokenMark};
 use crate::notation::{Notation, parse_fen_on};
 use crate::pdn::Reader;

@@ -10,8 +10,9 @@
 
 use std::io::{self, Write};
 
+use super::board::Board;
+use super::markup::escape;
 use super::svg::{self, Defs};
-use super::{Board, escape};
 use crate::notation::Notation;
 use crate::rules::{Color, Geometry, Rules};
 use crate::store::record::ReportRecord;

@@ -9,7 +9,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Board, Mark, arrow_colour, escape};
+use super::board::{Board, Mark, arrow_colour, captured_squares};
+use super::markup::escape;
 use crate::notation::Notation;
 use crate::rules::{Color, Corner, Geometry, Numbering, Square};
 
@@ -263,7 +264,7 @@ fn write_last_move(out: &mut String, board: &Board, mv: &crate::rules::Move) {
     out.push_str(r#"<g class="last-move">"#);
     let mut squares: Vec<Square> = vec![mv.from()];
     squares.extend(mv.path());
-    squares.extend(super::captured_squares(mv));
+    squares.extend(captured_squares(mv));
     for square in squares {
         let (row, col) = board.cell(square);
         let (x, y) = (col as f64 * SQUARE, row as f64 * SQUARE);

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Board, Mark};
+use super::board::{Board, Mark, arrow_colour};
 use crate::rules::{Color, Piece, Square};
 
 /// The glyph of a piece.
@@ -145,7 +145,7 @@ fn write_footer(out: &mut String, board: &Board) {
             out,
             "    arrow {} ({}): {}",
             i + 1,
-            super::arrow_colour(i).1,
+            arrow_colour(i).1,
             arrow.label
         );
     }
