@@ -157,6 +157,52 @@ fn main() {
             sample::positions(&store, wanted),
         )
     };
+    let (at, routes) = routes(&sampled);
+    let server = Server::start(db);
+    let mut client = Client::connect(server.address);
+    println!(
+        "{db}: {games} games, {} positions (plies 0–40), over HTTP/1.1 keep-alive",
+        sampled.len()
+    );
+    for (_, targets) in &routes {
+        for target in targets {
+            client.get(target);
+        }
+    }
+    println!(
+        "{:<9} {:>26}   {:>26}   {:>9}",
+        "route", "server p50 / p99 / max ms", "client p50 / p99 / max ms", "bytes p50"
+    );
+    for (name, targets) in &routes {
+        let timed: Vec<Timed> = targets.iter().map(|t| client.get(t)).collect();
+        let slowest = timed
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.server.total_cmp(&b.1.server))
+            .map_or(0, |(i, _)| i);
+        let mut server: Vec<f64> = timed.iter().map(|t| t.server).collect();
+        let mut client: Vec<f64> = timed.iter().map(|t| t.client).collect();
+        let mut bytes: Vec<f64> = timed.iter().map(|t| t.bytes as f64).collect();
+        let (s50, s99, smax) = sample::percentiles(&mut server);
+        let (c50, c99, cmax) = sample::percentiles(&mut client);
+        let (b50, _, _) = sample::percentiles(&mut bytes);
+        println!(
+            "{name:<9} {s50:8.2} {s99:8.2} {smax:8.2}   {c50:8.2} {c99:8.2} {cmax:8.2}   {b50:9.0}   \
+             slowest: {} (ply {})",
+            targets[slowest], at[slowest].2
+        );
+    }
+}
+
+/// Each route's requests at the sampled positions, and the positions'
+/// (variant, FEN, ply) as written in them.
+#[allow(clippy::type_complexity)]
+fn routes(
+    sampled: &[sample::Sampled],
+) -> (
+    Vec<(String, String, usize)>,
+    Vec<(&'static str, Vec<String>)>,
+) {
     let encode = |text: &str| utf8_percent_encode(text, NON_ALPHANUMERIC).to_string();
     let at: Vec<(String, String, usize)> = sampled
         .iter()
@@ -195,38 +241,5 @@ fn main() {
                 .collect(),
         ),
     ];
-    let server = Server::start(db);
-    let mut client = Client::connect(server.address);
-    println!(
-        "{db}: {games} games, {} positions (plies 0–40), over HTTP/1.1 keep-alive",
-        sampled.len()
-    );
-    for (_, targets) in &routes {
-        for target in targets {
-            client.get(target);
-        }
-    }
-    println!(
-        "{:<9} {:>26}   {:>26}   {:>9}",
-        "route", "server p50 / p99 / max ms", "client p50 / p99 / max ms", "bytes p50"
-    );
-    for (name, targets) in &routes {
-        let timed: Vec<Timed> = targets.iter().map(|t| client.get(t)).collect();
-        let slowest = timed
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.server.total_cmp(&b.1.server))
-            .map_or(0, |(i, _)| i);
-        let mut server: Vec<f64> = timed.iter().map(|t| t.server).collect();
-        let mut client: Vec<f64> = timed.iter().map(|t| t.client).collect();
-        let mut bytes: Vec<f64> = timed.iter().map(|t| t.bytes as f64).collect();
-        let (s50, s99, smax) = sample::percentiles(&mut server);
-        let (c50, c99, cmax) = sample::percentiles(&mut client);
-        let (b50, _, _) = sample::percentiles(&mut bytes);
-        println!(
-            "{name:<9} {s50:8.2} {s99:8.2} {smax:8.2}   {c50:8.2} {c99:8.2} {cmax:8.2}   {b50:9.0}   \
-             slowest: {} (ply {})",
-            targets[slowest], at[slowest].2
-        );
-    }
+    (at, routes)
 }

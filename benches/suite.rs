@@ -102,6 +102,64 @@ fn generated(work: &Path, n: usize, variant: &str) -> std::path::PathBuf {
 
 /// Measures one archive and prints its row.
 fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
+    let speed = reading_speed(archive);
+    let db = work.join(format!("{name}.sqlite"));
+    let began = Instant::now();
+    let (summary, peak_mib) = run_measured(
+        Command::new(BIN)
+            .arg("--db")
+            .arg(&db)
+            .args(["import", "--quiet", "--json"])
+            .arg(archive),
+    );
+    let import = began.elapsed().as_secs_f64();
+    let summary: serde_json::Value = serde_json::from_str(&summary).expect("an import summary");
+    let stored = summary["games"].as_u64().unwrap_or(0);
+    let positions = summary["positions"].as_u64().unwrap_or(0);
+    let bytes = database_bytes(&db);
+    let Latencies {
+        rare,
+        common,
+        tree,
+        by_player,
+        by_date,
+        by_event,
+        players,
+    } = Latencies::measure(&db, variant);
+    let ReadingSpeed {
+        mb,
+        read,
+        games,
+        checked,
+    } = speed;
+    println!(
+        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {rare} | {common} | {tree} | {by_player} | {by_date} | {by_event} | {players} | {peak_mib} |",
+        mb / read,
+        games as f64 / read,
+        games as f64 / checked,
+        stored as f64 / import,
+        1e6 * import / stored.max(1) as f64,
+        bytes as f64 / positions.max(1) as f64,
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
+/// How fast an archive is read, and read and replayed, in memory.
+struct ReadingSpeed {
+    /// The archive's size in MB.
+    mb: f64,
+    /// Seconds to read it (best of 3).
+    read: f64,
+    /// Games read.
+    games: usize,
+    /// Seconds to read and replay it (best of 3).
+    checked: f64,
+}
+
+/// Reads `archive` into memory and times reading and replaying it.
+fn reading_speed(archive: &Path) -> ReadingSpeed {
     let data = std::fs::read(archive).expect("the archive reads");
     let mb = data.len() as f64 / 1e6;
     let (read, games) = best_of(3, || {
@@ -128,83 +186,62 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
         let Ok(()) = checker.finish(false, &mut count);
         std::hint::black_box(done);
     });
-    drop(data);
+    ReadingSpeed {
+        mb,
+        read,
+        games,
+        checked,
+    }
+}
 
-    let db = work.join(format!("{name}.sqlite"));
-    let began = Instant::now();
-    let (summary, peak_mib) = run_measured(
-        Command::new(BIN)
-            .arg("--db")
-            .arg(&db)
-            .args(["import", "--quiet", "--json"])
-            .arg(archive),
-    );
-    let import = began.elapsed().as_secs_f64();
-    let summary: serde_json::Value = serde_json::from_str(&summary).expect("an import summary");
-    let stored = summary["games"].as_u64().unwrap_or(0);
-    let positions = summary["positions"].as_u64().unwrap_or(0);
-    let bytes = database_bytes(&db);
+/// Query latencies on an imported archive, each "median / p99 ms".
+struct Latencies {
+    rare: String,
+    common: String,
+    tree: String,
+    by_player: String,
+    by_date: String,
+    by_event: String,
+    players: String,
+}
 
-    let queries = Queries::pick(&db, variant);
-    let rare = latency(
-        &queries.rare,
-        |fen| vec!["search".into(), "--fen".into(), fen.clone()],
-        &db,
-    );
-    let common = latency(
-        &queries.common,
-        |moves| {
+impl Latencies {
+    /// Times each kind of query at positions and values picked from `db`.
+    fn measure(db: &Path, variant: &str) -> Latencies {
+        let queries = Queries::pick(db, variant);
+        let search_moves = |moves: &String| {
+            let variant = variant.to_string();
             vec![
                 "search".into(),
                 "--variant".into(),
-                variant.into(),
+                variant,
                 "--moves".into(),
                 moves.clone(),
             ]
-        },
-        &db,
-    );
-    let tree = latency(
-        &queries.tree,
-        |fen| {
+        };
+        let tree_at = |fen: &String| {
             let mut args = vec!["tree".to_string(), "--variant".into(), variant.into()];
             if !fen.is_empty() {
                 args.extend(["--fen".into(), fen.clone()]);
             }
             args
-        },
-        &db,
-    );
-    let by_player = latency(
-        &queries.players,
-        |name| vec!["games".into(), "--player".into(), name.clone()],
-        &db,
-    );
-    let by_date = latency(
-        &queries.months,
-        |month| vec!["games".into(), "--date".into(), month.clone()],
-        &db,
-    );
-    let by_event = latency(
-        &queries.events,
-        |event| vec!["games".into(), "--event".into(), event.clone()],
-        &db,
-    );
-    let players = latency(&vec![String::new(); 20], |_| vec!["players".into()], &db);
-    println!(
-        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {} | {} | {} | {by_player} | {by_date} | {by_event} | {players} | {peak_mib} |",
-        mb / read,
-        games as f64 / read,
-        games as f64 / checked,
-        stored as f64 / import,
-        1e6 * import / stored.max(1) as f64,
-        bytes as f64 / positions.max(1) as f64,
-        rare,
-        common,
-        tree,
-    );
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        };
+        let games_by = |flag: &'static str| {
+            move |value: &String| vec!["games".into(), flag.into(), value.clone()]
+        };
+        Latencies {
+            rare: latency(
+                &queries.rare,
+                |fen| vec!["search".into(), "--fen".into(), fen.clone()],
+                db,
+            ),
+            common: latency(&queries.common, search_moves, db),
+            tree: latency(&queries.tree, tree_at, db),
+            by_player: latency(&queries.players, games_by("--player"), db),
+            by_date: latency(&queries.months, games_by("--date"), db),
+            by_event: latency(&queries.events, games_by("--event"), db),
+            players: latency(&vec![String::new(); 20], |_| vec!["players".into()], db),
+        }
     }
 }
 
@@ -279,34 +316,22 @@ impl Queries {
         let conn =
             rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .expect("the database opens");
-        let ids: Vec<i64> = {
-            let mut stmt = conn
-                .prepare("SELECT id FROM game WHERE status = 'ok' AND preset = ?1 AND start_fen IS NULL AND plies >= 8")
-                .expect("query");
-            stmt.query_map([variant], |r| r.get(0))
-                .expect("query")
-                .collect::<Result<_, _>>()
-                .expect("ids")
-        };
+        let ids: Vec<i64> = column(
+            &conn,
+            "SELECT id FROM game WHERE status = 'ok' AND preset = ?1 AND start_fen IS NULL AND plies >= 8",
+            [variant],
+        );
         let mut rng = pdndb::generate::SplitMix64::new(7);
-        let names: Vec<String> = {
-            let mut stmt = conn
-                .prepare("SELECT DISTINCT name FROM player_stat ORDER BY name")
-                .expect("query");
-            stmt.query_map([], |r| r.get(0))
-                .expect("query")
-                .collect::<Result<_, _>>()
-                .expect("names")
-        };
-        let events: Vec<String> = {
-            let mut stmt = conn
-                .prepare("SELECT value FROM tag_value WHERE field = 'event' AND value <> '' ORDER BY value")
-                .expect("query");
-            stmt.query_map([], |r| r.get(0))
-                .expect("query")
-                .collect::<Result<_, _>>()
-                .expect("events")
-        };
+        let names: Vec<String> = column(
+            &conn,
+            "SELECT DISTINCT name FROM player_stat ORDER BY name",
+            [],
+        );
+        let events: Vec<String> = column(
+            &conn,
+            "SELECT value FROM tag_value WHERE field = 'event' AND value <> '' ORDER BY value",
+            [],
+        );
         let mut queries = Queries {
             rare: Vec::new(),
             common: Vec::new(),
@@ -358,6 +383,19 @@ impl Queries {
         }
         queries
     }
+}
+
+/// The one column `sql` selects, every row.
+fn column<T: rusqlite::types::FromSql>(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Vec<T> {
+    let mut stmt = conn.prepare(sql).expect("query");
+    stmt.query_map(params, |r| r.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows")
 }
 
 /// Median and 99th percentile wall time of running each query, in ms.
