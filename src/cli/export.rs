@@ -256,13 +256,13 @@ impl Export<'_> {
         if exported.own_notation {
             tally.own += 1;
         }
-        let back = exported.back.as_ref().map(|b| b.status);
+        let back = exported.back.as_ref().map(|b| b.outcome.status);
         let dama = options.notation == Some(Notation::Dama);
         let doubtful = dama && back == Some(Status::Ambiguous);
         if doubtful {
             tally.doubtful += 1;
         }
-        let new_doubt = doubtful && checked.record.status != Status::Ambiguous;
+        let new_doubt = doubtful && checked.record.outcome.status != Status::Ambiguous;
         if new_doubt {
             tally.doubtful_new += 1;
         } else if !exported.kept {

@@ -8,7 +8,7 @@ use clap::Args;
 use super::query_args::open_store;
 use super::{CliError, Exit};
 use crate::escape::visible;
-use crate::replay::Status;
+use crate::replay::{Status, VariantFrom};
 use crate::store::listing::{Place, Roster, Shown};
 
 /// Arguments of `report`.
@@ -144,11 +144,12 @@ fn write_record(
     record: &crate::store::record::ReportRecord,
 ) -> Result<(), CliError> {
     let r = &record.record;
-    let roster = Roster::of(&record.tags, &record.record.variant);
+    let source = &record.source;
+    let roster = Roster::of(&source.tags, &record.record.variant);
     let place = Place {
-        file: &record.file,
-        line: record.line,
-        index: record.index,
+        file: &source.file,
+        line: i64::try_from(source.line).unwrap_or(i64::MAX),
+        index: i64::try_from(source.index).unwrap_or(i64::MAX),
     };
     let message = r
         .message
@@ -160,7 +161,11 @@ fn write_record(
         visible(&message),
         visible(r.status.name())
     )?;
-    let rules = super::rules_line(&r.variant, r.variant_from.as_deref(), &r.reads_ok_under);
+    let rules = super::rules_line(
+        &r.variant,
+        r.variant_from.map(VariantFrom::name),
+        &r.reads_ok_under,
+    );
     writeln!(out, "{rules}")?;
     Ok(())
 }
@@ -188,7 +193,7 @@ fn write_html(
         let Some(record) = store.record(id)? else {
             return Ok(());
         };
-        let file = &record.file;
+        let file = &record.source.file;
         let index = *file_index.entry(file.clone()).or_insert_with(|| {
             files.push((file.clone(), Vec::new()));
             files.len() - 1

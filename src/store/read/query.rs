@@ -11,15 +11,17 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use crate::notation::{Fen, Notation};
-use crate::replay::{SetupError, Status, position_after_moves};
+use crate::replay::RecordBody;
+use crate::replay::{RecordSource, SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::stored::error::StoredPart;
 use crate::store::stored::game::{start_position, stored_text};
 use crate::store::stored::param::{Param, Wording};
-use crate::store::stored::record::{ReportRecord, StoredRecord};
-use crate::store::stored::record::{parse_record, parse_status, parse_tags};
+use crate::store::stored::record::ReportRecord;
+use crate::store::stored::record::{parse_name, parse_record, parse_status, parse_tags};
 use crate::store::stored::{Store, StoreError};
 
 /// Which games a query looks at.
@@ -257,7 +259,7 @@ pub struct StoredGame {
     /// The result as written.
     pub result: Option<String>,
     /// The check record (without file, index, line, tags).
-    pub record: StoredRecord,
+    pub record: RecordBody,
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<String>,
@@ -682,7 +684,7 @@ impl Store {
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
-                    record: StoredRecord::ok(
+                    record: RecordBody::ok(
                         String::new(),
                         None,
                         plies.and_then(|p| usize::try_from(p).ok()),
@@ -699,15 +701,16 @@ impl Store {
         game.status = parse_status(id, &status)?;
         game.record = match record {
             Some(json) => parse_record(id, &json)?,
-            None => StoredRecord {
+            None => RecordBody {
                 variant: game.variant.clone(),
-                notation: game.notation.clone(),
+                notation: parse_name(id, StoredPart::Notation, game.notation.as_deref())?,
                 status: game.status,
                 ..game.record
             },
         };
         // The column is what recheck keeps up to date.
-        game.record.variant_from.clone_from(&game.variant_from);
+        game.record.variant_from =
+            parse_name(id, StoredPart::VariantFrom, game.variant_from.as_deref())?;
         Ok(Some(game))
     }
 
@@ -1321,10 +1324,12 @@ impl Store {
         };
         Ok(Some(ReportRecord {
             game: id,
-            file: source.file,
-            index: source.index,
-            line: source.line,
-            tags: source.tags,
+            source: RecordSource {
+                file: source.file,
+                index: usize::try_from(source.index).unwrap_or_default(),
+                line: u64::try_from(source.line).unwrap_or_default(),
+                tags: source.tags,
+            },
             record: game.record,
         }))
     }

@@ -17,7 +17,7 @@ use crate::store::read::listing::Outcome;
 use crate::store::read::query::{PlayedMoves, Source, StoredGame};
 use crate::store::stored::{Store, StoreError};
 
-use crate::store::stored::record::StoredRecord;
+use crate::replay::RecordBody;
 
 /// Why a game cannot be shown.
 #[derive(Debug, thiserror::Error)]
@@ -87,7 +87,7 @@ pub struct GameView {
     pub result: Option<String>,
     /// The game's check record.
     #[serde(skip)]
-    pub record: StoredRecord,
+    pub record: RecordBody,
     /// The first reading, for a game with a board.
     #[serde(skip)]
     pub reading: Option<FirstReading>,
@@ -293,7 +293,7 @@ impl Store {
         // ply, as the stored moves count them.
         let shape = match &checked {
             Some(reading) => as_read(reading),
-            None => AsRead::joining(view.record.notation.as_deref().and_then(|n| n.parse().ok())),
+            None => AsRead::joining(view.record.notation),
         };
         let moves = original
             .as_ref()
@@ -517,7 +517,7 @@ fn main_line(game: &Game, view: &GameView, shape: &AsRead<'_>) -> Vec<PlyView> {
             .reading
             .as_ref()
             .map_or(Notation::Numeric, |r| r.notation),
-        written_in: view.record.notation.as_deref().and_then(|n| n.parse().ok()),
+        written_in: view.record.notation,
         start_side,
     };
     let played: Vec<(Position, Move)> = view
@@ -624,7 +624,7 @@ fn nag_text(nag: &Nag) -> String {
 /// The fault of a problem game with a board: the position before its
 /// faulty ply (the certain one, else the first reading's), the
 /// candidates or the legal moves there.
-fn fault(record: &StoredRecord, reading: &FirstReading) -> Option<Fault> {
+fn fault(record: &RecordBody, reading: &FirstReading) -> Option<Fault> {
     let ply = record.ply?;
     let naming = Naming {
         rules: &reading.rules,
@@ -656,7 +656,7 @@ fn fault(record: &StoredRecord, reading: &FirstReading) -> Option<Fault> {
     Some(Fault {
         ply,
         move_number: record.move_number,
-        side: record.side.clone(),
+        side: record.side.map(|s| s.name().to_string()),
         token: record.token.clone(),
         fen: before.as_ref().map(write_fen),
         certain: certain.is_some(),

@@ -46,11 +46,6 @@ impl FromSql for Notation {
     }
 }
 
-/// A stored name that is no [`VariantFrom`].
-#[derive(Debug, thiserror::Error)]
-#[error("unknown source of rules `{0}` (expected forced, tag, inferred or default)")]
-pub struct UnknownVariantFrom(String);
-
 impl ToSql for VariantFrom {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::from(self.name()))
@@ -59,9 +54,7 @@ impl ToSql for VariantFrom {
 
 impl FromSql for VariantFrom {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<VariantFrom> {
-        named(value, |name| {
-            VariantFrom::from_name(name).ok_or_else(|| UnknownVariantFrom(name.to_string()))
-        })
+        named(value, str::parse::<VariantFrom>)
     }
 }
 
