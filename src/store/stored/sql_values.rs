@@ -7,6 +7,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::notation::Notation;
 use crate::replay::{Status, VariantFrom};
+use crate::store::stored::id::GameId;
 
 /// A name read back by `parse`, any failure a conversion error.
 fn named<T, E>(value: ValueRef<'_>, parse: impl FnOnce(&str) -> Result<T, E>) -> FromSqlResult<T>
@@ -58,6 +59,18 @@ impl FromSql for VariantFrom {
     }
 }
 
+impl ToSql for GameId {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl FromSql for GameId {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<GameId> {
+        i64::column_result(value).map(GameId)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +93,10 @@ mod tests {
             let read = conn.query_row("SELECT ?1", [bad], |r| r.get::<_, Status>(0));
             assert!(read.is_err(), "{bad}");
         }
+        let id: GameId = conn
+            .query_row("SELECT ?1", [GameId(7)], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, GameId(7));
         let read = conn.query_row("SELECT 'told'", [], |r| r.get::<_, VariantFrom>(0));
         assert!(read.is_err());
         let read = conn.query_row("SELECT 'chess'", [], |r| r.get::<_, Notation>(0));
