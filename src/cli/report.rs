@@ -72,7 +72,7 @@ pub fn cmd_report(
     let mut problems = false;
     // Each game is written as it is read.
     let listed = store.each_report_id(&names, args.resolved, |id| -> Result<(), CliError> {
-        let Some(record) = store.record(id)? else {
+        let Some(record) = store.record(crate::store::GameId(id))? else {
             return Ok(());
         };
         problems |= record.record.status != Status::Ok;
@@ -190,7 +190,7 @@ fn write_html(
     let mut summary = SummaryBuilder::default();
     let mut problems = false;
     store.each_report_id(statuses, resolved, |id| -> Result<(), CliError> {
-        let Some(record) = store.record(id)? else {
+        let Some(record) = store.record(crate::store::GameId(id))? else {
             return Ok(());
         };
         let file = &record.source.file;
@@ -211,8 +211,12 @@ fn write_html(
         for (file, ids) in &files {
             page.file(file, ids.len())?;
             for &id in ids {
-                if let Some(record) = store.record(id)? {
-                    page.game(&crate::render::game::problem(store, id, record)?)?;
+                if let Some(record) = store.record(crate::store::GameId(id))? {
+                    page.game(&crate::render::game::problem(
+                        store,
+                        crate::store::GameId(id),
+                        record,
+                    )?)?;
                 }
             }
         }

@@ -9,6 +9,7 @@ use crate::pdn::Reader;
 use crate::replay::RecordBody;
 use crate::replay::{AsRead, Status, ply_label};
 use crate::rules::{Color, Geometry, Move, Position, Rules};
+use crate::store::GameId;
 use crate::store::query::{PlayedMoves, StoredGame};
 use crate::store::record::ReportRecord;
 use crate::store::view::GameView;
@@ -75,7 +76,7 @@ pub fn view_board(view: &GameView) -> Option<Board> {
 ///
 /// # Errors
 /// A database failure.
-pub fn problem(store: &Store, id: i64, record: ReportRecord) -> Result<Problem, StoreError> {
+pub fn problem(store: &Store, id: GameId, record: ReportRecord) -> Result<Problem, StoreError> {
     let game = store.game(id)?;
     let r = &record.record;
     let notation = r.notation.unwrap_or(Notation::Numeric);

@@ -73,7 +73,7 @@ pub enum TokenMark {
 #[derive(Clone, Debug)]
 pub struct Problem {
     /// The game id in the database.
-    pub id: i64,
+    pub id: crate::store::GameId,
     /// Its record (file, index, line, tags, status, message, …).
     pub record: ReportRecord,
     /// The board at the fault or where readings part, when there is one.
@@ -488,7 +488,7 @@ mod tests {
         record.status = status;
         record.message = Some("ply 2 <bad> & \"worse\"".into());
         ReportRecord {
-            game: 1,
+            game: crate::store::GameId(1),
             source: crate::replay::RecordSource {
                 file: file.into(),
                 index: 2,
@@ -522,7 +522,7 @@ mod tests {
         });
         let problems = vec![
             Problem {
-                id: 7,
+                id: crate::store::GameId(7),
                 record: record("a<b>.pdn", Status::Ambiguous, hostile),
                 board: Some(Board::new(p, rules.geometry, Notation::Dama)),
                 caption: "position 1 <x>".into(),
@@ -546,7 +546,7 @@ mod tests {
                 command: Some("pdndb show 7 --ply 1".into()),
             },
             Problem {
-                id: 8,
+                id: crate::store::GameId(8),
                 record: record("b.pdn", Status::Unsupported, serde_json::json!({})),
                 board: None,
                 caption: "no board".into(),

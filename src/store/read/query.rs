@@ -19,6 +19,7 @@ use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
 use crate::store::stored::error::StoredPart;
 use crate::store::stored::game::{start_position, stored_text};
+use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
 use crate::store::stored::record::ReportRecord;
 use crate::store::stored::record::{parse_name, parse_record, parse_status, parse_tags};
@@ -103,7 +104,7 @@ impl Source {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {
     /// Game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file.
     pub file: String,
     /// Index in the file.
@@ -245,7 +246,7 @@ struct KnownStart {
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     /// Game id.
-    pub id: i64,
+    pub id: GameId,
     /// Its status.
     pub status: Status,
     /// Variant string.
@@ -667,7 +668,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+    pub fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
         let row = self
             .conn()
             .prepare_cached(
@@ -698,19 +699,22 @@ impl Store {
         let Some((mut game, status, record)) = row else {
             return Ok(None);
         };
-        game.status = parse_status(id, &status)?;
+        game.status = parse_status(id.get(), &status)?;
         game.record = match record {
-            Some(json) => parse_record(id, &json)?,
+            Some(json) => parse_record(id.get(), &json)?,
             None => RecordBody {
                 variant: game.variant.clone(),
-                notation: parse_name(id, StoredPart::Notation, game.notation.as_deref())?,
+                notation: parse_name(id.get(), StoredPart::Notation, game.notation.as_deref())?,
                 status: game.status,
                 ..game.record
             },
         };
         // The column is what recheck keeps up to date.
-        game.record.variant_from =
-            parse_name(id, StoredPart::VariantFrom, game.variant_from.as_deref())?;
+        game.record.variant_from = parse_name(
+            id.get(),
+            StoredPart::VariantFrom,
+            game.variant_from.as_deref(),
+        )?;
         Ok(Some(game))
     }
 
@@ -718,7 +722,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn source(&self, game: i64) -> Result<Option<Source>, StoreError> {
+    pub fn source(&self, game: GameId) -> Result<Option<Source>, StoreError> {
         self
             .conn()
             .prepare_cached(
@@ -733,7 +737,7 @@ impl Store {
                     line: r.get(2)?,
                     tags: serde_json::Map::new(),
                 };
-                Ok((source, parse_tags(game, stored)))
+                Ok((source, parse_tags(game.get(), stored)))
             })
             .optional()?
             .map(|(source, tags)| {
@@ -1068,11 +1072,12 @@ impl Store {
         ply: i64,
         outcome: i64,
     ) -> Result<Option<SearchHit>, StoreError> {
-        let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
+        let (Some(stored), Some(source)) = (self.game(GameId(game))?, self.source(GameId(game))?)
+        else {
             return Ok(None);
         };
         Ok(Some(SearchHit {
-            game,
+            game: GameId(game),
             file: source.file,
             index: source.index,
             line: source.line,
@@ -1191,12 +1196,12 @@ impl TwinGroup<'_> {
     /// a source is left out).
     pub fn members(&self) -> impl Iterator<Item = Result<TwinMember, StoreError>> + '_ {
         self.games.iter().filter_map(|&game| {
-            let source = match self.store.source(game) {
+            let source = match self.store.source(GameId(game)) {
                 Ok(source) => source?,
                 Err(err) => return Some(Err(err)),
             };
             Some(Ok(TwinMember {
-                game,
+                game: GameId(game),
                 file: source.file,
                 index: source.index,
                 line: source.line,
@@ -1236,7 +1241,7 @@ impl Serialize for TwinMembers<'_, '_> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TwinMember {
     /// Game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file.
     pub file: String,
     /// Index in the file.
@@ -1318,7 +1323,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn record(&self, id: i64) -> Result<Option<ReportRecord>, StoreError> {
+    pub fn record(&self, id: GameId) -> Result<Option<ReportRecord>, StoreError> {
         let (Some(game), Some(source)) = (self.game(id)?, self.source(id)?) else {
             return Ok(None);
         };
@@ -1375,8 +1380,8 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn original_text(&self, game: i64) -> Result<Option<String>, StoreError> {
-        stored_text(self.conn(), game)
+    pub fn original_text(&self, game: GameId) -> Result<Option<String>, StoreError> {
+        stored_text(self.conn(), game.get())
     }
 
     /// Counts of what the database holds.

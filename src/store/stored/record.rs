@@ -14,13 +14,14 @@ use serde::{Deserialize, Serialize};
 use crate::replay::{RecordBody, RecordSource, Status};
 
 use crate::store::stored::error::{StoreError, StoredPart};
+use crate::store::stored::id::GameId;
 
 /// A stored game's record with its source in front: the object of
 /// `report --json` (and of `check --json`, plus the game id).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReportRecord {
     /// The game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file as given when imported (its first copy), index, line
     /// and tags.
     #[serde(flatten)]
@@ -219,7 +220,7 @@ mod tests {
             )
         );
         let report = ReportRecord {
-            game: 4,
+            game: GameId(4),
             source: RecordSource {
                 file: "a.pdn".into(),
                 index: 1,
