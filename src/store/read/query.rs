@@ -1187,7 +1187,7 @@ pub struct TwinGroup<'s> {
     /// Plies of the shared move list.
     pub plies: i64,
     /// The games, by id.
-    pub games: Vec<i64>,
+    pub games: Vec<GameId>,
     store: &'s Store,
 }
 
@@ -1196,12 +1196,12 @@ impl TwinGroup<'_> {
     /// a source is left out).
     pub fn members(&self) -> impl Iterator<Item = Result<TwinMember, StoreError>> + '_ {
         self.games.iter().filter_map(|&game| {
-            let source = match self.store.source(GameId(game)) {
+            let source = match self.store.source(game) {
                 Ok(source) => source?,
                 Err(err) => return Some(Err(err)),
             };
             Some(Ok(TwinMember {
-                game: GameId(game),
+                game,
                 file: source.file,
                 index: source.index,
                 line: source.line,
@@ -1363,7 +1363,7 @@ impl Store {
             let variant: String = r.get(0).map_err(sqlite)?;
             let plies: i64 = r.get(1).map_err(sqlite)?;
             let ids: String = r.get(2).map_err(sqlite)?;
-            let mut games: Vec<i64> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
+            let mut games: Vec<GameId> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
             games.sort_unstable();
             each(TwinGroup {
                 variant,
