@@ -118,7 +118,7 @@ pub struct RecordBody {
     /// Preset name plus non-default switches; `international` or `unknown`.
     pub variant: String,
     /// The notation the moves were read in.
-    #[serde(default, with = "by_name")]
+    #[serde(default, serialize_with = "name_or_null", deserialize_with = "by_name")]
     pub notation: Option<Notation>,
     /// The status.
     pub status: Status,
@@ -134,7 +134,7 @@ pub struct RecordBody {
     /// The move number of `ply`, counted from the first side's moves.
     pub move_number: Option<usize>,
     /// Who plays `ply`: `white` or `black`.
-    #[serde(default, with = "by_name")]
+    #[serde(default, serialize_with = "name_or_null", deserialize_with = "by_name")]
     pub side: Option<Color>,
     /// The move of `ply` as written.
     pub token: Option<String>,
@@ -209,33 +209,30 @@ impl Named for Color {
     }
 }
 
-/// Serde of an optional [`Named`] value: its exact name, or null.
-mod by_name {
+/// Serde of an optional [`Named`] value: its name, or null.
+fn name_or_null<T: Named, S: serde::Serializer>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_some(v.name()),
+        None => s.serialize_none(),
+    }
+}
+
+/// Serde of an optional [`Named`] value: the value of exactly its name,
+/// an unknown name an error; null reads as `None`.
+fn by_name<'de, T: Named, D: serde::Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
     use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use super::Named;
-
-    /// The name, or null.
-    pub fn serialize<T: Named, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.serialize_some(v.name()),
-            None => s.serialize_none(),
-        }
-    }
-
-    /// The value of exactly its name; an unknown name is an error.
-    pub fn deserialize<'de, T: Named, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
-        let Some(name) = Option::<String>::deserialize(d)? else {
-            return Ok(None);
-        };
-        T::ALL
-            .iter()
-            .copied()
-            .find(|v| v.name() == name)
-            .map(Some)
-            .ok_or_else(|| D::Error::custom(format!("unknown {} `{name}`", T::WHAT)))
-    }
+    let Some(name) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    T::ALL
+        .iter()
+        .copied()
+        .find(|v| v.name() == name)
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("unknown {} `{name}`", T::WHAT)))
 }
 
 impl CheckRecord {
