@@ -38,7 +38,7 @@ pub fn positions(store: &Store, wanted: usize) -> Vec<Sampled> {
         } else {
             (rng.next_u64() % 41) as usize
         };
-        let Some(game) = store.game(id).expect("a game") else {
+        let Some(game) = store.game(pdndb::store::GameId(id)).expect("a game") else {
             continue;
         };
         let Some((rules, start, moves)) = game.reading() else {

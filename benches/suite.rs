@@ -358,7 +358,10 @@ impl Queries {
         }
         for i in 0..3 * QUERIES {
             let id = ids[rng.below(ids.len())];
-            let game = store.game(id).expect("query").expect("the game");
+            let game = store
+                .game(pdndb::store::GameId(id))
+                .expect("query")
+                .expect("the game");
             let (_, _, moves) = game.reading().expect("its moves");
             match i % 3 {
                 0 => {

@@ -105,7 +105,7 @@ pub fn export_text(
     options: &ExportOptions,
 ) -> Option<Exported> {
     let before = &checked.record;
-    if options.skip_broken && is_broken(before.status) {
+    if options.skip_broken && is_broken(before.outcome.status) {
         return None;
     }
     let Reading::Replayed {
@@ -124,15 +124,18 @@ pub fn export_text(
         plies: checked.plies(game),
         start,
         replay,
-        message: before.message.as_deref(),
+        message: before.outcome.message.as_deref(),
     };
     // The record's own notation, for tokens kept as written.
     let own = ExportOptions {
         notation: *notation,
         ..*options
     };
-    let from = before.ply.map_or(replay.reached, |p| p.saturating_sub(1));
-    let mut tries = match before.status {
+    let from = before
+        .outcome
+        .ply
+        .map_or(replay.reached, |p| p.saturating_sub(1));
+    let mut tries = match before.outcome.status {
         Status::Illegal => vec![(*options, Some(from)), (own, Some(from))],
         Status::Ambiguous => vec![
             (*options, None),
@@ -152,7 +155,10 @@ pub fn export_text(
         if exported.kept {
             // The note on the fault says what the text written says (its
             // kept tokens may be wrong in another way in another notation).
-            let said = exported.back.as_ref().and_then(|b| b.message.as_deref());
+            let said = exported
+                .back
+                .as_ref()
+                .and_then(|b| b.outcome.message.as_deref());
             if keep_from.is_some() && said.is_some() && said != read.message {
                 read.message = said;
                 let text = game_to_string(&export_replayed(game, &read, &options, keep_from));
@@ -175,6 +181,7 @@ pub fn export_text(
 /// both are moves, as `00-0`, written so as not to read as a result, is
 /// `0-0`), for an ambiguous one the same ply where the readings part.
 pub fn keeps_reading(before: &CheckRecord, back: &CheckRecord) -> bool {
+    let (before, back) = (&before.outcome, &back.outcome);
     let same = before.status == back.status
         && before.variant == back.variant
         && before.plies == back.plies;
@@ -982,7 +989,7 @@ mod tests {
     /// The status, ply and token of a text read back.
     fn fault(text: &str) -> (Status, Option<usize>, Option<String>) {
         let back = read_back(text).unwrap();
-        (back.status, back.ply, back.token)
+        (back.outcome.status, back.outcome.ply, back.outcome.token)
     }
 
     #[test]
@@ -1097,7 +1104,7 @@ mod tests {
                 }
                 _ => Vec::new(),
             };
-            (checked.record.status, moves)
+            (checked.record.outcome.status, moves)
         };
         let mut checked_games = 0;
         for preset in Preset::ALL {

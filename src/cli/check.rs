@@ -17,7 +17,7 @@ use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
 use crate::pdn::{Game, Reader};
 use crate::replay::{
-    CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, record_tags,
+    CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, VariantFrom, record_tags,
 };
 use crate::rules::{Color, Position};
 
@@ -154,8 +154,8 @@ fn report_game(
     mut checked: CheckedGame,
     json: bool,
 ) -> Result<Reported, CliError> {
-    if !json && checked.record.status != Status::Ok {
-        checked.record.tags = record_tags(game);
+    if !json && checked.record.outcome.status != Status::Ok {
+        checked.record.source.tags = record_tags(game);
     }
     let warnings = checked
         .warnings
@@ -170,11 +170,11 @@ fn report_game(
     let mut output = Vec::new();
     if json {
         write_json_line(&mut output, &JsonRecord::new(&checked))?;
-    } else if checked.record.status != Status::Ok {
+    } else if checked.record.outcome.status != Status::Ok {
         write_problem(&mut output, &checked)?;
     }
     Ok(Reported {
-        status: checked.record.status,
+        status: checked.record.outcome.status,
         index: game.index,
         joiners: checked.joiners,
         warnings,
@@ -202,25 +202,29 @@ impl<'a> JsonRecord<'a> {
 /// A compiler-style report of one problem game: where, what, the board
 /// before the faulty ply and the moves possible there.
 fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliError> {
-    let r = &checked.record;
+    let (s, r) = (&checked.record.source, &checked.record.outcome);
     let at = checked.fault_at.map_or_else(
-        || format!("{}:1", r.line),
+        || format!("{}:1", s.line),
         |p| format!("{}:{}", p.line, p.column),
     );
-    let tag = |name: &str| tag_text(Some(&r.tags), name);
-    let player = |color| player_text(&r.tags, color, &r.variant);
+    let tag = |name: &str| tag_text(Some(&s.tags), name);
+    let player = |color| player_text(&s.tags, color, &r.variant);
     writeln!(
         out,
         "{}:{at}: game {} ({} – {}, {}): {} [{}]",
-        visible(&r.file),
-        r.index,
+        visible(&s.file),
+        s.index,
         player(Color::White),
         player(Color::Black),
         tag("Event"),
         visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()
     )?;
-    let rules_line = rules_line(&r.variant, Some(r.variant_from.name()), &r.reads_ok_under);
+    let rules_line = rules_line(
+        &r.variant,
+        r.variant_from.map(VariantFrom::name),
+        &r.reads_ok_under,
+    );
     writeln!(out, "{rules_line}")?;
     if let (
         Some(fen),

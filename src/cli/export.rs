@@ -223,7 +223,7 @@ impl Export<'_> {
         if !args.game.is_empty() && !args.game.contains(&id) {
             return Ok(ControlFlow::Continue(()));
         }
-        let Some(stored) = store.game(id)? else {
+        let Some(stored) = store.game(crate::store::GameId(id))? else {
             return Ok(ControlFlow::Continue(()));
         };
         let status = stored.status;
@@ -234,8 +234,13 @@ impl Export<'_> {
             tally.skipped += 1;
             return Ok(ControlFlow::Continue(()));
         }
-        let file = store.source(id)?.map(|s| s.file).unwrap_or_default();
-        let text = store.original_text(id)?.unwrap_or_default();
+        let file = store
+            .source(crate::store::GameId(id))?
+            .map(|s| s.file)
+            .unwrap_or_default();
+        let text = store
+            .original_text(crate::store::GameId(id))?
+            .unwrap_or_default();
         let Ok(Some(original)) = Reader::new(text.as_bytes()).next_game() else {
             say!("{file}: game {id} has no text to export; left out");
             return Ok(ControlFlow::Continue(()));
@@ -256,13 +261,13 @@ impl Export<'_> {
         if exported.own_notation {
             tally.own += 1;
         }
-        let back = exported.back.as_ref().map(|b| b.status);
+        let back = exported.back.as_ref().map(|b| b.outcome.status);
         let dama = options.notation == Some(Notation::Dama);
         let doubtful = dama && back == Some(Status::Ambiguous);
         if doubtful {
             tally.doubtful += 1;
         }
-        let new_doubt = doubtful && checked.record.status != Status::Ambiguous;
+        let new_doubt = doubtful && checked.record.outcome.status != Status::Ambiguous;
         if new_doubt {
             tally.doubtful_new += 1;
         } else if !exported.kept {

@@ -10,7 +10,7 @@ use super::game_text::rules_line;
 use super::output::write_json_line;
 use super::query_args::open_store;
 use crate::escape::visible;
-use crate::replay::Status;
+use crate::replay::{Status, VariantFrom};
 use crate::store::listing::{Place, Roster, Shown};
 
 /// Arguments of `report`.
@@ -74,7 +74,7 @@ pub fn cmd_report(
     let mut problems = false;
     // Each game is written as it is read.
     let listed = store.each_report_id(&names, args.resolved, |id| -> Result<(), CliError> {
-        let Some(record) = store.record(id)? else {
+        let Some(record) = store.record(crate::store::GameId(id))? else {
             return Ok(());
         };
         problems |= record.record.status != Status::Ok;
@@ -146,11 +146,12 @@ fn write_record(
     record: &crate::store::record::ReportRecord,
 ) -> Result<(), CliError> {
     let r = &record.record;
-    let roster = Roster::of(&record.tags, &record.record.variant);
+    let source = &record.source;
+    let roster = Roster::of(&source.tags, &record.record.variant);
     let place = Place {
-        file: &record.file,
-        line: record.line,
-        index: record.index,
+        file: &source.file,
+        line: i64::try_from(source.line).unwrap_or(i64::MAX),
+        index: i64::try_from(source.index).unwrap_or(i64::MAX),
     };
     let message = r
         .message
@@ -162,7 +163,11 @@ fn write_record(
         visible(&message),
         visible(r.status.name())
     )?;
-    let rules = rules_line(&r.variant, r.variant_from.as_deref(), &r.reads_ok_under);
+    let rules = rules_line(
+        &r.variant,
+        r.variant_from.map(VariantFrom::name),
+        &r.reads_ok_under,
+    );
     writeln!(out, "{rules}")?;
     Ok(())
 }
@@ -187,10 +192,10 @@ fn write_html(
     let mut summary = SummaryBuilder::default();
     let mut problems = false;
     store.each_report_id(statuses, resolved, |id| -> Result<(), CliError> {
-        let Some(record) = store.record(id)? else {
+        let Some(record) = store.record(crate::store::GameId(id))? else {
             return Ok(());
         };
-        let file = &record.file;
+        let file = &record.source.file;
         let index = *file_index.entry(file.clone()).or_insert_with(|| {
             files.push((file.clone(), Vec::new()));
             files.len() - 1
@@ -208,8 +213,12 @@ fn write_html(
         for (file, ids) in &files {
             page.file(file, ids.len())?;
             for &id in ids {
-                if let Some(record) = store.record(id)? {
-                    page.game(&crate::render::game::problem(store, id, record)?)?;
+                if let Some(record) = store.record(crate::store::GameId(id))? {
+                    page.game(&crate::render::game::problem(
+                        store,
+                        crate::store::GameId(id),
+                        record,
+                    )?)?;
                 }
             }
         }

@@ -54,7 +54,11 @@ pub fn cmd_show(
     }
     let store = open_store(db)?;
     let view = store
-        .game_view(args.game, args.ply, args.notation.as_deref())
+        .game_view(
+            crate::store::GameId(args.game),
+            args.ply,
+            args.notation.as_deref(),
+        )
         .map_err(|e| match e {
             ViewError::NotFound(m) | ViewError::BadRequest(m) => CliError::Usage(m),
             ViewError::Store(e) => CliError::Store(e),

@@ -6,10 +6,12 @@ use super::board::Board;
 use super::html::{MoveItem, Problem, TokenMark};
 use crate::notation::{Notation, parse_fen_on};
 use crate::pdn::Reader;
+use crate::replay::RecordBody;
 use crate::replay::{AsRead, Status, ply_label};
 use crate::rules::{Color, Geometry, Move, Position, Rules};
+use crate::store::GameId;
 use crate::store::query::{PlayedMoves, StoredGame};
-use crate::store::record::{ReportRecord, StoredRecord};
+use crate::store::record::ReportRecord;
 use crate::store::view::GameView;
 use crate::store::{Store, StoreError};
 
@@ -33,7 +35,7 @@ pub fn reading_board(
 
 /// The moves a record's `candidates` name, found among the legal moves
 /// of `position`.
-pub fn candidate_moves(record: &StoredRecord, rules: &Rules, position: &Position) -> Vec<Move> {
+pub fn candidate_moves(record: &RecordBody, rules: &Rules, position: &Position) -> Vec<Move> {
     let legal = position.legal_moves(rules);
     record
         .candidates
@@ -44,7 +46,7 @@ pub fn candidate_moves(record: &StoredRecord, rules: &Rules, position: &Position
 
 /// Adds the record's candidate moves as arrows when the board shows the
 /// position where the readings part (position `ply`).
-pub fn with_candidates(board: Board, record: &StoredRecord, rules: &Rules, ply: usize) -> Board {
+pub fn with_candidates(board: Board, record: &RecordBody, rules: &Rules, ply: usize) -> Board {
     if record.status != Status::Ambiguous || record.ply != Some(ply + 1) {
         return board;
     }
@@ -74,14 +76,10 @@ pub fn view_board(view: &GameView) -> Option<Board> {
 ///
 /// # Errors
 /// A database failure.
-pub fn problem(store: &Store, id: i64, record: ReportRecord) -> Result<Problem, StoreError> {
+pub fn problem(store: &Store, id: GameId, record: ReportRecord) -> Result<Problem, StoreError> {
     let game = store.game(id)?;
     let r = &record.record;
-    let notation = r
-        .notation
-        .as_deref()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(Notation::Numeric);
+    let notation = r.notation.unwrap_or(Notation::Numeric);
     let status = r.status;
     let fault = r.ply;
     let mut board = None;
@@ -156,12 +154,12 @@ pub fn problem(store: &Store, id: i64, record: ReportRecord) -> Result<Problem, 
 
 /// The main line's tokens of a game's text, the faulty one (1-based ply
 /// `fault`) and the resolved ones marked.
-fn movetext_items(text: &str, fault: Option<usize>, record: &StoredRecord) -> Vec<MoveItem> {
+fn movetext_items(text: &str, fault: Option<usize>, record: &RecordBody) -> Vec<MoveItem> {
     let Ok(Some(game)) = Reader::new(text.as_bytes()).next_game() else {
         return Vec::new();
     };
     // A capture written one jump per move is one ply.
-    let notation = record.notation.as_deref().and_then(|n| n.parse().ok());
+    let notation = record.notation;
     AsRead::joining(notation)
         .main_line(&game)
         .iter()
@@ -198,8 +196,8 @@ mod tests {
     use super::*;
     use crate::replay::ResolvedRecord;
 
-    fn record(status: Status) -> StoredRecord {
-        let mut record = StoredRecord::ok("filipino".into(), Some("numeric".into()), Some(3));
+    fn record(status: Status) -> RecordBody {
+        let mut record = RecordBody::ok("filipino".into(), Some(Notation::Numeric), Some(3));
         record.status = status;
         record
     }

@@ -74,7 +74,7 @@ pub enum TokenMark {
 #[derive(Clone, Debug)]
 pub struct Problem {
     /// The game id in the database.
-    pub id: i64,
+    pub id: crate::store::GameId,
     /// Its record (file, index, line, tags, status, message, …).
     pub record: ReportRecord,
     /// The board at the fault or where readings part, when there is one.
@@ -141,7 +141,7 @@ impl<K> Default for SummaryBuilder<K> {
 /// The name of the player of `color` in a reported game: its `White` or
 /// `Black` tag, else PlayStrategy's `P1` or `P2`; `?` when it has none.
 fn player_name(record: &ReportRecord, color: Color) -> String {
-    crate::store::listing::player(&record.tags, color, &record.record.variant)
+    crate::store::listing::player(&record.source.tags, color, &record.record.variant)
         .unwrap_or("?")
         .to_string()
 }
@@ -178,7 +178,7 @@ impl<K: Ord + Copy> SummaryBuilder<K> {
             || 0,
         );
         self.statuses[status].2 += 1;
-        let file = first_place(&mut self.files, record.file.clone(), place, Vec::new);
+        let file = first_place(&mut self.files, record.source.file.clone(), place, Vec::new);
         let counts = &mut self.files[file].2;
         if counts.len() <= status {
             counts.resize(status + 1, 0);
@@ -186,12 +186,7 @@ impl<K: Ord + Copy> SummaryBuilder<K> {
         counts[status] += 1;
         let geometry = Rules::parse(&record.record.variant)
             .map_or(Geometry::standard(), |rules| rules.geometry);
-        let notation = record
-            .record
-            .notation
-            .as_deref()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(Notation::Numeric);
+        let notation = record.record.notation.unwrap_or(Notation::Numeric);
         match self
             .layouts
             .iter_mut()
@@ -362,6 +357,7 @@ impl<W: Write> Page<W> {
         let status = escape(r.record.status.name());
         // Standard tags also through their names in other languages.
         let pairs = r
+            .source
             .tags
             .iter()
             .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
@@ -381,7 +377,7 @@ impl<W: Write> Page<W> {
             "<details class=\"game\" id=\"game-{id}\"{open}><summary><span class=\"status {status}\">{status}</span> \
              game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
-            index = r.index,
+            index = r.source.index,
             white = escape(&player_name(r, Color::White)),
             black = escape(&player_name(r, Color::Black)),
             event = escape(event),
@@ -413,9 +409,9 @@ impl<W: Write> Page<W> {
         write!(
             self.out,
             "<div class=\"info\"><p class=\"where\"><code>{}:{}</code>, game {} in the file, id {}",
-            escape(&r.file),
-            r.line,
-            r.index,
+            escape(&r.source.file),
+            r.source.line,
+            r.source.index,
             game.id
         )?;
         if let Some(command) = &game.command {
@@ -426,9 +422,9 @@ impl<W: Write> Page<W> {
             self.out,
             "<table class=\"tags\"><tbody><tr><th>variant</th><td>{}</td></tr><tr><th>notation</th><td>{}</td></tr>",
             escape(&r.record.variant),
-            escape(r.record.notation.as_deref().unwrap_or("—"))
+            escape(r.record.notation.map_or("—", Notation::name))
         )?;
-        for (name, value) in &r.tags {
+        for (name, value) in &r.source.tags {
             write!(
                 self.out,
                 "<tr><th>{}</th><td>{}</td></tr>",
@@ -483,21 +479,23 @@ impl<W: Write> Page<W> {
 mod tests {
     use super::*;
     use crate::notation::{Notation, parse_fen};
+    use crate::replay::RecordBody;
     use crate::replay::Status;
     use crate::rules::{Position, Rules};
-    use crate::store::record::StoredRecord;
     use serde_json::Value;
 
     fn record(file: &str, status: Status, tags: Value) -> ReportRecord {
-        let mut record = StoredRecord::ok("filipino".into(), Some("dama".into()), Some(2));
+        let mut record = RecordBody::ok("filipino".into(), Some(Notation::Dama), Some(2));
         record.status = status;
         record.message = Some("ply 2 <bad> & \"worse\"".into());
         ReportRecord {
-            game: 1,
-            file: file.into(),
-            index: 2,
-            line: 3,
-            tags: tags.as_object().cloned().unwrap_or_default(),
+            game: crate::store::GameId(1),
+            source: crate::replay::RecordSource {
+                file: file.into(),
+                index: 2,
+                line: 3,
+                tags: tags.as_object().cloned().unwrap_or_default(),
+            },
             record,
         }
     }
@@ -507,7 +505,7 @@ mod tests {
         let summary = Summary::of(&records);
         let mut page = Page::begin(Vec::new(), "t <1>", "sub & title", &summary).unwrap();
         for p in problems {
-            page.file(&p.record.file, 1).unwrap();
+            page.file(&p.record.source.file, 1).unwrap();
             page.game(p).unwrap();
         }
         String::from_utf8(page.finish().unwrap()).unwrap()
@@ -525,7 +523,7 @@ mod tests {
         });
         let problems = vec![
             Problem {
-                id: 7,
+                id: crate::store::GameId(7),
                 record: record("a<b>.pdn", Status::Ambiguous, hostile),
                 board: Some(Board::new(p, rules.geometry, Notation::Dama)),
                 caption: "position 1 <x>".into(),
@@ -549,7 +547,7 @@ mod tests {
                 command: Some("pdndb show 7 --ply 1".into()),
             },
             Problem {
-                id: 8,
+                id: crate::store::GameId(8),
                 record: record("b.pdn", Status::Unsupported, serde_json::json!({})),
                 board: None,
                 caption: "no board".into(),
@@ -622,7 +620,7 @@ mod tests {
             record("b.pdn", Status::Unsupported, Value::Null),
         ];
         records[1].record.variant = "international".into();
-        records[4].record.notation = Some("numeric".into());
+        records[4].record.notation = Some(Notation::Numeric);
         let whole = Summary::of(&records);
         let mut builder = SummaryBuilder::default();
         for place in [4, 2, 0, 3, 1] {

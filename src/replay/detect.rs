@@ -35,7 +35,7 @@
 //! `reads_ok_under`), so that a Filipino record played without the
 //! majority rule, or a Russian game read as Filipino, is found.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::notation::{Fen, MoveToken, Notation, SquareToken};
 use crate::pdn::GameType;
@@ -51,7 +51,7 @@ use super::shape::AsRead;
 pub const MAX_PLIES: usize = 20_000;
 
 /// Where a game's rules came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum VariantFrom {
     /// `--variant` (or `--rules`) on the command line.
@@ -86,6 +86,26 @@ impl VariantFrom {
     /// The source of a stored name; `None` for an unknown one.
     pub fn from_name(name: &str) -> Option<VariantFrom> {
         VariantFrom::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
+impl std::fmt::Display for VariantFrom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is none of [`VariantFrom::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown source of rules `{0}` (expected forced, tag, inferred or default)")]
+pub struct UnknownVariantFrom(pub String);
+
+impl std::str::FromStr for VariantFrom {
+    type Err = UnknownVariantFrom;
+
+    /// A source by its exact name.
+    fn from_str(s: &str) -> Result<VariantFrom, UnknownVariantFrom> {
+        VariantFrom::from_name(s).ok_or_else(|| UnknownVariantFrom(s.to_string()))
     }
 }
 

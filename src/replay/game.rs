@@ -291,10 +291,10 @@ pub fn position_after_moves(
         ..Overrides::default()
     };
     let checked = check_game(&game, "", &overrides);
-    if checked.record.status != super::record::Status::Ok {
+    if checked.record.outcome.status != super::record::Status::Ok {
         return Err(MovesError::NotOk {
-            status: checked.record.status,
-            message: checked.record.message,
+            status: checked.record.outcome.status,
+            message: checked.record.outcome.message,
         });
     }
     let Reading::Replayed { start, replay, .. } = checked.reading else {
@@ -352,6 +352,7 @@ pub(super) fn check_in(
     }
     let joiners = Joiners::of(&line.plies, &reading);
     let fault_at = record
+        .outcome
         .ply
         .and_then(|p| line.plies.get(p - 1))
         .map(|p| game.position_of(p));
@@ -570,8 +571,8 @@ mod tests {
         let checked = check_game(&game, "ps.pdn", &Overrides::default());
         let r = &checked.record;
         assert_eq!(
-            (r.status, r.plies, r.notation),
-            (super::super::Status::Ok, Some(8), Some("vismin"))
+            (r.outcome.status, r.outcome.plies, r.outcome.notation),
+            (super::super::Status::Ok, Some(8), Some(Notation::Vismin))
         );
         let messages: Vec<&str> = checked
             .warnings
@@ -597,10 +598,13 @@ mod tests {
             english_game("1. g3-f4 d6-c5 2. f2-g3 e7-d6 3. e1-f2 c5-b4 4. a3xc5 c5xa7 5. f8xd6");
         let checked = check_game(&game, "ps.pdn", &Overrides::default());
         let r = &checked.record;
-        assert_eq!((r.status, r.ply), (super::super::Status::Illegal, Some(7)));
-        assert_eq!(r.token.as_deref(), Some("a3xc5 c5xa7"));
         assert_eq!(
-            r.message.as_deref(),
+            (r.outcome.status, r.outcome.ply),
+            (super::super::Status::Illegal, Some(7))
+        );
+        assert_eq!(r.outcome.token.as_deref(), Some("a3xc5 c5xa7"));
+        assert_eq!(
+            r.outcome.message.as_deref(),
             Some("ply 7 (4.) a3xc5 c5xa7 is illegal")
         );
         let at = checked.fault_at.unwrap();
@@ -618,7 +622,7 @@ mod tests {
         while out.is_empty() {
             pushed += 1;
             let Ok(()) = checker.push(game.clone(), true, false, &mut |_, checked| {
-                out.push(checked.record.status);
+                out.push(checked.record.outcome.status);
                 Ok::<_, std::convert::Infallible>(())
             });
         }

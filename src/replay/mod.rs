@@ -12,8 +12,8 @@ mod shape;
 mod warning;
 
 pub use detect::{
-    MAX_PLIES, Overrides, Reading, RecordText, VariantFrom, presets_reading_cleanly, read_record,
-    read_record_in, written_moves,
+    MAX_PLIES, Overrides, Reading, RecordText, UnknownVariantFrom, VariantFrom,
+    presets_reading_cleanly, read_record, read_record_in, written_moves,
 };
 pub use game::{
     CALIBRATION_GAMES, CheckedGame, FileChecker, MovesError, as_read, check_game,
@@ -26,7 +26,8 @@ pub use interpret::{
 pub use joiners::{JoinerTally, Joiners};
 pub use pipeline::{FileCheck, Handed};
 pub use record::{
-    CheckRecord, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number, ply_label,
+    CheckRecord, RecordBody, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number,
+    ply_label,
 };
 pub use setups::SetupError;
 pub use shape::{AsRead, joins_jumps, split_captures};

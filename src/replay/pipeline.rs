@@ -717,7 +717,7 @@ mod tests {
                 |game: Game, checked: CheckedGame| {
                     format!(
                         "{} {:?} {:?}",
-                        game.index, checked.record.status, checked.warnings
+                        game.index, checked.record.outcome.status, checked.warnings
                     )
                 }
             },

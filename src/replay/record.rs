@@ -82,7 +82,7 @@ pub struct ResolvedRecord {
 }
 
 /// Where a record came from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordSource {
     /// The file as given.
     pub file: String,
@@ -94,21 +94,32 @@ pub struct RecordSource {
     pub tags: serde_json::Map<String, serde_json::Value>,
 }
 
-/// One game's record: the JSON object of `check --json` (DESIGN §6).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One game's record: the JSON object of `check --json` (DESIGN §6), its
+/// source first, then what reading it found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckRecord {
-    /// Source file as given.
-    pub file: String,
-    /// 1-based index in the file.
-    pub index: usize,
-    /// Line of the first tag or move.
-    pub line: u64,
-    /// The original tags.
-    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// Where the game came from.
+    #[serde(flatten)]
+    pub source: RecordSource,
+    /// What reading it found: the part the store keeps.
+    #[serde(flatten)]
+    pub outcome: RecordBody,
+}
+
+/// What reading a game found: every field of its record but the source.
+///
+/// The store keeps it as JSON (whose fields may come in another order)
+/// and reads it back with serde; records of databases written before
+/// `variant_from` and `reads_ok_under` existed lack those, and read back
+/// with `None` and an empty list. Names that are none of their type's
+/// fail to read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordBody {
     /// Preset name plus non-default switches; `international` or `unknown`.
     pub variant: String,
     /// The notation the moves were read in.
-    pub notation: Option<&'static str>,
+    #[serde(default, serialize_with = "name_or_null", deserialize_with = "by_name")]
+    pub notation: Option<Notation>,
     /// The status.
     pub status: Status,
     /// Moves in the main line: its move tokens, a capture written one jump
@@ -122,8 +133,9 @@ pub struct CheckRecord {
     pub ply: Option<usize>,
     /// The move number of `ply`, counted from the first side's moves.
     pub move_number: Option<usize>,
-    /// Who plays `ply`.
-    pub side: Option<&'static str>,
+    /// Who plays `ply`: `white` or `black`.
+    #[serde(default, serialize_with = "name_or_null", deserialize_with = "by_name")]
+    pub side: Option<Color>,
     /// The move of `ply` as written.
     pub token: Option<String>,
     /// Canonical FEN of the position before `ply`, when certain.
@@ -134,11 +146,93 @@ pub struct CheckRecord {
     pub resolved: Vec<ResolvedRecord>,
     /// A line for people; `None` when ok.
     pub message: Option<String>,
-    /// Where the rules came from: `forced`, `tag`, `inferred`, `default`.
-    pub variant_from: VariantFrom,
+    /// Where the rules came from: `forced`, `tag`, `inferred`, `default`
+    /// (`None` in a stored record of a game stored before rules were
+    /// inferred, until `recheck`).
+    #[serde(default)]
+    pub variant_from: Option<VariantFrom>,
     /// For a game that is not `ok`: the presets and switch settings under
     /// which it reads `ok`.
+    #[serde(default)]
     pub reads_ok_under: Vec<String>,
+}
+
+impl RecordBody {
+    /// The record of an `ok` game of `plies` plies without resolved
+    /// ambiguities (what the store's columns say of a game that keeps no
+    /// record).
+    pub fn ok(variant: String, notation: Option<Notation>, plies: Option<usize>) -> RecordBody {
+        RecordBody {
+            variant,
+            notation,
+            status: Status::Ok,
+            plies,
+            reached: plies,
+            interpretations: Some(1),
+            ply: None,
+            move_number: None,
+            side: None,
+            token: None,
+            fen: None,
+            candidates: Vec::new(),
+            resolved: Vec::new(),
+            message: None,
+            variant_from: None,
+            reads_ok_under: Vec::new(),
+        }
+    }
+}
+
+/// A value written in records by one of a few names.
+trait Named: Copy + Sized + 'static {
+    /// What the names name, for errors.
+    const WHAT: &'static str;
+    /// Every value.
+    const ALL: &'static [Self];
+    /// The value's name.
+    fn name(self) -> &'static str;
+}
+
+impl Named for Notation {
+    const WHAT: &'static str = "notation";
+    const ALL: &'static [Notation] = &Notation::ALL;
+    fn name(self) -> &'static str {
+        Notation::name(self)
+    }
+}
+
+impl Named for Color {
+    const WHAT: &'static str = "side";
+    const ALL: &'static [Color] = &[Color::White, Color::Black];
+    fn name(self) -> &'static str {
+        Color::name(self)
+    }
+}
+
+/// Serde of an optional [`Named`] value: its name, or null.
+fn name_or_null<T: Named, S: serde::Serializer>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_some(v.name()),
+        None => s.serialize_none(),
+    }
+}
+
+/// Serde of an optional [`Named`] value: the value of exactly its name,
+/// an unknown name an error; null reads as `None`.
+fn by_name<'de, T: Named, D: serde::Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    use serde::de::Error as _;
+    let Some(name) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    T::ALL
+        .iter()
+        .copied()
+        .find(|v| v.name() == name)
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("unknown {} `{name}`", T::WHAT)))
 }
 
 impl CheckRecord {
@@ -155,16 +249,16 @@ impl CheckRecord {
             Reading::Unsupported {
                 variant, message, ..
             } => {
-                record.variant = variant.to_string();
-                record.status = Status::Unsupported;
-                record.message = Some(message.clone());
+                record.outcome.variant = variant.to_string();
+                record.outcome.status = Status::Unsupported;
+                record.outcome.message = Some(message.clone());
                 return record;
             }
             Reading::Unreadable { rules, message, .. } => {
-                record.variant = rules.map_or_else(|| "unknown".to_string(), |r| r.name());
-                record.status = Status::Unreadable;
-                record.plies = None;
-                record.message = Some(message.clone());
+                record.outcome.variant = rules.map_or_else(|| "unknown".to_string(), |r| r.name());
+                record.outcome.status = Status::Unreadable;
+                record.outcome.plies = None;
+                record.outcome.message = Some(message.clone());
                 return record;
             }
             Reading::Replayed {
@@ -183,12 +277,12 @@ impl CheckRecord {
             start_side: start.side(),
             replay,
         };
-        record.reads_ok_under = other_rules.iter().map(Rules::name).collect();
-        record.variant = rules.name();
-        record.notation = notation.map(Notation::name);
-        record.reached = Some(replay.reached);
-        record.interpretations = replay.interpretations;
-        record.resolved = replay
+        record.outcome.reads_ok_under = other_rules.iter().map(Rules::name).collect();
+        record.outcome.variant = rules.name();
+        record.outcome.notation = *notation;
+        record.outcome.reached = Some(replay.reached);
+        record.outcome.interpretations = replay.interpretations;
+        record.outcome.resolved = replay
             .resolved
             .iter()
             .map(|r| ResolvedRecord {
@@ -198,14 +292,14 @@ impl CheckRecord {
             })
             .collect();
         if let Some(limit) = replay.limit {
-            read.past_the_limit(&mut record, limit);
+            read.past_the_limit(&mut record.outcome, limit);
         } else if replay.reached < replay.plies {
             let contradiction = (reading.variant_from() == VariantFrom::Tag)
                 .then(|| tag_contradicted(rules, other_rules))
                 .flatten();
-            read.illegal(&mut record, *notation, contradiction);
+            read.illegal(&mut record.outcome, *notation, contradiction);
         } else {
-            read.ambiguous(&mut record);
+            read.ambiguous(&mut record.outcome);
         }
         record
     }
@@ -213,28 +307,11 @@ impl CheckRecord {
     /// The record of an `ok` game of `plies` plies, before its reading
     /// says more.
     fn begun(source: RecordSource, plies: usize, variant_from: VariantFrom) -> CheckRecord {
-        CheckRecord {
-            file: source.file,
-            index: source.index,
-            line: source.line,
-            tags: source.tags,
-            variant: String::new(),
-            notation: None,
-            status: Status::Ok,
-            plies: Some(plies),
-            reached: None,
-            interpretations: None,
-            ply: None,
-            move_number: None,
-            side: None,
-            token: None,
-            fen: None,
-            candidates: Vec::new(),
-            resolved: Vec::new(),
-            message: None,
-            variant_from,
-            reads_ok_under: Vec::new(),
-        }
+        let mut outcome = RecordBody::ok(String::new(), None, Some(plies));
+        outcome.reached = None;
+        outcome.interpretations = None;
+        outcome.variant_from = Some(variant_from);
+        CheckRecord { source, outcome }
     }
 }
 
@@ -261,11 +338,11 @@ impl Read<'_> {
     }
 
     /// Sets where the record's readings part or stop: at `ply`.
-    fn set_ply(&self, record: &mut CheckRecord, ply: usize) {
+    fn set_ply(&self, record: &mut RecordBody, ply: usize) {
         let (number, side) = move_number(self.rules, self.start_side, ply);
         record.ply = Some(ply);
         record.move_number = Some(number);
-        record.side = Some(side.name());
+        record.side = Some(side);
         record.token = self.token(ply);
         record.fen = self
             .replay
@@ -274,7 +351,7 @@ impl Read<'_> {
     }
 
     /// Readings multiplied past the replay's `limit`: ambiguous.
-    fn past_the_limit(&self, record: &mut CheckRecord, limit: Limit) {
+    fn past_the_limit(&self, record: &mut RecordBody, limit: Limit) {
         let replay = self.replay;
         record.status = Status::Ambiguous;
         let stop = replay.reached + 1;
@@ -304,7 +381,7 @@ impl Read<'_> {
     /// what to add when the tags name rules on another board.
     fn illegal(
         &self,
-        record: &mut CheckRecord,
+        record: &mut RecordBody,
         notation: Option<Notation>,
         contradiction: Option<String>,
     ) {
@@ -326,7 +403,7 @@ impl Read<'_> {
     }
 
     /// Every move read: ambiguous when several complete readings part.
-    fn ambiguous(&self, record: &mut CheckRecord) {
+    fn ambiguous(&self, record: &mut RecordBody) {
         let replay = self.replay;
         if let (Some(n), Some((ply, moves))) = (replay.interpretations, &replay.divergence)
             && n > 1

@@ -49,7 +49,8 @@ pub(super) fn note_mid_game_setup(
         return;
     }
     let line = setup.position.line;
-    let stopped_after = record.status == Status::Illegal && record.ply.is_some_and(|p| p > after);
+    let stopped_after =
+        record.outcome.status == Status::Illegal && record.outcome.ply.is_some_and(|p| p > after);
     if stopped_after {
         let from_setup = match &shown {
             Ok(shown) => {
@@ -66,14 +67,14 @@ pub(super) fn note_mid_game_setup(
             }
             Err(why) => format!("the set-up cannot be read ({why})"),
         };
-        if let Some(message) = &mut record.message {
+        if let Some(message) = &mut record.outcome.message {
             message.push_str(&format!(
                 "; the moves from ply {} follow a set-up (/FEN \"{fen}\"/, line {line}) that the \
                  game does not reach, and {from_setup}: a game is replayed from its start",
                 after + 1
             ));
         }
-    } else if reached.is_some() && record.status != Status::Unreadable {
+    } else if reached.is_some() && record.outcome.status != Status::Unreadable {
         warnings.push(GameWarning {
             line,
             column: setup.position.column,
@@ -147,7 +148,7 @@ mod tests {
             "1. 22-18 11-15 /FEN \"W:W18,21,23,24,25,26,27,28,29,30,31,32:\
              B1,2,3,4,5,6,7,8,9,10,12,15\"/ 2. 18x11 8x15 *",
         );
-        assert_eq!(agreeing.record.status, Status::Ok);
+        assert_eq!(agreeing.record.outcome.status, Status::Ok);
         assert!(agreeing.warnings.is_empty(), "{:?}", agreeing.warnings);
     }
 
@@ -155,8 +156,11 @@ mod tests {
     fn moves_that_stop_after_a_set_up_say_so() {
         let checked = check("1. 22-18 11-15 /FEN \"W:W6:B1\"/ 2. 6-2 1-5 *");
         let r = &checked.record;
-        assert_eq!((r.status, r.ply), (Status::Illegal, Some(3)));
-        let message = r.message.as_deref().unwrap();
+        assert_eq!(
+            (r.outcome.status, r.outcome.ply),
+            (Status::Illegal, Some(3))
+        );
+        let message = r.outcome.message.as_deref().unwrap();
         assert!(
             message.ends_with(
                 "; the moves from ply 3 follow a set-up (/FEN \"W:W6:B1\"/, line 1) that the game \
@@ -165,7 +169,7 @@ mod tests {
             "{message}"
         );
         let neither = check("1. 22-18 11-15 /FEN \"W:W6:B1\"/ 2. 6-2 9-13 *");
-        let message = neither.record.message.unwrap();
+        let message = neither.record.outcome.message.unwrap();
         assert!(
             message.contains("they do not read from the set-up either (its ply 2 does not)"),
             "{message}"
@@ -175,7 +179,7 @@ mod tests {
     #[test]
     fn moves_that_read_on_past_a_set_up_that_does_not_show_them_warn() {
         let checked = check("1. 22-18 11-15 /FEN \"W:W6:B1\"/ 2. 18x11 8x15 *");
-        assert_eq!(checked.record.status, Status::Ok);
+        assert_eq!(checked.record.outcome.status, Status::Ok);
         let warned: Vec<&str> = checked
             .warnings
             .iter()

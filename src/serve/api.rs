@@ -285,7 +285,7 @@ pub async fn game(
     let detail = state
         .with_store(move |store| {
             store
-                .game_detail(id, ply, asked.as_deref())
+                .game_detail(crate::store::GameId(id), ply, asked.as_deref())
                 .map_err(|e| match e {
                     ViewError::NotFound(m) => ApiError::not_found(m),
                     ViewError::BadRequest(m) => ApiError::bad_request(m),

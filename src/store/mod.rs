@@ -60,6 +60,7 @@ pub use write::remove;
 
 pub use stored::error::{Foreign, MigrateError, StoreError, StoredPart};
 pub use stored::handle::{Mode, Store};
+pub use stored::id::GameId;
 pub use stored::lock::{LockError, WriteLock};
 
 pub use schema::migrate::{latest as latest_step, steps as schema_steps};

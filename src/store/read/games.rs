@@ -19,6 +19,7 @@ use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::Status;
 use crate::store::read::listing::{Outcome, Shown};
 pub use crate::store::stored::game::day_of;
+use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
 use crate::store::stored::{Store, StoreError};
 
@@ -594,7 +595,7 @@ fn json_list(values: &[String]) -> Value {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRow {
     /// Game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file as given when imported (its first copy).
     pub file: String,
     /// 1-based index in the file.
@@ -820,7 +821,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn game_row(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+    pub fn game_row(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
         let row = self
             .conn()
             .prepare_cached(
@@ -837,11 +838,11 @@ impl Store {
     /// A listed game's row with its source; `None` when its source is gone.
     fn listed_game(&self, row: ListedRow) -> Result<Option<GameRow>, StoreError> {
         let (game, result, outcome, variant, status, plies) = row;
-        let Some(source) = self.source(game)? else {
+        let Some(source) = self.source(GameId(game))? else {
             return Ok(None);
         };
         Ok(Some(GameRow {
-            game,
+            game: GameId(game),
             file: source.file,
             index: source.index,
             line: source.line,

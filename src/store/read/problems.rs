@@ -4,6 +4,7 @@
 use rusqlite::types::Value;
 
 use crate::replay::Status;
+use crate::store::stored::id::GameId;
 use crate::store::stored::{Store, StoreError};
 
 /// Which problem games to list.
@@ -73,7 +74,7 @@ impl Store {
     ) -> Result<usize, E> {
         let (total, ids) = self.problem_ids(filter, limit, offset)?;
         for id in ids {
-            if let Some(record) = self.record(id)? {
+            if let Some(record) = self.record(GameId(id))? {
                 each(record)?;
             }
         }

@@ -11,15 +11,18 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use crate::notation::{Fen, Notation};
-use crate::replay::{SetupError, Status, position_after_moves};
+use crate::replay::RecordBody;
+use crate::replay::{RecordSource, SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::stored::error::StoredPart;
 use crate::store::stored::game::{start_position, stored_text};
+use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
-use crate::store::stored::record::{ReportRecord, StoredRecord};
-use crate::store::stored::record::{parse_record, parse_status, parse_tags};
+use crate::store::stored::record::ReportRecord;
+use crate::store::stored::record::{parse_name, parse_record, parse_status, parse_tags};
 use crate::store::stored::{Store, StoreError};
 
 /// Which games a query looks at.
@@ -101,7 +104,7 @@ impl Source {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {
     /// Game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file.
     pub file: String,
     /// Index in the file.
@@ -243,7 +246,7 @@ struct KnownStart {
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     /// Game id.
-    pub id: i64,
+    pub id: GameId,
     /// Its status.
     pub status: Status,
     /// Variant string.
@@ -257,7 +260,7 @@ pub struct StoredGame {
     /// The result as written.
     pub result: Option<String>,
     /// The check record (without file, index, line, tags).
-    pub record: StoredRecord,
+    pub record: RecordBody,
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<String>,
@@ -665,7 +668,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+    pub fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
         let row = self
             .conn()
             .prepare_cached(
@@ -682,7 +685,7 @@ impl Store {
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
-                    record: StoredRecord::ok(
+                    record: RecordBody::ok(
                         String::new(),
                         None,
                         plies.and_then(|p| usize::try_from(p).ok()),
@@ -696,18 +699,22 @@ impl Store {
         let Some((mut game, status, record)) = row else {
             return Ok(None);
         };
-        game.status = parse_status(id, &status)?;
+        game.status = parse_status(id.get(), &status)?;
         game.record = match record {
-            Some(json) => parse_record(id, &json)?,
-            None => StoredRecord {
+            Some(json) => parse_record(id.get(), &json)?,
+            None => RecordBody {
                 variant: game.variant.clone(),
-                notation: game.notation.clone(),
+                notation: parse_name(id.get(), StoredPart::Notation, game.notation.as_deref())?,
                 status: game.status,
                 ..game.record
             },
         };
         // The column is what recheck keeps up to date.
-        game.record.variant_from.clone_from(&game.variant_from);
+        game.record.variant_from = parse_name(
+            id.get(),
+            StoredPart::VariantFrom,
+            game.variant_from.as_deref(),
+        )?;
         Ok(Some(game))
     }
 
@@ -715,7 +722,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn source(&self, game: i64) -> Result<Option<Source>, StoreError> {
+    pub fn source(&self, game: GameId) -> Result<Option<Source>, StoreError> {
         self
             .conn()
             .prepare_cached(
@@ -730,7 +737,7 @@ impl Store {
                     line: r.get(2)?,
                     tags: serde_json::Map::new(),
                 };
-                Ok((source, parse_tags(game, stored)))
+                Ok((source, parse_tags(game.get(), stored)))
             })
             .optional()?
             .map(|(source, tags)| {
@@ -1065,11 +1072,12 @@ impl Store {
         ply: i64,
         outcome: i64,
     ) -> Result<Option<SearchHit>, StoreError> {
-        let (Some(stored), Some(source)) = (self.game(game)?, self.source(game)?) else {
+        let (Some(stored), Some(source)) = (self.game(GameId(game))?, self.source(GameId(game))?)
+        else {
             return Ok(None);
         };
         Ok(Some(SearchHit {
-            game,
+            game: GameId(game),
             file: source.file,
             index: source.index,
             line: source.line,
@@ -1179,7 +1187,7 @@ pub struct TwinGroup<'s> {
     /// Plies of the shared move list.
     pub plies: i64,
     /// The games, by id.
-    pub games: Vec<i64>,
+    pub games: Vec<GameId>,
     store: &'s Store,
 }
 
@@ -1233,7 +1241,7 @@ impl Serialize for TwinMembers<'_, '_> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TwinMember {
     /// Game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file.
     pub file: String,
     /// Index in the file.
@@ -1315,16 +1323,18 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn record(&self, id: i64) -> Result<Option<ReportRecord>, StoreError> {
+    pub fn record(&self, id: GameId) -> Result<Option<ReportRecord>, StoreError> {
         let (Some(game), Some(source)) = (self.game(id)?, self.source(id)?) else {
             return Ok(None);
         };
         Ok(Some(ReportRecord {
             game: id,
-            file: source.file,
-            index: source.index,
-            line: source.line,
-            tags: source.tags,
+            source: RecordSource {
+                file: source.file,
+                index: usize::try_from(source.index).unwrap_or_default(),
+                line: u64::try_from(source.line).unwrap_or_default(),
+                tags: source.tags,
+            },
             record: game.record,
         }))
     }
@@ -1353,7 +1363,7 @@ impl Store {
             let variant: String = r.get(0).map_err(sqlite)?;
             let plies: i64 = r.get(1).map_err(sqlite)?;
             let ids: String = r.get(2).map_err(sqlite)?;
-            let mut games: Vec<i64> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
+            let mut games: Vec<GameId> = ids.split(',').filter_map(|i| i.parse().ok()).collect();
             games.sort_unstable();
             each(TwinGroup {
                 variant,
@@ -1370,8 +1380,8 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn original_text(&self, game: i64) -> Result<Option<String>, StoreError> {
-        stored_text(self.conn(), game)
+    pub fn original_text(&self, game: GameId) -> Result<Option<String>, StoreError> {
+        stored_text(self.conn(), game.get())
     }
 
     /// Counts of what the database holds.

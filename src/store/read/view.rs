@@ -15,9 +15,10 @@ use crate::rules::{Color, Move, Position, Rules};
 use crate::store::read::games::clean_tags;
 use crate::store::read::listing::Outcome;
 use crate::store::read::query::{PlayedMoves, Source, StoredGame};
+use crate::store::stored::id::GameId;
 use crate::store::stored::{Store, StoreError};
 
-use crate::store::stored::record::StoredRecord;
+use crate::replay::RecordBody;
 
 /// Why a game cannot be shown.
 #[derive(Debug, thiserror::Error)]
@@ -52,7 +53,7 @@ pub struct FirstReading {
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     /// The game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file as given when imported (its first copy).
     pub file: String,
     /// 1-based game index in the file.
@@ -87,7 +88,7 @@ pub struct GameView {
     pub result: Option<String>,
     /// The game's check record.
     #[serde(skip)]
-    pub record: StoredRecord,
+    pub record: RecordBody,
     /// The first reading, for a game with a board.
     #[serde(skip)]
     pub reading: Option<FirstReading>,
@@ -211,7 +212,7 @@ pub const MAX_READINGS: usize = 16;
 #[derive(Clone, Debug, Serialize)]
 pub struct GameDetail {
     /// The game id.
-    pub game: i64,
+    pub game: GameId,
     /// Source file as given when imported (its first copy).
     pub file: String,
     /// 1-based game index in the file.
@@ -267,7 +268,7 @@ impl Store {
     /// game, or a ply asked of a game without a board; a database failure.
     pub fn game_view(
         &self,
-        id: i64,
+        id: GameId,
         ply: Option<usize>,
         notation: Option<&str>,
     ) -> Result<GameView, ViewError> {
@@ -282,7 +283,7 @@ impl Store {
     /// As [`Store::game_view`].
     pub fn game_detail(
         &self,
-        id: i64,
+        id: GameId,
         ply: Option<usize>,
         notation: Option<&str>,
     ) -> Result<GameDetail, ViewError> {
@@ -293,7 +294,7 @@ impl Store {
         // ply, as the stored moves count them.
         let shape = match &checked {
             Some(reading) => as_read(reading),
-            None => AsRead::joining(view.record.notation.as_deref().and_then(|n| n.parse().ok())),
+            None => AsRead::joining(view.record.notation),
         };
         let moves = original
             .as_ref()
@@ -340,7 +341,7 @@ impl Store {
     /// was checked again (a game that is not ok).
     fn viewed(
         &self,
-        id: i64,
+        id: GameId,
         ply: Option<usize>,
         notation: Option<&str>,
     ) -> Result<Viewed, ViewError> {
@@ -413,7 +414,7 @@ impl Store {
     /// reading).
     fn certain_plies(
         &self,
-        id: i64,
+        id: GameId,
         game: &StoredGame,
         rules: Rules,
         plies: usize,
@@ -456,7 +457,7 @@ struct Viewed {
 }
 
 /// The view of a game before its position is chosen.
-fn empty_view(id: i64, game: &StoredGame, source: Source) -> GameView {
+fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
     GameView {
         game: id,
         file: source.file,
@@ -517,7 +518,7 @@ fn main_line(game: &Game, view: &GameView, shape: &AsRead<'_>) -> Vec<PlyView> {
             .reading
             .as_ref()
             .map_or(Notation::Numeric, |r| r.notation),
-        written_in: view.record.notation.as_deref().and_then(|n| n.parse().ok()),
+        written_in: view.record.notation,
         start_side,
     };
     let played: Vec<(Position, Move)> = view
@@ -624,7 +625,7 @@ fn nag_text(nag: &Nag) -> String {
 /// The fault of a problem game with a board: the position before its
 /// faulty ply (the certain one, else the first reading's), the
 /// candidates or the legal moves there.
-fn fault(record: &StoredRecord, reading: &FirstReading) -> Option<Fault> {
+fn fault(record: &RecordBody, reading: &FirstReading) -> Option<Fault> {
     let ply = record.ply?;
     let naming = Naming {
         rules: &reading.rules,
@@ -656,7 +657,7 @@ fn fault(record: &StoredRecord, reading: &FirstReading) -> Option<Fault> {
     Some(Fault {
         ply,
         move_number: record.move_number,
-        side: record.side.clone(),
+        side: record.side.map(|s| s.name().to_string()),
         token: record.token.clone(),
         fen: before.as_ref().map(write_fen),
         certain: certain.is_some(),
@@ -751,7 +752,7 @@ mod tests {
             "[White \"  Ann \"]\n[Date \"2001.1.2\"]\n\
              1. 23-18 {a good start} 10-15 $1 (9-14 2. 18x9 {forced}) 2. 21-17 6-10 !? *\n",
         );
-        let detail = store.game_detail(1, None, None).unwrap();
+        let detail = store.game_detail(GameId(1), None, None).unwrap();
         assert_eq!(detail.status, Status::Ok);
         assert_eq!(detail.ply, Some(4));
         assert!(detail.certain);
@@ -780,7 +781,8 @@ mod tests {
         assert_eq!(variation[1].comments, ["forced"]);
         assert!(!variation[1].certain);
         // The view of `show --json`: its fields, in order.
-        let view = serde_json::to_value(store.game_view(1, Some(2), None).unwrap()).unwrap();
+        let view =
+            serde_json::to_value(store.game_view(GameId(1), Some(2), None).unwrap()).unwrap();
         let fields: Vec<&str> = view
             .as_object()
             .unwrap()
@@ -820,7 +822,7 @@ mod tests {
         )
         .unwrap();
         let (_dir, store) = store_of(&text);
-        let detail = store.game_detail(1, None, None).unwrap();
+        let detail = store.game_detail(GameId(1), None, None).unwrap();
         assert_eq!(detail.status, Status::Ambiguous);
         assert_eq!(detail.notation.as_deref(), Some("dama"));
         let fault = detail.fault.as_ref().unwrap();
@@ -852,7 +854,7 @@ mod tests {
     #[test]
     fn an_illegal_game_lists_the_legal_moves_at_its_fault() {
         let (_dir, store) = store_of("1. 23-18 10-15 2. 18-13 7-10 *\n");
-        let detail = store.game_detail(1, None, Some("vismin")).unwrap();
+        let detail = store.game_detail(GameId(1), None, Some("vismin")).unwrap();
         assert_eq!(detail.status, Status::Illegal);
         let fault = detail.fault.as_ref().unwrap();
         assert_eq!((fault.ply, fault.token.as_deref()), (3, Some("18-13")));
@@ -870,15 +872,15 @@ mod tests {
         assert_eq!(detail.moves[2].mv, None);
         assert_eq!(detail.moves[3].token, "7-10");
         assert!(matches!(
-            store.game_detail(1, Some(3), None),
+            store.game_detail(GameId(1), Some(3), None),
             Err(ViewError::BadRequest(m)) if m == "game 1 has 2 plies: there is no position 3"
         ));
         assert!(matches!(
-            store.game_view(9, None, None),
+            store.game_view(GameId(9), None, None),
             Err(ViewError::NotFound(m)) if m == "no game 9 in the database"
         ));
         assert!(matches!(
-            store.game_view(1, None, Some("chess")),
+            store.game_view(GameId(1), None, Some("chess")),
             Err(ViewError::BadRequest(_))
         ));
     }

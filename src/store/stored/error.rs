@@ -84,6 +84,10 @@ pub enum StoredPart {
     Tags,
     /// Its status.
     Status,
+    /// The notation it was read in.
+    Notation,
+    /// Where its rules came from.
+    VariantFrom,
 }
 
 impl std::fmt::Display for StoredPart {
@@ -93,6 +97,8 @@ impl std::fmt::Display for StoredPart {
             StoredPart::Text => "text",
             StoredPart::Tags => "tags",
             StoredPart::Status => "status",
+            StoredPart::Notation => "notation",
+            StoredPart::VariantFrom => "source of rules",
         })
     }
 }

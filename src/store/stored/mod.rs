@@ -5,6 +5,7 @@
 pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod handle;
+pub mod id;
 pub mod lock;
 pub mod param;
 pub(crate) mod popular;

@@ -1,102 +1,34 @@
 //! A stored game's check record read back typed: the record of `check`
-//! without its source ([`StoredRecord`]), and with it, as `report --json`
-//! prints it ([`ReportRecord`]).
+//! ([`CheckRecord`](crate::replay::CheckRecord)) whose outcome
+//! ([`RecordBody`]) the store keeps as JSON, and with the game id and its
+//! source in front, as `report --json` prints it ([`ReportRecord`]).
 //!
-//! The fields are those of [`CheckRecord`](crate::replay::CheckRecord), in
-//! its order, so that `report --json` writes them as `check --json` does
-//! (the JSON stored may hold them in another order; records of databases
-//! written before `variant_from` and `reads_ok_under` existed lack those,
-//! and read back with the game's column and an empty list).
+//! The fields are those of `CheckRecord`, in its order, so that
+//! `report --json` writes them as `check --json` does (the JSON stored may
+//! hold them in another order; records of databases written before
+//! `variant_from` and `reads_ok_under` existed lack those, and read back
+//! with the game's column and an empty list).
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{ResolvedRecord, Status};
+use crate::replay::{RecordBody, RecordSource, Status};
+
 use crate::store::stored::error::{StoreError, StoredPart};
-
-/// The check record of a stored game, without file, index, line and tags.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StoredRecord {
-    /// Preset name plus non-default switches; `international` or `unknown`.
-    pub variant: String,
-    /// The notation the moves were read in.
-    pub notation: Option<String>,
-    /// The status.
-    pub status: Status,
-    /// Moves in the main line: its move tokens, a capture written one jump
-    /// per token counting once.
-    pub plies: Option<usize>,
-    /// Longest prefix some reading covers.
-    pub reached: Option<usize>,
-    /// Readings covering `reached` moves.
-    pub interpretations: Option<u64>,
-    /// Where readings part (ambiguous) or stop (illegal).
-    pub ply: Option<usize>,
-    /// The move number of `ply`.
-    pub move_number: Option<usize>,
-    /// Who plays `ply`: `white` or `black`.
-    pub side: Option<String>,
-    /// The move of `ply` as written.
-    pub token: Option<String>,
-    /// Canonical FEN of the position before `ply`, when certain.
-    pub fen: Option<String>,
-    /// The moves readings take at `ply` (ambiguous).
-    pub candidates: Vec<String>,
-    /// Resolved ambiguities.
-    pub resolved: Vec<ResolvedRecord>,
-    /// A line for people; `None` when ok.
-    pub message: Option<String>,
-    /// Where the rules came from (the game's column; `None` for games
-    /// stored before rules were inferred, until `recheck`).
-    #[serde(default)]
-    pub variant_from: Option<String>,
-    /// For a game that is not `ok`: the presets and switch settings under
-    /// which it reads `ok`.
-    #[serde(default)]
-    pub reads_ok_under: Vec<String>,
-}
-
-impl StoredRecord {
-    /// The record of an `ok` game without resolved ambiguities, which
-    /// follows from the game's columns (such games keep no record).
-    pub fn ok(variant: String, notation: Option<String>, plies: Option<usize>) -> StoredRecord {
-        StoredRecord {
-            variant,
-            notation,
-            status: Status::Ok,
-            plies,
-            reached: plies,
-            interpretations: Some(1),
-            ply: None,
-            move_number: None,
-            side: None,
-            token: None,
-            fen: None,
-            candidates: Vec::new(),
-            resolved: Vec::new(),
-            message: None,
-            variant_from: None,
-            reads_ok_under: Vec::new(),
-        }
-    }
-}
+use crate::store::stored::id::GameId;
 
 /// A stored game's record with its source in front: the object of
 /// `report --json` (and of `check --json`, plus the game id).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReportRecord {
     /// The game id.
-    pub game: i64,
-    /// Source file as given when imported (its first copy).
-    pub file: String,
-    /// 1-based game index in the file.
-    pub index: i64,
-    /// Line of the game's first tag or move.
-    pub line: i64,
-    /// The original tags, names as written.
-    pub tags: serde_json::Map<String, serde_json::Value>,
+    pub game: GameId,
+    /// Source file as given when imported (its first copy), index, line
+    /// and tags.
+    #[serde(flatten)]
+    pub source: RecordSource,
     /// The rest of the record.
     #[serde(flatten)]
-    pub record: StoredRecord,
+    pub record: RecordBody,
 }
 
 /// The error of a game whose stored `what` does not read.
@@ -118,11 +50,32 @@ pub(crate) fn parse_status(game: i64, name: &str) -> Result<Status, StoreError> 
         })
 }
 
+/// A game's stored notation or source of rules (`what`) read back by its
+/// exact name.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] naming the game when it is none.
+pub(crate) fn parse_name<T>(
+    game: i64,
+    what: StoredPart,
+    name: Option<&str>,
+) -> Result<Option<T>, StoreError>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    name.map(|n| {
+        n.parse()
+            .map_err(|e: T::Err| corrupt(game, what, e.to_string()))
+    })
+    .transpose()
+}
+
 /// A game's stored check record (JSON) read back.
 ///
 /// # Errors
 /// [`StoreError::Corrupt`] naming the game when it does not read.
-pub(crate) fn parse_record(game: i64, json: &str) -> Result<StoredRecord, StoreError> {
+pub(crate) fn parse_record(game: i64, json: &str) -> Result<RecordBody, StoreError> {
     serde_json::from_str(json).map_err(|e| corrupt(game, StoredPart::Record, e.to_string()))
 }
 
@@ -198,12 +151,56 @@ mod tests {
     }
 
     #[test]
+    fn a_check_record_reads_back_whole_and_as_stored() {
+        let ambiguous = "[GameType \"21\"]\n1. 9-14 22-18 2. 14x23 27x18 *";
+        let illegal = "[White \"A\"]\n1. 22-18 11-15 2. 18-13 *";
+        for pdn in [ambiguous, illegal, "1. 11-15 24-20 *"] {
+            let game = Reader::new(pdn.as_bytes()).next_game().unwrap().unwrap();
+            let record = check_game(&game, "f.pdn", &Overrides::default()).record;
+            let json = serde_json::to_string(&record).unwrap();
+            let back: crate::replay::CheckRecord = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, record);
+            let (stored, _) = stored_json(pdn);
+            assert_eq!(parse_record(5, &stored).unwrap(), record.outcome);
+        }
+    }
+
+    #[test]
+    fn stored_records_with_unknown_names_name_their_game() {
+        let (stored, _) = stored_json("1. 22-18 11-15 2. 18-13 *");
+        for (field, name) in [
+            ("variant_from", "told"),
+            ("notation", "chess"),
+            ("side", "red"),
+        ] {
+            let mut value: serde_json::Value = serde_json::from_str(&stored).unwrap();
+            value[field] = serde_json::Value::from(name);
+            match parse_record(12, &value.to_string()) {
+                Err(
+                    e @ StoreError::Corrupt {
+                        game: 12,
+                        what: StoredPart::Record,
+                        ..
+                    },
+                ) => assert!(e.to_string().contains(name), "{e}"),
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+        let e = parse_name::<crate::notation::Notation>(3, StoredPart::Notation, Some("chess"));
+        assert!(
+            e.unwrap_err()
+                .to_string()
+                .starts_with("game 3: its stored notation cannot be read ("),
+        );
+    }
+
+    #[test]
     fn a_record_read_back_has_every_field_in_the_order_of_check() {
         let ambiguous = "[GameType \"21\"]\n1. 9-14 22-18 2. 14x23 27x18 *";
         let illegal = "1. 22-18 11-15 2. 18-13 *";
         for pdn in [ambiguous, illegal, "[FEN \"W:WK29:B1\"]\n1. 9-15 12-7 *"] {
             let (stored, checked) = stored_json(pdn);
-            let record: StoredRecord = serde_json::from_str(&stored).unwrap();
+            let record: RecordBody = serde_json::from_str(&stored).unwrap();
             assert_eq!(serde_json::to_string(&record).unwrap(), checked);
         }
     }
@@ -211,7 +208,7 @@ mod tests {
     #[test]
     fn records_of_older_databases_gain_the_newer_fields_at_the_end() {
         let old = r#"{"variant":"filipino","notation":"numeric","status":"illegal","plies":3,"reached":2,"interpretations":1,"ply":3,"move_number":2,"side":"white","token":"18-13","fen":"W:W1:B2","candidates":[],"resolved":[{"ply":1,"token":"x","candidates":["a","b"]}],"message":"m"}"#;
-        let record: StoredRecord = serde_json::from_str(old).unwrap();
+        let record: RecordBody = serde_json::from_str(old).unwrap();
         assert_eq!(record.status, Status::Illegal);
         assert_eq!(record.resolved[0].candidates, ["a", "b"]);
         let again = serde_json::to_string(&record).unwrap();
@@ -223,11 +220,13 @@ mod tests {
             )
         );
         let report = ReportRecord {
-            game: 4,
-            file: "a.pdn".into(),
-            index: 1,
-            line: 2,
-            tags: serde_json::Map::new(),
+            game: GameId(4),
+            source: RecordSource {
+                file: "a.pdn".into(),
+                index: 1,
+                line: 2,
+                tags: serde_json::Map::new(),
+            },
             record,
         };
         let json = serde_json::to_string(&report).unwrap();

@@ -7,6 +7,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::notation::Notation;
 use crate::replay::{Status, VariantFrom};
+use crate::store::stored::id::GameId;
 
 /// A name read back by `parse`, any failure a conversion error.
 fn named<T, E>(value: ValueRef<'_>, parse: impl FnOnce(&str) -> Result<T, E>) -> FromSqlResult<T>
@@ -46,11 +47,6 @@ impl FromSql for Notation {
     }
 }
 
-/// A stored name that is no [`VariantFrom`].
-#[derive(Debug, thiserror::Error)]
-#[error("unknown source of rules `{0}` (expected forced, tag, inferred or default)")]
-pub struct UnknownVariantFrom(String);
-
 impl ToSql for VariantFrom {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::from(self.name()))
@@ -59,9 +55,19 @@ impl ToSql for VariantFrom {
 
 impl FromSql for VariantFrom {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<VariantFrom> {
-        named(value, |name| {
-            VariantFrom::from_name(name).ok_or_else(|| UnknownVariantFrom(name.to_string()))
-        })
+        named(value, str::parse::<VariantFrom>)
+    }
+}
+
+impl ToSql for GameId {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl FromSql for GameId {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<GameId> {
+        i64::column_result(value).map(GameId)
     }
 }
 
@@ -87,6 +93,10 @@ mod tests {
             let read = conn.query_row("SELECT ?1", [bad], |r| r.get::<_, Status>(0));
             assert!(read.is_err(), "{bad}");
         }
+        let id: GameId = conn
+            .query_row("SELECT ?1", [GameId(7)], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, GameId(7));
         let read = conn.query_row("SELECT 'told'", [], |r| r.get::<_, VariantFrom>(0));
         assert!(read.is_err());
         let read = conn.query_row("SELECT 'chess'", [], |r| r.get::<_, Notation>(0));

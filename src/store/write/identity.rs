@@ -19,9 +19,9 @@ use rusqlite::{OptionalExtension, Transaction};
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::pdn::{Game, Ply, Reader};
+use crate::replay::RecordBody;
 use crate::replay::Status;
 use crate::store::stored::StoreError;
-use crate::store::stored::record::StoredRecord;
 
 /// What makes a stored game the game it is.
 pub(in crate::store) struct Identity<'a> {
@@ -318,7 +318,7 @@ impl StoredGame {
     fn key(&self, text: &str) -> Option<i64> {
         let game = Reader::new(text.as_bytes()).next_game().ok().flatten()?;
         let status: Status = self.status.parse().unwrap_or(Status::Unreadable);
-        let record: Option<StoredRecord> = self
+        let record: Option<RecordBody> = self
             .record
             .as_deref()
             .and_then(|json| serde_json::from_str(json).ok());

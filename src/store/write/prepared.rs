@@ -5,7 +5,7 @@
 use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use crate::notation::write_fen;
+use crate::notation::{Notation, write_fen};
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
@@ -214,7 +214,7 @@ fn stored_result(game: &Game) -> Option<CompactString> {
 /// columns hold: only for a game that is not ok or had ambiguities
 /// resolved (an ok game's record follows from its columns).
 fn record_json(record: &CheckRecord) -> Option<String> {
-    (record.status != Status::Ok || !record.resolved.is_empty()).then(|| {
+    (record.outcome.status != Status::Ok || !record.outcome.resolved.is_empty()).then(|| {
         let mut value = serde_json::to_value(record).unwrap_or_default();
         if let Some(map) = value.as_object_mut() {
             for field in ["file", "index", "line", "tags"] {
@@ -265,28 +265,28 @@ pub(in crate::store) fn prepare(
         }
         _ => None,
     };
-    let moves_key = match (&moves, record.status) {
-        (Some(m), Status::Ok) => Some(moves_key(&record.variant, start_fen.as_deref(), m)),
+    let moves_key = match (&moves, record.outcome.status) {
+        (Some(m), Status::Ok) => Some(moves_key(&record.outcome.variant, start_fen.as_deref(), m)),
         _ => None,
     };
     let (positions, first_move) = index_entries(&checked.reading);
     let preset = match &checked.reading {
         Reading::Replayed { rules, .. } => CompactString::from(rules.preset.name()),
-        _ => CompactString::from(record.variant.split('+').next().unwrap_or_default()),
+        _ => CompactString::from(record.outcome.variant.split('+').next().unwrap_or_default()),
     };
     let record_json = record_json(record);
     // Written as `Value::Object` writes it, without copying the map first.
-    let tags = serde_json::to_string(&record.tags).unwrap_or_default();
+    let tags = serde_json::to_string(&record.source.tags).unwrap_or_default();
     let mut prepared = Prepared {
         index: game.index,
         byte_offset: game.start.byte,
         line: game.start.line,
         text_hash: text_hash(&tags, &game.movetext),
         text: deflater.encode(&tags, &game.movetext),
-        status: record.status,
-        variant: CompactString::from(record.variant.as_str()),
+        status: record.outcome.status,
+        variant: CompactString::from(record.outcome.variant.as_str()),
         preset,
-        notation: record.notation,
+        notation: record.outcome.notation.map(Notation::name),
         white: player(game, Color::White, rules),
         black: player(game, Color::Black, rules),
         event: trimmed("Event"),
@@ -295,13 +295,13 @@ pub(in crate::store) fn prepare(
         day: None,
         outcome: outcome(result.as_deref(), rules),
         result,
-        plies: record.plies.map(|p| p as i64),
+        plies: record.outcome.plies.map(|p| p as i64),
         start_fen,
         moves,
         moves_key,
         dup_key: 0,
         record: record_json,
-        variant_from: record.variant_from.name(),
+        variant_from: checked.reading.variant_from().name(),
         positions,
         first_move,
         joiners: checked.joiners,
@@ -364,10 +364,10 @@ impl Prepared {
         let record = &checked.record;
         let reading = Openness {
             plies: checked.plies(game),
-            status: record.status,
-            reached: record.reached,
-            ply: record.ply,
-            candidates: &record.candidates,
+            status: record.outcome.status,
+            reached: record.outcome.reached,
+            ply: record.outcome.ply,
+            candidates: &record.outcome.candidates,
         };
         let identity = Identity {
             status: self.status.name(),

@@ -368,7 +368,7 @@ fn recheck_file(
                 ..overrides.clone()
             };
             let mut result = check_game(&game, &path, &forced);
-            result.record.tags = record_tags(&game);
+            result.record.source.tags = record_tags(&game);
             checked.insert(game.index, (game, result));
         } else {
             let Ok(()) = checker.push(game, true, true, &mut |game, result| {
