@@ -116,7 +116,8 @@ pub use notation::{
 pub use pdn::{Game, Input, Reader, write_game, write_games};
 pub use render::Board;
 pub use replay::{
-    CheckRecord, CheckedGame, FileChecker, Overrides, Status, check_game, record_tags, replay,
+    CheckRecord, CheckedGame, FileChecker, Overrides, RecordBody, RecordSource, Status,
+    VariantFrom, check_game, record_tags, replay,
 };
 pub use rules::{
     Color, Geometry, Move, Piece, Position, PositionError, Preset, Rules, RulesError, Setup,
@@ -124,6 +125,7 @@ pub use rules::{
 };
 pub use store::games::{GameFilter, GameFilterText, GameList, GameRow, GameSort};
 pub use store::import::{ImportSummary, Importer, Progress};
+pub use store::param::Param;
 pub use store::players::PlayerRow;
 pub use store::problems::ProblemFilter;
 pub use store::query::{
@@ -132,4 +134,6 @@ pub use store::query::{
 pub use store::recheck::RecheckSummary;
 pub use store::remove::RemoveSummary;
 pub use store::view::{GameView, ViewError};
-pub use store::{APPLICATION_ID, LockError, Mode, Store, StoreError, WriteLock, latest_step};
+pub use store::{
+    APPLICATION_ID, GameId, LockError, Mode, Store, StoreError, StoredPart, WriteLock, latest_step,
+};
