@@ -51,7 +51,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
     let overrides = crate::replay::Overrides {
         // A report reads no position but the one before a fault.
         positions: crate::replay::KeptPositions::Last,
-        ..args.reading.overrides()?
+        ..args.reading.overrides()
     };
     let found = discover(&args.paths);
     let opened = open_inputs(&found.files, args.reading.encoding);

@@ -48,7 +48,7 @@ pub struct ExportArgs {
     pub status: Vec<Status>,
     /// Only this game (repeat for several).
     #[arg(long, value_name = "ID")]
-    pub game: Vec<i64>,
+    pub game: Vec<crate::store::GameId>,
     /// At most this many games, by id (default: all; 0 = all).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -220,7 +220,7 @@ impl Export<'_> {
         if tally.written >= self.limit {
             return Ok(ControlFlow::Break(()));
         }
-        if !args.game.is_empty() && !args.game.contains(&id) {
+        if !args.game.is_empty() && !args.game.contains(&crate::store::GameId(id)) {
             return Ok(ControlFlow::Continue(()));
         }
         let Some(stored) = store.game(crate::store::GameId(id))? else {
@@ -248,7 +248,7 @@ impl Export<'_> {
         // Read it again the way it was imported.
         let overrides = Overrides {
             rules: stored.rules(),
-            notation: stored.notation.as_deref().and_then(|n| n.parse().ok()),
+            notation: stored.notation,
             skip_alternatives: true,
             ..Overrides::default()
         };

@@ -12,7 +12,9 @@ use super::query_args::open_store;
 use crate::escape::visible;
 use crate::replay::Status;
 use crate::rules::Color;
-use crate::store::games::{GameFilter, GameFilterText, GameSort};
+use crate::store::games::{
+    DateRange, DateRangeError, FilterProblem, GameFilter, GameFilterText, GameSort, ResultFilter,
+};
 use crate::store::listing::Place;
 use crate::store::param::Wording;
 
@@ -22,29 +24,29 @@ use crate::store::param::Wording;
 #[derive(Debug, Default, Args)]
 pub struct GameFilterArgs {
     /// Games where White or Black contains this.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = some_text)]
     pub player: Option<String>,
     /// Games where White contains this.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = some_text)]
     pub white: Option<String>,
     /// Games where Black contains this.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = some_text)]
     pub black: Option<String>,
     /// Games whose event contains this.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = some_text)]
     pub event: Option<String>,
     /// Games whose site contains this.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = some_text)]
     pub site: Option<String>,
     /// Games played in FROM..TO (either end may be left out), or on one
     /// date; each YYYY, YYYY.MM or YYYY.MM.DD. Games without a readable
     /// date never match.
-    #[arg(long, value_name = "FROM..TO", allow_hyphen_values = true)]
-    pub date: Option<String>,
+    #[arg(long, value_name = "FROM..TO", allow_hyphen_values = true, value_parser = date_range)]
+    pub date: Option<DateRange>,
     /// Games with this result as written (1-0, 0-1, 1/2-1/2, 0-0, *), or
     /// won by white or black, or drawn (draw), read per variant.
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
-    pub result: Option<String>,
+    pub result: Option<ResultFilter>,
     /// Games of this status.
     #[arg(long, value_name = "S", ignore_case = true, value_enum)]
     pub status: Option<Status>,
@@ -54,21 +56,41 @@ impl GameFilterArgs {
     /// The filter these arguments ask for (`variant` as given apart).
     ///
     /// # Errors
-    /// An empty text, a malformed date range or result, naming the option.
+    /// A variant that is none, naming the option.
     pub fn filter(&self, variant: Option<&str>) -> Result<GameFilter, CliError> {
-        GameFilterText {
-            player: self.player.as_deref(),
-            white: self.white.as_deref(),
-            black: self.black.as_deref(),
-            event: self.event.as_deref(),
-            site: self.site.as_deref(),
-            date: self.date.as_deref(),
-            result: self.result.as_deref(),
-            status: self.status.map(Status::name),
+        let variant = GameFilterText {
             variant,
+            ..GameFilterText::default()
         }
         .parse()
-        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))
+        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))?
+        .variant;
+        Ok(GameFilter {
+            player: self.player.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            event: self.event.clone(),
+            site: self.site.clone(),
+            date: self.date.clone(),
+            result: self.result,
+            status: self.status,
+            variant,
+        })
+    }
+}
+
+/// A date range; the message leaves the range out, as clap names it.
+fn date_range(text: &str) -> Result<DateRange, String> {
+    text.parse()
+        .map_err(|e: DateRangeError| e.reason().to_string())
+}
+
+/// A text to look for: not empty.
+fn some_text(text: &str) -> Result<String, FilterProblem> {
+    if text.trim().is_empty() {
+        Err(FilterProblem::Empty)
+    } else {
+        Ok(text.to_string())
     }
 }
 

@@ -24,8 +24,8 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "filipino", ignore_case = true, value_enum)]
     pub variant: crate::rules::Preset,
     /// Switches on top of the preset (as for perft).
-    #[arg(long)]
-    pub rules: Option<String>,
+    #[arg(long, value_name = "SWITCHES")]
+    pub rules: Option<crate::rules::Switches>,
     /// Notation of the moves (default: the preset's usual one, numbers or,
     /// for Russian, Brazilian and Czech draughts, algebraic squares).
     #[arg(long, ignore_case = true, value_enum)]
@@ -49,8 +49,7 @@ pub fn cmd_generate(
     if let Some(path) = &args.output {
         refuse_database(path, db)?;
     }
-    let rules = Rules::from_args(Some(args.variant.name()), args.rules.as_deref())
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let rules = Rules::with_switches(args.variant, args.rules.as_ref());
     let notation = args
         .notation
         .unwrap_or_else(|| Notation::usual_for(rules.preset));

@@ -54,7 +54,7 @@ pub fn cmd_import(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let overrides = args.reading.overrides()?;
+    let overrides = args.reading.overrides();
     let found = discover(&args.paths);
     for error in &found.errors {
         say!("{error}");

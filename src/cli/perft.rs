@@ -19,8 +19,8 @@ pub struct PerftArgs {
     /// Switches on top of the preset: max-capture=on|off|value,
     /// king-first=off|on, promotion=continue-man|stop|continue-king,
     /// king-limit=on|off (comma-separated).
-    #[arg(long)]
-    pub rules: Option<String>,
+    #[arg(long, value_name = "SWITCHES")]
+    pub rules: Option<crate::rules::Switches>,
     /// Start from this position instead of the initial one (numeric or
     /// algebraic FEN).
     #[arg(long)]
@@ -35,8 +35,7 @@ pub struct PerftArgs {
 /// # Errors
 /// Bad rules or FEN, or a failed write.
 pub fn cmd_perft(args: &PerftArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let rules = Rules::from_args(Some(args.variant.name()), args.rules.as_deref())
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let rules = Rules::with_switches(args.variant, args.rules.as_ref());
     let start = match &args.fen {
         None => Position::initial(&rules),
         Some(fen) => {

@@ -1,6 +1,5 @@
 //! The options of every command that reads PDN.
 
-use super::error::CliError;
 use super::values;
 
 /// How to read games, for every command that reads PDN: these override
@@ -15,8 +14,8 @@ pub struct ReadingArgs {
     /// Rules switches: max-capture=on|off|value, king-first=off|on,
     /// promotion=continue-man|stop|continue-king, king-limit=on|off
     /// (comma-separated).
-    #[arg(long)]
-    pub rules: Option<String>,
+    #[arg(long, value_name = "SWITCHES")]
+    pub rules: Option<crate::rules::Switches>,
     /// Read every game's moves in this notation.
     #[arg(long, ignore_case = true, value_enum)]
     pub notation: Option<crate::notation::Notation>,
@@ -55,34 +54,20 @@ impl ReadingArgs {
     }
 
     /// The overrides these arguments ask for.
-    ///
-    /// # Errors
-    /// An unknown preset, switch or notation.
-    pub fn overrides(&self) -> Result<crate::replay::Overrides, CliError> {
-        let usage = |e: &dyn std::fmt::Display| CliError::Usage(e.to_string());
-        let rules = match self.preset() {
-            Some(p) => Some(
-                crate::rules::Rules::from_args(Some(p.name()), self.rules.as_deref())
-                    .map_err(|e| usage(&e))?,
-            ),
-            None => None,
+    pub fn overrides(&self) -> crate::replay::Overrides {
+        let rules = self
+            .preset()
+            .map(|p| crate::rules::Rules::with_switches(p, self.rules.as_ref()));
+        let switches = match self.preset() {
+            None => self.rules.clone(),
+            Some(_) => None,
         };
-        let switches = match (self.preset(), &self.rules) {
-            (None, Some(s)) => {
-                crate::rules::Rules::default()
-                    .apply_switches(s)
-                    .map_err(|e| usage(&e))?;
-                Some(s.clone())
-            }
-            _ => None,
-        };
-        let notation = self.notation;
-        Ok(crate::replay::Overrides {
+        crate::replay::Overrides {
             rules,
             switches,
-            notation,
+            notation: self.notation,
             skip_alternatives: false,
             positions: crate::replay::KeptPositions::All,
-        })
+        }
     }
 }

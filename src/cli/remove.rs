@@ -21,7 +21,7 @@ pub struct RemoveArgs {
     pub paths: Vec<PathBuf>,
     /// Games, by id (as `search` and `games` list them).
     #[arg(long = "game", value_name = "ID", num_args = 1.., group = "what")]
-    pub games: Vec<i64>,
+    pub games: Vec<crate::store::GameId>,
     /// Say what would go, and change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -58,7 +58,7 @@ pub fn cmd_remove(
     }
     let unknown = store.unknown_games(&args.games)?;
     if !unknown.is_empty() {
-        let ids: Vec<String> = unknown.iter().map(i64::to_string).collect();
+        let ids: Vec<String> = unknown.iter().map(ToString::to_string).collect();
         return Err(CliError::Usage(format!(
             "no game {} in the database; nothing removed",
             ids.join(", ")

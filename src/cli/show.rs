@@ -16,21 +16,22 @@ use crate::render::game::view_board;
 use crate::replay::move_number;
 use crate::rules::{Color, Rules};
 use crate::store::listing::{Place, shown_result, shown_tag};
+use crate::store::param::Wording;
 use crate::store::view::{GameView, ViewError};
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The game id (as `search` and `report` print it).
-    pub game: i64,
+    pub game: crate::store::GameId,
     /// Show the position after this many plies (default: the last certain
     /// position).
     #[arg(long)]
     pub ply: Option<usize>,
     /// How squares are named: numeric, vismin, luzon or dama (default: the
     /// game's own notation, numeric when it has none).
-    #[arg(long)]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<crate::notation::Notation>,
     /// Also write the board as an SVG picture to this file (the same
     /// board: last move marked, the moves where readings part as arrows).
     #[arg(long, value_name = "FILE")]
@@ -54,14 +55,10 @@ pub fn cmd_show(
     }
     let store = open_store(db)?;
     let view = store
-        .game_view(
-            crate::store::GameId(args.game),
-            args.ply,
-            args.notation.as_deref(),
-        )
+        .game_view(args.game, args.ply, args.notation)
         .map_err(|e| match e {
-            ViewError::NotFound(m) | ViewError::BadRequest(m) => CliError::Usage(m),
             ViewError::Store(e) => CliError::Store(e),
+            e => CliError::Usage(e.worded(Wording::Options)),
         })?;
     if let Some(why) = &view.no_board {
         if args.svg.is_some() {
@@ -176,11 +173,8 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
         view.game,
         visible(&view.variant),
         view.status.name(),
-        visible(
-            view.variant_from
-                .as_deref()
-                .unwrap_or("unrecorded: run `pdndb recheck`")
-        )
+        view.variant_from
+            .map_or("unrecorded: run `pdndb recheck`", |from| from.name())
     )?;
     for (name, value) in &view.tags {
         writeln!(

@@ -19,8 +19,8 @@ pub struct TreeArgs {
     pub position: PositionArgs,
     /// Notation of the moves: numeric, vismin, luzon or dama (default: the
     /// variant's usual one, algebraic for Russian, Brazilian and Czech).
-    #[arg(long)]
-    pub notation: Option<String>,
+    #[arg(long, ignore_case = true, value_enum)]
+    pub notation: Option<Notation>,
     /// One JSON object per move.
     #[arg(long)]
     pub json: bool,
@@ -40,19 +40,13 @@ pub fn cmd_tree(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let asked: Option<Notation> = args
-        .notation
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(|e: crate::notation::ParseNotationError| CliError::Usage(e.to_string()))?;
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
     warn_unindexed(&store)?;
     if let Some(note) = query.variant.note() {
         say!("tree: {note}");
     }
-    let notation = asked.unwrap_or_else(|| query.usual_notation());
+    let notation = args.notation.unwrap_or_else(|| query.usual_notation());
     if args.board {
         let mut board = Board::new(query.position, query.rules.geometry, notation);
         board.last_move = query.last_move;

@@ -105,6 +105,13 @@ impl FromStr for Notation {
     }
 }
 
+/// Its name, as in JSON everywhere.
+impl serde::Serialize for Notation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,7 +41,7 @@ use crate::notation::{Fen, MoveToken, Notation, SquareToken};
 use crate::pdn::GameType;
 use crate::rules::{
     Color, Corner, Geometry, KingFirst, KingLimit, MaxCapture, Position, Preset, Promotion, Rules,
-    game_type_name,
+    Switches, game_type_name,
 };
 
 use super::interpret::{KeptPositions, Replay, Written, replay_keeping};
@@ -115,8 +115,8 @@ pub struct Overrides {
     /// `--variant` (with `--rules` applied): the rules of every game.
     pub rules: Option<Rules>,
     /// `--rules` without `--variant`: switches applied on top of each
-    /// game's detected preset, as `key=value,…` (already validated).
-    pub switches: Option<String>,
+    /// game's detected preset.
+    pub switches: Option<Switches>,
     /// `--notation`.
     pub notation: Option<Notation>,
     /// Leave out the search for other rules under which a game that does
@@ -131,8 +131,7 @@ impl Overrides {
     /// Applies the switches to detected rules.
     fn adjust(&self, mut rules: Rules) -> Rules {
         if let Some(switches) = &self.switches {
-            // Validated when the overrides were made; a bad pair is skipped.
-            let _ = rules.apply_switches(switches);
+            rules.apply_switches(switches);
         }
         rules
     }

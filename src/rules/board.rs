@@ -560,6 +560,13 @@ impl Geometry {
     }
 }
 
+/// `"white"` or `"black"`, as in JSON everywhere.
+impl serde::Serialize for Color {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ mod movegen;
 mod outcome;
 mod perft;
 mod position;
+mod switch;
 mod variant;
 pub mod zobrist;
 
@@ -18,7 +19,5 @@ pub use fit::{fitting_moves, fitting_moves_into};
 pub use movegen::{Jump, MAX_PATH, Move, Route};
 pub use perft::{divide, perft};
 pub use position::{KingRun, PACKED_BYTES, Position, PositionError, Setup, SetupProblem};
-pub use variant::{
-    KingFirst, KingLimit, MaxCapture, Preset, Promotion, Rules, RulesError, WinCondition,
-    game_type_name,
-};
+pub use switch::{KingFirst, KingLimit, MaxCapture, Promotion, Switch, SwitchError, Switches};
+pub use variant::{Preset, Rules, RulesError, WinCondition, game_type_name};

@@ -12,7 +12,8 @@ use std::hash::{Hash, Hasher};
 
 use super::board::{Bitboard, Color, Direction, Geometry, Square, squares};
 use super::position::{KingRuns, Position};
-use super::variant::{KingFirst, MaxCapture, Promotion, Rules};
+use super::switch::{KingFirst, MaxCapture, Promotion};
+use super::variant::Rules;
 use super::zobrist;
 
 /// Most landing squares a move can have (one per captured piece).

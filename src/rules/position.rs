@@ -3,7 +3,8 @@
 use std::fmt;
 
 use super::board::{Bitboard, Color, Geometry, Piece, Square, squares};
-use super::variant::{KingLimit, Rules};
+use super::switch::KingLimit;
+use super::variant::Rules;
 use super::zobrist;
 
 /// A not necessarily legal position: pieces on numbered squares, as read from

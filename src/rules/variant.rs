@@ -89,6 +89,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Color, Geometry};
+use super::switch::{KingFirst, KingLimit, MaxCapture, Promotion, Switch, SwitchError, Switches};
 
 /// A named set of rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -379,32 +380,6 @@ impl FromStr for Preset {
     }
 }
 
-/// Whether the capture that takes the most is compulsory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MaxCapture {
-    /// Only the captures taking the most pieces (kings count 1) are legal.
-    On,
-    /// Any capture may be chosen.
-    Off,
-    /// Only the captures of the highest value are legal, a king worth more
-    /// than one man and less than two (Frisian art. 11): a man counts 100,
-    /// a king 199, as lidraughts counts them. So two men outweigh a king,
-    /// and three kings outweigh five men but not six.
-    Value,
-}
-
-/// Frisian art. 17: whether a side that still has men may make more than
-/// three plain moves in a row with the same king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KingLimit {
-    /// No limit.
-    Off,
-    /// After three plain moves in a row with one king, while its side has
-    /// men, that king may not make a fourth (it may still capture); a
-    /// capture, a man's move or another king's move lifts the ban.
-    On,
-}
-
 /// Who wins when the game ends on the board, for a later check of results
 /// against the final position (see [`Rules::winner`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -418,28 +393,6 @@ pub enum WinCondition {
     /// Breakthrough: the first side to make a king wins (and a side that
     /// cannot move loses).
     FirstKing,
-}
-
-/// Whether, among the captures left by the other rules, a king's capture
-/// must be preferred to a man's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KingFirst {
-    /// Men and kings capture on equal terms.
-    Off,
-    /// When a king can make one of the allowed captures, men may not capture.
-    On,
-}
-
-/// What happens to a man that reaches its crowning row in the middle of a
-/// capture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Promotion {
-    /// It goes on capturing as a man and is crowned only if the move ends there.
-    ContinueMan,
-    /// The move ends there and the man is crowned.
-    Stop,
-    /// It is crowned at once and goes on capturing as a king.
-    ContinueKing,
 }
 
 /// The full set of rules the engine plays by.
@@ -500,24 +453,9 @@ pub enum RulesError {
         "unknown variant `{0}` (expected filipino, brazilian, pool, russian, english, international, czech, italian, spanish, frisian, frysk, antidraughts or breakthrough)"
     )]
     UnknownPreset(String),
-    /// Not one of the switch names.
-    #[error(
-        "unknown rules switch `{0}` (expected max-capture, king-first, promotion or king-limit)"
-    )]
-    UnknownSwitch(String),
-    /// A value the switch does not take.
-    #[error("`{value}` is not a value of `{key}` (expected {expected})")]
-    BadValue {
-        /// The switch.
-        key: String,
-        /// The value given.
-        value: String,
-        /// The values it takes.
-        expected: &'static str,
-    },
-    /// A `key=value` pair without `=`.
-    #[error("`{0}` is not of the form key=value")]
-    NotKeyValue(String),
+    /// A switch that cannot be read.
+    #[error(transparent)]
+    Switch(#[from] SwitchError),
 }
 
 impl Rules {
@@ -535,77 +473,44 @@ impl Rules {
     /// # Errors
     /// An unknown key or a value the key does not take.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let key = key.trim();
-        let value = value.trim();
-        let bad = |expected| RulesError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected,
-        };
-        match key {
-            "max-capture" => {
-                self.max_capture = match value {
-                    "on" => MaxCapture::On,
-                    "off" => MaxCapture::Off,
-                    "value" => MaxCapture::Value,
-                    _ => return Err(bad("on, off or value")),
-                }
-            }
-            "king-first" => {
-                self.king_first = match value {
-                    "on" => KingFirst::On,
-                    "off" => KingFirst::Off,
-                    _ => return Err(bad("on or off")),
-                }
-            }
-            "promotion" => {
-                self.promotion = match value {
-                    "continue-man" => Promotion::ContinueMan,
-                    "stop" => Promotion::Stop,
-                    "continue-king" => Promotion::ContinueKing,
-                    _ => return Err(bad("continue-man, stop or continue-king")),
-                }
-            }
-            "king-limit" => {
-                self.king_limit = match value {
-                    "on" => KingLimit::On,
-                    "off" => KingLimit::Off,
-                    _ => return Err(bad("on or off")),
-                }
-            }
-            _ => return Err(RulesError::UnknownSwitch(key.to_string())),
-        }
+        self.apply(Switch::parse(key, value)?);
         Ok(())
     }
 
-    /// Applies a comma-separated list of `key=value` switches, as given to
-    /// `--rules`.
-    ///
-    /// # Errors
-    /// The first pair that is malformed or unknown.
-    pub fn apply_switches(&mut self, switches: &str) -> Result<(), RulesError> {
-        for pair in switches.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| RulesError::NotKeyValue(pair.trim().to_string()))?;
-            self.set(key, value)?;
+    /// Sets one switch.
+    pub fn apply(&mut self, switch: Switch) {
+        match switch {
+            Switch::MaxCapture(v) => self.max_capture = v,
+            Switch::KingFirst(v) => self.king_first = v,
+            Switch::Promotion(v) => self.promotion = v,
+            Switch::KingLimit(v) => self.king_limit = v,
         }
-        Ok(())
     }
 
-    /// Rules from a `--variant` and an optional `--rules` string.
-    ///
-    /// # Errors
-    /// An unknown preset or a bad switch.
-    pub fn from_args(variant: Option<&str>, switches: Option<&str>) -> Result<Rules, RulesError> {
-        let mut rules = match variant {
-            Some(v) => Rules::parse(v)?,
-            None => Rules::default(),
-        };
-        if let Some(s) = switches {
-            rules.apply_switches(s)?;
+    /// Sets each switch, in order (a later one wins).
+    pub fn apply_switches(&mut self, switches: &Switches) {
+        for &switch in &switches.0 {
+            self.apply(switch);
         }
-        Ok(rules)
+    }
+
+    /// Every switch as these rules set it, in table order.
+    pub fn switches(&self) -> [Switch; 4] {
+        [
+            Switch::MaxCapture(self.max_capture),
+            Switch::KingFirst(self.king_first),
+            Switch::Promotion(self.promotion),
+            Switch::KingLimit(self.king_limit),
+        ]
+    }
+
+    /// Rules from a preset and the switches of `--rules`.
+    pub fn with_switches(preset: Preset, switches: Option<&Switches>) -> Rules {
+        let mut rules = preset.rules();
+        if let Some(switches) = switches {
+            rules.apply_switches(switches);
+        }
+        rules
     }
 
     /// Parses the recorded form: a preset name followed by `+key=value`
@@ -620,7 +525,7 @@ impl Rules {
         for part in parts {
             let (key, value) = part
                 .split_once('=')
-                .ok_or_else(|| RulesError::NotKeyValue(part.to_string()))?;
+                .ok_or_else(|| SwitchError::NotKeyValue(part.to_string()))?;
             rules.set(key, value)?;
         }
         Ok(rules)
@@ -629,33 +534,13 @@ impl Rules {
     /// The recorded form: preset name plus each switch that differs from the
     /// preset, in table order.
     pub fn name(&self) -> String {
-        let base = self.preset.rules();
+        let base = self.preset.rules().switches();
         let mut name = self.preset.name().to_string();
-        if self.max_capture != base.max_capture {
-            name.push_str(match self.max_capture {
-                MaxCapture::On => "+max-capture=on",
-                MaxCapture::Off => "+max-capture=off",
-                MaxCapture::Value => "+max-capture=value",
-            });
-        }
-        if self.king_first != base.king_first {
-            name.push_str(match self.king_first {
-                KingFirst::On => "+king-first=on",
-                KingFirst::Off => "+king-first=off",
-            });
-        }
-        if self.promotion != base.promotion {
-            name.push_str(match self.promotion {
-                Promotion::ContinueMan => "+promotion=continue-man",
-                Promotion::Stop => "+promotion=stop",
-                Promotion::ContinueKing => "+promotion=continue-king",
-            });
-        }
-        if self.king_limit != base.king_limit {
-            name.push_str(match self.king_limit {
-                KingLimit::On => "+king-limit=on",
-                KingLimit::Off => "+king-limit=off",
-            });
+        for (switch, preset) in self.switches().into_iter().zip(base) {
+            if switch != preset {
+                name.push('+');
+                name.push_str(&switch.to_string());
+            }
         }
         name
     }
@@ -719,7 +604,10 @@ mod tests {
     fn recorded_name_lists_changed_switches_in_table_order() {
         let mut r = Rules::default();
         assert_eq!(r.name(), "filipino");
-        r.apply_switches("promotion=stop,max-capture=off").unwrap();
+        "promotion=stop,max-capture=off"
+            .parse::<Switches>()
+            .map(|s| r.apply_switches(&s))
+            .unwrap();
         assert_eq!(r.name(), "filipino+max-capture=off+promotion=stop");
         assert_eq!(Rules::parse(&r.name()).unwrap(), r);
         let mut r = Preset::Russian.rules();
@@ -733,13 +621,9 @@ mod tests {
 
     #[test]
     fn bad_switches_name_the_bad_part() {
-        let err = Rules::from_args(Some("filipino"), Some("promotion=fly")).unwrap_err();
+        let err = "promotion=fly".parse::<Switches>().unwrap_err();
         assert!(err.to_string().contains("`fly`"), "{err}");
-        let err = Rules::from_args(Some("chess"), None).unwrap_err();
+        let err = Rules::parse("chess").unwrap_err();
         assert_eq!(err, RulesError::UnknownPreset("chess".into()));
-        let err = Rules::from_args(None, Some("maxcapture")).unwrap_err();
-        assert_eq!(err, RulesError::NotKeyValue("maxcapture".into()));
-        let err = Rules::from_args(None, Some("speed=on")).unwrap_err();
-        assert_eq!(err, RulesError::UnknownSwitch("speed".into()));
     }
 }

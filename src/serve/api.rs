@@ -17,6 +17,7 @@ use crate::notation::Notation;
 use crate::replay::Status;
 use crate::store::Store;
 use crate::store::games::{GameFilterText, GameSort};
+use crate::store::param::Wording;
 use crate::store::problems::ProblemFilter;
 use crate::store::query::{PositionQuery, SearchHit};
 use crate::store::view::ViewError;
@@ -281,15 +282,19 @@ pub async fn game(
         .text("ply")
         .map(|_| params.number("ply", 0usize, 0..=100_000))
         .transpose()?;
-    let asked = params.text("notation").map(str::to_string);
+    let asked = params
+        .text("notation")
+        .map(|n| n.parse::<Notation>())
+        .transpose()
+        .map_err(|e| ApiError::bad_request(format!("notation: {e}")))?;
     let detail = state
         .with_store(move |store| {
             store
-                .game_detail(crate::store::GameId(id), ply, asked.as_deref())
+                .game_detail(crate::store::GameId(id), ply, asked)
                 .map_err(|e| match e {
                     ViewError::NotFound(m) => ApiError::not_found(m),
-                    ViewError::BadRequest(m) => ApiError::bad_request(m),
                     ViewError::Store(e) => e.into(),
+                    e => ApiError::bad_request(e.worded(Wording::Parameters)),
                 })
         })
         .await?;

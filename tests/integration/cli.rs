@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+use super::run;
+
 fn pdndb() -> Command {
     Command::cargo_bin("pdndb").expect("the pdndb binary")
 }
@@ -167,5 +169,55 @@ fn bad_arguments_exit_2_with_a_message_naming_the_bad_part() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn option_values_are_read_once_into_their_types_and_refused_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    for (args, option, why) in [
+        (
+            &["perft", "--rules", "promotion=fly", "1"][..],
+            "--rules",
+            "`fly` is not a value of `promotion`",
+        ),
+        (
+            &["check", "--rules", "speed=on", "x.pdn"],
+            "--rules",
+            "unknown rules switch `speed`",
+        ),
+        (
+            &["games", "--result", "3-0"],
+            "--result",
+            "\"3-0\" is not a result",
+        ),
+        (
+            &["games", "--date", "2019.13"],
+            "--date",
+            "\"2019.13\": there is no month 13",
+        ),
+        (
+            &["games", "--player", " "],
+            "--player",
+            "give some text to look for",
+        ),
+        (&["show", "x"], "<GAME>", "invalid digit"),
+        (&["remove", "--game", "1x"], "--game", "invalid digit"),
+        (&["tree", "--notation", "chess"], "--notation", "chess"),
+    ] {
+        let (out, err, code) = run(&db, args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains(option) && err.contains(why), "{args:?}: {err}");
+    }
+    // The switches apply, a later one winning.
+    for (switches, count) in [
+        ("max-capture=on,max-capture=off", "36768"),
+        ("max-capture=off,max-capture=on", "36473"),
+    ] {
+        let args = ["perft", "--variant", "english", "--rules", switches, "6"];
+        let (out, err, code) = run(&db, &args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().last(), Some(count), "{switches}");
     }
 }

@@ -411,7 +411,7 @@ fn malformed_filters_are_refused_with_exit_2() {
             let (out, err, code) = run(&db, &[command, "--date", date]);
             assert_eq!(code, 2, "{command} --date {date:?}: {out} {err}");
             assert!(
-                err.contains("--date") && err.contains(&format!("{:?}", date)),
+                err.contains("--date") && err.contains(&format!("'{date}'")),
                 "{date:?}: {err}"
             );
             assert!(out.is_empty());

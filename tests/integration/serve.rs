@@ -553,3 +553,38 @@ fn it_keeps_serving_while_an_import_writes_and_after_clients_leave_early() {
         1000
     );
 }
+
+#[test]
+fn a_value_that_does_not_fit_is_named_as_each_front_end_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let plies = command_json(&db, &["show", "1", "--json"])[0]["moves"]
+        .as_array()
+        .unwrap()
+        .len();
+    let beyond = (plies + 5).to_string();
+    let why = format!("game 1 has {plies} plies: there is no position {beyond}");
+    // The command line names the option, the server the parameter.
+    let (out, err, code) = run(&db, &["show", "1", "--ply", &beyond]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains(&format!("--ply: {why}")), "{err}");
+    let server = Server::start(&db, &[]);
+    let r = server.get(&format!("/api/game/1?ply={beyond}"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains(&format!("ply: {why}")), "{}", r.body);
+    assert!(!r.body.contains("--"), "{}", r.body);
+    // A notation is read once, into its type, by either front end.
+    let r = server.get("/api/game/1?notation=chess");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("notation: ") && r.body.contains("chess"),
+        "{}",
+        r.body
+    );
+    let (_, err, code) = run(&db, &["show", "1", "--notation", "chess"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--notation") && err.contains("chess"), "{err}");
+    let r = server.get("/api/game/1?notation=LUZON");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains(r#""notation":"luzon""#), "{}", r.body);
+}

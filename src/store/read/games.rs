@@ -57,6 +57,13 @@ pub struct DateRangeError {
     reason: String,
 }
 
+impl DateRangeError {
+    /// Why, without the range as written.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
 /// One end of a range: year, month and day as given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DatePart {
@@ -850,7 +857,7 @@ impl Store {
             result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(outcome),
             variant,
-            status: crate::store::stored::record::parse_status(game, &status)?,
+            status: crate::store::stored::record::parse_status(GameId(game), &status)?,
             plies,
         }))
     }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::notation::{Fen, Notation};
 use crate::replay::RecordBody;
-use crate::replay::{RecordSource, SetupError, Status, position_after_moves};
+use crate::replay::{RecordSource, SetupError, Status, VariantFrom, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
@@ -251,8 +251,8 @@ pub struct StoredGame {
     pub status: Status,
     /// Variant string.
     pub variant: String,
-    /// Notation name.
-    pub notation: Option<String>,
+    /// The notation its moves were read in.
+    pub notation: Option<Notation>,
     /// The start position's FEN, `None` for the initial position.
     pub start_fen: Option<String>,
     /// The first reading's moves, encoded.
@@ -263,7 +263,7 @@ pub struct StoredGame {
     pub record: RecordBody,
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
-    pub variant_from: Option<String>,
+    pub variant_from: Option<VariantFrom>,
 }
 
 impl StoredGame {
@@ -681,7 +681,7 @@ impl Store {
                     id: r.get(0)?,
                     status: Status::Ok,
                     variant: r.get(2)?,
-                    notation: r.get(3)?,
+                    notation: None,
                     start_fen: r.get(4)?,
                     moves: r.get(5)?,
                     result: r.get(6)?,
@@ -690,31 +690,30 @@ impl Store {
                         None,
                         plies.and_then(|p| usize::try_from(p).ok()),
                     ),
-                    variant_from: r.get(9)?,
+                    variant_from: None,
                 };
+                let names: [Option<String>; 2] = [r.get(3)?, r.get(9)?];
                 let status: String = r.get(1)?;
-                Ok((game, status, r.get::<_, Option<String>>(7)?))
+                Ok((game, status, r.get::<_, Option<String>>(7)?, names))
             })
             .optional()?;
-        let Some((mut game, status, record)) = row else {
+        let Some((mut game, status, record, [notation, variant_from])) = row else {
             return Ok(None);
         };
-        game.status = parse_status(id.get(), &status)?;
+        game.status = parse_status(id, &status)?;
+        game.notation = parse_name(id, StoredPart::Notation, notation.as_deref())?;
+        game.variant_from = parse_name(id, StoredPart::VariantFrom, variant_from.as_deref())?;
         game.record = match record {
-            Some(json) => parse_record(id.get(), &json)?,
+            Some(json) => parse_record(id, &json)?,
             None => RecordBody {
                 variant: game.variant.clone(),
-                notation: parse_name(id.get(), StoredPart::Notation, game.notation.as_deref())?,
+                notation: game.notation,
                 status: game.status,
                 ..game.record
             },
         };
         // The column is what recheck keeps up to date.
-        game.record.variant_from = parse_name(
-            id.get(),
-            StoredPart::VariantFrom,
-            game.variant_from.as_deref(),
-        )?;
+        game.record.variant_from = game.variant_from;
         Ok(Some(game))
     }
 
@@ -737,7 +736,7 @@ impl Store {
                     line: r.get(2)?,
                     tags: serde_json::Map::new(),
                 };
-                Ok((source, parse_tags(game.get(), stored)))
+                Ok((source, parse_tags(game, stored)))
             })
             .optional()?
             .map(|(source, tags)| {

@@ -8,14 +8,15 @@ use serde::Serialize;
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::{Game, Line, Nag, Ply, Reader};
 use crate::replay::{
-    AsRead, Overrides, Reading, ReadingPly, ResolvedRecord, Status, as_read, check_game,
-    move_number, readings, replay, written_moves,
+    AsRead, Overrides, Reading, ReadingPly, ResolvedRecord, Status, VariantFrom, as_read,
+    check_game, move_number, readings, replay, written_moves,
 };
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::read::games::clean_tags;
 use crate::store::read::listing::Outcome;
 use crate::store::read::query::{PlayedMoves, Source, StoredGame};
 use crate::store::stored::id::GameId;
+use crate::store::stored::param::{Param, Wording};
 use crate::store::stored::{Store, StoreError};
 
 use crate::replay::RecordBody;
@@ -26,13 +27,30 @@ pub enum ViewError {
     /// No such game (or it has no source).
     #[error("{0}")]
     NotFound(String),
-    /// The request does not fit the game: a position beyond its end, a
-    /// board asked of a game that has none, an unknown notation.
+    /// The game has no board or no moves to show at a ply.
     #[error("{0}")]
-    BadRequest(String),
+    NoBoard(String),
+    /// A value given does not fit the game: a position beyond its end.
+    #[error("{}", self.worded(Wording::Parameters))]
+    Value {
+        /// The value.
+        param: Param,
+        /// Why it does not fit.
+        why: String,
+    },
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl ViewError {
+    /// The message, a value named as `wording` names it.
+    pub fn worded(&self, wording: Wording) -> String {
+        match self {
+            ViewError::Value { param, why } => format!("{}: {why}", wording.name(*param)),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// The first reading of a game that has a board, and the notation its
@@ -67,12 +85,12 @@ pub struct GameView {
     /// The game's variant.
     pub variant: String,
     /// Where its rules came from.
-    pub variant_from: Option<String>,
+    pub variant_from: Option<VariantFrom>,
     /// Its status.
     pub status: Status,
     /// The notation squares are named in (for a game without a board: the
     /// game's own, if any).
-    pub notation: Option<String>,
+    pub notation: Option<Notation>,
     /// The moves of the first reading, in that notation.
     pub moves: Vec<String>,
     /// The position shown: plies played before it.
@@ -166,7 +184,7 @@ pub struct Fault {
     /// Its move number, counted.
     pub move_number: Option<usize>,
     /// Who plays it.
-    pub side: Option<String>,
+    pub side: Option<Color>,
     /// The token as written.
     pub token: Option<String>,
     /// Canonical FEN of the position before it: the certain one when
@@ -228,11 +246,11 @@ pub struct GameDetail {
     /// The game's variant.
     pub variant: String,
     /// Where its rules came from.
-    pub variant_from: Option<String>,
+    pub variant_from: Option<VariantFrom>,
     /// Its status.
     pub status: Status,
     /// The notation squares are named in.
-    pub notation: Option<String>,
+    pub notation: Option<Notation>,
     /// Canonical FEN of position 0; `None` without a board.
     pub start_fen: Option<String>,
     /// The main line as written, one entry per ply.
@@ -264,13 +282,13 @@ impl Store {
     ///
     /// # Errors
     /// [`ViewError::NotFound`] for an unknown game;
-    /// [`ViewError::BadRequest`] for an unknown notation, a ply beyond the
-    /// game, or a ply asked of a game without a board; a database failure.
+    /// [`ViewError::Value`] for a ply beyond the game; [`ViewError::NoBoard`]
+    /// for a ply asked of a game without a board; a database failure.
     pub fn game_view(
         &self,
         id: GameId,
         ply: Option<usize>,
-        notation: Option<&str>,
+        notation: Option<Notation>,
     ) -> Result<GameView, ViewError> {
         Ok(self.viewed(id, ply, notation)?.view)
     }
@@ -285,7 +303,7 @@ impl Store {
         &self,
         id: GameId,
         ply: Option<usize>,
-        notation: Option<&str>,
+        notation: Option<Notation>,
     ) -> Result<GameDetail, ViewError> {
         let Viewed { view, checked } = self.viewed(id, ply, notation)?;
         let text = self.original_text(id)?.unwrap_or_default();
@@ -343,7 +361,7 @@ impl Store {
         &self,
         id: GameId,
         ply: Option<usize>,
-        notation: Option<&str>,
+        notation: Option<Notation>,
     ) -> Result<Viewed, ViewError> {
         let game = self
             .game(id)?
@@ -351,24 +369,15 @@ impl Store {
         let source = self
             .source(id)?
             .ok_or_else(|| ViewError::NotFound(format!("game {id} has no source")))?;
-        let notation = match notation {
-            Some(n) => n
-                .parse::<Notation>()
-                .map_err(|e| ViewError::BadRequest(e.to_string()))?,
-            None => game
-                .notation
-                .as_deref()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(Notation::Numeric),
-        };
+        let notation = notation.or(game.notation).unwrap_or(Notation::Numeric);
         let mut view = empty_view(id, &game, source);
         if let Some(why) = game.no_board() {
             if ply.is_some() {
-                return Err(ViewError::BadRequest(format!(
+                return Err(ViewError::NoBoard(format!(
                     "game {id} has no board to show: {why}"
                 )));
             }
-            view.notation.clone_from(&game.notation);
+            view.notation = game.notation;
             view.no_board = Some(why);
             return Ok(Viewed {
                 view,
@@ -376,7 +385,7 @@ impl Store {
             });
         }
         let Some((rules, start, moves)) = game.reading() else {
-            return Err(ViewError::BadRequest(format!(
+            return Err(ViewError::NoBoard(format!(
                 "game {id} is {}: it has no moves to show",
                 game.status
             )));
@@ -384,12 +393,15 @@ impl Store {
         let (certain, checked) = self.certain_plies(id, &game, rules, moves.len(), &view.file)?;
         let ply = ply.unwrap_or_else(|| certain.last().copied().unwrap_or(0));
         let Some(position) = position_at(&start, &moves, ply) else {
-            return Err(ViewError::BadRequest(format!(
-                "game {id} has {} plies: there is no position {ply}",
-                moves.len()
-            )));
+            return Err(ViewError::Value {
+                param: Param::Ply,
+                why: format!(
+                    "game {id} has {} plies: there is no position {ply}",
+                    moves.len()
+                ),
+            });
         };
-        view.notation = Some(notation.name().to_string());
+        view.notation = Some(notation);
         view.moves = moves
             .iter()
             .map(|(before, mv)| {
@@ -427,7 +439,7 @@ impl Store {
             let text = self.original_text(id)?.unwrap_or_default();
             let overrides = Overrides {
                 rules: Some(rules),
-                notation: game.notation.as_deref().and_then(|n| n.parse().ok()),
+                notation: game.notation,
                 skip_alternatives: true,
                 ..Overrides::default()
             };
@@ -466,7 +478,7 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         tags: source.tags,
         outcome: game.outcome(),
         variant: game.variant.clone(),
-        variant_from: game.variant_from.clone(),
+        variant_from: game.variant_from,
         status: game.status,
         notation: None,
         moves: Vec::new(),
@@ -657,7 +669,7 @@ fn fault(record: &RecordBody, reading: &FirstReading) -> Option<Fault> {
     Some(Fault {
         ply,
         move_number: record.move_number,
-        side: record.side.map(|s| s.name().to_string()),
+        side: record.side,
         token: record.token.clone(),
         fen: before.as_ref().map(write_fen),
         certain: certain.is_some(),
@@ -824,7 +836,7 @@ mod tests {
         let (_dir, store) = store_of(&text);
         let detail = store.game_detail(GameId(1), None, None).unwrap();
         assert_eq!(detail.status, Status::Ambiguous);
-        assert_eq!(detail.notation.as_deref(), Some("dama"));
+        assert_eq!(detail.notation, Some(Notation::Dama));
         let fault = detail.fault.as_ref().unwrap();
         assert_eq!((fault.ply, fault.token.as_deref()), (70, Some("15-5")));
         assert_eq!(fault.fen.as_deref(), Some("B:WK6,30:B3,K18,21,K31"));
@@ -854,7 +866,9 @@ mod tests {
     #[test]
     fn an_illegal_game_lists_the_legal_moves_at_its_fault() {
         let (_dir, store) = store_of("1. 23-18 10-15 2. 18-13 7-10 *\n");
-        let detail = store.game_detail(GameId(1), None, Some("vismin")).unwrap();
+        let detail = store
+            .game_detail(GameId(1), None, Some(Notation::Vismin))
+            .unwrap();
         assert_eq!(detail.status, Status::Illegal);
         let fault = detail.fault.as_ref().unwrap();
         assert_eq!((fault.ply, fault.token.as_deref()), (3, Some("18-13")));
@@ -873,15 +887,12 @@ mod tests {
         assert_eq!(detail.moves[3].token, "7-10");
         assert!(matches!(
             store.game_detail(GameId(1), Some(3), None),
-            Err(ViewError::BadRequest(m)) if m == "game 1 has 2 plies: there is no position 3"
+            Err(e @ ViewError::Value { param: Param::Ply, .. })
+                if e.worded(Wording::Options) == "--ply: game 1 has 2 plies: there is no position 3"
         ));
         assert!(matches!(
             store.game_view(GameId(9), None, None),
             Err(ViewError::NotFound(m)) if m == "no game 9 in the database"
-        ));
-        assert!(matches!(
-            store.game_view(GameId(1), None, Some("chess")),
-            Err(ViewError::BadRequest(_))
         ));
     }
 }

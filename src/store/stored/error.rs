@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::store::stored::id::GameId;
 use crate::store::stored::lock::LockError;
 
 /// Why the database cannot be used.
@@ -63,7 +64,7 @@ pub enum StoreError {
     )]
     Corrupt {
         /// The game.
-        game: i64,
+        game: GameId,
         /// What does not read.
         what: StoredPart,
         /// What the reader said.

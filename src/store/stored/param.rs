@@ -29,6 +29,8 @@ pub enum Param {
     Result,
     /// A status.
     Status,
+    /// A ply of a game: a position in it.
+    Ply,
 }
 
 impl Param {
@@ -47,6 +49,7 @@ impl Param {
             Param::Date => "date",
             Param::Result => "result",
             Param::Status => "status",
+            Param::Ply => "ply",
         }
     }
 }

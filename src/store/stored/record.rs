@@ -32,7 +32,7 @@ pub struct ReportRecord {
 }
 
 /// The error of a game whose stored `what` does not read.
-fn corrupt(game: i64, what: StoredPart, why: String) -> StoreError {
+fn corrupt(game: GameId, what: StoredPart, why: String) -> StoreError {
     StoreError::Corrupt { game, what, why }
 }
 
@@ -40,7 +40,7 @@ fn corrupt(game: i64, what: StoredPart, why: String) -> StoreError {
 ///
 /// # Errors
 /// [`StoreError::Corrupt`] naming the game when it is none.
-pub(crate) fn parse_status(game: i64, name: &str) -> Result<Status, StoreError> {
+pub(crate) fn parse_status(game: GameId, name: &str) -> Result<Status, StoreError> {
     Status::ALL
         .into_iter()
         .find(|s| s.name() == name)
@@ -56,7 +56,7 @@ pub(crate) fn parse_status(game: i64, name: &str) -> Result<Status, StoreError> 
 /// # Errors
 /// [`StoreError::Corrupt`] naming the game when it is none.
 pub(crate) fn parse_name<T>(
-    game: i64,
+    game: GameId,
     what: StoredPart,
     name: Option<&str>,
 ) -> Result<Option<T>, StoreError>
@@ -75,7 +75,7 @@ where
 ///
 /// # Errors
 /// [`StoreError::Corrupt`] naming the game when it does not read.
-pub(crate) fn parse_record(game: i64, json: &str) -> Result<RecordBody, StoreError> {
+pub(crate) fn parse_record(game: GameId, json: &str) -> Result<RecordBody, StoreError> {
     serde_json::from_str(json).map_err(|e| corrupt(game, StoredPart::Record, e.to_string()))
 }
 
@@ -85,7 +85,7 @@ pub(crate) fn parse_record(game: i64, json: &str) -> Result<RecordBody, StoreErr
 /// [`StoreError::Corrupt`] naming the game when the text or the tags do
 /// not read.
 pub(crate) fn parse_tags(
-    game: i64,
+    game: GameId,
     stored: &[u8],
 ) -> Result<serde_json::Map<String, serde_json::Value>, StoreError> {
     let tags = crate::store::codec::text::decode_tags(stored).ok_or_else(|| {
@@ -106,20 +106,22 @@ mod tests {
     fn stored_records_and_tags_that_do_not_read_name_their_game() {
         let mut coder = crate::store::codec::text::TextEncoder::new();
         let good = coder.encode(r#"{"White":"A"}"#, "1. 11-15 *");
-        assert_eq!(parse_tags(3, &good).unwrap()["White"], "A");
+        assert_eq!(parse_tags(GameId(3), &good).unwrap()["White"], "A");
         let bad_json = coder.encode(r#"{"White":"A""#, "1. 11-15 *");
         for (stored, what) in [
             (bad_json.as_slice(), StoredPart::Tags),
             (&[0xff, 0], StoredPart::Text),
         ] {
-            match parse_tags(7, stored) {
+            match parse_tags(GameId(7), stored) {
                 Err(StoreError::Corrupt {
-                    game: 7, what: w, ..
+                    game: GameId(7),
+                    what: w,
+                    ..
                 }) => assert_eq!(w, what),
                 other => panic!("{other:?}"),
             }
         }
-        let e = parse_record(9, r#"{"variant":"russ"#).unwrap_err();
+        let e = parse_record(GameId(9), r#"{"variant":"russ"#).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("game 9: its stored check record cannot be read ("),
@@ -127,7 +129,7 @@ mod tests {
         );
         let ok = r#"{"variant":"russian","notation":null,"status":"illegal","plies":null,"reached":null,"interpretations":null,"ply":null,"move_number":null,"side":null,"token":null,"fen":null,"candidates":[],"resolved":[],"message":null}"#;
         assert_eq!(
-            parse_record(9, ok).unwrap().status,
+            parse_record(GameId(9), ok).unwrap().status,
             crate::replay::Status::Illegal
         );
     }
@@ -161,7 +163,7 @@ mod tests {
             let back: crate::replay::CheckRecord = serde_json::from_str(&json).unwrap();
             assert_eq!(back, record);
             let (stored, _) = stored_json(pdn);
-            assert_eq!(parse_record(5, &stored).unwrap(), record.outcome);
+            assert_eq!(parse_record(GameId(5), &stored).unwrap(), record.outcome);
         }
     }
 
@@ -175,10 +177,10 @@ mod tests {
         ] {
             let mut value: serde_json::Value = serde_json::from_str(&stored).unwrap();
             value[field] = serde_json::Value::from(name);
-            match parse_record(12, &value.to_string()) {
+            match parse_record(GameId(12), &value.to_string()) {
                 Err(
                     e @ StoreError::Corrupt {
-                        game: 12,
+                        game: GameId(12),
                         what: StoredPart::Record,
                         ..
                     },
@@ -186,7 +188,8 @@ mod tests {
                 other => panic!("{field}: {other:?}"),
             }
         }
-        let e = parse_name::<crate::notation::Notation>(3, StoredPart::Notation, Some("chess"));
+        let e =
+            parse_name::<crate::notation::Notation>(GameId(3), StoredPart::Notation, Some("chess"));
         assert!(
             e.unwrap_err()
                 .to_string()

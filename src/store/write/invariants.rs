@@ -432,9 +432,17 @@ fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, St
         let id: i64 = r.get(0)?;
         let status: String = r.get(1)?;
         let record: Option<String> = r.get(2)?;
-        let bad_record = record
-            .is_some_and(|json| crate::store::stored::record::parse_record(id, &json).is_err());
-        if bad_record || crate::store::stored::record::parse_status(id, &status).is_err() {
+        let bad_record = record.is_some_and(|json| {
+            crate::store::stored::record::parse_record(crate::store::stored::id::GameId(id), &json)
+                .is_err()
+        });
+        if bad_record
+            || crate::store::stored::record::parse_status(
+                crate::store::stored::id::GameId(id),
+                &status,
+            )
+            .is_err()
+        {
             broken.insert(id);
         }
     }
@@ -443,7 +451,9 @@ fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, St
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
         let stored = r.get_ref(1)?.as_blob().unwrap_or_default();
-        if crate::store::stored::record::parse_tags(id, stored).is_err() {
+        if crate::store::stored::record::parse_tags(crate::store::stored::id::GameId(id), stored)
+            .is_err()
+        {
             broken.insert(id);
         }
     }

@@ -59,7 +59,7 @@ impl FileOptions {
     pub fn of(overrides: &Overrides) -> FileOptions {
         FileOptions {
             variant: overrides.rules.map(|r| r.name()),
-            rules: overrides.switches.clone(),
+            rules: overrides.switches.as_ref().map(ToString::to_string),
             notation: overrides.notation.map(|n| n.name().to_string()),
             encoding: None,
         }
@@ -69,10 +69,7 @@ impl FileOptions {
     pub fn overrides(&self) -> Overrides {
         Overrides {
             rules: self.variant.as_deref().and_then(|v| Rules::parse(v).ok()),
-            switches: self
-                .rules
-                .clone()
-                .filter(|s| Rules::default().apply_switches(s).is_ok()),
+            switches: self.rules.as_deref().and_then(|s| s.parse().ok()),
             notation: self.notation.as_deref().and_then(|n| n.parse().ok()),
             skip_alternatives: false,
             positions: crate::replay::KeptPositions::All,

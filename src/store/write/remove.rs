@@ -11,6 +11,7 @@ use std::path::Path;
 use rusqlite::{Transaction, params};
 use serde::Serialize;
 
+use crate::store::stored::id::GameId;
 use crate::store::stored::{Store, StoreError};
 use crate::store::write::import::locate;
 use crate::store::write::index::index_missing;
@@ -98,13 +99,13 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub fn unknown_games(&self, games: &[i64]) -> Result<Vec<i64>, StoreError> {
+    pub fn unknown_games(&self, games: &[GameId]) -> Result<Vec<GameId>, StoreError> {
         let mut stmt = self
             .conn()
             .prepare_cached("SELECT count(*) FROM game WHERE id = ?1")?;
         let mut unknown = Vec::new();
         for &id in games {
-            if stmt.query_row([id], |r| r.get::<_, i64>(0))? == 0 {
+            if stmt.query_row([id.get()], |r| r.get::<_, i64>(0))? == 0 {
                 unknown.push(id);
             }
         }
@@ -120,7 +121,7 @@ impl Store {
     pub fn remove(
         &mut self,
         files: &[i64],
-        games: &[i64],
+        games: &[GameId],
         dry_run: bool,
     ) -> Result<RemoveSummary, StoreError> {
         let tx = self.conn_mut().transaction()?;
@@ -134,7 +135,7 @@ impl Store {
         };
         // The games that go: those named, and those of the files that no
         // other file holds.
-        let mut leaving: BTreeSet<i64> = games.iter().copied().collect();
+        let mut leaving: BTreeSet<i64> = games.iter().map(|g| g.get()).collect();
         for &file in files {
             for (game, elsewhere) in games_of_file(&tx, file, files)? {
                 if elsewhere {
