@@ -60,8 +60,9 @@ pub struct PositionArgs {
     /// The position as a FEN (numeric, or algebraic on either board).
     #[arg(long)]
     pub fen: Option<String>,
-    /// The position after these moves from the start (any notation), e.g.
-    /// "1. 23-18 10-15".
+    /// The position after these moves from the start (any notation),
+    /// separated by spaces or commas, move numbers optional: "1. 23-18
+    /// 10-15" or "23-18,10-15".
     #[arg(long, conflicts_with = "fen")]
     pub moves: Option<String>,
     /// Only games of this variant (any case): a preset name (any

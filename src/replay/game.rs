@@ -269,10 +269,56 @@ pub enum MovesError {
     /// The moves cannot be replayed.
     #[error("the moves cannot be read")]
     Unreadable,
+    /// A token that is neither a move nor a move number.
+    #[error("ply {index}: {token:?} is not a move ({why})")]
+    NotAMove {
+        /// Its place among the moves (1-based, move numbers not counted).
+        index: usize,
+        /// The token, shortened to 40 characters.
+        token: String,
+        /// Why it does not read.
+        why: String,
+    },
 }
 
-/// The position after moves written as PDN movetext (`1. 23-18 10-15`, any
-/// notation) played from the start under `rules`, with the last of them.
+/// The moves of a line as people write them, in every front end: moves
+/// separated by spaces or commas, move numbers (`1.`, `12...`, also glued
+/// to the move: `1.11-15`) optional, a move's `!`/`?` marks ignored.
+///
+/// # Errors
+/// [`MovesError::NotAMove`] for the first token that is not a move.
+pub fn move_tokens(text: &str) -> Result<Vec<&str>, MovesError> {
+    let mut moves = Vec::new();
+    for token in text.split(|c: char| c == ',' || c.is_whitespace()) {
+        let token = without_move_number(token).trim_end_matches(['!', '?']);
+        if token.is_empty() {
+            continue;
+        }
+        if let Err(e) = token.parse::<crate::notation::MoveToken>() {
+            return Err(MovesError::NotAMove {
+                index: moves.len() + 1,
+                token: token.chars().take(40).collect(),
+                why: e.to_string(),
+            });
+        }
+        moves.push(token);
+    }
+    Ok(moves)
+}
+
+/// A token without the move number before it (`12.` or `12...`).
+fn without_move_number(token: &str) -> &str {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
+    if digits > 0 && dots > 0 {
+        &token[digits + dots..]
+    } else {
+        token
+    }
+}
+
+/// The position after moves as [`move_tokens`] reads them (`1. 23-18 10-15`,
+/// `23-18,10-15`, any notation) played from the start under `rules`, with the last of them.
 ///
 /// # Errors
 /// Moves that cannot be read, or that do not make exactly one legal
@@ -281,7 +327,8 @@ pub fn position_after_moves(
     moves: &str,
     rules: Rules,
 ) -> Result<(Position, Option<crate::rules::Move>), MovesError> {
-    let game = match crate::pdn::Reader::new(moves.as_bytes()).next_game() {
+    let text = move_tokens(moves)?.join(" ");
+    let game = match crate::pdn::Reader::new(text.as_bytes()).next_game() {
         Ok(Some(game)) => game,
         _ => return Err(MovesError::None),
     };

@@ -16,7 +16,7 @@ pub use detect::{
     presets_reading_cleanly, read_record, read_record_in, written_moves,
 };
 pub use game::{
-    CALIBRATION_GAMES, CheckedGame, FileChecker, MovesError, as_read, check_game,
+    CALIBRATION_GAMES, CheckedGame, FileChecker, MovesError, as_read, check_game, move_tokens,
     position_after_moves, record_tags, record_text,
 };
 pub use interpret::{

@@ -140,6 +140,57 @@ fn the_variant_chosen_is_said_and_illegal_moves_lead_to_an_answer() {
     let (_, err, code) = run(&db, &["search", "--moves", "1. 23-27"]);
     assert_eq!(code, 2);
     assert!(err.contains("under every other variant"), "{err}");
+    // Moves that read under a variant the database has no game of are not
+    // offered it: nothing would be found there.
+    let (_, err, code) = run(&db, &["search", "--moves", "1. 11-15 22-19"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains("spanish"), "{err}");
+}
+
+#[test]
+fn moves_are_written_one_way_everywhere_and_a_bad_token_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = mixed_db(dir.path());
+    let english = ["--variant", "english"];
+    let spaced = records(
+        &db,
+        &[&["tree", "--moves", "1. 11-15 23-19"][..], &english].concat(),
+    );
+    assert!(!spaced.is_empty());
+    for written in [
+        "11-15,23-19",
+        "11-15, 23-19",
+        "1.11-15 23-19",
+        "1. 11-15! 1... 23-19",
+    ] {
+        let tree = records(&db, &[&["tree", "--moves", written][..], &english].concat());
+        assert_eq!(tree, spaced, "{written}");
+    }
+    let (out, err, code) = run(
+        &db,
+        &["tree", "--variant", "english", "--moves", "11-15 23-19 foo"],
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(r#"--moves: ply 3: "foo" is not a move"#),
+        "{err}"
+    );
+    let server = super::serve::Server::start(&db, &[]);
+    for route in ["tree", "search"] {
+        let r = server.get(&format!("/api/{route}?variant=english&moves=11-15,23-19"));
+        assert_eq!(r.status, 200, "{route}: {}", r.body);
+        let r = server.get(&format!(
+            "/api/{route}?variant=english&moves=11-15,23-19,foo"
+        ));
+        assert_eq!(r.status, 400, "{route}: {}", r.body);
+        assert!(
+            r.body.contains(r#"moves: ply 3: \"foo\" is not a move"#),
+            "{}",
+            r.body
+        );
+    }
+    let r = server.get("/api/position?variant=english&moves=1.%2011-15%2023-19");
+    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 #[test]

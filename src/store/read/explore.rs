@@ -80,10 +80,7 @@ pub fn play_line(
 ) -> Result<Line, QueryError> {
     let mut position = start;
     let mut played = Vec::new();
-    let tokens: Vec<&str> = moves
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens = crate::replay::move_tokens(moves).map_err(|e| QueryError::Moves(e.to_string()))?;
     if tokens.len() > MAX_LINE {
         return Err(QueryError::Moves(format!(
             "{} moves; a line holds at most {MAX_LINE}",

@@ -12,7 +12,9 @@ use serde::Serialize;
 
 use crate::notation::{Fen, Notation};
 use crate::replay::RecordBody;
-use crate::replay::{RecordSource, SetupError, Status, VariantFrom, position_after_moves};
+use crate::replay::{
+    MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
+};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
@@ -569,30 +571,24 @@ impl Store {
     ) -> Result<(Position, Option<Move>), QueryError> {
         let message = match position_after_moves(moves, rules) {
             Ok(found) => return Ok(found),
+            // Not moves under any rules.
+            Err(e @ (MovesError::None | MovesError::NotAMove { .. })) => {
+                return Err(QueryError::Moves(e.to_string()));
+            }
             Err(e) => e.to_string(),
         };
         let variant = variant.map_or_else(|| rules.name(), str::to_string);
-        if moves.trim().is_empty() {
-            return Err(QueryError::Moves(message));
-        }
-        // Presets with games in the database first, most games first.
-        let mut order: Vec<Preset> = self
+        // Only the presets the database holds games of, most games first:
+        // a query under any other finds nothing.
+        let legal_under: Vec<Preset> = self
             .preset_counts()?
             .into_iter()
-            .filter_map(|(name, _)| name.parse().ok())
-            .collect();
-        for preset in Preset::ALL {
-            if !order.contains(&preset) {
-                order.push(preset);
-            }
-        }
-        let legal_under: Vec<Preset> = order
-            .into_iter()
+            .filter_map(|(name, _)| name.parse::<Preset>().ok())
             .filter(|p| p.rules() != rules && position_after_moves(moves, p.rules()).is_ok())
             .collect();
         if legal_under.is_empty() {
             return Err(QueryError::Moves(format!(
-                "{message} under {variant} (and under every other variant)"
+                "{message} under {variant} (and under every other variant of the database's games)"
             )));
         }
         Err(QueryError::LegalElsewhere {
