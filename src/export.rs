@@ -72,6 +72,51 @@ pub struct ExportOptions {
     pub notation: Option<Notation>,
     /// Leave out illegal, unreadable and unsupported games.
     pub skip_broken: bool,
+    /// How much of a capture's route is written.
+    pub paths: Paths,
+}
+
+/// How much of a capture of several jumps is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Paths {
+    /// Its whole route where the record wrote it whole (`26x17x10x1`),
+    /// else start and end.
+    #[default]
+    Written,
+    /// Start and end (`26x1`).
+    Short,
+    /// Its whole route, always.
+    Full,
+}
+
+impl Paths {
+    /// Every way, as `--paths` lists them.
+    pub const ALL: [Paths; 3] = [Paths::Written, Paths::Short, Paths::Full];
+
+    /// The name `--paths` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paths::Written => "written",
+            Paths::Short => "short",
+            Paths::Full => "full",
+        }
+    }
+
+    /// Whether `mv`, written in the record as `written`, is written with
+    /// its whole route. Start and end only name it whatever this says
+    /// when another legal move shares them.
+    fn whole_route(self, mv: &Move, written: Option<&MoveToken>) -> bool {
+        let jumps = mv.path().count();
+        match self {
+            Paths::Short => false,
+            Paths::Full => mv.is_capture() && jumps > 1,
+            // The replay took the token for this move: naming every
+            // landing square, it is its complete route.
+            Paths::Written => {
+                jumps > 1 && written.is_some_and(|token| token.squares.len() == jumps + 1)
+            }
+        }
+    }
 }
 
 /// Whether a game of this status is left out by `--skip-broken`.
@@ -290,6 +335,7 @@ fn export_replayed(
         rules,
         read: read.notation,
         out,
+        paths: options.paths,
         alternatives_left: MAX_ALTERNATIVES,
         left_out: false,
     };
@@ -442,6 +488,8 @@ struct MoveWriter<'a> {
     read: Option<Notation>,
     /// The notation written.
     out: Notation,
+    /// How much of a capture's route is written.
+    paths: Paths,
     alternatives_left: usize,
     left_out: bool,
 }
@@ -461,8 +509,9 @@ impl MoveWriter<'_> {
         let mut out = Vec::with_capacity(replay.reading.len());
         let mut position = start;
         for (k, step) in replay.reading.iter().enumerate() {
+            let written = originals.get(k).and_then(Ply::move_token);
             let original = originals.get(k).filter(|_| annotate);
-            let mut ply = self.ply(&position, &step.chosen, original);
+            let mut ply = self.ply(&position, &step.chosen, written, original);
             if let Some(original) = original {
                 // Other readings written by an earlier export are written
                 // again below, not kept.
@@ -486,7 +535,7 @@ impl MoveWriter<'_> {
                 let after = position.play(alternative);
                 let rest = originals.get(k + 1..).unwrap_or_default();
                 let sub = self.replay(rest, after);
-                let mut plies = vec![self.ply(&position, alternative, None)];
+                let mut plies = vec![self.ply(&position, alternative, None, None)];
                 plies.extend(self.reading(rest, after, &sub, false, depth + 1));
                 // Dama numbers may write both readings alike: name the move.
                 let note = if self.out == Notation::Dama {
@@ -546,11 +595,20 @@ impl MoveWriter<'_> {
         )
     }
 
-    /// A ply for `mv` played from `before`, with the annotations of
-    /// `original` when given.
-    fn ply(&self, before: &Position, mv: &Move, original: Option<&Ply>) -> Ply {
-        let legal = before.legal_moves(self.rules);
-        let text = write_among(mv, &legal, self.out, self.rules);
+    /// A ply for `mv` played from `before` (written `written` in the
+    /// record), with the annotations of `original` when given.
+    fn ply(
+        &self,
+        before: &Position,
+        mv: &Move,
+        written: Option<&MoveToken>,
+        original: Option<&Ply>,
+    ) -> Ply {
+        let text = if self.paths.whole_route(mv, written) {
+            write_move(mv, self.out, self.rules.geometry, true)
+        } else {
+            write_among(mv, &before.legal_moves(self.rules), self.out, self.rules)
+        };
         let token = match text.parse::<MoveToken>() {
             Ok(token) => PlyToken::Move(token),
             Err(err) => PlyToken::Invalid(Box::new(err)),
@@ -1182,7 +1240,7 @@ mod tests {
             for notation in [None, Some(Notation::Dama)] {
                 let options = ExportOptions {
                     notation,
-                    skip_broken: false,
+                    ..ExportOptions::default()
                 };
                 let exported = export_text(game, &checked, &options).unwrap();
                 if notation.is_none() && !exported.kept {

@@ -7,15 +7,17 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::error::{CliError, Exit};
+use super::games::TagFilterArgs;
 use super::query_args::{PositionArgs, open_store};
 use super::terminal_text::{Visible, escapes_for, stdout_is_terminal};
 use super::write_file::{refuse_database, write_file};
-use crate::export::{ExportOptions, export_text, is_broken};
+use crate::export::{ExportOptions, Paths, export_text, is_broken};
 use crate::notation::Notation;
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Status, check_game};
 use crate::rules::Rules;
 use crate::store::Store;
+use crate::store::games::GameFilter;
 use crate::store::query::VariantFilter;
 
 /// Arguments of `export`.
@@ -36,6 +38,8 @@ pub struct ExportArgs {
     /// (--variant); without --fen and --moves, every position.
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub tags: TagFilterArgs,
     /// Only games of this status: ok, ambiguous, illegal, unreadable or
     /// unsupported (comma-separated for several).
     #[arg(
@@ -56,6 +60,11 @@ pub struct ExportArgs {
     /// exporting them with their moves as written.
     #[arg(long)]
     pub skip_broken: bool,
+    /// How much of a capture of several jumps is written: its whole route
+    /// where the record wrote it whole (written), start and end (short), or
+    /// always its whole route (full).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Paths::Written)]
+    pub paths: Paths,
 }
 
 /// Runs `export`.
@@ -85,7 +94,9 @@ pub fn cmd_export(
     let options = ExportOptions {
         notation,
         skip_broken: args.skip_broken,
+        paths: args.paths,
     };
+    let tags = args.tags.filter(None)?;
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
     let export = |sink: &mut dyn Write| -> Result<Tally, CliError> {
         let mut export = Export {
@@ -93,6 +104,8 @@ pub fn cmd_export(
             args,
             statuses,
             options: &options,
+            tags: &tags,
+            pending: Vec::new(),
             limit,
             out: sink,
             tally: Tally::default(),
@@ -100,12 +113,14 @@ pub fn cmd_export(
         // The games are written as they are found.
         match &at {
             Some(query) => {
-                store.each_game_id_at(&query.position, &query.filter, |id| export.game(id))?
+                store.each_game_id_at(&query.position, &query.filter, |id| export.offer(id))?
             }
             None => store.each_game_id(&VariantFilter(args.position.variant.clone()), |id| {
-                export.game(id)
+                export.offer(id)
             })?,
         }
+        // The last batch: what it says about the limit no longer matters.
+        let _ = export.flush()?;
         let tally = export.tally;
         sink.flush()?;
         Ok(tally)
@@ -207,12 +222,43 @@ struct Export<'a> {
     args: &'a ExportArgs,
     statuses: Option<&'a [Status]>,
     options: &'a ExportOptions,
+    /// The filter by tags, applied to batches of ids.
+    tags: &'a GameFilter,
+    /// Ids offered and not yet filtered by tags.
+    pending: Vec<i64>,
     limit: usize,
     out: &'a mut dyn Write,
     tally: Tally,
 }
 
 impl Export<'_> {
+    /// Ids filtered by tags at once.
+    const BATCH: usize = 512;
+
+    /// Takes game `id`, in id order: written now without a filter by tags,
+    /// else with the next batch.
+    fn offer(&mut self, id: i64) -> Result<ControlFlow<()>, CliError> {
+        if self.tags.is_empty() {
+            return self.game(id);
+        }
+        self.pending.push(id);
+        if self.pending.len() < Self::BATCH {
+            return Ok(ControlFlow::Continue(()));
+        }
+        self.flush()
+    }
+
+    /// Writes the pending games that pass the filter by tags.
+    fn flush(&mut self) -> Result<ControlFlow<()>, CliError> {
+        let pending = std::mem::take(&mut self.pending);
+        for id in self.store.games_passing(self.tags, &pending)? {
+            if self.game(id)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
     /// Writes game `id` if it is one of those chosen; breaks once `limit`
     /// games are written.
     fn game(&mut self, id: i64) -> Result<ControlFlow<()>, CliError> {

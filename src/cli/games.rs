@@ -18,11 +18,22 @@ use crate::store::games::{
 use crate::store::listing::Place;
 use crate::store::param::Wording;
 
-/// Games chosen by their tags (shared by `games` and `search`). Names,
-/// events and sites match as substrings, without case or accents; `%` and
-/// `_` are plain characters.
+/// Games chosen by their tags and status (shared by `games` and
+/// `search`).
 #[derive(Debug, Default, Args)]
 pub struct GameFilterArgs {
+    #[command(flatten)]
+    pub tags: TagFilterArgs,
+    /// Games of this status.
+    #[arg(long, value_name = "S", ignore_case = true, value_enum)]
+    pub status: Option<Status>,
+}
+
+/// Games chosen by their tags (shared by `games`, `search` and `export`).
+/// Names, events and sites match as substrings, without case or accents;
+/// `%` and `_` are plain characters.
+#[derive(Debug, Default, Args)]
+pub struct TagFilterArgs {
     /// Games where White or Black contains this.
     #[arg(long, value_name = "NAME", value_parser = some_text)]
     pub player: Option<String>,
@@ -47,12 +58,22 @@ pub struct GameFilterArgs {
     /// won by white or black, or drawn (draw), read per variant.
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub result: Option<ResultFilter>,
-    /// Games of this status.
-    #[arg(long, value_name = "S", ignore_case = true, value_enum)]
-    pub status: Option<Status>,
 }
 
 impl GameFilterArgs {
+    /// The filter these arguments ask for (`variant` as given apart).
+    ///
+    /// # Errors
+    /// A variant that is none, naming the option.
+    pub fn filter(&self, variant: Option<&str>) -> Result<GameFilter, CliError> {
+        Ok(GameFilter {
+            status: self.status,
+            ..self.tags.filter(variant)?
+        })
+    }
+}
+
+impl TagFilterArgs {
     /// The filter these arguments ask for (`variant` as given apart).
     ///
     /// # Errors
@@ -73,7 +94,7 @@ impl GameFilterArgs {
             site: self.site.clone(),
             date: self.date.clone(),
             result: self.result,
-            status: self.status,
+            status: None,
             variant,
         })
     }

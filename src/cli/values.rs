@@ -47,6 +47,16 @@ impl ValueEnum for Preset {
     }
 }
 
+impl ValueEnum for crate::export::Paths {
+    fn value_variants<'a>() -> &'a [crate::export::Paths] {
+        &crate::export::Paths::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}
+
 impl ValueEnum for GameSort {
     fn value_variants<'a>() -> &'a [GameSort] {
         &GameSort::ALL

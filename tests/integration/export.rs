@@ -570,3 +570,54 @@ fn filters_limit_and_output_file() {
     let (_, _, code) = run(&dir.path().join("missing.sqlite"), &["export"]);
     assert_eq!(code, 2);
 }
+
+/// Two English games: one writing a double capture's whole route
+/// (`26x17x10`), one writing the same capture by its ends (`26x10`).
+const ROUTES: &str = r#"[Event "Whole"]
+[White "Tinsley, M."]
+[Black "Long, A."]
+[GameType "21"]
+[FEN "W:W26:B22,14"]
+[Result "0-1"]
+1. 26x17x10 0-1
+
+[Event "Ends"]
+[White "Hellman, W."]
+[Black "Ryan, T."]
+[GameType "21"]
+[FEN "W:W26:B22,14"]
+[Result "0-1"]
+1. 26x10 0-1
+"#;
+
+#[test]
+fn a_capture_keeps_its_written_route_and_filters_choose_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("routes.pdn");
+    std::fs::write(&pdn, ROUTES).unwrap();
+    let db = dir.path().join("db.sqlite");
+    import(&db, &pdn);
+    let moves = |args: &[&str]| -> Vec<String> {
+        read_games(&export(&db, args))
+            .iter()
+            .map(|g| {
+                g.plies()
+                    .iter()
+                    .map(|p| p.move_token().unwrap().to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(moves(&[]), ["26x17x10", "26x10"]);
+    assert_eq!(moves(&["--paths", "written"]), ["26x17x10", "26x10"]);
+    assert_eq!(moves(&["--paths", "short"]), ["26x10", "26x10"]);
+    assert_eq!(moves(&["--paths", "full"]), ["26x17x10", "26x17x10"]);
+    // The filters of `games`.
+    assert_eq!(moves(&["--player", "tinsley"]), ["26x17x10"]);
+    assert_eq!(moves(&["--black", "Ryan", "--paths", "full"]), ["26x17x10"]);
+    assert_eq!(moves(&["--event", "ends", "--result", "white"]), ["26x10"]);
+    assert!(moves(&["--player", "Chinook"]).is_empty());
+    let (_, err, code) = run(&db, &["export", "--paths", "long"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--paths") && err.contains("written, short, full"), "{err}");
+}
