@@ -1,0 +1,145 @@
+//! What one search looks for: a pattern and/or a material, as given,
+//! with colours reversed, or both.
+
+use crate::rules::Position;
+
+use super::material::Material;
+use super::spec::Pattern;
+
+/// Which colours a search takes a position in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Colours {
+    /// As given.
+    #[default]
+    AsGiven,
+    /// With colours reversed (see the [module](super)).
+    Reversed,
+    /// Either way.
+    Both,
+}
+
+/// A colours value that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("\"{0}\" is not a colours value (as-given, reversed or both)")]
+pub struct ParseColoursError(pub String);
+
+impl std::str::FromStr for Colours {
+    type Err = ParseColoursError;
+
+    fn from_str(s: &str) -> Result<Colours, ParseColoursError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "as-given" => Ok(Colours::AsGiven),
+            "reversed" => Ok(Colours::Reversed),
+            "both" => Ok(Colours::Both),
+            _ => Err(ParseColoursError(s.to_string())),
+        }
+    }
+}
+
+impl Colours {
+    /// The name as written: `as-given`, `reversed`, `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colours::AsGiven => "as-given",
+            Colours::Reversed => "reversed",
+            Colours::Both => "both",
+        }
+    }
+
+    /// Whether positions are taken as given.
+    pub fn as_given(self) -> bool {
+        self != Colours::Reversed
+    }
+
+    /// Whether positions are taken with colours reversed.
+    pub fn reversed(self) -> bool {
+        self != Colours::AsGiven
+    }
+}
+
+/// A pattern and a material a position must both fit (either may be
+/// absent), taken in the given [`Colours`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Criteria {
+    /// The pattern, if any.
+    pub pattern: Option<Pattern>,
+    /// The material, if any.
+    pub material: Option<Material>,
+    /// The colours.
+    pub colours: Colours,
+    /// The pattern and material with colours reversed.
+    reversed: (Option<Pattern>, Option<Material>),
+}
+
+impl Criteria {
+    /// Criteria of a pattern and a material in `colours`.
+    pub fn new(pattern: Option<Pattern>, material: Option<Material>, colours: Colours) -> Criteria {
+        let reversed = (
+            pattern.as_ref().map(Pattern::reversed),
+            material.as_ref().map(Material::reversed),
+        );
+        Criteria {
+            pattern,
+            material,
+            colours,
+            reversed,
+        }
+    }
+
+    /// Whether `position` fits, and how: `Some(false)` as given,
+    /// `Some(true)` only with colours reversed, `None` not at all.
+    #[inline]
+    pub fn test(&self, position: &Position) -> Option<bool> {
+        if self.colours.as_given() && fits(&self.pattern, &self.material, position) {
+            return Some(false);
+        }
+        if self.colours.reversed() && fits(&self.reversed.0, &self.reversed.1, position) {
+            return Some(true);
+        }
+        None
+    }
+}
+
+#[inline]
+fn fits(pattern: &Option<Pattern>, material: &Option<Material>, position: &Position) -> bool {
+    pattern.as_ref().is_none_or(|p| p.matches(position))
+        && material.as_ref().is_none_or(|m| m.matches(position))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_fen_on;
+    use crate::pattern::reversed_position;
+    use crate::rules::Preset;
+
+    #[test]
+    fn a_position_fits_reversed_when_its_reversal_fits_as_given() {
+        let rules = Preset::Italian.rules();
+        let pattern = Pattern::parse("B:WK5:B!28", &rules).unwrap();
+        let material = Material::parse("wk=1,b=1-2").unwrap();
+        let position = Position::from_setup(
+            &parse_fen_on("W:W27:BK28,3", rules.geometry).unwrap(),
+            &rules,
+        )
+        .unwrap();
+        let reversal = reversed_position(&position, &rules);
+        let given = Criteria::new(Some(pattern.clone()), Some(material), Colours::AsGiven);
+        assert_eq!(given.test(&position), None);
+        assert_eq!(given.test(&reversal), Some(false));
+        let reversed = Criteria::new(Some(pattern.clone()), Some(material), Colours::Reversed);
+        assert_eq!(reversed.test(&position), Some(true));
+        assert_eq!(reversed.test(&reversal), None);
+        let both = Criteria::new(Some(pattern), Some(material), Colours::Both);
+        assert_eq!(both.test(&position), Some(true));
+        assert_eq!(both.test(&reversal), Some(false));
+    }
+
+    #[test]
+    fn colours_read_by_name() {
+        for c in [Colours::AsGiven, Colours::Reversed, Colours::Both] {
+            assert_eq!(c.name().parse::<Colours>(), Ok(c));
+        }
+        assert!("inverted".parse::<Colours>().is_err());
+    }
+}
