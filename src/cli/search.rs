@@ -35,6 +35,11 @@ pub struct SearchArgs {
     /// wm, wk, bm, bk, w, b; values N, N-M, N+); with --pattern, both hold.
     #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pub material: Option<String>,
+    /// Games that play a move of this kind, e.g. "B K 46x2 taken=3"; given
+    /// several times, games that play them in that order (not necessarily
+    /// one right after the other). See the manual for its form.
+    #[arg(long, conflicts_with_all = ["fen", "moves"])]
+    pub manoeuvre: Vec<String>,
     /// Take the position (or pattern, or material) as given, with colours
     /// reversed (the board turned half a circle, colours and the side to
     /// move swapped) or both ways.
@@ -74,11 +79,17 @@ pub fn cmd_search(
         .colours
         .parse()
         .map_err(|e: ParseColoursError| CliError::Usage(format!("--colours: {e}")))?;
-    if args.pattern.is_some() || args.pattern_json.is_some() || args.material.is_some() {
+    if args.pattern.is_some()
+        || args.pattern_json.is_some()
+        || args.material.is_some()
+        || !args.manoeuvre.is_empty()
+    {
+        let manoeuvres: Vec<&str> = args.manoeuvre.iter().map(String::as_str).collect();
         let found = criteria(
             args.pattern.as_deref(),
             args.pattern_json.as_deref(),
             args.material.as_deref(),
+            &manoeuvres,
             colours,
             &query.rules,
         )

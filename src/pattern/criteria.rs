@@ -3,8 +3,10 @@
 
 use crate::rules::Position;
 
+use super::manoeuvre::Manoeuvre;
 use super::material::Material;
 use super::spec::Pattern;
+use super::summary::Summary;
 
 /// Which colours a search takes a position in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -67,8 +69,14 @@ pub struct Criteria {
     pub material: Option<Material>,
     /// The colours.
     pub colours: Colours,
+    /// Moves the game must play, in this order (see [`Manoeuvre`]); when
+    /// there are some, a game fits where it plays the last of them, and
+    /// the pattern and material are not used.
+    pub manoeuvres: Vec<Manoeuvre>,
     /// The pattern and material with colours reversed.
     reversed: (Option<Pattern>, Option<Material>),
+    /// The manoeuvres with colours reversed.
+    reversed_manoeuvres: Vec<Manoeuvre>,
 }
 
 impl Criteria {
@@ -83,7 +91,27 @@ impl Criteria {
             material,
             colours,
             reversed,
+            manoeuvres: Vec::new(),
+            reversed_manoeuvres: Vec::new(),
         }
+    }
+
+    /// These criteria with `manoeuvres` to play.
+    pub fn with_manoeuvres(mut self, manoeuvres: Vec<Manoeuvre>) -> Criteria {
+        self.reversed_manoeuvres = manoeuvres.iter().map(Manoeuvre::reversed).collect();
+        self.manoeuvres = manoeuvres;
+        self
+    }
+
+    /// The manoeuvres as given and with colours reversed, each when the
+    /// colours take it.
+    pub fn sequences(&self) -> [Option<&[Manoeuvre]>; 2] {
+        [
+            self.colours.as_given().then_some(&self.manoeuvres[..]),
+            self.colours
+                .reversed()
+                .then_some(&self.reversed_manoeuvres[..]),
+        ]
     }
 
     /// Whether `position` fits, and how: `Some(false)` as given,
@@ -97,6 +125,27 @@ impl Criteria {
             return Some(true);
         }
         None
+    }
+}
+
+impl Criteria {
+    /// Whether some position summed up by `summary` may fit, in the
+    /// criteria's colours (false: none does; see [`Summary`]).
+    pub fn may_fit(&self, summary: &Summary) -> bool {
+        let may = |pattern: &Option<Pattern>, material: &Option<Material>| {
+            pattern.as_ref().is_none_or(|p| p.may_fit(summary))
+                && material.as_ref().is_none_or(|m| m.may_fit(summary))
+        };
+        if !self.manoeuvres.is_empty() {
+            return self.sequences().iter().flatten().any(|seq| {
+                seq.iter().all(|m| {
+                    m.before.as_ref().is_none_or(|p| p.may_fit(summary))
+                        && m.after.as_ref().is_none_or(|p| p.may_fit(summary))
+                })
+            });
+        }
+        (self.colours.as_given() && may(&self.pattern, &self.material))
+            || (self.colours.reversed() && may(&self.reversed.0, &self.reversed.1))
     }
 }
 

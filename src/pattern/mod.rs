@@ -20,14 +20,18 @@ mod class;
 mod criteria;
 mod error;
 mod json;
+mod manoeuvre;
 mod material;
 mod reverse;
 mod spec;
+mod summary;
 mod text;
 
 pub use class::PieceClass;
 pub use criteria::{Colours, Criteria, ParseColoursError};
 pub use error::PatternError;
+pub use manoeuvre::{Manoeuvre, completed_at};
 pub use material::Material;
 pub use reverse::{mirror, mirror_label, reversed_position};
 pub use spec::{Cond, Pattern};
+pub use summary::Summary;

@@ -147,12 +147,14 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     let all_plies = params.flag("all_plies")?;
     let (found, total) = state
         .with_store(move |store| {
-            let by_criteria = ["pattern", "pattern_json", "material"]
-                .iter()
-                .any(|name| params.text(name).is_some());
+            let manoeuvres = params.all("manoeuvre");
+            let by_criteria = !manoeuvres.is_empty()
+                || ["pattern", "pattern_json", "material"]
+                    .iter()
+                    .any(|name| params.text(name).is_some());
             if by_criteria && (params.text("fen").is_some() || params.text("moves").is_some()) {
                 return Err(ApiError::bad_request(
-                    "give fen or moves, or pattern and material, not both".to_string(),
+                    "give fen or moves, or pattern, material and manoeuvre, not both".to_string(),
                 ));
             }
             let query = asked_position(store, &params)?;
@@ -177,6 +179,7 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
                     params.text("pattern"),
                     params.text("pattern_json"),
                     params.text("material"),
+                    &manoeuvres,
                     colours,
                     &query.rules,
                 )

@@ -14,10 +14,12 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use crate::notation::write_fen;
-use crate::pattern::{Colours, Criteria, Material, Pattern, PatternError, reversed_position};
+use crate::pattern::{
+    Colours, Criteria, Manoeuvre, Material, Pattern, PatternError, reversed_position,
+};
 use crate::replay::Status;
 use crate::rules::{Position, Rules};
-use crate::store::codec::moves::each_position;
+use crate::store::codec::moves::{each_move, each_position};
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::Shown;
 use crate::store::read::query::{PositionQuery, SearchHit, VariantFilter};
@@ -66,6 +68,7 @@ pub fn criteria(
     pattern: Option<&str>,
     pattern_json: Option<&str>,
     material: Option<&str>,
+    manoeuvres: &[&str],
     colours: Colours,
     rules: &Rules,
 ) -> Result<Criteria, CriteriaError> {
@@ -87,7 +90,20 @@ pub fn criteria(
         .map(Material::parse)
         .transpose()
         .map_err(wrong(Param::Material))?;
-    Ok(Criteria::new(pattern, material, colours))
+    if !manoeuvres.is_empty() && (pattern.is_some() || material.is_some()) {
+        return Err(CriteriaError {
+            param: Param::Manoeuvre,
+            error: PatternError::whole(
+                "not with a pattern or a material: give them as before=… or after=… of a manoeuvre",
+            ),
+        });
+    }
+    let manoeuvres = manoeuvres
+        .iter()
+        .map(|m| Manoeuvre::parse(m, rules))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(wrong(Param::Manoeuvre))?;
+    Ok(Criteria::new(pattern, material, colours).with_manoeuvres(manoeuvres))
 }
 
 /// Games read from the database and replayed at once, split among the
@@ -127,6 +143,9 @@ pub(in crate::store) fn fit_in(
     criteria: &Criteria,
     all_plies: bool,
 ) -> Option<Fit> {
+    if !criteria.manoeuvres.is_empty() {
+        return manoeuvres_in(game, criteria);
+    }
     let mut fit: Option<Fit> = None;
     each_position(
         &game.rules,
@@ -155,6 +174,48 @@ pub(in crate::store) fn fit_in(
             } else {
                 ControlFlow::Break(())
             }
+        },
+    );
+    fit
+}
+
+/// Where `game` first completes the criteria's manoeuvres, as given or
+/// with colours reversed: the position after the move that plays the last
+/// of them; `None` when it never does.
+fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
+    let sequences = criteria.sequences();
+    let mut done = [0usize; 2];
+    let mut fit = None;
+    each_move(
+        &game.rules,
+        &game.start,
+        &game.moves,
+        game.last,
+        |ply, before, mv| {
+            let after = before.play(mv);
+            for (way, sequence) in sequences.iter().enumerate() {
+                let Some(sequence) = sequence else {
+                    continue;
+                };
+                if sequence
+                    .get(done[way])
+                    .is_some_and(|m| m.matches(before, mv, &after))
+                {
+                    done[way] += 1;
+                    if done[way] == sequence.len() {
+                        fit = Some(Fit {
+                            id: game.id,
+                            outcome: game.outcome,
+                            ply,
+                            position: after,
+                            reversed: way == 1,
+                            plies: vec![ply as i64],
+                        });
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
         },
     );
     fit
@@ -225,10 +286,11 @@ impl Store {
     fn each_candidate_chunk<E: From<StoreError>>(
         &self,
         filter: &VariantFilter,
+        criteria: &Criteria,
         mut each: impl FnMut(&[Candidate]) -> Result<(), E>,
     ) -> Result<(), E> {
         let sql = format!(
-            "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record \
+            "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record, g.summary \
              FROM game g WHERE {} ORDER BY g.id",
             filter.sql().replace("?2", "?1")
         );
@@ -242,7 +304,7 @@ impl Store {
         let mut starts = Starts::default();
         let mut chunk = Vec::with_capacity(CHUNK);
         while let Some(r) = rows.next().map_err(sqlite)? {
-            if let Some(game) = candidate(r, &mut starts)? {
+            if let Some(game) = candidate(r, criteria, &mut starts)? {
                 chunk.push(game);
             }
             if chunk.len() == CHUNK {
@@ -275,7 +337,7 @@ impl Store {
     ) -> Result<Shown, E> {
         let threads = threads();
         let (mut shown, mut total) = (0, 0);
-        self.each_candidate_chunk(filter, |chunk| -> Result<(), E> {
+        self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
             let fits = fits_of(chunk, criteria, all_plies, threads);
             for fit in self.passing(fits, games, |f| f.id)? {
                 total += 1;
@@ -392,9 +454,24 @@ fn merge_first(
 }
 
 /// The [`Candidate`] of a row of [`Store::each_candidate_chunk`]'s query;
-/// `None` for a game never replayed or whose start cannot be rebuilt.
-fn candidate(r: &rusqlite::Row<'_>, starts: &mut Starts) -> Result<Option<Candidate>, StoreError> {
+/// `None` for a game never replayed, whose start cannot be rebuilt, or
+/// whose stored summary shows that no position of it fits `criteria`.
+fn candidate(
+    r: &rusqlite::Row<'_>,
+    criteria: &Criteria,
+    starts: &mut Starts,
+) -> Result<Option<Candidate>, StoreError> {
     let id: i64 = r.get(0)?;
+    let summary = r
+        .get_ref(7)?
+        .as_blob_or_null()
+        .map_err(rusqlite::Error::from)?;
+    if summary
+        .and_then(crate::store::codec::summary::decode)
+        .is_some_and(|s| !criteria.may_fit(&s))
+    {
+        return Ok(None);
+    }
     let status = parse_status(id, r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?)?;
     if matches!(status, Status::Unreadable | Status::Unsupported) {
         return Ok(None);
@@ -440,7 +517,7 @@ mod tests {
     use super::*;
     use crate::generate::{GenerateOptions, SplitMix64, generate};
     use crate::notation::Notation;
-    use crate::pattern::{Cond, Material, Pattern, PieceClass};
+    use crate::pattern::{Cond, Manoeuvre, Material, Pattern, PieceClass, completed_at};
     use crate::rules::{Color, Preset, Square, squares};
     use crate::store::GameId;
     use crate::store::stored::handle::Mode;
@@ -681,6 +758,144 @@ mod tests {
             }
         }
         assert!(hits_seen > 100, "{hits_seen}");
+    }
+
+    /// A manoeuvre taken from a move a game plays, some of its parts left
+    /// open at random.
+    fn manoeuvre_of(
+        rng: &mut SplitMix64,
+        rules: &Rules,
+        before: &Position,
+        mv: &crate::rules::Move,
+    ) -> Manoeuvre {
+        let mut words = Vec::new();
+        if rng.below(2) == 0 {
+            words.push(
+                if before.side() == Color::White {
+                    "W"
+                } else {
+                    "B"
+                }
+                .to_string(),
+            );
+        }
+        if rng.below(2) == 0 {
+            words.push(if mv.by_king() { "K" } else { "M" }.to_string());
+        }
+        let from = if rng.below(3) == 0 {
+            "*".to_string()
+        } else {
+            mv.from().to_string()
+        };
+        let to = if rng.below(3) == 0 {
+            "*".to_string()
+        } else {
+            mv.to().to_string()
+        };
+        let sep = match (rng.below(3), mv.is_capture()) {
+            (0, _) => "/",
+            (_, true) => "x",
+            (_, false) => "-",
+        };
+        words.push(format!("{from}{sep}{to}"));
+        if mv.is_capture() && rng.below(2) == 0 {
+            words.push(format!("taken={}", mv.captured().count_ones()));
+        }
+        if rng.below(4) == 0 {
+            words.push(format!(
+                "promotes={}",
+                if mv.promotes() { "yes" } else { "no" }
+            ));
+        }
+        Manoeuvre::parse(&words.join(" "), rules).unwrap()
+    }
+
+    #[test]
+    fn manoeuvres_are_found_where_replaying_every_game_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::English,
+            Preset::International,
+            Preset::Italian,
+            Preset::Russian,
+        ];
+        let store = archive(dir.path(), &presets, 30);
+        let mut rng = SplitMix64::new(46);
+        let mut hits_seen = 0;
+        for preset in presets {
+            let filter = VariantFilter::new(Some(preset.name()));
+            let mut games = Vec::new();
+            store
+                .each_game_id(&filter, |id| {
+                    let game = store.game(GameId(id)).unwrap().unwrap();
+                    games.push((id, game.reading().unwrap()));
+                    Ok::<_, StoreError>(ControlFlow::Continue(()))
+                })
+                .unwrap();
+            for round in 0..10 {
+                let (_, (rules, _, moves)) = &games[rng.below(games.len())];
+                if moves.len() < 4 {
+                    continue;
+                }
+                let first = rng.below(moves.len() / 2);
+                let second = first + 1 + rng.below(moves.len() - first - 1);
+                let mut sequence = vec![manoeuvre_of(
+                    &mut rng,
+                    rules,
+                    &moves[first].0,
+                    &moves[first].1,
+                )];
+                if round % 2 == 0 {
+                    sequence.push(manoeuvre_of(
+                        &mut rng,
+                        rules,
+                        &moves[second].0,
+                        &moves[second].1,
+                    ));
+                }
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(None, None, colours).with_manoeuvres(sequence.clone());
+                let reversed: Vec<Manoeuvre> = sequence.iter().map(Manoeuvre::reversed).collect();
+                let mut expected = Vec::new();
+                for (id, (_, _, moves)) in &games {
+                    let played = || moves.iter().map(|(p, m)| (p, m));
+                    let given = colours
+                        .as_given()
+                        .then(|| completed_at(&sequence, played()))
+                        .flatten();
+                    let turned = colours
+                        .reversed()
+                        .then(|| completed_at(&reversed, played()))
+                        .flatten();
+                    let first = match (given, turned) {
+                        (Some(g), Some(t)) if t < g => Some((t, true)),
+                        (Some(g), _) => Some((g, false)),
+                        (None, Some(t)) => Some((t, true)),
+                        (None, None) => None,
+                    };
+                    if let Some((ply, reversed)) = first {
+                        expected.push((*id, ply as i64, reversed));
+                    }
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(
+                        &criteria,
+                        &filter,
+                        &GameFilter::default(),
+                        false,
+                        0,
+                        |hit| {
+                            found.push((hit.game.get(), hit.ply, hit.reversed));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(found, expected, "{preset:?} {sequence:?} {colours:?}");
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 20, "{hits_seen}");
     }
 
     #[test]

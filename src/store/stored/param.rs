@@ -35,6 +35,8 @@ pub enum Param {
     PatternJson,
     /// Counts of men and kings.
     Material,
+    /// A kind of move a game plays.
+    Manoeuvre,
 }
 
 impl Param {
@@ -56,6 +58,7 @@ impl Param {
             Param::Pattern => "pattern",
             Param::PatternJson => "pattern_json",
             Param::Material => "material",
+            Param::Manoeuvre => "manoeuvre",
         }
     }
 }
