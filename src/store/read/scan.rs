@@ -687,7 +687,7 @@ mod tests {
                 pattern.any_of = groups.clone();
                 let pattern = (!pattern.is_empty() && round % 4 != 3).then_some(pattern);
                 let material = material.or_else(|| {
-                    pattern.is_none().then(|| Material {
+                    pattern.is_none().then_some(Material {
                         bounds: [
                             (0, u32::MAX),
                             (1, u32::MAX),
