@@ -3,6 +3,7 @@
 
 use crate::rules::Position;
 
+use super::class::PieceClass;
 use super::manoeuvre::Manoeuvre;
 use super::material::Material;
 use super::spec::Pattern;
@@ -77,6 +78,10 @@ pub struct Criteria {
     reversed: (Option<Pattern>, Option<Material>),
     /// The manoeuvres with colours reversed.
     reversed_manoeuvres: Vec<Manoeuvre>,
+    /// As given and reversed, the least white men, black men, white
+    /// pieces and black pieces a fitting position has (see
+    /// [`Criteria::hopeless`]).
+    needs: [[u32; 4]; 2],
 }
 
 impl Criteria {
@@ -86,6 +91,10 @@ impl Criteria {
             pattern.as_ref().map(Pattern::reversed),
             material.as_ref().map(Material::reversed),
         );
+        let needs = [
+            needs(pattern.as_ref(), material.as_ref()),
+            needs(reversed.0.as_ref(), reversed.1.as_ref()),
+        ];
         Criteria {
             pattern,
             material,
@@ -93,7 +102,21 @@ impl Criteria {
             reversed,
             manoeuvres: Vec::new(),
             reversed_manoeuvres: Vec::new(),
+            needs,
         }
+    }
+
+    /// Whether no position after `position` in a game can fit the
+    /// pattern and material: a side has fewer men, or fewer pieces, than
+    /// a fitting position has, and neither ever grows in a game (men
+    /// only leave the board, captured or crowned; pieces only captured).
+    #[inline]
+    pub fn hopeless(&self, position: &Position) -> bool {
+        let counts = Material::counts(position);
+        let have = [counts[0], counts[2], counts[4], counts[5]];
+        let short = |need: &[u32; 4]| have.iter().zip(need).any(|(h, n)| h < n);
+        (!self.colours.as_given() || short(&self.needs[0]))
+            && (!self.colours.reversed() || short(&self.needs[1]))
     }
 
     /// These criteria with `manoeuvres` to play.
@@ -149,6 +172,30 @@ impl Criteria {
     }
 }
 
+/// The least white men, black men, white pieces and black pieces of a
+/// position that fits `pattern` and `material`.
+fn needs(pattern: Option<&Pattern>, material: Option<&Material>) -> [u32; 4] {
+    let mut need = [0u32; 4];
+    if let Some(m) = material {
+        need = [m.bounds[0].0, m.bounds[2].0, m.bounds[4].0, m.bounds[5].0];
+    }
+    if let Some(p) = pattern {
+        let at = |class: PieceClass| p.must[class.slot()];
+        let white = at(PieceClass::WhiteMan) | at(PieceClass::WhiteKing) | at(PieceClass::White);
+        let black = at(PieceClass::BlackMan) | at(PieceClass::BlackKing) | at(PieceClass::Black);
+        let found = [
+            at(PieceClass::WhiteMan).count_ones(),
+            at(PieceClass::BlackMan).count_ones(),
+            white.count_ones(),
+            black.count_ones(),
+        ];
+        for (n, f) in need.iter_mut().zip(found) {
+            *n = (*n).max(f);
+        }
+    }
+    need
+}
+
 #[inline]
 fn fits(pattern: &Option<Pattern>, material: &Option<Material>, position: &Position) -> bool {
     pattern.as_ref().is_none_or(|p| p.matches(position))
@@ -182,6 +229,26 @@ mod tests {
         let both = Criteria::new(Some(pattern), Some(material), Colours::Both);
         assert_eq!(both.test(&position), Some(true));
         assert_eq!(both.test(&reversal), Some(false));
+    }
+
+    #[test]
+    fn a_game_is_hopeless_once_a_side_is_short_of_men_or_pieces() {
+        let rules = Preset::English.rules();
+        let at = |fen: &str| {
+            Position::from_setup(&parse_fen_on(fen, rules.geometry).unwrap(), &rules).unwrap()
+        };
+        let pattern = Pattern::parse("W27,28:B*5", &rules).unwrap();
+        let given = Criteria::new(Some(pattern.clone()), None, Colours::AsGiven);
+        assert!(given.hopeless(&at("W:W27,K28:B5,6")));
+        assert!(!given.hopeless(&at("W:W30,31:BK9")));
+        assert!(given.hopeless(&at("W:W30,31:B")));
+        let both = Criteria::new(Some(pattern), None, Colours::Both);
+        assert!(!both.hopeless(&at("W:W27,K28:B5,6")));
+        assert!(both.hopeless(&at("W:W27,K28:B5")));
+        let material = Material::parse("w=3+").unwrap();
+        let counted = Criteria::new(None, Some(material), Colours::AsGiven);
+        assert!(counted.hopeless(&at("W:W27,K28:B5")));
+        assert!(!counted.hopeless(&at("W:W27,K28,K1:B5")));
     }
 
     #[test]

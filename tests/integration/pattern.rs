@@ -299,3 +299,55 @@ fn a_database_of_the_previous_release_is_searched_before_and_after_recheck() {
     assert!(summaries(&db) > 0);
     assert_eq!(search(&db), before);
 }
+
+#[test]
+fn manoeuvres_are_found_in_order_from_the_command_and_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = two_games(dir.path());
+    let m = |list: &[&str], colours: &str| {
+        let mut args = vec!["--colours", colours];
+        for one in list {
+            args.extend(["--manoeuvre", one]);
+        }
+        found(&db, &args)
+    };
+    assert_eq!(
+        m(&["B 11-15", "W 23-19"], "as-given"),
+        [hit("as given", 2, false)]
+    );
+    assert!(m(&["W 23-19", "B 11-15"], "as-given").is_empty());
+    assert_eq!(
+        m(&["B M 9-14 promotes=no"], "as-given"),
+        [hit("reversed", 1, false)]
+    );
+    // 9-14 by Black reversed is 24-19 by White: neither game plays it.
+    assert!(m(&["B M 9-14"], "reversed").is_empty());
+    assert_eq!(m(&["W M 24-19"], "reversed"), [hit("reversed", 1, true)]);
+    let (_, err, code) = run(
+        &db,
+        &[
+            "search",
+            "--variant",
+            "english",
+            "--manoeuvre",
+            "B 9-14 taken=1",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--manoeuvre: a plain move captures nothing, in \"B 9-14 taken=1\""),
+        "{err}"
+    );
+    let server = Server::start(&db, &[]);
+    let api = server.json("/api/search?variant=english&manoeuvre=B+11-15&manoeuvre=W+23-19");
+    assert_eq!(api.as_array().unwrap().len(), 1);
+    assert_eq!(api[0]["ply"], 2);
+    let r = server.get("/api/search?variant=english&manoeuvre=B+46x2");
+    assert_eq!(r.status, 400);
+    assert!(
+        r.body
+            .contains("manoeuvre: square 46 is not on the english board"),
+        "{}",
+        r.body
+    );
+}

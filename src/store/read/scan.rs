@@ -154,7 +154,13 @@ pub(in crate::store) fn fit_in(
         game.last,
         |ply, position| {
             let Some(reversed) = criteria.test(position) else {
-                return ControlFlow::Continue(());
+                // Nothing later can fit once a side is too short of men
+                // or pieces.
+                return if criteria.hopeless(position) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                };
             };
             match &mut fit {
                 Some(fit) => fit.plies.push(ply as i64),
