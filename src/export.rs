@@ -927,15 +927,15 @@ mod tests {
         assert!(out.contains("[White \"Bob\"]\n[Black \"Ann\"]"), "{out}");
         assert!(out.contains("[GameType \"21,B,8,8,A0,0\"]"), "{out}");
         assert!(out.contains("[P1 \"Ann\"]"), "{out}");
-        // 12x19x26 as one move, start and end, with both comments.
-        assert!(out.contains("4. h6xd2 {one} {two} 4... c1xe3"), "{out}");
+        // 12x19x26 as one move, its route as written, with both comments.
+        assert!(out.contains("4. h6xf4xd2 {one} {two} 4... c1xe3"), "{out}");
         let numeric = ExportOptions {
             notation: Some(Notation::Numeric),
             ..ExportOptions::default()
         };
         let out = export(text, &numeric).unwrap();
         assert!(
-            out.contains("1. 9-14 23-19 2. 6-9 26-23 3. 2-6 19-16 4. 12x26"),
+            out.contains("1. 9-14 23-19 2. 6-9 26-23 3. 2-6 19-16 4. 12x19x26"),
             "{out}"
         );
     }

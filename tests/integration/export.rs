@@ -619,5 +619,8 @@ fn a_capture_keeps_its_written_route_and_filters_choose_the_games() {
     assert!(moves(&["--player", "Chinook"]).is_empty());
     let (_, err, code) = run(&db, &["export", "--paths", "long"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--paths") && err.contains("written, short, full"), "{err}");
+    assert!(
+        err.contains("--paths") && err.contains("written, short, full"),
+        "{err}"
+    );
 }

@@ -453,6 +453,7 @@ mod tests {
             "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
+             ALTER TABLE game DROP COLUMN summary; \
              ALTER TABLE provenance ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'; \
              CREATE INDEX game_white ON game (white); \
              CREATE TABLE position (key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, \

@@ -31,6 +31,14 @@ pub enum Param {
     Status,
     /// A ply of a game: a position in it.
     Ply,
+    /// A pattern in its written form.
+    Pattern,
+    /// A pattern in its JSON form.
+    PatternJson,
+    /// Counts of men and kings.
+    Material,
+    /// A kind of move a game plays.
+    Manoeuvre,
 }
 
 impl Param {
@@ -50,6 +58,10 @@ impl Param {
             Param::Result => "result",
             Param::Status => "status",
             Param::Ply => "ply",
+            Param::Pattern => "pattern",
+            Param::PatternJson => "pattern_json",
+            Param::Material => "material",
+            Param::Manoeuvre => "manoeuvre",
         }
     }
 }
