@@ -188,6 +188,8 @@ export class Editor {
   /** The marks of the URL's pattern, or null (the message says why). */
   parsed() {
     try {
+      // An empty pattern has no side: the one chosen stays.
+      if (!this.search.pattern.trim()) return { side: $("editor-side").value, marks: new Map(), groups: [] };
       return parsePattern(this.search.pattern);
     } catch (error) {
       this.host.message(`pattern: ${error.message}`);
@@ -213,8 +215,7 @@ export class Editor {
       });
     }
     $("editor-clear").addEventListener("click", () => {
-      const parsed = this.parsed() || { side: "W" };
-      this.setPattern({ side: parsed.side, marks: new Map(), groups: [] }, true);
+      this.setPattern({ side: $("editor-side").value, marks: new Map(), groups: [] }, true);
     });
     $("editor-initial").addEventListener("click", () => {
       if (this.rules) this.setPattern(marksOfFen(this.rules.start_fen), true);
