@@ -533,3 +533,12 @@ UPDATE index_state SET indexed_through = indexed_through;
 -- older pdndb merged although they differ so are split by `pdndb recheck`,
 -- which reads every copy.
 UPDATE index_state SET indexed_through = indexed_through;
+
+-- step 18: per game, what its positions have in common, so that a pattern
+-- or material search passes over games that cannot fit without replaying
+-- them (src/store/codec/summary.rs): the squares each side's men and
+-- kings stood on and the least and most of each count of men and kings,
+-- over the positions of the stored reading. NULL (games stored before
+-- this step, until `pdndb recheck` fills it, and games never replayed):
+-- the game is replayed.
+ALTER TABLE game ADD COLUMN summary BLOB;

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["escape", "quote", "fs_error"],
             &["rules"],
             &["notation"],
+            &["pattern"],
             &["pdn"],
             &["generate"],
             &["replay"],

@@ -14,11 +14,14 @@ use super::error::{ApiError, JsonRecords, json};
 use super::params::{Params, shown};
 use super::state::AppState;
 use crate::notation::Notation;
+use crate::pattern::Colours;
 use crate::replay::Status;
 use crate::store::Store;
 use crate::store::games::{GameFilterText, GameSort};
+use crate::store::param::Wording;
 use crate::store::problems::ProblemFilter;
 use crate::store::query::{PositionQuery, SearchHit};
+use crate::store::scan::criteria;
 use crate::store::view::ViewError;
 
 /// The most records one page holds.
@@ -28,6 +31,14 @@ const MAX_OFFSET: usize = 100_000_000;
 
 /// The parameters naming a position (as `tree` and `search` take them).
 const POSITION: [&str; 3] = ["variant", "fen", "moves"];
+/// The parameters of a search beyond one exact position.
+const SEARCH: [&str; 5] = [
+    "pattern",
+    "pattern_json",
+    "material",
+    "colours",
+    "all_plies",
+];
 /// The parameters of the games filter (as `games` takes them).
 const FILTER: [&str; 8] = [
     "player", "white", "black", "event", "site", "date", "result", "status",
@@ -123,38 +134,67 @@ struct FoundGame {
 pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
     let params = Params::parse(
         query.as_deref(),
-        &names(&[&POSITION, &FILTER, &["limit", "offset"]]),
+        &names(&[&POSITION, &FILTER, &SEARCH, &["limit", "offset"]]),
     )?;
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
     let filter = filter_text(&params, None)
         .parse()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let colours = params
+        .parsed("colours", |c| c.parse::<Colours>())?
+        .unwrap_or_default();
+    let all_plies = params.flag("all_plies")?;
     let (found, total) = state
         .with_store(move |store| {
+            let manoeuvres = params.all("manoeuvre");
+            let by_criteria = !manoeuvres.is_empty()
+                || ["pattern", "pattern_json", "material"]
+                    .iter()
+                    .any(|name| params.text(name).is_some());
+            if by_criteria && (params.text("fen").is_some() || params.text("moves").is_some()) {
+                return Err(ApiError::bad_request(
+                    "give fen or moves, or pattern, material and manoeuvre, not both".to_string(),
+                ));
+            }
             let query = asked_position(store, &params)?;
             let mut found = JsonRecords::default();
             let mut seen = 0;
-            let shown = store.each_search_hit(
-                &query.position,
-                &query.filter,
-                &filter,
-                offset + limit,
-                |hit| -> Result<(), ApiError> {
-                    seen += 1;
-                    if seen > offset
-                        && let Some(row) = store.game_row(hit.game)?
-                    {
-                        found.push(&FoundGame {
-                            status: row.status,
-                            plies: row.plies,
-                            cleaned_tags: row.tags,
-                            hit,
-                        })?;
-                    }
-                    Ok(())
-                },
-            )?;
+            let mut keep = |hit: SearchHit| -> Result<(), ApiError> {
+                seen += 1;
+                if seen > offset
+                    && let Some(row) = store.game_row(hit.game)?
+                {
+                    found.push(&FoundGame {
+                        status: row.status,
+                        plies: row.plies,
+                        cleaned_tags: row.tags,
+                        hit,
+                    })?;
+                }
+                Ok(())
+            };
+            let shown = if by_criteria {
+                let sought = criteria(
+                    params.text("pattern"),
+                    params.text("pattern_json"),
+                    params.text("material"),
+                    &manoeuvres,
+                    colours,
+                    &query.rules,
+                )
+                .map_err(|e| ApiError::bad_request(e.worded(Wording::Parameters)))?;
+                store.each_pattern_hit(
+                    &sought,
+                    &query.filter,
+                    &filter,
+                    all_plies,
+                    offset + limit,
+                    &mut keep,
+                )?
+            } else {
+                store.each_search_hit_in(&query, colours, &filter, offset + limit, &mut keep)?
+            };
             Ok((found, shown.total))
         })
         .await?;

@@ -10,10 +10,15 @@ use super::error::ApiError;
 /// The longest value read, in bytes (a move list of a long game fits).
 const MAX_VALUE: usize = 4 * 1024;
 
+/// The parameters that may be given more than once, their values kept
+/// in order.
+const REPEATABLE: [&str; 1] = ["manoeuvre"];
+
 /// A request's parameters, checked against the names a route takes.
 #[derive(Debug, Default)]
 pub struct Params {
     values: BTreeMap<String, String>,
+    lists: BTreeMap<String, Vec<String>>,
 }
 
 impl Params {
@@ -24,8 +29,9 @@ impl Params {
     /// name, an overlong value.
     pub fn parse(query: Option<&str>, names: &[&str]) -> Result<Params, ApiError> {
         let mut values = BTreeMap::new();
+        let mut lists: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let Some(query) = query else {
-            return Ok(Params { values });
+            return Ok(Params { values, lists });
         };
         let pairs = query
             .split('&')
@@ -49,11 +55,25 @@ impl Params {
                     value.len()
                 )));
             }
-            if values.insert(name.clone(), value).is_some() {
+            if REPEATABLE.contains(&name.as_str()) {
+                lists.entry(name).or_default().push(value);
+            } else if values.insert(name.clone(), value).is_some() {
                 return Err(ApiError::bad_request(format!("{name}: given twice")));
             }
         }
-        Ok(Params { values })
+        Ok(Params { values, lists })
+    }
+
+    /// Every value of a parameter that may be repeated, in order (empty
+    /// ones left out).
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.lists
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(|v| !v.trim().is_empty())
+            .collect()
     }
 
     /// A text parameter; an empty value counts as absent.

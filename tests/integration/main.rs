@@ -22,6 +22,7 @@ mod lock;
 mod memory;
 mod outputs;
 mod parsers;
+mod pattern;
 mod perft;
 mod pictures;
 mod pipes;

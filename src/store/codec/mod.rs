@@ -4,5 +4,6 @@ pub(crate) mod bits;
 pub(crate) mod id_set;
 pub mod moves;
 pub mod postings;
+pub mod summary;
 pub(crate) mod text;
 pub(crate) mod text_model;

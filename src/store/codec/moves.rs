@@ -60,6 +60,60 @@ pub fn decode(rules: &Rules, start: &Position, mut data: &[u8]) -> Option<Vec<(P
     Some(out)
 }
 
+/// Hands `each` the positions a move list goes through, from `start`
+/// (position 0) to position `last` at most, until `each` breaks; `None`
+/// when the data does not fit the rules before that (the positions before
+/// were handed out).
+pub fn each_position(
+    rules: &Rules,
+    start: &Position,
+    mut data: &[u8],
+    last: usize,
+    mut each: impl FnMut(usize, &Position) -> std::ops::ControlFlow<()>,
+) -> Option<()> {
+    let mut position = *start;
+    let mut legal = Vec::with_capacity(32);
+    for ply in 0..=last {
+        if each(ply, &position).is_break() || data.is_empty() || ply == last {
+            return Some(());
+        }
+        let index = read_leb128(&mut data)? as usize;
+        position.legal_moves_into(rules, &mut legal);
+        legal.sort_by(Move::canonical_cmp);
+        position = position.play(legal.get(index)?);
+    }
+    Some(())
+}
+
+/// Hands `each` the moves of a move list with the position each is
+/// played from and the number of the position it leads to (1 for the
+/// first), up to position `last`, until `each` breaks; `None` when the
+/// data does not fit the rules before that.
+pub fn each_move(
+    rules: &Rules,
+    start: &Position,
+    mut data: &[u8],
+    last: usize,
+    mut each: impl FnMut(usize, &Position, &Move) -> std::ops::ControlFlow<()>,
+) -> Option<()> {
+    let mut position = *start;
+    let mut legal = Vec::with_capacity(32);
+    for ply in 1..=last {
+        if data.is_empty() {
+            break;
+        }
+        let index = read_leb128(&mut data)? as usize;
+        position.legal_moves_into(rules, &mut legal);
+        legal.sort_by(Move::canonical_cmp);
+        let mv = *legal.get(index)?;
+        if each(ply, &position, &mv).is_break() {
+            break;
+        }
+        position = position.play(&mv);
+    }
+    Some(())
+}
+
 /// The position after the first `plies` moves of a move list; `None` when
 /// the list is shorter or does not fit the rules.
 pub fn decode_prefix(

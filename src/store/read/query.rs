@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use crate::notation::{Fen, Notation};
+use crate::notation::{Fen, Notation, write_fen};
 use crate::replay::RecordBody;
 use crate::replay::{RecordSource, SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
@@ -39,7 +39,7 @@ impl VariantFilter {
     /// Whether a game's variant passes: a preset name matches the preset
     /// whatever the switches; a full variant string matches exactly
     /// (without case: stored names are lower case).
-    fn sql(&self) -> &'static str {
+    pub(in crate::store) fn sql(&self) -> &'static str {
         match self.0 {
             None => "1",
             Some(_) => "(g.preset = lower(trim(?2)) OR g.variant = lower(trim(?2)))",
@@ -121,6 +121,13 @@ pub struct SearchHit {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// The position found there, as FEN.
+    pub fen: String,
+    /// Whether it is the position asked for with colours reversed.
+    pub reversed: bool,
+    /// Every position number of the game that fits, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matching_plies: Option<Vec<i64>>,
 }
 
 impl SearchHit {
@@ -931,6 +938,24 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Every game of the variant filter that reaches `position`, by id, as
+    /// `(game, first ply there, outcome code)`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(in crate::store) fn first_plies_at(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<Vec<(i64, i64, i64)>, StoreError> {
+        let mut found = Vec::new();
+        self.games_at(position, filter, Ply::Any, |(game, ply, _, outcome)| {
+            found.push((game, ply, outcome));
+            Ok::<_, StoreError>(ControlFlow::Continue(()))
+        })?;
+        Ok(found)
+    }
+
     /// Every game that reaches `position`, by id, handed to `each` as it
     /// is found, until `each` breaks.
     ///
@@ -1013,7 +1038,7 @@ impl Store {
     ) -> Result<Shown, E> {
         let mut shown = 0;
         let mut hand_out = |(game, ply, _, outcome): GameAt| -> Result<(), E> {
-            if let Some(hit) = self.search_hit(game, ply, outcome)? {
+            if let Some(hit) = self.search_hit(game, ply, outcome, write_fen(position))? {
                 each(hit)?;
                 shown += 1;
             }
@@ -1066,11 +1091,12 @@ impl Store {
 
     /// What `search` lists of a game found at `ply`; `None` when the game
     /// or its source is gone.
-    fn search_hit(
+    pub(in crate::store) fn search_hit(
         &self,
         game: i64,
         ply: i64,
         outcome: i64,
+        fen: String,
     ) -> Result<Option<SearchHit>, StoreError> {
         let (Some(stored), Some(source)) = (self.game(GameId(game))?, self.source(GameId(game))?)
         else {
@@ -1086,6 +1112,9 @@ impl Store {
             result: stored.result,
             outcome: Outcome::from_code(outcome),
             variant: stored.variant,
+            fen,
+            reversed: false,
+            matching_plies: None,
         }))
     }
 

@@ -29,6 +29,14 @@ pub enum Param {
     Result,
     /// A status.
     Status,
+    /// A pattern in its written form.
+    Pattern,
+    /// A pattern in its JSON form.
+    PatternJson,
+    /// Counts of men and kings.
+    Material,
+    /// A kind of move a game plays.
+    Manoeuvre,
 }
 
 impl Param {
@@ -47,6 +55,10 @@ impl Param {
             Param::Date => "date",
             Param::Result => "result",
             Param::Status => "status",
+            Param::Pattern => "pattern",
+            Param::PatternJson => "pattern_json",
+            Param::Material => "material",
+            Param::Manoeuvre => "manoeuvre",
         }
     }
 }

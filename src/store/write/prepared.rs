@@ -6,6 +6,7 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::{Notation, write_fen};
+use crate::pattern::Summary;
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
@@ -59,6 +60,9 @@ pub(in crate::store) struct Prepared {
     /// The first reading, encoded (see [`crate::store::codec::moves`]).
     pub(in crate::store) moves: Option<Vec<u8>>,
     pub(in crate::store) moves_key: Option<i64>,
+    /// What the first reading's positions have in common, coded (see
+    /// [`crate::store::codec::summary`]).
+    pub(in crate::store) summary: Option<Vec<u8>>,
     /// The duplicate key (see [`crate::store::write::identity`]).
     pub(in crate::store) dup_key: i64,
     pub(in crate::store) record: Option<String>,
@@ -79,8 +83,8 @@ pub(in crate::store) fn insert_row(
 ) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, summary) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
     )?
     .execute(params![
         game.status.name(),
@@ -102,6 +106,7 @@ pub(in crate::store) fn insert_row(
         game.site.as_str(),
         game.day.as_deref(),
         game.dup_key,
+        game.summary,
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -265,6 +270,22 @@ pub(in crate::store) fn prepare(
         }
         _ => None,
     };
+    let summary = match (rules, start, replay) {
+        (Some(rules), Some(start), Some(replay)) => {
+            let mut summary = Summary::new();
+            let mut position = *start;
+            summary.add(&position);
+            for ply in &replay.reading {
+                position = position.play(&ply.chosen);
+                summary.add(&position);
+            }
+            Some(crate::store::codec::summary::encode(
+                &summary,
+                rules.geometry,
+            ))
+        }
+        _ => None,
+    };
     let moves_key = match (&moves, record.outcome.status) {
         (Some(m), Status::Ok) => Some(moves_key(&record.outcome.variant, start_fen.as_deref(), m)),
         _ => None,
@@ -299,6 +320,7 @@ pub(in crate::store) fn prepare(
         start_fen,
         moves,
         moves_key,
+        summary,
         dup_key: 0,
         record: record_json,
         variant_from: checked.reading.variant_from().name(),

@@ -97,13 +97,14 @@ impl Row {
             .optional()?)
     }
 
-    /// Writes these columns to game `id`.
+    /// Writes these columns to game `id`, with the move key, duplicate key
+    /// and summary of `new`.
     fn write(&self, tx: &Transaction<'_>, id: i64, new: &Prepared) -> Result<(), StoreError> {
         tx.prepare_cached(
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20 \
-             WHERE id = ?1",
+             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20, \
+             summary = ?21 WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -126,6 +127,7 @@ impl Row {
             self.site,
             crate::store::stored::game::day_of(&self.date),
             new.dup_key,
+            new.summary,
         ])?;
         Ok(())
     }
@@ -266,6 +268,9 @@ pub(in crate::store) fn update_game(
         // Games stored before duplicate keys covered every status get theirs.
         tx.prepare_cached("UPDATE game SET dup_key = ?2 WHERE id = ?1 AND dup_key IS NOT ?2")?
             .execute(params![id, new.dup_key])?;
+        // Games stored before summaries were kept get theirs.
+        tx.prepare_cached("UPDATE game SET summary = ?2 WHERE id = ?1 AND summary IS NOT ?2")?
+            .execute(params![id, new.summary])?;
         return Ok(update);
     }
     update.updated = true;

@@ -1,0 +1,918 @@
+//! Searches beyond one exact position: patterns and materials (see
+//! [`crate::pattern`]), found by replaying every game of the variant
+//! filter from its stored moves on every core; and exact positions with
+//! colours reversed, found through the position index.
+//!
+//! A pattern search looks at the positions of each game's first reading
+//! (the stored moves): all of them for a game that is not `ambiguous`,
+//! those before the ply where the readings part for an ambiguous one
+//! (the positions every reading shares). Every hit is the replayed
+//! position itself tested, so a hit always holds; games come out in id
+//! order whatever the number of cores.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use crate::notation::write_fen;
+use crate::pattern::{
+    Colours, Criteria, Manoeuvre, Material, Pattern, PatternError, reversed_position,
+};
+use crate::replay::Status;
+use crate::rules::{Position, Rules};
+use crate::store::codec::moves::{each_move, each_position};
+use crate::store::read::games::GameFilter;
+use crate::store::read::listing::Shown;
+use crate::store::read::query::{PositionQuery, SearchHit, VariantFilter};
+use crate::store::stored::game::start_position;
+use crate::store::stored::param::{Param, Wording};
+use crate::store::stored::record::{parse_record, parse_status};
+use crate::store::stored::{Store, StoreError};
+
+/// Why the criteria of a search cannot be used: the value that is wrong
+/// and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CriteriaError {
+    /// The value.
+    pub param: Param,
+    /// What is wrong.
+    pub error: PatternError,
+}
+
+impl CriteriaError {
+    /// The message, the value named as `wording` names it
+    /// (`--pattern: …` or `pattern: …`).
+    pub fn worded(&self, wording: Wording) -> String {
+        let name = match (self.param, wording) {
+            (Param::PatternJson, Wording::Options) => "--pattern-json".to_string(),
+            (param, wording) => wording.name(param),
+        };
+        format!("{name}: {}", self.error)
+    }
+}
+
+impl std::fmt::Display for CriteriaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.worded(Wording::Options))
+    }
+}
+
+impl std::error::Error for CriteriaError {}
+
+/// The criteria of a search: a pattern (in its written or its JSON form),
+/// a material, or both, read on the board of `rules`, in `colours`.
+///
+/// # Errors
+/// A pattern or material that cannot be read, naming the value and the
+/// part that is wrong.
+pub fn criteria(
+    pattern: Option<&str>,
+    pattern_json: Option<&str>,
+    material: Option<&str>,
+    manoeuvres: &[&str],
+    colours: Colours,
+    rules: &Rules,
+) -> Result<Criteria, CriteriaError> {
+    let wrong = |param| move |error| CriteriaError { param, error };
+    let pattern = match (pattern, pattern_json) {
+        (Some(_), Some(_)) => {
+            return Err(CriteriaError {
+                param: Param::PatternJson,
+                error: PatternError::whole("give a pattern in one form, not both"),
+            });
+        }
+        (Some(text), None) => Some(Pattern::parse(text, rules).map_err(wrong(Param::Pattern))?),
+        (None, Some(json)) => {
+            Some(Pattern::from_json(json, rules).map_err(wrong(Param::PatternJson))?)
+        }
+        (None, None) => None,
+    };
+    let material = material
+        .map(Material::parse)
+        .transpose()
+        .map_err(wrong(Param::Material))?;
+    if !manoeuvres.is_empty() && (pattern.is_some() || material.is_some()) {
+        return Err(CriteriaError {
+            param: Param::Manoeuvre,
+            error: PatternError::whole(
+                "not with a pattern or a material: give them as before=… or after=… of a manoeuvre",
+            ),
+        });
+    }
+    let manoeuvres = manoeuvres
+        .iter()
+        .map(|m| Manoeuvre::parse(m, rules))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(wrong(Param::Manoeuvre))?;
+    Ok(Criteria::new(pattern, material, colours).with_manoeuvres(manoeuvres))
+}
+
+/// Games read from the database and replayed at once, split among the
+/// cores.
+const CHUNK: usize = 8_192;
+
+/// Start positions kept between games (most games share few).
+const STARTS_KEPT: usize = 4_096;
+
+/// A game to replay.
+pub(in crate::store) struct Candidate {
+    pub id: i64,
+    pub outcome: i64,
+    pub rules: Rules,
+    pub start: Position,
+    pub moves: Vec<u8>,
+    /// The last position number looked at.
+    pub last: usize,
+}
+
+/// A game that fits: where first, the position there, whether with
+/// colours reversed, and (when asked for) every position number that fits.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::store) struct Fit {
+    pub id: i64,
+    pub outcome: i64,
+    pub ply: usize,
+    pub position: Position,
+    pub reversed: bool,
+    pub plies: Vec<i64>,
+}
+
+/// Where `game` first fits `criteria` (and, with `all_plies`, everywhere
+/// it does); `None` when nowhere.
+pub(in crate::store) fn fit_in(
+    game: &Candidate,
+    criteria: &Criteria,
+    all_plies: bool,
+) -> Option<Fit> {
+    if !criteria.manoeuvres.is_empty() {
+        return manoeuvres_in(game, criteria);
+    }
+    let mut fit: Option<Fit> = None;
+    each_position(
+        &game.rules,
+        &game.start,
+        &game.moves,
+        game.last,
+        |ply, position| {
+            let Some(reversed) = criteria.test(position) else {
+                // Nothing later can fit once a side is too short of men
+                // or pieces.
+                return if criteria.hopeless(position) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                };
+            };
+            match &mut fit {
+                Some(fit) => fit.plies.push(ply as i64),
+                None => {
+                    fit = Some(Fit {
+                        id: game.id,
+                        outcome: game.outcome,
+                        ply,
+                        position: *position,
+                        reversed,
+                        plies: vec![ply as i64],
+                    });
+                }
+            }
+            if all_plies {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        },
+    );
+    fit
+}
+
+/// Where `game` first completes the criteria's manoeuvres, as given or
+/// with colours reversed: the position after the move that plays the last
+/// of them; `None` when it never does.
+fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
+    let sequences = criteria.sequences();
+    let mut done = [0usize; 2];
+    let mut fit = None;
+    each_move(
+        &game.rules,
+        &game.start,
+        &game.moves,
+        game.last,
+        |ply, before, mv| {
+            let after = before.play(mv);
+            for (way, sequence) in sequences.iter().enumerate() {
+                let Some(sequence) = sequence else {
+                    continue;
+                };
+                if sequence
+                    .get(done[way])
+                    .is_some_and(|m| m.matches(before, mv, &after))
+                {
+                    done[way] += 1;
+                    if done[way] == sequence.len() {
+                        fit = Some(Fit {
+                            id: game.id,
+                            outcome: game.outcome,
+                            ply,
+                            position: after,
+                            reversed: way == 1,
+                            plies: vec![ply as i64],
+                        });
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    fit
+}
+
+/// The games of `chunk` that fit, in the chunk's order, found on up to
+/// `threads` cores.
+pub(in crate::store) fn fits_of(
+    chunk: &[Candidate],
+    criteria: &Criteria,
+    all_plies: bool,
+    threads: usize,
+) -> Vec<Fit> {
+    let each = chunk.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = chunk
+            .chunks(each)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .filter_map(|game| fit_in(game, criteria, all_plies))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            // A worker panics only on a bug; its games are then left out.
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// The cores to scan on.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(16))
+}
+
+/// Rules and start positions met during a scan, by variant and start FEN.
+#[derive(Default)]
+struct Starts {
+    rules: HashMap<String, Option<Rules>>,
+    starts: HashMap<(String, Option<String>), Option<Position>>,
+}
+
+impl Starts {
+    fn get(&mut self, variant: &str, start_fen: Option<&str>) -> Option<(Rules, Position)> {
+        let rules = *self
+            .rules
+            .entry(variant.to_string())
+            .or_insert_with(|| Rules::parse(variant).ok());
+        let rules = rules?;
+        if self.starts.len() >= STARTS_KEPT {
+            self.starts.clear();
+        }
+        let start = *self
+            .starts
+            .entry((variant.to_string(), start_fen.map(str::to_string)))
+            .or_insert_with(|| start_position(&rules, start_fen));
+        Some((rules, start?))
+    }
+}
+
+impl Store {
+    /// Every game of the variant filter, in id order, as [`Candidate`]s
+    /// handed to `each` a chunk at a time (games never replayed and games
+    /// whose rules or start cannot be rebuilt left out).
+    fn each_candidate_chunk<E: From<StoreError>>(
+        &self,
+        filter: &VariantFilter,
+        criteria: &Criteria,
+        mut each: impl FnMut(&[Candidate]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let sql = format!(
+            "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record, g.summary \
+             FROM game g WHERE {} ORDER BY g.id",
+            filter.sql().replace("?2", "?1")
+        );
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self.conn().prepare(&sql).map_err(sqlite)?;
+        let mut rows = match &filter.0 {
+            None => stmt.query([]),
+            Some(v) => stmt.query([v]),
+        }
+        .map_err(sqlite)?;
+        let mut starts = Starts::default();
+        let mut chunk = Vec::with_capacity(CHUNK);
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            if let Some(game) = candidate(r, criteria, &mut starts)? {
+                chunk.push(game);
+            }
+            if chunk.len() == CHUNK {
+                each(&chunk)?;
+                chunk.clear();
+            }
+        }
+        if !chunk.is_empty() {
+            each(&chunk)?;
+        }
+        Ok(())
+    }
+
+    /// Every game of the variant filter and the game filters with a
+    /// position that fits `criteria` (sorted by id, at most `limit`; 0 for
+    /// all), handed to `each` as found, at its first such position (with
+    /// `all_plies`, also every position that fits); then how many were
+    /// handed out of how many fit.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_pattern_hit<E: From<StoreError>>(
+        &self,
+        criteria: &Criteria,
+        filter: &VariantFilter,
+        games: &GameFilter,
+        all_plies: bool,
+        limit: usize,
+        mut each: impl FnMut(SearchHit) -> Result<(), E>,
+    ) -> Result<Shown, E> {
+        let threads = threads();
+        let (mut shown, mut total) = (0, 0);
+        self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
+            let fits = fits_of(chunk, criteria, all_plies, threads);
+            for fit in self.passing(fits, games, |f| f.id)? {
+                total += 1;
+                if limit != 0 && shown >= limit {
+                    continue;
+                }
+                let fen = write_fen(&fit.position);
+                if let Some(mut hit) = self.search_hit(fit.id, fit.ply as i64, fit.outcome, fen)? {
+                    hit.reversed = fit.reversed;
+                    hit.matching_plies = all_plies.then_some(fit.plies);
+                    each(hit)?;
+                    shown += 1;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(Shown { shown, total })
+    }
+
+    /// Of `found`, those whose game passes `games`, in the same order.
+    fn passing<T>(
+        &self,
+        found: Vec<T>,
+        games: &GameFilter,
+        id: impl Fn(&T) -> i64,
+    ) -> Result<Vec<T>, StoreError> {
+        if games.is_empty() || found.is_empty() {
+            return Ok(found);
+        }
+        let ids: Vec<i64> = found.iter().map(&id).collect();
+        let passing: std::collections::HashSet<i64> =
+            self.games_passing(games, &ids)?.into_iter().collect();
+        Ok(found
+            .into_iter()
+            .filter(|f| passing.contains(&id(f)))
+            .collect())
+    }
+
+    /// Every game that reaches the query's position in `colours` (see
+    /// [`Colours`]), sorted by id, at most `limit` (0 for all), handed to
+    /// `each`; then how many were handed out of how many there are. The
+    /// position with colours reversed is looked up in the position index
+    /// as the position itself is.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_search_hit_in<E: From<StoreError>>(
+        &self,
+        query: &PositionQuery,
+        colours: Colours,
+        games: &GameFilter,
+        limit: usize,
+        mut each: impl FnMut(SearchHit) -> Result<(), E>,
+    ) -> Result<Shown, E> {
+        let reversed = reversed_position(&query.position, &query.rules);
+        match colours {
+            Colours::AsGiven => {
+                self.each_search_hit(&query.position, &query.filter, games, limit, each)
+            }
+            Colours::Reversed => {
+                self.each_search_hit(&reversed, &query.filter, games, limit, |mut hit| {
+                    hit.reversed = true;
+                    each(hit)
+                })
+            }
+            Colours::Both => {
+                let given = self.first_plies_at(&query.position, &query.filter)?;
+                let turned = self.first_plies_at(&reversed, &query.filter)?;
+                let merged = merge_first(given, turned);
+                let (mut shown, mut total) = (0, 0);
+                for part in merged.chunks(CHUNK) {
+                    for (game, ply, outcome, is_reversed) in
+                        self.passing(part.to_vec(), games, |f| f.0)?
+                    {
+                        total += 1;
+                        if limit != 0 && shown >= limit {
+                            continue;
+                        }
+                        let at = if is_reversed {
+                            &reversed
+                        } else {
+                            &query.position
+                        };
+                        if let Some(mut hit) = self.search_hit(game, ply, outcome, write_fen(at))? {
+                            hit.reversed = is_reversed;
+                            each(hit)?;
+                            shown += 1;
+                        }
+                    }
+                }
+                Ok(Shown { shown, total })
+            }
+        }
+    }
+}
+
+/// Two lists of `(game, ply, outcome)` merged by game: each game once, at
+/// its first ply, marked when that comes from `turned` alone.
+fn merge_first(
+    mut given: Vec<(i64, i64, i64)>,
+    mut turned: Vec<(i64, i64, i64)>,
+) -> Vec<(i64, i64, i64, bool)> {
+    given.sort_unstable();
+    turned.sort_unstable();
+    let mut all: Vec<(i64, i64, i64, bool)> = given
+        .into_iter()
+        .map(|(g, p, o)| (g, p, o, false))
+        .chain(turned.into_iter().map(|(g, p, o)| (g, p, o, true)))
+        .collect();
+    // By game, then ply, the position as given first on a tie.
+    all.sort_unstable_by_key(|&(g, p, _, r)| (g, p, r));
+    all.dedup_by_key(|f| f.0);
+    all
+}
+
+/// The [`Candidate`] of a row of [`Store::each_candidate_chunk`]'s query;
+/// `None` for a game never replayed, whose start cannot be rebuilt, or
+/// whose stored summary shows that no position of it fits `criteria`.
+fn candidate(
+    r: &rusqlite::Row<'_>,
+    criteria: &Criteria,
+    starts: &mut Starts,
+) -> Result<Option<Candidate>, StoreError> {
+    let id: i64 = r.get(0)?;
+    let summary = r
+        .get_ref(7)?
+        .as_blob_or_null()
+        .map_err(rusqlite::Error::from)?;
+    if summary
+        .and_then(crate::store::codec::summary::decode)
+        .is_some_and(|s| !criteria.may_fit(&s))
+    {
+        return Ok(None);
+    }
+    let status = parse_status(id, r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?)?;
+    if matches!(status, Status::Unreadable | Status::Unsupported) {
+        return Ok(None);
+    }
+    let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
+    let start_fen = r
+        .get_ref(3)?
+        .as_str_or_null()
+        .map_err(rusqlite::Error::from)?;
+    let Some((rules, start)) = starts.get(variant, start_fen) else {
+        return Ok(None);
+    };
+    let moves = r
+        .get_ref(4)?
+        .as_blob_or_null()
+        .map_err(rusqlite::Error::from)?;
+    let last = match status {
+        // The positions every reading shares: those before the readings part.
+        Status::Ambiguous => match r
+            .get_ref(6)?
+            .as_str_or_null()
+            .map_err(rusqlite::Error::from)?
+        {
+            Some(json) => parse_record(id, json)?
+                .ply
+                .map_or(0, |p| p.saturating_sub(1)),
+            None => 0,
+        },
+        _ => usize::MAX,
+    };
+    Ok(Some(Candidate {
+        id,
+        outcome: r.get(5)?,
+        rules,
+        start,
+        moves: moves.unwrap_or_default().to_vec(),
+        last,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{GenerateOptions, SplitMix64, generate};
+    use crate::notation::Notation;
+    use crate::pattern::{Cond, Manoeuvre, Material, Pattern, PieceClass, completed_at};
+    use crate::rules::{Color, Preset, Square, squares};
+    use crate::store::GameId;
+    use crate::store::stored::handle::Mode;
+
+    /// A database of `games` generated games of each preset.
+    fn archive(dir: &std::path::Path, presets: &[Preset], games: usize) -> Store {
+        let db = dir.join("db.sqlite");
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        let mut inputs = Vec::new();
+        for (i, preset) in presets.iter().enumerate() {
+            let path = dir.join(format!("{}.pdn", preset.name()));
+            let mut out = std::fs::File::create(&path).unwrap();
+            let options = GenerateOptions {
+                games,
+                seed: 7 + i as u64,
+                rules: preset.rules(),
+                notation: Notation::usual_for(*preset),
+            };
+            generate(&options, &mut out).unwrap();
+            inputs.push(crate::pdn::Input::open(&path, None).unwrap().unwrap());
+        }
+        crate::store::import::Importer::new(&mut store, crate::replay::Overrides::default())
+            .run(&inputs, &mut |_| {})
+            .unwrap();
+        drop(store);
+        Store::open(&db, Mode::Read).unwrap()
+    }
+
+    /// Every game's positions: replayed through the stored game, as a
+    /// game view does, one position a ply.
+    fn every_position(store: &Store, preset: Preset) -> Vec<(i64, Rules, Vec<Position>)> {
+        let mut all = Vec::new();
+        let filter = VariantFilter::new(Some(preset.name()));
+        store
+            .each_game_id(&filter, |id| {
+                let game = store.game(GameId(id)).unwrap().unwrap();
+                let (rules, start, moves) = game.reading().unwrap();
+                let mut positions = vec![start];
+                positions.extend(moves.iter().map(|(p, m)| p.play(m)));
+                if game.status == Status::Ambiguous {
+                    positions.truncate(game.record.ply.unwrap_or(1));
+                }
+                all.push((id, rules, positions));
+                Ok::<_, StoreError>(ControlFlow::Continue(()))
+            })
+            .unwrap();
+        all
+    }
+
+    /// A condition tested square by square, as a person reads it.
+    fn naive_holds(c: &Cond, position: &Position) -> bool {
+        let each = |s: Square| {
+            let piece = position.piece_at(s);
+            let is = match c.class {
+                PieceClass::WhiteMan => piece.is_some_and(|p| p.color == Color::White && !p.king),
+                PieceClass::WhiteKing => piece.is_some_and(|p| p.color == Color::White && p.king),
+                PieceClass::White => piece.is_some_and(|p| p.color == Color::White),
+                PieceClass::BlackMan => piece.is_some_and(|p| p.color == Color::Black && !p.king),
+                PieceClass::BlackKing => piece.is_some_and(|p| p.color == Color::Black && p.king),
+                PieceClass::Black => piece.is_some_and(|p| p.color == Color::Black),
+                PieceClass::Piece => piece.is_some(),
+                PieceClass::Empty => piece.is_none(),
+            };
+            is != c.negated
+        };
+        squares(c.squares).all(each)
+    }
+
+    /// A random pattern and material, taken from a position (so that
+    /// some games fit) and changed at random.
+    fn random_criteria(
+        rng: &mut SplitMix64,
+        rules: &Rules,
+        seen: &Position,
+    ) -> (Vec<Cond>, Vec<Vec<Cond>>, Option<Color>, Option<Material>) {
+        let g = rules.geometry;
+        let class_there = |rng: &mut SplitMix64, s: Square| match seen.piece_at(s) {
+            None => PieceClass::Empty,
+            Some(p) => {
+                let options = match (p.color, p.king) {
+                    (Color::White, false) => [PieceClass::WhiteMan, PieceClass::White],
+                    (Color::White, true) => [PieceClass::WhiteKing, PieceClass::White],
+                    (Color::Black, false) => [PieceClass::BlackMan, PieceClass::Black],
+                    (Color::Black, true) => [PieceClass::BlackKing, PieceClass::Black],
+                };
+                if rng.below(4) == 0 {
+                    PieceClass::Piece
+                } else {
+                    options[rng.below(2)]
+                }
+            }
+        };
+        let square = |rng: &mut SplitMix64| Square::new(1 + rng.below(g.len()) as u32).unwrap();
+        let mut conds = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let s = square(rng);
+            let negated = rng.below(5) == 0;
+            let class = if negated {
+                PieceClass::ALL[rng.below(8)]
+            } else {
+                class_there(rng, s)
+            };
+            conds.push(Cond {
+                class,
+                squares: s.bit(),
+                negated,
+            });
+        }
+        let mut groups = Vec::new();
+        if rng.below(3) == 0 {
+            let s = square(rng);
+            let other = square(rng);
+            groups.push(vec![
+                Cond {
+                    class: class_there(rng, s),
+                    squares: s.bit(),
+                    negated: false,
+                },
+                Cond {
+                    class: PieceClass::ALL[rng.below(8)],
+                    squares: other.bit(),
+                    negated: false,
+                },
+            ]);
+        }
+        let side = [None, Some(Color::White), Some(Color::Black)][rng.below(3)];
+        let material = (rng.below(3) == 0).then(|| {
+            let counts = Material::counts(seen);
+            let mut m = Material {
+                bounds: [(0, u32::MAX); 6],
+            };
+            let k = rng.below(6);
+            m.bounds[k] = (counts[k].saturating_sub(rng.below(2) as u32), counts[k]);
+            m
+        });
+        (conds, groups, side, material)
+    }
+
+    #[test]
+    fn the_scan_finds_what_replaying_every_game_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::English,
+            Preset::Filipino,
+            Preset::Russian,
+            Preset::Pool,
+            Preset::International,
+            Preset::Czech,
+            Preset::Italian,
+            Preset::Spanish,
+        ];
+        let store = archive(dir.path(), &presets, 40);
+        let mut rng = SplitMix64::new(2026);
+        let mut hits_seen = 0;
+        for preset in presets {
+            let games = every_position(&store, preset);
+            assert!(!games.is_empty(), "{preset:?}");
+            for round in 0..12 {
+                let (_, rules, positions) = &games[rng.below(games.len())];
+                let seen = positions[rng.below(positions.len())];
+                let (conds, groups, side, material) = random_criteria(&mut rng, rules, &seen);
+                let mut pattern = Pattern::empty(rules.geometry);
+                pattern.side = side;
+                for c in &conds {
+                    pattern.require(*c);
+                }
+                pattern.any_of = groups.clone();
+                let pattern = (!pattern.is_empty() && round % 4 != 3).then_some(pattern);
+                let material = material.or_else(|| {
+                    pattern.is_none().then_some(Material {
+                        bounds: [
+                            (0, u32::MAX),
+                            (1, u32::MAX),
+                            (0, u32::MAX),
+                            (0, u32::MAX),
+                            (0, u32::MAX),
+                            (0, u32::MAX),
+                        ],
+                    })
+                });
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                // By hand: every position of every game, each condition
+                // square by square; reversed by turning the position.
+                let naive = |p: &Position| {
+                    pattern.as_ref().is_none_or(|_| {
+                        side.is_none_or(|s| s == p.side())
+                            && conds.iter().all(|c| naive_holds(c, p))
+                            && groups.iter().all(|g| g.iter().any(|c| naive_holds(c, p)))
+                    }) && material.is_none_or(|m| m.matches(p))
+                };
+                let mut expected = Vec::new();
+                for (id, rules, positions) in &games {
+                    let mut fit: Option<(usize, bool, Vec<i64>)> = None;
+                    for (ply, p) in positions.iter().enumerate() {
+                        let how = if colours.as_given() && naive(p) {
+                            Some(false)
+                        } else if colours.reversed() && naive(&reversed_position(p, rules)) {
+                            Some(true)
+                        } else {
+                            None
+                        };
+                        if let Some(reversed) = how {
+                            fit.get_or_insert((ply, reversed, Vec::new()))
+                                .2
+                                .push(ply as i64);
+                        }
+                    }
+                    if let Some((ply, reversed, plies)) = fit {
+                        expected.push((*id, ply as i64, reversed, plies));
+                    }
+                }
+                let criteria = Criteria::new(pattern.clone(), material, colours);
+                let mut found = Vec::new();
+                let shown = store
+                    .each_pattern_hit(
+                        &criteria,
+                        &VariantFilter::new(Some(preset.name())),
+                        &GameFilter::default(),
+                        true,
+                        0,
+                        |hit| {
+                            found.push((
+                                hit.game.get(),
+                                hit.ply,
+                                hit.reversed,
+                                hit.matching_plies.unwrap(),
+                            ));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(
+                    found, expected,
+                    "{preset:?} {pattern:?} {material:?} {colours:?}"
+                );
+                assert_eq!(shown.total, expected.len());
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 100, "{hits_seen}");
+    }
+
+    /// A manoeuvre taken from a move a game plays, some of its parts left
+    /// open at random.
+    fn manoeuvre_of(
+        rng: &mut SplitMix64,
+        rules: &Rules,
+        before: &Position,
+        mv: &crate::rules::Move,
+    ) -> Manoeuvre {
+        let mut words = Vec::new();
+        if rng.below(2) == 0 {
+            words.push(
+                if before.side() == Color::White {
+                    "W"
+                } else {
+                    "B"
+                }
+                .to_string(),
+            );
+        }
+        if rng.below(2) == 0 {
+            words.push(if mv.by_king() { "K" } else { "M" }.to_string());
+        }
+        let from = if rng.below(3) == 0 {
+            "*".to_string()
+        } else {
+            mv.from().to_string()
+        };
+        let to = if rng.below(3) == 0 {
+            "*".to_string()
+        } else {
+            mv.to().to_string()
+        };
+        let sep = match (rng.below(3), mv.is_capture()) {
+            (0, _) => "/",
+            (_, true) => "x",
+            (_, false) => "-",
+        };
+        words.push(format!("{from}{sep}{to}"));
+        if mv.is_capture() && rng.below(2) == 0 {
+            words.push(format!("taken={}", mv.captured().count_ones()));
+        }
+        if rng.below(4) == 0 {
+            words.push(format!(
+                "promotes={}",
+                if mv.promotes() { "yes" } else { "no" }
+            ));
+        }
+        Manoeuvre::parse(&words.join(" "), rules).unwrap()
+    }
+
+    #[test]
+    fn manoeuvres_are_found_where_replaying_every_game_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::English,
+            Preset::International,
+            Preset::Italian,
+            Preset::Russian,
+        ];
+        let store = archive(dir.path(), &presets, 30);
+        let mut rng = SplitMix64::new(46);
+        let mut hits_seen = 0;
+        for preset in presets {
+            let filter = VariantFilter::new(Some(preset.name()));
+            let mut games = Vec::new();
+            store
+                .each_game_id(&filter, |id| {
+                    let game = store.game(GameId(id)).unwrap().unwrap();
+                    games.push((id, game.reading().unwrap()));
+                    Ok::<_, StoreError>(ControlFlow::Continue(()))
+                })
+                .unwrap();
+            for round in 0..10 {
+                let (_, (rules, _, moves)) = &games[rng.below(games.len())];
+                if moves.len() < 4 {
+                    continue;
+                }
+                let first = rng.below(moves.len() / 2);
+                let second = first + 1 + rng.below(moves.len() - first - 1);
+                let mut sequence = vec![manoeuvre_of(
+                    &mut rng,
+                    rules,
+                    &moves[first].0,
+                    &moves[first].1,
+                )];
+                if round % 2 == 0 {
+                    sequence.push(manoeuvre_of(
+                        &mut rng,
+                        rules,
+                        &moves[second].0,
+                        &moves[second].1,
+                    ));
+                }
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(None, None, colours).with_manoeuvres(sequence.clone());
+                let reversed: Vec<Manoeuvre> = sequence.iter().map(Manoeuvre::reversed).collect();
+                let mut expected = Vec::new();
+                for (id, (_, _, moves)) in &games {
+                    let played = || moves.iter().map(|(p, m)| (p, m));
+                    let given = colours
+                        .as_given()
+                        .then(|| completed_at(&sequence, played()))
+                        .flatten();
+                    let turned = colours
+                        .reversed()
+                        .then(|| completed_at(&reversed, played()))
+                        .flatten();
+                    let first = match (given, turned) {
+                        (Some(g), Some(t)) if t < g => Some((t, true)),
+                        (Some(g), _) => Some((g, false)),
+                        (None, Some(t)) => Some((t, true)),
+                        (None, None) => None,
+                    };
+                    if let Some((ply, reversed)) = first {
+                        expected.push((*id, ply as i64, reversed));
+                    }
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(
+                        &criteria,
+                        &filter,
+                        &GameFilter::default(),
+                        false,
+                        0,
+                        |hit| {
+                            found.push((hit.game.get(), hit.ply, hit.reversed));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(found, expected, "{preset:?} {sequence:?} {colours:?}");
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 20, "{hits_seen}");
+    }
+
+    #[test]
+    fn both_colours_merge_by_game_at_the_first_ply() {
+        let merged = merge_first(
+            vec![(3, 5, 1), (1, 9, 0)],
+            vec![(1, 4, 0), (2, 7, 2), (3, 5, 1)],
+        );
+        assert_eq!(
+            merged,
+            vec![(1, 4, 0, true), (2, 7, 2, true), (3, 5, 1, false)]
+        );
+    }
+}
