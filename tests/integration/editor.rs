@@ -2,8 +2,9 @@
 //! WebDriver): set up the start position and search it exactly, open a hit
 //! in the viewer, come back by the link; then put pattern marks by clicking
 //! (and one by the keyboard), give material and colours, search the
-//! pattern, reload the link; and the editor at phone width. Screenshots go
-//! to `target/browser-screenshots/editor-*.png`.
+//! pattern (the hits those of the API), open a hit at its ply, reload the
+//! link; and the editor at phone width. Screenshots go to
+//! `target/browser-screenshots/editor-*.png`.
 
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
@@ -41,14 +42,19 @@ async fn count(client: &Client, css: &str) -> Value {
     .await
 }
 
-/// The games of an exact search through the API.
-fn exact_games(server: &Server, variant: &str, fen: &str) -> Vec<Value> {
-    let fen = percent_encoding::utf8_percent_encode(fen, percent_encoding::NON_ALPHANUMERIC);
-    let found = server.json(&format!(
-        "/api/search?variant={variant}&fen={fen}&limit=1000"
-    ));
+/// A value as a query string writes it.
+fn encoded(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+/// The hits of a search through the API (`query`: its parameters).
+fn api_hits(server: &Server, query: &str) -> Vec<Value> {
+    let found = server.json(&format!("/api/search?{query}&limit=1000"));
     found.as_array().unwrap().clone()
 }
+
+/// The pattern the walk puts on the board.
+const PATTERN: &str = "?:W17:B!13:E21";
 
 async fn walk(client: &Client, base: &str, server: &Server) {
     let start = server.json("/api/position");
@@ -90,7 +96,10 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     // 2. Search exact: the games of the API's answer, each a small board
     //    linking to the viewer at its ply.
     click(client, "#search-exact").await;
-    let games = exact_games(server, &variant, &start_fen);
+    let games = api_hits(
+        server,
+        &format!("variant={variant}&fen={}", encoded(&start_fen)),
+    );
     assert!(!games.is_empty());
     until(
         client,
@@ -141,8 +150,8 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     )
     .await;
 
-    // 4. A pattern by clicking: a white man on 22, an empty 18, no black
-    //    man on 17 (put, taken away, put again), either side to move.
+    // 4. A pattern by clicking: a white man on 17, an empty 21, no black
+    //    man on 13 (put, taken away, put again), either side to move.
     click(client, "#editor-clear").await;
     until(
         client,
@@ -151,22 +160,22 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     )
     .await;
     click(client, "#palette button[data-put='W']").await;
-    click(client, "#editor-board rect.sq[data-square='22']").await;
+    click(client, "#editor-board rect.sq[data-square='17']").await;
     click(client, "#palette button[data-put='E']").await;
-    click(client, "#editor-board rect.sq[data-square='18']").await;
+    click(client, "#editor-board rect.sq[data-square='21']").await;
     click(client, "#palette button[data-put='B']").await;
     click(client, "#put-not").await;
-    click(client, "#editor-board rect.sq[data-square='17']").await;
-    click(client, "#editor-board rect.sq[data-square='17']").await;
+    click(client, "#editor-board rect.sq[data-square='13']").await;
+    click(client, "#editor-board rect.sq[data-square='13']").await;
     until(
         client,
-        "the mark on 17 taken away",
-        "return document.getElementById('editor-pattern').value === 'W:W22:E18'",
+        "the mark on 13 taken away",
+        "return document.getElementById('editor-pattern').value === 'W:W17:E21'",
     )
     .await;
     // The keyboard puts it back: Enter on the focused square.
     client
-        .find(Locator::Css("#editor-board rect.sq[data-square='17']"))
+        .find(Locator::Css("#editor-board rect.sq[data-square='13']"))
         .await
         .unwrap()
         .send_keys(&Key::Enter.to_string())
@@ -182,7 +191,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     until(
         client,
         "the written pattern",
-        "return document.getElementById('editor-pattern').value === '?:W22:B!17:E18'",
+        &format!("return document.getElementById('editor-pattern').value === {PATTERN:?}"),
     )
     .await;
     let marks = value(
@@ -190,7 +199,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         "return [...document.querySelectorAll('#editor-board g.mark')].map(m => m.dataset.square + m.dataset.mark).sort()",
     )
     .await;
-    assert_eq!(marks, json!(["17!B", "18E", "22W"]));
+    assert_eq!(marks, json!(["13!B", "17W", "21E"]));
 
     // 5. Material and colours, then search the pattern.
     let white = client
@@ -209,29 +218,57 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     until(
         client,
         "the pattern search in the URL",
-        "const q = new URLSearchParams(location.search); \
-         return q.get('pattern') === '?:W22:B!17:E18' && q.get('material') === 'w=10+' \
-         && q.get('colours') === 'both' && q.get('search') === 'pattern'",
+        &format!(
+            "const q = new URLSearchParams(location.search); \
+             return q.get('pattern') === {PATTERN:?} && q.get('material') === 'w=10+' \
+             && q.get('colours') === 'both' && q.get('search') === 'pattern'"
+        ),
     )
     .await;
-    pattern_answer(client).await;
+    let hits = api_hits(
+        server,
+        &format!(
+            "variant={variant}&pattern={}&material={}&colours=both",
+            encoded(PATTERN),
+            encoded("w=10+")
+        ),
+    );
+    pattern_answer(client, &hits).await;
     shot(client, "editor-02-pattern").await;
 
-    // 6. The link reproduces the editor and its search.
+    // 6. A pattern hit opens the viewer at the ply it matches; Back again.
+    click(client, "#hits a.hit").await;
+    until(
+        client,
+        "the viewer at the matching ply",
+        &format!(
+            "return location.pathname === '/game/{}' && location.search === '?ply={}' \
+             && document.querySelector('#movelist .mv.current')?.dataset.ply === '{}'",
+            hits[0]["game"], hits[0]["ply"], hits[0]["ply"]
+        ),
+    )
+    .await;
+    shot(client, "editor-03-pattern-hit").await;
+    client.back().await.unwrap();
+    pattern_answer(client, &hits).await;
+
+    // 7. The link reproduces the editor and its search.
     client.refresh().await.unwrap();
     until(
         client,
         "the reloaded editor",
-        "return document.getElementById('editor-pattern').value === '?:W22:B!17:E18' \
+        &format!(
+            "return document.getElementById('editor-pattern').value === {PATTERN:?} \
          && document.querySelector(\"#material input[name='w']\").value === '10+' \
          && document.getElementById('editor-colours').value === 'both' \
          && document.getElementById('editor-side').value === '?' \
-         && document.querySelectorAll('#editor-board g.mark').length === 3",
+         && document.querySelectorAll('#editor-board g.mark').length === 3"
+        ),
     )
     .await;
-    pattern_answer(client).await;
+    pattern_answer(client, &hits).await;
 
-    // 7. Phone width: the board and the hits fit.
+    // 8. Phone width: the board and the hits fit.
     client.set_window_size(390, 844).await.unwrap();
     client.refresh().await.unwrap();
     until(
@@ -247,16 +284,38 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     )
     .await;
     assert_eq!(fits, json!(true));
-    shot(client, "editor-03-phone").await;
+    pattern_answer(client, &hits).await;
+    shot(client, "editor-04-phone").await;
 }
 
-/// What the pattern search answers on the page: the server's refusal of a
-/// parameter it does not take, as the API words it.
-async fn pattern_answer(client: &Client) {
+/// The pattern search's hits on the page are the API's (up to a page):
+/// the same games at the same plies, each drawn from the hit's `fen`.
+async fn pattern_answer(client: &Client, hits: &[Value]) {
+    assert!(!hits.is_empty(), "the walk's pattern fits some sample game");
+    let shown = hits.len().min(20);
     until(
         client,
-        "the answer to the pattern search",
-        "return (document.querySelector('#hits .message')?.textContent || '').includes('unknown parameter')",
+        "the pattern hits",
+        &format!(
+            "return document.querySelectorAll('#hits a.hit').length === {shown} \
+             && [...document.querySelectorAll('#hits img')].every(i => i.complete && i.naturalWidth > 0)"
+        ),
     )
     .await;
+    let links = value(
+        client,
+        "return [...document.querySelectorAll('#hits a.hit')].map(a => a.getAttribute('href'))",
+    )
+    .await;
+    let expected: Vec<String> = hits[..shown]
+        .iter()
+        .map(|h| format!("/game/{}?ply={}", h["game"], h["ply"]))
+        .collect();
+    assert_eq!(links, json!(expected));
+    let picture = value(
+        client,
+        "return new URL(document.querySelector('#hits img').src).searchParams.get('fen')",
+    )
+    .await;
+    assert_eq!(picture, hits[0]["fen"]);
 }

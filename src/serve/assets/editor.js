@@ -52,13 +52,15 @@ function squaresOf(text) {
 
 /**
  * The written pattern read into {side, marks: Map(square → {letter, kind,
- * not}), groups: [text]}; groups are kept as written (the board does not
- * show them). Throws Error naming the bad part.
+ * not}), groups: [text]} for the board; groups are kept as written (the
+ * board does not show them). Throws Error naming a part the board cannot
+ * show (the server, which also reads square names such as c3, judges the
+ * search).
  */
 export function parsePattern(text) {
   const parts = text.trim() === "" ? [] : text.trim().split(":").map((p) => p.trim());
   let side = "?";
-  if (parts.length && /^[WB?]$/.test(parts[0])) side = parts.shift();
+  if (parts.length > 1 && /^[WB?]$/i.test(parts[0])) side = parts.shift().toUpperCase();
   const marks = new Map();
   const groups = [];
   for (const section of parts) {
@@ -67,17 +69,18 @@ export function parsePattern(text) {
       groups.push(section);
       continue;
     }
-    const letter = section[0];
+    const letter = section[0].toUpperCase();
     if (!"WBXE".includes(letter) || section.length < 2) {
       throw new Error(`${section}: a section is W, B, X or E and its squares`);
     }
     for (const raw of section.slice(1).split(",").map((i) => i.trim())) {
-      const item = /^(!?)([K*]?)(.+)$/.exec(raw);
+      const item = /^(!?)\s*([Kk*]?)(.+)$/.exec(raw);
       if (!item) throw new Error(`${section}: an empty item`);
       const [, not, kind, where] = item;
       if (kind && !"WB".includes(letter)) throw new Error(`${raw}: K and * go with W or B`);
-      if ((not || kind) && where.includes("-")) throw new Error(`${raw}: a range takes no ! or K or *`);
-      for (const square of squaresOf(where)) marks.set(square, { letter, kind, not: not === "!" });
+      for (const square of squaresOf(where.trim())) {
+        marks.set(square, { letter, kind: kind.toUpperCase(), not: not === "!" });
+      }
     }
   }
   return { side, marks, groups };
@@ -192,7 +195,7 @@ export class Editor {
       if (!this.search.pattern.trim()) return { side: $("editor-side").value, marks: new Map(), groups: [] };
       return parsePattern(this.search.pattern);
     } catch (error) {
-      this.host.message(`pattern: ${error.message}`);
+      this.host.message(`The board cannot show this pattern (${error.message}); the search reads it as written.`);
       return null;
     }
   }
@@ -239,7 +242,8 @@ export class Editor {
       this.search.pattern = e.target.value.trim();
       this.host.writeState(false);
       const parsed = this.parsed();
-      if (parsed) { this.host.message(""); this.showForm(parsed); this.drawMarks(parsed); }
+      if (parsed) { this.host.message(""); this.showForm(parsed); }
+      this.drawMarks(parsed || { marks: new Map() });
     });
     $("editor-form").addEventListener("submit", (e) => { e.preventDefault(); this.start("pattern"); });
     $("search-exact").addEventListener("click", () => this.start("exact"));
@@ -281,7 +285,8 @@ export class Editor {
     fieldsOfMaterial($("editor-form"), this.search.material);
     $("editor-colours").value = this.search.colours;
     $("editor-pattern").value = this.search.pattern;
-    if (parsed) { this.showForm(parsed); this.drawMarks(parsed); }
+    if (parsed) this.showForm(parsed);
+    this.drawMarks(parsed || { marks: new Map() });
     if (this.search.run) await this.runSearch();
     else this.clearHits();
   }
@@ -355,10 +360,9 @@ export class Editor {
 
   /** The query of the search in the URL; throws Error saying what is missing. */
   request() {
-    const parsed = parsePattern(this.search.pattern);
     const colours = this.search.colours === "as-given" ? "" : this.search.colours;
     const base = { variant: this.rules.variant, colours, limit: PAGE, offset: this.search.offset };
-    if (this.search.run === "exact") return { ...base, fen: fenOf(parsed) };
+    if (this.search.run === "exact") return { ...base, fen: fenOf(parsePattern(this.search.pattern)) };
     if (!this.search.pattern && !this.search.material) {
       throw new Error("put marks on the board or give material to search a pattern");
     }
