@@ -32,10 +32,11 @@ const MAX_OFFSET: usize = 100_000_000;
 /// The parameters naming a position (as `tree` and `search` take them).
 const POSITION: [&str; 3] = ["variant", "fen", "moves"];
 /// The parameters of a search beyond one exact position.
-const SEARCH: [&str; 5] = [
+const SEARCH: [&str; 6] = [
     "pattern",
     "pattern_json",
     "material",
+    "manoeuvre",
     "colours",
     "all_plies",
 ];
