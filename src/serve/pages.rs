@@ -36,6 +36,11 @@ const ASSETS: &[Asset] = &[
         body: include_str!("assets/common.js"),
     },
     Asset {
+        name: "editor.js",
+        kind: JS,
+        body: include_str!("assets/editor.js"),
+    },
+    Asset {
         name: "explorer.js",
         kind: JS,
         body: include_str!("assets/explorer.js"),

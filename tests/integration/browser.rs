@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use super::serve::{Server, sample_db};
 
 /// A WebDriver server, stopped when dropped.
-struct Driver(Child);
+pub struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -45,13 +45,14 @@ fn shots_dir() -> PathBuf {
     dir
 }
 
-async fn shot(client: &Client, name: &str) {
+/// Saves a screenshot as `target/browser-screenshots/NAME.png`.
+pub async fn shot(client: &Client, name: &str) {
     let png = client.screenshot().await.unwrap();
     std::fs::write(shots_dir().join(format!("{name}.png")), png).unwrap();
 }
 
 /// Waits (up to 15 s) until a script returns true; panics naming `what`.
-async fn until(client: &Client, what: &str, script: &str) {
+pub async fn until(client: &Client, what: &str, script: &str) {
     let started = Instant::now();
     loop {
         let value = client.execute(script, vec![]).await.unwrap_or(Value::Null);
@@ -74,7 +75,7 @@ async fn until(client: &Client, what: &str, script: &str) {
 }
 
 /// Clicks the element a CSS selector finds.
-async fn click(client: &Client, css: &str) {
+pub async fn click(client: &Client, css: &str) {
     client
         .find(Locator::Css(css))
         .await
@@ -85,7 +86,7 @@ async fn click(client: &Client, css: &str) {
 }
 
 /// A value a script returns.
-async fn value(client: &Client, script: &str) -> Value {
+pub async fn value(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap()
 }
 
@@ -114,23 +115,21 @@ fn start_driver(chromedriver: &Path) -> (Driver, u16) {
     (driver, port)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_uses_the_explorer_and_the_game_viewer() {
+/// A headless Chromium session at 1280×1000 over a fresh chromedriver, or
+/// `None` (after saying why) when they are not installed and `CI` is not
+/// set.
+pub async fn browser(test: &str) -> Option<(Driver, Client)> {
     let chromedriver = program(&["chromedriver", "chromium-driver"]);
     let chromium = program(&["chromium", "chromium-browser", "google-chrome"]);
     let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
         crate::skip::must_run(
-            "a_player_uses_the_explorer_and_the_game_viewer",
+            test,
             "no chromium/chromedriver on PATH \
              (install Debian's chromium and chromium-driver to run it)",
         );
-        return;
+        return None;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let db = sample_db(dir.path());
-    let server = Server::start(&db, &[]);
-    let base = format!("http://{}", server.address);
-    let (_driver, port) = start_driver(&chromedriver);
+    let (driver, port) = start_driver(&chromedriver);
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
         "goog:chromeOptions".into(),
@@ -145,6 +144,19 @@ async fn a_player_uses_the_explorer_and_the_game_viewer() {
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
         .expect("a WebDriver session");
+    Some((driver, client))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_uses_the_explorer_and_the_game_viewer() {
+    let Some((_driver, client)) = browser("a_player_uses_the_explorer_and_the_game_viewer").await
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let base = format!("http://{}", server.address);
     // The walk runs as its own task so that the browser is closed even when
     // a check fails.
     let walker = client.clone();

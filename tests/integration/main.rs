@@ -8,6 +8,7 @@ mod concurrency;
 #[cfg(unix)]
 mod database_file;
 mod duplicates;
+mod editor;
 mod engine;
 mod escapes;
 mod export;

@@ -1,9 +1,11 @@
 // The explorer: a board at a position, the moves played from it (the
 // opening tree) and the games that reach it. The whole view lives in the
 // URL: variant, notation, flip, fen (the start), moves (canonical paths),
-// ply, the games filters and the page of games.
+// ply, the games filters and the page of games; with edit=1, the position
+// editor (editor.js) and its search.
 
 import { api, badge, el, fill, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
+import { Editor, marksOfFen, readSearch, searchParams, writePattern } from "./editor.js";
 
 const PAGE = 20;
 const FILTERS = ["player", "event", "date", "result", "status"];
@@ -14,6 +16,7 @@ let generation = 0;
 let here = null;        // the line up to the current ply: its legal moves
 let full = null;        // the whole line: every move's name and FEN
 let selected = null;    // the square picked to move from
+let editor = null;      // the position editor, made at set-up
 
 function readState(params) {
   const moves = (params.moves || "").split(/[\s,]+/).filter(Boolean);
@@ -30,6 +33,8 @@ function readState(params) {
     ply,
     filters,
     offset: Math.max(0, Number.parseInt(params.offset || "0", 10) || 0),
+    edit: params.edit === "1",
+    search: readSearch(params),
   };
 }
 
@@ -43,6 +48,8 @@ function writeState(push) {
     ply: state.ply === state.moves.length ? "" : state.ply,
     ...state.filters,
     offset: state.offset || "",
+    edit: state.edit,
+    ...(state.edit ? searchParams(state.search) : {}),
   }, push);
 }
 
@@ -54,6 +61,16 @@ function message(text) {
 async function show() {
   const mine = ++generation;
   selected = null;
+  document.querySelector("main.explorer").classList.toggle("editing", state.edit);
+  $("edit-toggle").setAttribute("aria-pressed", String(state.edit));
+  if (state.edit) {
+    // One board on the page at a time: the pictures share their definitions' ids.
+    fill($("board"));
+    message("");
+    await editor.show();
+    return;
+  }
+  fill($("editor-board"));
   fill($("choices"));
   const common = { variant: state.variant, fen: state.start, notation: state.notation };
   let whole, current;
@@ -221,7 +238,15 @@ function onBoardClick(event) {
   mark();
 }
 
+/** The FEN of the position the explorer shows (asked for when not drawn yet). */
+async function explorerFen() {
+  if (here) return here.fen;
+  const { data } = await api("/api/position", { variant: state.variant, fen: state.start, notation: state.notation, moves: state.moves.slice(0, state.ply).join(",") });
+  return data.fen;
+}
+
 function step(where) {
+  if (state.edit) return;
   if (where === "prev") go(state.ply - 1);
   else if (where === "next") go(state.ply + 1);
   else if (where === "first") go(0);
@@ -240,11 +265,20 @@ async function setUp() {
   const form = $("filters");
   for (const name of FILTERS) form.elements[name].value = state.filters[name];
   $("variant").addEventListener("change", (e) => {
-    state.variant = e.target.value; state.start = ""; state.moves = []; state.ply = 0; state.offset = 0;
+    state.variant = e.target.value; state.start = ""; state.moves = []; state.ply = 0; state.offset = 0; here = null;
     writeState(true); show();
   });
   $("notation").addEventListener("change", (e) => { state.notation = e.target.value; writeState(false); show(); });
   $("flip").addEventListener("click", () => { state.flip = !state.flip; writeState(false); show(); });
+  editor = new Editor({ state, writeState, message, explorerFen });
+  $("edit-toggle").addEventListener("click", async () => {
+    state.edit = !state.edit;
+    // Switched on with nothing to edit: start from the position shown.
+    if (state.edit && !state.search.pattern && !state.search.material) {
+      try { state.search.pattern = writePattern(marksOfFen(await explorerFen())); } catch (error) { message(error.message); }
+    }
+    writeState(true); show();
+  });
   for (const where of ["first", "prev", "next", "last"]) $(where).addEventListener("click", () => step(where));
   $("fen-form").addEventListener("submit", (e) => {
     e.preventDefault();
