@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["pdn"],
             &["generate"],
             &["replay"],
+            &["openings"],
             &["export"],
             &["store"],
             &["render"],
