@@ -105,11 +105,11 @@ impl Book {
             if ply == BALLOT_PLIES {
                 named.ballot = self.ballot(key).map(|b| b.moves);
             }
-            if let Some(opening) = self.named(key) {
-                if named.ply.is_none_or(|p| p < ply) {
-                    named.opening = Some(opening.name);
-                    named.ply = Some(ply);
-                }
+            if let Some(opening) = self.named(key)
+                && named.ply.is_none_or(|p| p < ply)
+            {
+                named.opening = Some(opening.name);
+                named.ply = Some(ply);
             }
         }
         named
