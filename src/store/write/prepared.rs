@@ -6,6 +6,7 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::{Notation, write_fen};
+use crate::openings::{Named, name_game};
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
 use crate::rules::{Color, Move, Position, Rules};
@@ -69,6 +70,9 @@ pub(in crate::store) struct Prepared {
     pub(in crate::store) first_move: Option<Move>,
     /// Its moves written with the other kind's joiner.
     pub(in crate::store) joiners: Joiners,
+    /// Its opening, the ply where it reaches it and its ballot (see
+    /// [`crate::openings`]).
+    pub(in crate::store) named: Named,
 }
 
 /// Inserts `game`'s row; returns its id. The caller counts it (see
@@ -79,8 +83,10 @@ pub(in crate::store) fn insert_row(
 ) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, \
+         opening, opening_ply, ballot) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
+         ?20, ?21, ?22)",
     )?
     .execute(params![
         game.status.name(),
@@ -102,6 +108,9 @@ pub(in crate::store) fn insert_row(
         game.site.as_str(),
         game.day.as_deref(),
         game.dup_key,
+        game.named.opening,
+        game.named.ply,
+        game.named.ballot,
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -225,6 +234,18 @@ fn record_json(record: &CheckRecord) -> Option<String> {
     })
 }
 
+/// What a game's certain positions name it, when it starts from the
+/// standard position.
+fn named(rules: Option<&Rules>, standard_start: bool, positions: &[(i64, u32, bool)]) -> Named {
+    match rules {
+        Some(rules) if standard_start => {
+            let keys = positions.iter().map(|&(key, ply, _)| (key as u64, ply));
+            name_game(rules.preset, keys)
+        }
+        _ => Named::default(),
+    }
+}
+
 pub(in crate::store) fn prepare(
     game: &Game,
     checked: &CheckedGame,
@@ -275,6 +296,7 @@ pub(in crate::store) fn prepare(
         _ => CompactString::from(record.outcome.variant.split('+').next().unwrap_or_default()),
     };
     let record_json = record_json(record);
+    let named = named(rules, start_fen.is_none(), &positions);
     // Written as `Value::Object` writes it, without copying the map first.
     let tags = serde_json::to_string(&record.source.tags).unwrap_or_default();
     let mut prepared = Prepared {
@@ -302,6 +324,7 @@ pub(in crate::store) fn prepare(
         dup_key: 0,
         record: record_json,
         variant_from: checked.reading.variant_from().name(),
+        named,
         positions,
         first_move,
         joiners: checked.joiners,
