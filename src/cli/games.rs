@@ -48,6 +48,9 @@ pub struct GameFilterArgs {
     /// Games of this status.
     #[arg(long, value_name = "S", ignore_case = true, value_enum)]
     pub status: Option<Status>,
+    /// Games whose opening's name contains this (see `pdndb openings`).
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
 }
 
 impl GameFilterArgs {
@@ -66,6 +69,7 @@ impl GameFilterArgs {
             result: self.result.as_deref(),
             status: self.status.map(Status::name),
             variant,
+            opening: self.opening.as_deref(),
         }
         .parse()
         .map_err(|e| CliError::Usage(e.worded(Wording::Options)))
@@ -119,9 +123,13 @@ pub fn cmd_games(
             line: game.line,
             index: game.index,
         };
+        let opening = match &game.opening {
+            Some(name) => format!("  {}", visible(name)),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}",
+            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}{opening}",
             game.game,
             tag("Date"),
             name(Color::White),

@@ -29,8 +29,8 @@ const MAX_OFFSET: usize = 100_000_000;
 /// The parameters naming a position (as `tree` and `search` take them).
 const POSITION: [&str; 3] = ["variant", "fen", "moves"];
 /// The parameters of the games filter (as `games` takes them).
-const FILTER: [&str; 8] = [
-    "player", "white", "black", "event", "site", "date", "result", "status",
+const FILTER: [&str; 9] = [
+    "player", "white", "black", "event", "site", "date", "result", "status", "opening",
 ];
 
 type Answer = Result<Response, ApiError>;
@@ -79,6 +79,7 @@ fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterTe
         result: params.text("result"),
         status: params.text("status"),
         variant,
+        opening: params.text("opening"),
     }
 }
 

@@ -121,6 +121,10 @@ pub struct SearchHit {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// The name of its opening; `None` when it reaches no named position.
+    pub opening: Option<String>,
+    /// Its three-move ballot (English games).
+    pub ballot: Option<String>,
 }
 
 impl SearchHit {
@@ -264,6 +268,13 @@ pub struct StoredGame {
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<String>,
+    /// Its opening, the ply where it reaches it, its ballot (see
+    /// [`crate::openings`]).
+    pub opening: Option<String>,
+    /// The ply where it reaches its opening's position.
+    pub opening_ply: Option<i64>,
+    /// Its three-move ballot (English).
+    pub ballot: Option<String>,
 }
 
 impl StoredGame {
@@ -672,8 +683,8 @@ impl Store {
         let row = self
             .conn()
             .prepare_cached(
-                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
-                 FROM game WHERE id = ?1",
+                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from, \
+                 opening, opening_ply, ballot FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 let plies: Option<i64> = r.get(8)?;
@@ -691,6 +702,9 @@ impl Store {
                         plies.and_then(|p| usize::try_from(p).ok()),
                     ),
                     variant_from: r.get(9)?,
+                    opening: r.get(10)?,
+                    opening_ply: r.get(11)?,
+                    ballot: r.get(12)?,
                 };
                 let status: String = r.get(1)?;
                 Ok((game, status, r.get::<_, Option<String>>(7)?))
@@ -1086,6 +1100,8 @@ impl Store {
             result: stored.result,
             outcome: Outcome::from_code(outcome),
             variant: stored.variant,
+            opening: stored.opening,
+            ballot: stored.ballot,
         }))
     }
 

@@ -29,6 +29,8 @@ pub enum Param {
     Result,
     /// A status.
     Status,
+    /// A part of an opening's name.
+    Opening,
 }
 
 impl Param {
@@ -47,6 +49,7 @@ impl Param {
             Param::Date => "date",
             Param::Result => "result",
             Param::Status => "status",
+            Param::Opening => "opening",
         }
     }
 }
