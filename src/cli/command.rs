@@ -66,8 +66,10 @@ pub(super) enum Command {
     Games(games::GamesArgs),
     /// Each player's games and results.
     Players(players::PlayersArgs),
-    /// Each named opening's games, share and results (or, with --table,
-    /// the names the built-in tables give).
+    /// Each named opening's games, share and results.
+    ///
+    /// With --table, the names the built-in tables give, without a
+    /// database.
     Openings(openings::OpeningsArgs),
     /// The web explorer: board, opening tree, games and problems, in a
     /// browser (and its JSON API), read-only.
