@@ -572,20 +572,10 @@ impl GameFilter {
             let p = param(&mut params, Value::Text(variant.clone()));
             terms.push(format!("(g.preset = {p} OR g.variant = {p})"));
         }
-        if let Some(needle) = &self.opening {
-            let preset = self
-                .variant
-                .as_deref()
-                .and_then(|v| crate::rules::Rules::parse(v).ok().map(|r| r.preset));
-            let names: Vec<String> = opening_names(needle, preset)
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            if names.is_empty() {
-                return Ok(None);
-            }
-            let p = param(&mut params, json_list(&names));
-            terms.push(in_list("g.opening", &p));
+        match self.opening_term(&mut params) {
+            Some(None) => return Ok(None),
+            Some(Some(term)) => terms.push(term),
+            None => {}
         }
         let sql = if terms.is_empty() {
             "1".to_string()
@@ -593,6 +583,25 @@ impl GameFilter {
             terms.join(" AND ")
         };
         Ok(Some((sql, params)))
+    }
+}
+
+impl GameFilter {
+    /// The term on `game g` choosing games by opening (`None` without
+    /// one; `Some(None)` when no opening's name contains the text).
+    fn opening_term(&self, params: &mut Vec<Value>) -> Option<Option<String>> {
+        let needle = self.opening.as_ref()?;
+        let preset = (self.variant.as_deref())
+            .and_then(|v| crate::rules::Rules::parse(v).ok().map(|r| r.preset));
+        let names: Vec<String> = opening_names(needle, preset)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if names.is_empty() {
+            return Some(None);
+        }
+        let p = param(params, json_list(&names));
+        Some(Some(in_list("g.opening", &p)))
     }
 }
 

@@ -826,7 +826,10 @@ mod tests {
                 "ply",
                 "certain",
                 "fen",
-                "no_board"
+                "no_board",
+                "opening",
+                "opening_ply",
+                "ballot"
             ]
         );
         assert_eq!(

@@ -296,7 +296,6 @@ pub(in crate::store) fn prepare(
         _ => CompactString::from(record.outcome.variant.split('+').next().unwrap_or_default()),
     };
     let record_json = record_json(record);
-    let named = named(rules, start_fen.is_none(), &positions);
     // Written as `Value::Object` writes it, without copying the map first.
     let tags = serde_json::to_string(&record.source.tags).unwrap_or_default();
     let mut prepared = Prepared {
@@ -318,13 +317,13 @@ pub(in crate::store) fn prepare(
         outcome: outcome(result.as_deref(), rules),
         result,
         plies: record.outcome.plies.map(|p| p as i64),
+        named: named(rules, start_fen.is_none(), &positions),
         start_fen,
         moves,
         moves_key,
         dup_key: 0,
         record: record_json,
         variant_from: checked.reading.variant_from().name(),
-        named,
         positions,
         first_move,
         joiners: checked.joiners,
