@@ -542,3 +542,14 @@ UPDATE index_state SET indexed_through = indexed_through;
 -- this step, until `pdndb recheck` fills it, and games never replayed):
 -- the game is replayed.
 ALTER TABLE game ADD COLUMN summary BLOB;
+-- step 19: each game's opening (src/openings/mod.rs): the named position
+-- of its variant's table it reaches last within its first 30 plies from
+-- the standard start, the ply where it reaches it, and for English games
+-- the three-move ballot of the ACF deck whose position it reaches after
+-- three plies. The code that applies this step (src/store/migrate.rs)
+-- names the `ok` games from their stored moves; games of other statuses
+-- are named by `pdndb recheck`, which reads every game again.
+ALTER TABLE game ADD COLUMN opening TEXT;
+ALTER TABLE game ADD COLUMN opening_ply INTEGER;
+ALTER TABLE game ADD COLUMN ballot TEXT;
+CREATE INDEX game_opening ON game(opening) WHERE opening IS NOT NULL;

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["pdn"],
             &["generate"],
             &["replay"],
+            &["openings"],
             &["export"],
             &["store"],
             &["render"],

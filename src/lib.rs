@@ -99,6 +99,7 @@ pub(crate) mod fs_error;
 #[doc(hidden)]
 pub mod generate;
 pub mod notation;
+pub mod openings;
 pub mod pattern;
 pub mod pdn;
 pub(crate) mod quote;

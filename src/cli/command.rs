@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use super::{
-    check, completions, export, games, generate, import, perft, players, recheck, remove, report,
-    search, serve, show, stats, tree,
+    check, completions, export, games, generate, import, openings, perft, players, recheck, remove,
+    report, search, serve, show, stats, tree,
 };
 
 /// A database for draughts games recorded in PDN, Filipino Dama first.
@@ -66,6 +66,11 @@ pub(super) enum Command {
     Games(games::GamesArgs),
     /// Each player's games and results.
     Players(players::PlayersArgs),
+    /// Each named opening's games, share and results.
+    ///
+    /// With --table, the names the built-in tables give, without a
+    /// database.
+    Openings(openings::OpeningsArgs),
     /// The web explorer: board, opening tree, games and problems, in a
     /// browser (and its JSON API), read-only.
     Serve(serve::ServeArgs),

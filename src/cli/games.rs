@@ -58,6 +58,9 @@ pub struct TagFilterArgs {
     /// won by white or black, or drawn (draw), read per variant.
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     pub result: Option<ResultFilter>,
+    /// Games whose opening's name contains this (see `pdndb openings`).
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
 }
 
 impl GameFilterArgs {
@@ -79,13 +82,14 @@ impl TagFilterArgs {
     /// # Errors
     /// A variant that is none, naming the option.
     pub fn filter(&self, variant: Option<&str>) -> Result<GameFilter, CliError> {
-        let variant = GameFilterText {
+        // The variant and the opening are checked against the tables.
+        let checked = GameFilterText {
             variant,
+            opening: self.opening.as_deref(),
             ..GameFilterText::default()
         }
         .parse()
-        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))?
-        .variant;
+        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))?;
         Ok(GameFilter {
             player: self.player.clone(),
             white: self.white.clone(),
@@ -95,7 +99,8 @@ impl TagFilterArgs {
             date: self.date.clone(),
             result: self.result,
             status: None,
-            variant,
+            variant: checked.variant,
+            opening: checked.opening,
         })
     }
 }
@@ -162,9 +167,13 @@ pub fn cmd_games(
             line: game.line,
             index: game.index,
         };
+        let opening = match &game.opening {
+            Some(name) => format!("  {}", visible(name)),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}",
+            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}{opening}",
             game.game,
             tag("Date"),
             name(Color::White),

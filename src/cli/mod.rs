@@ -17,6 +17,7 @@ mod games;
 mod generate;
 mod import;
 mod man;
+mod openings;
 mod perft;
 mod players;
 mod progress;

@@ -190,5 +190,11 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
         shown_result(view.result.as_deref()),
         view.outcome
     )?;
+    if let (Some(name), Some(ply)) = (&view.opening, view.opening_ply) {
+        writeln!(out, "opening {} (reached at ply {ply})", visible(name))?;
+    }
+    if let Some(ballot) = &view.ballot {
+        writeln!(out, "ballot {}", visible(ballot))?;
+    }
     Ok(())
 }

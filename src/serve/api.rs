@@ -41,8 +41,8 @@ const SEARCH: [&str; 6] = [
     "all_plies",
 ];
 /// The parameters of the games filter (as `games` takes them).
-const FILTER: [&str; 8] = [
-    "player", "white", "black", "event", "site", "date", "result", "status",
+const FILTER: [&str; 9] = [
+    "player", "white", "black", "event", "site", "date", "result", "status", "opening",
 ];
 
 type Answer = Result<Response, ApiError>;
@@ -91,6 +91,7 @@ fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterTe
         result: params.text("result"),
         status: params.text("status"),
         variant,
+        opening: params.text("opening"),
     }
 }
 

@@ -46,6 +46,7 @@ mod write;
 pub use read::explore;
 pub use read::games;
 pub use read::listing;
+pub use read::openings;
 pub use read::players;
 pub use read::problems;
 pub use read::query;

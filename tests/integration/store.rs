@@ -825,12 +825,33 @@ fn answers_as_before_and_as_a_fresh_import(folder: &str) {
                 .output()
                 .unwrap();
             assert_eq!(
-                String::from_utf8_lossy(&out.stdout),
-                answer["stdout"].as_str().unwrap(),
+                without_later_fields(&String::from_utf8_lossy(&out.stdout)),
+                without_later_fields(answer["stdout"].as_str().unwrap()),
                 "{db}: {args:?}"
             );
         }
     }
+}
+
+/// JSON lines without the fields records gained after the answers were
+/// written (a game's opening, its ply and ballot, schema step 19).
+/// Lines of text (the opening and ballot lines of `show` left out) stay
+/// as they are.
+fn without_later_fields(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter(|line| !line.starts_with("opening ") && !line.starts_with("ballot "))
+        .map(|line| {
+            let Ok(mut value) = serde_json::from_str::<Value>(line) else {
+                return Value::from(line);
+            };
+            if let Some(record) = value.as_object_mut() {
+                for field in ["opening", "opening_ply", "ballot"] {
+                    record.remove(field);
+                }
+            }
+            value
+        })
+        .collect()
 }
 
 /// The files of tests/data/step-10, imported into its `step-10.sqlite`.
@@ -894,8 +915,10 @@ fn a_database_of_step_ten_migrated_shows_and_exports_its_games_as_before() {
     };
     let before = answers(&db);
     let after = answers(&old);
+    // A migrated database names its games that are not ok once `recheck`
+    // reads them again: their openings are left out of the comparison.
     for (b, a) in before.iter().zip(&after) {
-        assert_eq!(a, b);
+        assert_eq!(without_later_fields(a), without_later_fields(b));
     }
     assert_eq!(
         count(

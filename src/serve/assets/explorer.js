@@ -8,7 +8,7 @@ import { api, badge, el, fill, loadBoard, onStepKeys, outcomeText, pageParams, s
 import { Editor, marksOfFen, readSearch, searchParams, writePattern } from "./editor.js";
 
 const PAGE = 20;
-const FILTERS = ["player", "event", "date", "result", "status"];
+const FILTERS = ["player", "event", "opening", "date", "result", "status"];
 const $ = (id) => document.getElementById(id);
 
 const state = readState(pageParams());
@@ -89,6 +89,7 @@ async function show() {
   here = current;
   $("fen").value = here.fen;
   fill($("side"), `${here.side === "white" ? "White" : "Black"} to move`);
+  fill($("opening"), here.opening ? `Opening: ${here.opening}` : "");
   drawLine();
   await Promise.all([drawBoard(mine), drawTree(mine), drawGames(mine)]);
 }
@@ -176,6 +177,7 @@ async function drawGames(mine) {
     el("td", {}, tag(g.cleaned_tags, "Black")),
     el("td", {}, tag(g.cleaned_tags, "Event")),
     el("td", {}, tag(g.cleaned_tags, "Date")),
+    el("td", {}, g.opening ?? ""),
     el("td", { title: outcomeText(g.outcome) }, `${g.result ?? "*"} (${outcomeText(g.outcome)})`),
     el("td", {}, badge(g.status)),
     el("td", { className: "num" }, g.ply))));

@@ -61,9 +61,24 @@ async function load() {
   fill($("source"), `Game ${game.game} · ${game.file}:${game.line} (game ${game.index} of the file) · ${game.variant}`,
     game.variant_from ? ` (rules ${game.variant_from}) ` : " ", badge(game.status));
   if (state.ply === null || !Number.isInteger(state.ply)) state.ply = game.ply ?? 0;
+  drawOpening();
   drawTags();
   drawReadings();
   await show();
+}
+
+/** The game's opening, and the ply where it leaves the named line. */
+function drawOpening() {
+  const parts = [];
+  if (game.opening) {
+    const reached = game.opening_ply;
+    const left = reached !== null && reached < game.moves.length
+      ? el("a", { href: "#", onclick: (event) => { event.preventDefault(); go(reached + 1); } }, `leaves the named line at ply ${reached + 1}`)
+      : "follows the named line to its end";
+    parts.push(`Opening: ${game.opening} (reached at ply ${reached}; `, left, ")");
+  }
+  if (game.ballot) parts.push(parts.length ? " · " : "", `Ballot: ${game.ballot}`);
+  fill($("opening"), parts);
 }
 
 function drawTags() {

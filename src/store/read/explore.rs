@@ -63,6 +63,10 @@ pub struct Line {
     pub side: &'static str,
     /// The legal moves there, sorted by canonical path.
     pub legal: Vec<LegalMove>,
+    /// The named opening of the variant's table (see [`crate::openings`])
+    /// whose position the line reaches last, its start included; `None`
+    /// when it reaches none.
+    pub opening: Option<&'static str>,
 }
 
 /// The line played from a start by moves named by canonical numeric full
@@ -80,6 +84,9 @@ pub fn play_line(
 ) -> Result<Line, QueryError> {
     let mut position = start;
     let mut played = Vec::new();
+    let book = crate::openings::book(rules.preset);
+    let named = |p: &Position| book.and_then(|b| b.named(p.zobrist())).map(|o| o.name);
+    let mut opening = named(&start);
     let tokens = crate::replay::move_tokens(moves).map_err(|e| QueryError::Moves(e.to_string()))?;
     if tokens.len() > MAX_LINE {
         return Err(QueryError::Moves(format!(
@@ -104,6 +111,7 @@ pub fn play_line(
         })?;
         let name = write_move_among(&mv, &legal, notation, rules.geometry);
         position = position.play(&mv);
+        opening = named(&position).or(opening);
         played.push(LineMove {
             ply: i + 1,
             mv: mv.full_numeric(),
@@ -135,6 +143,7 @@ pub fn play_line(
             Color::White => "white",
             Color::Black => "black",
         },
+        opening,
         legal,
     })
 }
@@ -215,6 +224,29 @@ mod tests {
         assert_eq!(line.fen, write_fen(&after));
         assert_eq!(line.legal.len(), after.legal_moves(&rules).len());
         assert!(line.legal.windows(2).all(|w| w[0].mv < w[1].mv));
+        assert_eq!(line.opening, None);
+    }
+
+    #[test]
+    fn a_line_is_named_by_the_named_position_it_reaches_last() {
+        let rules = crate::rules::Preset::English.rules();
+        let start = Position::initial(&rules);
+        let line = play_line(
+            &rules,
+            start,
+            "11-15 23-19 8-11 22-17 4-8",
+            Notation::Numeric,
+        );
+        assert_eq!(line.unwrap().opening, Some("Old Fourteenth"));
+        let line = play_line(
+            &rules,
+            start,
+            "11-15 23-19 8-11 22-17 4-8 17-13",
+            Notation::Numeric,
+        );
+        assert_eq!(line.unwrap().opening, Some("Old Fourteenth"));
+        let line = play_line(&rules, start, "", Notation::Numeric);
+        assert_eq!(line.unwrap().opening, None);
     }
 
     #[test]

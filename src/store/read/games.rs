@@ -36,6 +36,25 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
+/// The names of the openings (of `preset`'s table, or of every table)
+/// that contain `needle`, compared as [`fold`] folds them.
+pub fn opening_names(needle: &str, preset: Option<crate::rules::Preset>) -> Vec<&'static str> {
+    let needle = fold(needle);
+    let presets = match preset {
+        Some(p) => vec![p],
+        None => crate::openings::named_presets(),
+    };
+    let mut names = Vec::new();
+    for book in presets.into_iter().filter_map(crate::openings::book) {
+        let found = book
+            .openings
+            .iter()
+            .filter(|o| fold(o.name).contains(&needle));
+        names.extend(found.map(|o| o.name));
+    }
+    names
+}
+
 /// A range of dates, either end open: games whose known date lies wholly
 /// inside it match (`2019.??.??` is inside `2019` but not inside `2019.05`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -332,6 +351,8 @@ pub struct GameFilter {
     pub status: Option<Status>,
     /// A preset (any switches) or a full variant string.
     pub variant: Option<String>,
+    /// The game's opening's name contains this.
+    pub opening: Option<String>,
 }
 
 /// A game filter as people write it (command-line options or query
@@ -356,6 +377,8 @@ pub struct GameFilterText<'a> {
     pub status: Option<&'a str>,
     /// A preset (any switches) or a full variant string.
     pub variant: Option<&'a str>,
+    /// A part of an opening's name.
+    pub opening: Option<&'a str>,
 }
 
 /// A part of a game filter that cannot be read: which, and why. As text
@@ -388,6 +411,14 @@ pub enum FilterProblem {
     /// A variant that is none.
     #[error(transparent)]
     Variant(#[from] crate::rules::RulesError),
+    /// A part of a name that no opening's name has.
+    #[error("no opening named {needle:?}{}; try pdndb openings", under.map(|p| format!(" under {}", p.name())).unwrap_or_default())]
+    NoOpening {
+        /// The text looked for.
+        needle: String,
+        /// The variant whose openings were looked at, if one was given.
+        under: Option<crate::rules::Preset>,
+    },
 }
 
 impl FilterError {
@@ -436,8 +467,24 @@ impl GameFilterText<'_> {
                     .map_err(|e| fail(Param::Status)(e.into()))
             })
             .transpose()?;
-        if let Some(v) = self.variant {
-            crate::rules::Rules::parse(v).map_err(|e| fail(Param::Variant)(e.into()))?;
+        let preset = match self.variant {
+            Some(v) => Some(
+                crate::rules::Rules::parse(v)
+                    .map_err(|e| fail(Param::Variant)(e.into()))?
+                    .preset,
+            ),
+            None => None,
+        };
+        let opening = text(Param::Opening, self.opening)?;
+        if let Some(needle) = &opening
+            && opening_names(needle, preset).is_empty()
+        {
+            let needle = needle.clone();
+            let under = preset;
+            return Err(fail(Param::Opening)(FilterProblem::NoOpening {
+                needle,
+                under,
+            }));
         }
         Ok(GameFilter {
             player: text(Param::Player, self.player)?,
@@ -449,12 +496,13 @@ impl GameFilterText<'_> {
             result,
             status,
             variant: self.variant.map(str::to_string),
+            opening,
         })
     }
 }
 
 /// A condition on `game g` and its parameters; `None` when no game can match.
-type Condition = Option<(String, Vec<Value>)>;
+pub(in crate::store) type Condition = Option<(String, Vec<Value>)>;
 
 impl GameFilter {
     /// Whether it chooses every game.
@@ -465,7 +513,11 @@ impl GameFilter {
     /// The SQL condition on `game g`. With `scan`, the player test is
     /// written so that SQLite reads the games in id order rather than
     /// through the name indexes (best when the player has many games).
-    fn condition(&self, store: &Store, scan: bool) -> Result<Condition, StoreError> {
+    pub(in crate::store) fn condition(
+        &self,
+        store: &Store,
+        scan: bool,
+    ) -> Result<Condition, StoreError> {
         let mut terms: Vec<String> = Vec::new();
         let mut params: Vec<Value> = Vec::new();
         let names = |needle: &Option<String>| -> Result<Option<Option<Value>>, StoreError> {
@@ -527,12 +579,36 @@ impl GameFilter {
             let p = param(&mut params, Value::Text(variant.clone()));
             terms.push(format!("(g.preset = {p} OR g.variant = {p})"));
         }
+        match self.opening_term(&mut params) {
+            Some(None) => return Ok(None),
+            Some(Some(term)) => terms.push(term),
+            None => {}
+        }
         let sql = if terms.is_empty() {
             "1".to_string()
         } else {
             terms.join(" AND ")
         };
         Ok(Some((sql, params)))
+    }
+}
+
+impl GameFilter {
+    /// The term on `game g` choosing games by opening (`None` without
+    /// one; `Some(None)` when no opening's name contains the text).
+    fn opening_term(&self, params: &mut Vec<Value>) -> Option<Option<String>> {
+        let needle = self.opening.as_ref()?;
+        let preset = (self.variant.as_deref())
+            .and_then(|v| crate::rules::Rules::parse(v).ok().map(|r| r.preset));
+        let names: Vec<String> = opening_names(needle, preset)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if names.is_empty() {
+            return Some(None);
+        }
+        let p = param(params, json_list(&names));
+        Some(Some(in_list("g.opening", &p)))
     }
 }
 
@@ -622,20 +698,40 @@ pub struct GameRow {
     /// Moves in the main line: its move tokens, a capture written one jump
     /// per token counting once.
     pub plies: Option<i64>,
+    /// The name of its opening (see [`crate::openings`]); `None` when it
+    /// reaches no named position.
+    pub opening: Option<String>,
+    /// Its three-move ballot (English games): the ballot's moves.
+    pub ballot: Option<String>,
 }
 
-/// A listed game's columns: id, result, outcome code, variant, status, plies.
-type ListedRow = (i64, Option<String>, i64, String, String, Option<i64>);
+/// A listed game's columns: id, result, outcome code, variant, status,
+/// plies, opening, ballot.
+struct ListedRow {
+    id: i64,
+    result: Option<String>,
+    outcome: i64,
+    variant: String,
+    status: String,
+    plies: Option<i64>,
+    opening: Option<String>,
+    ballot: Option<String>,
+}
+
+/// The columns a [`ListedRow`] is read from, on `game g`.
+const LISTED: &str = "g.id, g.result, g.outcome, g.variant, g.status, g.plies, g.opening, g.ballot";
 
 fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-    ))
+    Ok(ListedRow {
+        id: r.get(0)?,
+        result: r.get(1)?,
+        outcome: r.get(2)?,
+        variant: r.get(3)?,
+        status: r.get(4)?,
+        plies: r.get(5)?,
+        opening: r.get(6)?,
+        ballot: r.get(7)?,
+    })
 }
 
 /// A page of games and how many match in all.
@@ -800,7 +896,7 @@ impl Store {
         }));
         params.push(Value::Integer(crate::store::stored::sql_count(offset)));
         let sql = format!(
-            "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
+            "SELECT {LISTED} FROM game g \
              WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
             params.len() - 1,
             params.len()
@@ -831,9 +927,7 @@ impl Store {
     pub fn game_row(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
         let row = self
             .conn()
-            .prepare_cached(
-                "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g WHERE g.id = ?1",
-            )?
+            .prepare_cached(&format!("SELECT {LISTED} FROM game g WHERE g.id = ?1"))?
             .query_row([id], listed_row)
             .optional()?;
         match row {
@@ -844,7 +938,7 @@ impl Store {
 
     /// A listed game's row with its source; `None` when its source is gone.
     fn listed_game(&self, row: ListedRow) -> Result<Option<GameRow>, StoreError> {
-        let (game, result, outcome, variant, status, plies) = row;
+        let game = row.id;
         let Some(source) = self.source(GameId(game))? else {
             return Ok(None);
         };
@@ -853,12 +947,14 @@ impl Store {
             file: source.file,
             index: source.index,
             line: source.line,
-            tags: clean_tags(&source.tags, &variant),
-            result: result.map(|r| normalise_result(&r).map_or(r, str::to_string)),
-            outcome: Outcome::from_code(outcome),
-            variant,
-            status: crate::store::stored::record::parse_status(GameId(game), &status)?,
-            plies,
+            tags: clean_tags(&source.tags, &row.variant),
+            result: (row.result).map(|r| normalise_result(&r).map_or(r, str::to_string)),
+            outcome: Outcome::from_code(row.outcome),
+            variant: row.variant,
+            status: crate::store::stored::record::parse_status(GameId(game), &row.status)?,
+            plies: row.plies,
+            opening: row.opening,
+            ballot: row.ballot,
         }))
     }
 

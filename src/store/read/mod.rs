@@ -3,6 +3,7 @@
 pub mod explore;
 pub mod games;
 pub mod listing;
+pub mod openings;
 pub mod players;
 pub mod problems;
 pub mod query;

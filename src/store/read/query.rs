@@ -130,6 +130,10 @@ pub struct SearchHit {
     /// Every position number of the game that fits, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matching_plies: Option<Vec<i64>>,
+    /// The name of its opening; `None` when it reaches no named position.
+    pub opening: Option<String>,
+    /// Its three-move ballot (English games).
+    pub ballot: Option<String>,
 }
 
 impl SearchHit {
@@ -273,6 +277,13 @@ pub struct StoredGame {
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<VariantFrom>,
+    /// Its opening, the ply where it reaches it, its ballot (see
+    /// [`crate::openings`]).
+    pub opening: Option<String>,
+    /// The ply where it reaches its opening's position.
+    pub opening_ply: Option<i64>,
+    /// Its three-move ballot (English).
+    pub ballot: Option<String>,
 }
 
 impl StoredGame {
@@ -675,8 +686,8 @@ impl Store {
         let row = self
             .conn()
             .prepare_cached(
-                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
-                 FROM game WHERE id = ?1",
+                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from, \
+                 opening, opening_ply, ballot FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 let plies: Option<i64> = r.get(8)?;
@@ -694,6 +705,9 @@ impl Store {
                         plies.and_then(|p| usize::try_from(p).ok()),
                     ),
                     variant_from: None,
+                    opening: r.get(10)?,
+                    opening_ply: r.get(11)?,
+                    ballot: r.get(12)?,
                 };
                 let names: [Option<String>; 2] = [r.get(3)?, r.get(9)?];
                 let status: String = r.get(1)?;
@@ -1110,6 +1124,8 @@ impl Store {
             fen,
             reversed: false,
             matching_plies: None,
+            opening: stored.opening,
+            ballot: stored.ballot,
         }))
     }
 

@@ -101,6 +101,13 @@ pub struct GameView {
     pub fen: Option<String>,
     /// Why the game has no board, when it has none.
     pub no_board: Option<String>,
+    /// The name of its opening; `None` when it reaches no named position.
+    pub opening: Option<String>,
+    /// The ply where it reaches its opening's position: it leaves the
+    /// named line after it.
+    pub opening_ply: Option<i64>,
+    /// Its three-move ballot (English games).
+    pub ballot: Option<String>,
     /// The result as written.
     #[serde(skip)]
     pub result: Option<String>,
@@ -263,6 +270,13 @@ pub struct GameDetail {
     pub fen: Option<String>,
     /// Why the game has no board, when it has none.
     pub no_board: Option<String>,
+    /// The name of its opening; `None` when it reaches no named position.
+    pub opening: Option<String>,
+    /// The ply where it reaches its opening's position: it leaves the
+    /// named line after it.
+    pub opening_ply: Option<i64>,
+    /// Its three-move ballot (English games).
+    pub ballot: Option<String>,
     /// Where the game goes wrong; `None` for an ok game.
     pub fault: Option<Fault>,
     /// For an ambiguous game: its readings (at most [`MAX_READINGS`]),
@@ -348,6 +362,9 @@ impl Store {
             certain: view.certain,
             fen: view.fen,
             no_board: view.no_board,
+            opening: view.opening,
+            opening_ply: view.opening_ply,
+            ballot: view.ballot,
             fault,
             readings,
             readings_total,
@@ -486,6 +503,9 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         certain: false,
         fen: None,
         no_board: None,
+        opening: game.opening.clone(),
+        opening_ply: game.opening_ply,
+        ballot: game.ballot.clone(),
         result: game.result.clone(),
         record: game.record.clone(),
         reading: None,
@@ -818,7 +838,10 @@ mod tests {
                 "ply",
                 "certain",
                 "fen",
-                "no_board"
+                "no_board",
+                "opening",
+                "opening_ply",
+                "ballot"
             ]
         );
         assert_eq!(

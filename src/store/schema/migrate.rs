@@ -90,6 +90,10 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             crate::store::write::index::recode_old_runs(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
+        if step.number == 19 {
+            crate::store::write::openings::name_stored_games(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         if step.number == 17 {
             crate::store::write::identity::make_keys_again(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
@@ -450,7 +454,9 @@ mod tests {
         let imported = keys(&conn);
         assert!(imported.iter().all(Option::is_some));
         conn.execute_batch(
-            "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
+            "DROP INDEX game_opening; ALTER TABLE game DROP COLUMN opening; \
+             ALTER TABLE game DROP COLUMN opening_ply; ALTER TABLE game DROP COLUMN ballot; \
+             DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
              ALTER TABLE game DROP COLUMN summary; \
@@ -632,6 +638,50 @@ mod tests {
         );
         assert!(indexes.contains(&"game_pair".to_string()), "{indexes:?}");
         assert!(!indexes.contains(&"game_white".to_string()), "{indexes:?}");
+    }
+
+    #[test]
+    fn step_nineteen_names_the_ok_games_of_a_variant_with_a_table() {
+        let mut conn = at_step(17);
+        let rules = crate::rules::Preset::English.rules();
+        let start = crate::rules::Position::initial(&rules);
+        let mut position = start;
+        let mut line = Vec::new();
+        for token in ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13"] {
+            let legal = position.legal_moves(&rules);
+            let mv = legal
+                .iter()
+                .find(|m| {
+                    let numeric = crate::notation::Notation::Numeric;
+                    crate::notation::write_move(m, numeric, rules.geometry, false) == token
+                })
+                .copied()
+                .unwrap();
+            position = position.play(&mv);
+            line.push(mv);
+        }
+        let moves = crate::store::codec::moves::encode(&rules, &start, &line).unwrap();
+        conn.execute(
+            "INSERT INTO game (id, status, variant, preset, moves) VALUES \
+                 (1, 'ok', 'english', 'english', ?1), (2, 'ambiguous', 'english', 'english', ?1), \
+                 (3, 'ok', 'filipino', 'filipino', NULL)",
+            [&moves],
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let named: Vec<(Option<String>, Option<i64>, Option<String>)> = conn
+            .prepare("SELECT opening, opening_ply, ballot FROM game ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let first = (
+            Some("Old Fourteenth".to_string()),
+            Some(5),
+            Some("11-15 23-19 8-11".to_string()),
+        );
+        assert_eq!(named, [first, (None, None, None), (None, None, None)]);
     }
 
     #[test]

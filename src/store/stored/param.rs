@@ -39,6 +39,8 @@ pub enum Param {
     Material,
     /// A kind of move a game plays.
     Manoeuvre,
+    /// A part of an opening's name.
+    Opening,
 }
 
 impl Param {
@@ -62,6 +64,7 @@ impl Param {
             Param::PatternJson => "pattern_json",
             Param::Material => "material",
             Param::Manoeuvre => "manoeuvre",
+            Param::Opening => "opening",
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod import;
 pub mod index;
 pub mod invariants;
 pub(crate) mod move_ids;
+pub(crate) mod openings;
 pub mod popular;
 pub(crate) mod prepared;
 pub(crate) mod query_indexes;

@@ -6,6 +6,7 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::{Notation, write_fen};
+use crate::openings::{Named, name_game};
 use crate::pattern::Summary;
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
@@ -73,6 +74,9 @@ pub(in crate::store) struct Prepared {
     pub(in crate::store) first_move: Option<Move>,
     /// Its moves written with the other kind's joiner.
     pub(in crate::store) joiners: Joiners,
+    /// Its opening, the ply where it reaches it and its ballot (see
+    /// [`crate::openings`]).
+    pub(in crate::store) named: Named,
 }
 
 /// Inserts `game`'s row; returns its id. The caller counts it (see
@@ -83,8 +87,10 @@ pub(in crate::store) fn insert_row(
 ) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, summary) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, summary, \
+         opening, opening_ply, ballot) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
+         ?20, ?21, ?22, ?23)",
     )?
     .execute(params![
         game.status.name(),
@@ -107,6 +113,9 @@ pub(in crate::store) fn insert_row(
         game.day.as_deref(),
         game.dup_key,
         game.summary,
+        game.named.opening,
+        game.named.ply,
+        game.named.ballot,
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -230,6 +239,18 @@ fn record_json(record: &CheckRecord) -> Option<String> {
     })
 }
 
+/// What a game's certain positions name it, when it starts from the
+/// standard position.
+fn named(rules: Option<&Rules>, standard_start: bool, positions: &[(i64, u32, bool)]) -> Named {
+    match rules {
+        Some(rules) if standard_start => {
+            let keys = positions.iter().map(|&(key, ply, _)| (key as u64, ply));
+            name_game(rules.preset, keys)
+        }
+        _ => Named::default(),
+    }
+}
+
 pub(in crate::store) fn prepare(
     game: &Game,
     checked: &CheckedGame,
@@ -317,6 +338,7 @@ pub(in crate::store) fn prepare(
         outcome: outcome(result.as_deref(), rules),
         result,
         plies: record.outcome.plies.map(|p| p as i64),
+        named: named(rules, start_fen.is_none(), &positions),
         start_fen,
         moves,
         moves_key,

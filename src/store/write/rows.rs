@@ -39,6 +39,9 @@ pub(in crate::store) struct Row {
     pub(in crate::store) moves: Option<Vec<u8>>,
     pub(in crate::store) record: Option<String>,
     pub(in crate::store) variant_from: Option<String>,
+    pub(in crate::store) opening: Option<String>,
+    pub(in crate::store) opening_ply: Option<i64>,
+    pub(in crate::store) ballot: Option<String>,
 }
 
 impl Row {
@@ -61,6 +64,9 @@ impl Row {
             moves: game.moves.clone(),
             record: game.record.clone(),
             variant_from: Some(game.variant_from.to_string()),
+            opening: game.named.opening.map(str::to_string),
+            opening_ply: game.named.ply.map(i64::from),
+            ballot: game.named.ballot.map(str::to_string),
         }
     }
 
@@ -72,7 +78,8 @@ impl Row {
         Ok(tx
             .prepare_cached(
                 "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, record, variant_from, site FROM game WHERE id = ?1",
+                 plies, start_fen, moves, record, variant_from, site, opening, opening_ply, ballot \
+                 FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 Ok(Row {
@@ -92,6 +99,9 @@ impl Row {
                     record: r.get(13)?,
                     variant_from: r.get(14)?,
                     site: r.get(15)?,
+                    opening: r.get(16)?,
+                    opening_ply: r.get(17)?,
+                    ballot: r.get(18)?,
                 })
             })
             .optional()?)
@@ -104,7 +114,7 @@ impl Row {
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
              moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20, \
-             summary = ?21 WHERE id = ?1",
+             summary = ?21, opening = ?22, opening_ply = ?23, ballot = ?24 WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -128,6 +138,9 @@ impl Row {
             crate::store::stored::game::day_of(&self.date),
             new.dup_key,
             new.summary,
+            self.opening,
+            self.opening_ply,
+            self.ballot,
         ])?;
         Ok(())
     }

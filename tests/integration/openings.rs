@@ -1,0 +1,210 @@
+//! Openings through the real binary: named at import, listed by
+//! `openings`, chosen by `--opening`, shown by `show`, served by the API.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::serve::Server;
+use super::{json_lines, run};
+
+/// Two English games reaching the Laird and Lady by different orders
+/// (Black wins one, White the other), an English game in the Edinburgh
+/// Single, a Russian Городская партия, and a Filipino game (no table).
+const GAMES: &str = "[GameType \"21\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"1-0\"]\n\n\
+    1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 1-0\n\n\
+    [GameType \"21\"]\n[White \"Cy\"]\n[Black \"Di\"]\n[Result \"0-1\"]\n\n\
+    1. 11-15 22-17 2. 8-11 23-19 3. 9-13 0-1\n\n\
+    [GameType \"21\"]\n[White \"Ann\"]\n[Black \"Di\"]\n[Result \"1/2-1/2\"]\n\n\
+    1. 9-13 22-18 2. 12-16 1/2-1/2\n\n\
+    [GameType \"25\"]\n[White \"Ed\"]\n[Black \"Fay\"]\n[Result \"1-0\"]\n\n\
+    1. c3-d4 f6-g5 2. b2-c3 d6-c5 1-0\n\n\
+    [White \"Gus\"]\n[Black \"Hal\"]\n[Result \"1-0\"]\n\n1. 22-18 11-15 1-0\n";
+
+/// A database of [`GAMES`].
+fn games_db(dir: &Path) -> PathBuf {
+    let pdn = dir.join("openings.pdn");
+    std::fs::write(&pdn, GAMES).unwrap();
+    let db = dir.join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    db
+}
+
+/// A command's JSON lines, the command asserted to succeed.
+fn lines(db: &Path, args: &[&str]) -> Vec<Value> {
+    let (out, err, code) = run(db, args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    json_lines(&out)
+}
+
+#[test]
+fn games_are_named_at_import_and_chosen_by_a_part_of_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let all = lines(&db, &["games", "--json"]);
+    let named: Vec<(&Value, &Value)> = all.iter().map(|g| (&g["opening"], &g["ballot"])).collect();
+    assert_eq!(
+        named,
+        [
+            (
+                &Value::from("Laird and Lady"),
+                &Value::from("11-15 23-19 8-11")
+            ),
+            (
+                &Value::from("Laird and Lady"),
+                &Value::from("11-15 22-17 8-11")
+            ),
+            (
+                &Value::from("Edinburgh Single"),
+                &Value::from("9-13 22-18 12-16")
+            ),
+            (&Value::from("Городская партия"), &Value::Null),
+            (&Value::Null, &Value::Null),
+        ]
+    );
+    // Any case, accents ignored; the variant narrows it.
+    let found = lines(&db, &["games", "--json", "--opening", "LAIRD"]);
+    assert_eq!(found.len(), 2);
+    let found = lines(
+        &db,
+        &[
+            "games",
+            "--json",
+            "--opening",
+            "городская",
+            "--variant",
+            "russian",
+        ],
+    );
+    assert_eq!(found.len(), 1);
+    let found = lines(
+        &db,
+        &[
+            "games",
+            "--json",
+            "--opening",
+            "edinburgh",
+            "--player",
+            "ann",
+        ],
+    );
+    assert_eq!(found[0]["game"], all[2]["game"]);
+    // Search shows them too.
+    let hits = lines(
+        &db,
+        &[
+            "search",
+            "--json",
+            "--variant",
+            "english",
+            "--moves",
+            "11-15",
+            "--opening",
+            "laird",
+        ],
+    );
+    assert_eq!(hits.len(), 2);
+    assert!(hits.iter().all(|h| h["opening"] == "Laird and Lady"));
+}
+
+#[test]
+fn an_opening_no_name_has_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let before = std::fs::read(&db).unwrap();
+    let (out, err, code) = run(&db, &["games", "--opening", "xyz", "--variant", "english"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.contains("--opening: no opening named \"xyz\" under english; try pdndb openings"),
+        "{err}"
+    );
+    let (_, err, code) = run(&db, &["search", "--moves", "11-15", "--opening", "xyz"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--opening: no opening named \"xyz\"; try"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn openings_counts_games_share_and_score_per_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let rows = lines(&db, &["openings", "--json"]);
+    let laird = &rows[0];
+    assert_eq!(laird["variant"], "english");
+    assert_eq!(laird["opening"], "Laird and Lady");
+    assert_eq!(laird["games"], 2);
+    assert_eq!(laird["share"], 66.7);
+    // In English 1-0 is a Black win.
+    assert_eq!(
+        (&laird["white_wins"], &laird["black_wins"]),
+        (&1.into(), &1.into())
+    );
+    assert_eq!(laird["score"], 50.0);
+    assert_eq!(rows.len(), 3);
+    let ann = lines(
+        &db,
+        &[
+            "openings",
+            "--json",
+            "--player",
+            "ann",
+            "--variant",
+            "english",
+        ],
+    );
+    let names: Vec<&Value> = ann.iter().map(|r| &r["opening"]).collect();
+    assert_eq!(names, ["Edinburgh Single", "Laird and Lady"]);
+    let table = lines(
+        &db,
+        &["openings", "--table", "--json", "--variant", "english"],
+    );
+    let fourteenth = table
+        .iter()
+        .find(|r| r["opening"] == "Old Fourteenth")
+        .unwrap();
+    assert_eq!(fourteenth["plies"], 5);
+    assert!(fourteenth["source"].as_str().unwrap().starts_with("http"));
+}
+
+#[test]
+fn show_and_the_api_name_the_opening_and_refuse_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let id = lines(&db, &["games", "--json"])[0]["game"].to_string();
+    let view = &lines(&db, &["show", &id, "--json"])[0];
+    assert_eq!(view["opening"], "Laird and Lady");
+    assert_eq!(view["opening_ply"], 5);
+    let (text, _, _) = run(&db, &["show", &id]);
+    assert!(
+        text.contains("opening Laird and Lady (reached at ply 5)"),
+        "{text}"
+    );
+    let server = Server::start(&db, &[]);
+    let games = server.json("/api/games?opening=laird");
+    assert_eq!(games.as_array().map(Vec::len), Some(2));
+    let bad = server.get("/api/games?opening=xyz&variant=english");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("no opening named"), "{}", bad.body);
+    let detail = server.json(&format!("/api/game/{id}"));
+    assert_eq!(detail["opening_ply"], 5);
+    let line = server.json("/api/position?variant=english&moves=11-15,23-19,8-11,22-17,9-13,17-14");
+    assert_eq!(line["opening"], "Laird and Lady");
+}
+
+#[test]
+fn recheck_names_the_games_a_migrated_database_left_unnamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("UPDATE game SET opening = NULL, opening_ply = NULL, ballot = NULL")
+        .unwrap();
+    drop(conn);
+    assert!(lines(&db, &["openings", "--json"]).is_empty());
+    let (_, err, code) = run(&db, &["recheck", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines(&db, &["openings", "--json"]).len(), 3);
+}
