@@ -533,3 +533,22 @@ UPDATE index_state SET indexed_through = indexed_through;
 -- older pdndb merged although they differ so are split by `pdndb recheck`,
 -- which reads every copy.
 UPDATE index_state SET indexed_through = indexed_through;
+
+-- step 20: each game's result checked against its moves, and one name per
+-- player. `game.result_check` says whether the game's result agrees with
+-- its moves: `consistent`, `contradicts_position` (the board says the game
+-- is over with another winner), `contradicts_movetext` (the Result tag and
+-- the result after the moves differ) or `unknown` (src/replay/result_check.rs
+-- says exactly). Import and `recheck` fill it; games stored before this step
+-- keep it empty (read as `unknown`) until `pdndb recheck` reads them again.
+-- `player_alias` makes a cleaned player name (`alias`) another name of
+-- `canonical`; a canonical name is never itself an alias. Queries apply it
+-- when they read, so it survives re-import, recheck and removal.
+ALTER TABLE game ADD COLUMN result_check TEXT;
+CREATE INDEX game_result_check ON game (result_check)
+    WHERE result_check IN ('contradicts_position', 'contradicts_movetext');
+CREATE TABLE player_alias (
+    alias     TEXT PRIMARY KEY,
+    canonical TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX player_alias_canonical ON player_alias (canonical);

@@ -192,9 +192,10 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "result {}: {}",
+        "result {}: {} (checked: {})",
         shown_result(view.result.as_deref()),
-        view.outcome
+        view.outcome,
+        view.result_check
     )?;
     Ok(())
 }

@@ -16,8 +16,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::replay::Status;
+use crate::replay::{ResultCheck, Status};
 use crate::store::read::listing::{Outcome, Shown};
+use crate::store::stored::aliases::{alias_map, canonical_name};
 pub use crate::store::stored::game::day_of;
 use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
@@ -615,10 +616,26 @@ pub struct GameRow {
     /// Moves in the main line: its move tokens, a capture written one jump
     /// per token counting once.
     pub plies: Option<i64>,
+    /// The result checked against the moves (`unknown` for a game stored
+    /// before the check and not rechecked since).
+    pub result_check: ResultCheck,
 }
 
-/// A listed game's columns: id, result, outcome code, variant, status, plies.
-type ListedRow = (i64, Option<String>, i64, String, String, Option<i64>);
+/// A listed game's columns: id, result, outcome code, variant, status,
+/// plies, result check.
+type ListedRow = (
+    i64,
+    Option<String>,
+    i64,
+    String,
+    String,
+    Option<i64>,
+    Option<String>,
+);
+
+/// The columns of [`ListedRow`], of `game g`.
+const LISTED_COLUMNS: &str =
+    "g.id, g.result, g.outcome, g.variant, g.status, g.plies, g.result_check";
 
 fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
     Ok((
@@ -628,6 +645,7 @@ fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
         r.get(3)?,
         r.get(4)?,
         r.get(5)?,
+        r.get(6)?,
     ))
 }
 
@@ -693,12 +711,38 @@ fn clean_value(name: &str, value: &serde_json::Value) -> serde_json::Value {
 
 impl Store {
     /// The player names (as stored) whose cleaned form contains `needle`,
-    /// without case or accents.
+    /// without case or accents, with every other name of the same player
+    /// (see `pdndb alias`): a canonical name finds its aliases' games, an
+    /// alias its canonical name's and the other aliases'.
     ///
     /// # Errors
     /// A database failure.
     pub fn names_containing(&self, needle: &str) -> Result<Vec<String>, StoreError> {
-        self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle)
+        let aliases = alias_map(self.conn())?;
+        if aliases.is_empty() {
+            return self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle);
+        }
+        let folded = fold(needle);
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT DISTINCT name FROM player_stat")?;
+        let mut rows = stmt.query([])?;
+        // Every stored name with its canonical name; the players found.
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut found = std::collections::HashSet::new();
+        while let Some(row) = rows.next()? {
+            let text = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            let canonical = canonical_name(&aliases, text);
+            if fold(text).contains(&folded) || fold(&canonical).contains(&folded) {
+                found.insert(canonical.clone());
+            }
+            names.push((text.to_string(), canonical));
+        }
+        Ok(names
+            .into_iter()
+            .filter(|(_, canonical)| found.contains(canonical))
+            .map(|(name, _)| name)
+            .collect())
     }
 
     /// The values of a tag kept in `tag_value` (`event`, `site`) that
@@ -793,8 +837,7 @@ impl Store {
         }));
         params.push(Value::Integer(crate::store::stored::sql_count(offset)));
         let sql = format!(
-            "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g \
-             WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
+            "SELECT {LISTED_COLUMNS} FROM game g WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
             params.len() - 1,
             params.len()
         );
@@ -824,9 +867,9 @@ impl Store {
     pub fn game_row(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
         let row = self
             .conn()
-            .prepare_cached(
-                "SELECT g.id, g.result, g.outcome, g.variant, g.status, g.plies FROM game g WHERE g.id = ?1",
-            )?
+            .prepare_cached(&format!(
+                "SELECT {LISTED_COLUMNS} FROM game g WHERE g.id = ?1"
+            ))?
             .query_row([id], listed_row)
             .optional()?;
         match row {
@@ -837,7 +880,7 @@ impl Store {
 
     /// A listed game's row with its source; `None` when its source is gone.
     fn listed_game(&self, row: ListedRow) -> Result<Option<GameRow>, StoreError> {
-        let (game, result, outcome, variant, status, plies) = row;
+        let (game, result, outcome, variant, status, plies, check) = row;
         let Some(source) = self.source(GameId(game))? else {
             return Ok(None);
         };
@@ -852,6 +895,7 @@ impl Store {
             variant,
             status: crate::store::stored::record::parse_status(game, &status)?,
             plies,
+            result_check: ResultCheck::parse(check.as_deref()).unwrap_or(ResultCheck::Unknown),
         }))
     }
 

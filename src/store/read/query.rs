@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use crate::notation::{Fen, Notation};
-use crate::replay::RecordBody;
+use crate::replay::{RecordBody, ResultCheck};
 use crate::replay::{RecordSource, SetupError, Status, position_after_moves};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
@@ -264,6 +264,8 @@ pub struct StoredGame {
     /// Where the rules came from (`None` for games stored before rules
     /// were inferred, until `recheck`).
     pub variant_from: Option<String>,
+    /// Its result checked against its moves.
+    pub result_check: ResultCheck,
 }
 
 impl StoredGame {
@@ -672,8 +674,8 @@ impl Store {
         let row = self
             .conn()
             .prepare_cached(
-                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from \
-                 FROM game WHERE id = ?1",
+                "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from, \
+                 result_check FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 let plies: Option<i64> = r.get(8)?;
@@ -691,6 +693,8 @@ impl Store {
                         plies.and_then(|p| usize::try_from(p).ok()),
                     ),
                     variant_from: r.get(9)?,
+                    result_check: ResultCheck::parse(r.get_ref(10)?.as_str_or_null()?)
+                        .unwrap_or(ResultCheck::Unknown),
                 };
                 let status: String = r.get(1)?;
                 Ok((game, status, r.get::<_, Option<String>>(7)?))
@@ -1318,6 +1322,34 @@ impl Store {
         Ok(listed)
     }
 
+    /// The ids of the games whose result contradicts their moves
+    /// (`result_check` is `contradicts_position` or
+    /// `contradicts_movetext`), in id order, handed to `each`; then how
+    /// many.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_result_contradiction<E: From<StoreError>>(
+        &self,
+        mut each: impl FnMut(i64) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self
+            .conn()
+            .prepare(
+                "SELECT id FROM game WHERE result_check IN ('contradicts_position', 'contradicts_movetext') \
+                 ORDER BY id",
+            )
+            .map_err(sqlite)?;
+        let mut rows = stmt.query([]).map_err(sqlite)?;
+        let mut listed = 0;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            each(r.get(0).map_err(sqlite)?)?;
+            listed += 1;
+        }
+        Ok(listed)
+    }
+
     /// The check record of a stored game, with its source (file, index,
     /// line, tags) in front, as `check --json` prints it.
     ///
@@ -1335,6 +1367,7 @@ impl Store {
                 line: u64::try_from(source.line).unwrap_or_default(),
                 tags: source.tags,
             },
+            result_check: game.result_check,
             record: game.record,
         }))
     }

@@ -70,6 +70,8 @@ pub struct GameView {
     pub variant_from: Option<String>,
     /// Its status.
     pub status: Status,
+    /// Its result checked against its moves.
+    pub result_check: crate::replay::ResultCheck,
     /// The notation squares are named in (for a game without a board: the
     /// game's own, if any).
     pub notation: Option<String>,
@@ -468,6 +470,7 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         variant: game.variant.clone(),
         variant_from: game.variant_from.clone(),
         status: game.status,
+        result_check: game.result_check,
         notation: None,
         moves: Vec::new(),
         ply: None,

@@ -2,6 +2,7 @@
 //! database, the write lock, the position index's table, a stored game's
 //! columns and records, the keys of popular positions.
 
+pub mod aliases;
 pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod handle;

@@ -1,5 +1,6 @@
 //! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, and the check of what they maintain.
 
+pub mod alias;
 pub(crate) mod chunk_coder;
 pub(crate) mod counts;
 pub(crate) mod identity;

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::{Notation, write_fen};
 use crate::pdn::Game;
-use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
+use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, ResultCheck, Status};
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::moves::{encode, encode_played};
 use crate::store::stored::StoreError;
@@ -69,6 +69,8 @@ pub(in crate::store) struct Prepared {
     pub(in crate::store) first_move: Option<Move>,
     /// Its moves written with the other kind's joiner.
     pub(in crate::store) joiners: Joiners,
+    /// Its result checked against its moves.
+    pub(in crate::store) result_check: ResultCheck,
 }
 
 /// Inserts `game`'s row; returns its id. The caller counts it (see
@@ -79,8 +81,8 @@ pub(in crate::store) fn insert_row(
 ) -> Result<i64, StoreError> {
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
-         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, result_check) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
     )?
     .execute(params![
         game.status.name(),
@@ -102,6 +104,7 @@ pub(in crate::store) fn insert_row(
         game.site.as_str(),
         game.day.as_deref(),
         game.dup_key,
+        game.result_check.name(),
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -305,6 +308,7 @@ pub(in crate::store) fn prepare(
         positions,
         first_move,
         joiners: checked.joiners,
+        result_check: checked.result_check,
     };
     prepared.dup_key = prepared.key(game, checked);
     prepared.day = crate::store::stored::game::day_of(&prepared.date).map(CompactString::from);

@@ -39,6 +39,7 @@ pub(in crate::store) struct Row {
     pub(in crate::store) moves: Option<Vec<u8>>,
     pub(in crate::store) record: Option<String>,
     pub(in crate::store) variant_from: Option<String>,
+    pub(in crate::store) result_check: Option<String>,
 }
 
 impl Row {
@@ -61,6 +62,7 @@ impl Row {
             moves: game.moves.clone(),
             record: game.record.clone(),
             variant_from: Some(game.variant_from.to_string()),
+            result_check: Some(game.result_check.name().to_string()),
         }
     }
 
@@ -72,7 +74,7 @@ impl Row {
         Ok(tx
             .prepare_cached(
                 "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, record, variant_from, site FROM game WHERE id = ?1",
+                 plies, start_fen, moves, record, variant_from, site, result_check FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 Ok(Row {
@@ -92,6 +94,7 @@ impl Row {
                     record: r.get(13)?,
                     variant_from: r.get(14)?,
                     site: r.get(15)?,
+                    result_check: r.get(16)?,
                 })
             })
             .optional()?)
@@ -102,8 +105,8 @@ impl Row {
         tx.prepare_cached(
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
-             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20 \
-             WHERE id = ?1",
+             moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20, \
+             result_check = ?21 WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -126,6 +129,7 @@ impl Row {
             self.site,
             crate::store::stored::game::day_of(&self.date),
             new.dup_key,
+            self.result_check,
         ])?;
         Ok(())
     }
