@@ -1,5 +1,6 @@
 //! `pdndb export`: the games of the database as clean PDN 3.0.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -56,6 +57,10 @@ pub struct ExportArgs {
     /// exporting them with their moves as written.
     #[arg(long)]
     pub skip_broken: bool,
+    /// Write each player's canonical name (see `pdndb alias`) in the
+    /// White and Black tags instead of the name as stored.
+    #[arg(long)]
+    pub canonical_names: bool,
 }
 
 /// Runs `export`.
@@ -87,6 +92,14 @@ pub fn cmd_export(
         skip_broken: args.skip_broken,
     };
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
+    let canonical: HashMap<String, String> = match args.canonical_names {
+        true => store
+            .aliases()?
+            .into_iter()
+            .flat_map(|g| g.aliases.into_iter().map(move |a| (a, g.canonical.clone())))
+            .collect(),
+        false => HashMap::new(),
+    };
     let export = |sink: &mut dyn Write| -> Result<Tally, CliError> {
         let mut export = Export {
             store: &store,
@@ -94,6 +107,7 @@ pub fn cmd_export(
             statuses,
             options: &options,
             limit,
+            canonical: &canonical,
             out: sink,
             tally: Tally::default(),
         };
@@ -118,6 +132,23 @@ pub fn cmd_export(
     };
     say_tally(&tally, notation);
     Ok(Exit::Success)
+}
+
+/// Writes the canonical name of each alias (cleaned) found in `game`'s
+/// `White` and `Black` tags in its place.
+fn canonical_players(game: &mut crate::pdn::Game, canonical: &HashMap<String, String>) {
+    if canonical.is_empty() {
+        return;
+    }
+    for tag in &mut game.tags {
+        let player =
+            tag.name.eq_ignore_ascii_case("white") || tag.name.eq_ignore_ascii_case("black");
+        if let Some(name) = canonical.get(&crate::export::clean_tag_value(&tag.value))
+            && player
+        {
+            tag.value = name.as_str().into();
+        }
+    }
 }
 
 /// Says on standard error what an export wrote (`notation`: the one asked
@@ -208,6 +239,8 @@ struct Export<'a> {
     statuses: Option<&'a [Status]>,
     options: &'a ExportOptions,
     limit: usize,
+    /// Each alias with its canonical name, for `--canonical-names`.
+    canonical: &'a HashMap<String, String>,
     out: &'a mut dyn Write,
     tally: Tally,
 }
@@ -241,10 +274,11 @@ impl Export<'_> {
         let text = store
             .original_text(crate::store::GameId(id))?
             .unwrap_or_default();
-        let Ok(Some(original)) = Reader::new(text.as_bytes()).next_game() else {
+        let Ok(Some(mut original)) = Reader::new(text.as_bytes()).next_game() else {
             say!("{file}: game {id} has no text to export; left out");
             return Ok(ControlFlow::Continue(()));
         };
+        canonical_players(&mut original, self.canonical);
         // Read it again the way it was imported.
         let overrides = Overrides {
             rules: stored.rules(),

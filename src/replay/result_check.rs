@@ -142,7 +142,9 @@ pub fn check_result(game: &Game, reading: &Reading, status: Status) -> ResultChe
     {
         return ResultCheck::ContradictsMovetext;
     }
-    let said = match tag.or(written).and_then(|r| meaning(r, first)) {
+    // The tag when it reads as a result, else the result after the moves.
+    let read = tag.and_then(|t| meaning(t, first));
+    let said = match read.or_else(|| written.and_then(|w| meaning(w, first))) {
         Some(m @ (Meaning::Won(_) | Meaning::Draw)) => m,
         _ => return ResultCheck::Unknown,
     };
@@ -211,9 +213,9 @@ mod tests {
         let blocked = "W:W46:B41,37";
         let white_won = game("20", blocked, "", "2-0", "2-0");
         assert_eq!(checked(&white_won), ResultCheck::ContradictsPosition);
-        let anti = game("25", blocked, "", "2-0", "2-0");
+        let anti = game("98", blocked, "", "2-0", "2-0");
         assert_eq!(checked(&anti), ResultCheck::Consistent);
-        let anti = game("25", blocked, "", "0-2", "0-2");
+        let anti = game("98", blocked, "", "0-2", "0-2");
         assert_eq!(checked(&anti), ResultCheck::ContradictsPosition);
     }
 

@@ -49,6 +49,7 @@ pub use read::listing;
 pub use read::players;
 pub use read::problems;
 pub use read::query;
+pub use read::similar;
 pub use read::view;
 pub use stored::aliases;
 pub use stored::lock;

@@ -6,4 +6,5 @@ pub mod listing;
 pub mod players;
 pub mod problems;
 pub mod query;
+pub mod similar;
 pub mod view;

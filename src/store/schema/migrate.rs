@@ -451,6 +451,8 @@ mod tests {
         assert!(imported.iter().all(Option::is_some));
         conn.execute_batch(
             "DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
+             DROP INDEX game_result_check; ALTER TABLE game DROP COLUMN result_check; \
+             DROP TABLE player_alias; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
              ALTER TABLE provenance ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'; \
