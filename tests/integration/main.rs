@@ -19,6 +19,7 @@ mod jobs;
 mod lidraughts;
 mod lock;
 mod memory;
+mod names;
 mod outputs;
 mod parsers;
 mod perft;

@@ -42,18 +42,19 @@ pub struct SimilarGroup {
     pub games: i64,
 }
 
-/// A word of the given names.
+/// A word of the given names: a full name (its first letter, folded, and
+/// its transliteration key) or an initial (folded, not transliterated:
+/// `W.` and `V.` are two initials).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Given {
-    Full(String),
+    Full(char, String),
     Initial(char),
 }
 
 impl Given {
-    fn first(&self) -> Option<char> {
+    fn first(&self) -> char {
         match self {
-            Given::Full(s) => s.chars().next(),
-            Given::Initial(c) => Some(*c),
+            Given::Full(c, _) | Given::Initial(c) => *c,
         }
     }
 }
@@ -98,11 +99,13 @@ fn read_name(name: &str) -> Option<ReadName> {
     }
     let given = given
         .into_iter()
-        .map(transliteration_key)
-        .filter(|g| !g.is_empty())
-        .map(|g| match g.chars().count() {
-            1 => Given::Initial(g.chars().next().unwrap_or_default()),
-            _ => Given::Full(g),
+        .filter_map(|word| {
+            let mut letters = word.chars().filter(|c| c.is_alphabetic());
+            let first = letters.next()?;
+            Some(match letters.next() {
+                None => Given::Initial(first),
+                Some(_) => Given::Full(first, transliteration_key(word)),
+            })
         })
         .collect();
     Some(ReadName { surname, given })
@@ -157,7 +160,7 @@ fn fits(a: &[Given], b: &[Given]) -> bool {
         return false;
     }
     a.iter().zip(b).all(|pair| match pair {
-        (Given::Full(x), Given::Full(y)) => x == y,
+        (Given::Full(_, x), Given::Full(_, y)) => x == y,
         (x, y) => x.first() == y.first(),
     })
 }
@@ -167,7 +170,7 @@ fn detail(name: &ReadName) -> (usize, usize) {
     let full = name
         .given
         .iter()
-        .filter(|g| matches!(g, Given::Full(_)))
+        .filter(|g| matches!(g, Given::Full(..)))
         .count();
     (full, name.given.len())
 }
@@ -180,10 +183,7 @@ pub(crate) fn similar_groups(players: &[PlayerRow]) -> Vec<SimilarGroup> {
         BTreeMap::new();
     for p in players {
         if let Some(read) = read_name(&p.name) {
-            let key = (
-                read.surname.clone(),
-                read.given.first().and_then(Given::first),
-            );
+            let key = (read.surname.clone(), read.given.first().map(Given::first));
             buckets.entry(key).or_default().push((read, p));
         }
     }
@@ -311,6 +311,8 @@ mod tests {
             ("Ross, R.", 3),
             ("Ross, B.", 3),
             ("Ross", 1),
+            ("Ryan, W.F.", 9),
+            ("Ryan, V.", 2),
         ]);
         assert_eq!(groups, [vec!["Lafferty, D.M.", "Lafferty, D."]]);
     }
