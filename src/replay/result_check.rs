@@ -19,7 +19,7 @@
 //!    neither rule above applies.
 //! 4. `unknown`: no result (none, `*`, `0-0`, or text that is not a
 //!    result), or a game whose last position is not known (not `ok`, or
-//!    read more than one way at its end).
+//!    read more than one way at its end) or holds no piece at all.
 //!
 //! The check only reports: it never changes a game's status.
 
@@ -157,6 +157,11 @@ pub fn check_result(game: &Game, reading: &Reading, status: Status) -> ResultChe
     let Some(last) = replay.certain_at(replay.plies) else {
         return ResultCheck::Unknown;
     };
+    // An empty board (a diagram left blank) is no game to judge.
+    let pieces = |c: Color| last.position.pieces(c);
+    if pieces(Color::White) | pieces(Color::Black) == 0 {
+        return ResultCheck::Unknown;
+    }
     match rules.winner(&last.position) {
         Some(winner) if said != Meaning::Won(winner) => ResultCheck::ContradictsPosition,
         _ => ResultCheck::Consistent,
@@ -194,11 +199,13 @@ mod tests {
             let wrong = game("20", bare, "", tag, tag);
             assert_eq!(checked(&wrong), ResultCheck::ContradictsPosition, "{tag}");
         }
-        // No result says nothing.
+        // No result says nothing; nor does an empty board.
         assert_eq!(
             checked(&game("20", bare, "", "*", "*")),
             ResultCheck::Unknown
         );
+        let empty = game("20", "W:W:B", "", "1/2-1/2", "1/2-1/2");
+        assert_eq!(checked(&empty), ResultCheck::Unknown);
         // White's last man is captured by the last move: White is to move
         // without moves.
         let taken = game("20", "B:W28:B23", "1... 23x32", "0-2", "0-2");

@@ -77,6 +77,10 @@ fn words(text: &str) -> Vec<&str> {
 fn read_name(name: &str) -> Option<ReadName> {
     let folded = fold(name);
     let (surname, given): (String, Vec<&str>) = match folded.split_once(',') {
+        Some((last, first)) if joined_initials(name) => (
+            last.to_string(),
+            first.matches(char::is_alphabetic).collect(),
+        ),
         Some((last, first)) => (last.to_string(), words(first)),
         None => {
             let w = words(&folded);
@@ -109,6 +113,21 @@ fn read_name(name: &str) -> Option<ReadName> {
         })
         .collect();
     Some(ReadName { surname, given })
+}
+
+/// Whether `name` is `Last, FM`: initials written together in capitals
+/// (two or three letters) after a surname that is not all capitals.
+fn joined_initials(name: &str) -> bool {
+    let Some((last, first)) = name.split_once(',') else {
+        return false;
+    };
+    let first: Vec<&str> = words(first);
+    let [initials] = first.as_slice() else {
+        return false;
+    };
+    (2..=3).contains(&initials.chars().count())
+        && initials.chars().all(|c| c.is_uppercase())
+        && last.chars().any(char::is_lowercase)
 }
 
 /// A folded word with common transliteration differences folded away:
@@ -313,8 +332,17 @@ mod tests {
             ("Ross", 1),
             ("Ryan, W.F.", 9),
             ("Ryan, V.", 2),
+            ("Owen, HL.", 4),
+            ("Owen, H.L.", 3),
+            ("Owen, H.M.", 2),
         ]);
-        assert_eq!(groups, [vec!["Lafferty, D.M.", "Lafferty, D."]]);
+        assert_eq!(
+            groups,
+            [
+                vec!["Lafferty, D.M.", "Lafferty, D."],
+                vec!["Owen, HL.", "Owen, H.L."]
+            ]
+        );
     }
 
     #[test]

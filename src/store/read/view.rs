@@ -233,6 +233,8 @@ pub struct GameDetail {
     pub variant_from: Option<String>,
     /// Its status.
     pub status: Status,
+    /// Its result checked against its moves.
+    pub result_check: crate::replay::ResultCheck,
     /// The notation squares are named in.
     pub notation: Option<String>,
     /// Canonical FEN of position 0; `None` without a board.
@@ -325,6 +327,7 @@ impl Store {
             variant: view.variant,
             variant_from: view.variant_from,
             status: view.status,
+            result_check: view.result_check,
             notation: view.notation,
             start_fen: view.reading.as_ref().map(|r| write_fen(&r.start)),
             moves,
@@ -804,6 +807,7 @@ mod tests {
                 "variant",
                 "variant_from",
                 "status",
+                "result_check",
                 "notation",
                 "moves",
                 "ply",
