@@ -173,6 +173,9 @@ pub(crate) fn transliteration_key(word: &str) -> String {
     out
 }
 
+/// A name read, with its player.
+type Named<'a> = (ReadName, &'a PlayerRow);
+
 /// Whether two lists of given names can name one person.
 fn fits(a: &[Given], b: &[Given]) -> bool {
     if a.is_empty() != b.is_empty() {
@@ -198,8 +201,7 @@ fn detail(name: &ReadName) -> (usize, usize) {
 /// probably one player, most games first.
 pub(crate) fn similar_groups(players: &[PlayerRow]) -> Vec<SimilarGroup> {
     // By surname and first initial.
-    let mut buckets: BTreeMap<(String, Option<char>), Vec<(ReadName, &PlayerRow)>> =
-        BTreeMap::new();
+    let mut buckets: BTreeMap<(String, Option<char>), Vec<Named<'_>>> = BTreeMap::new();
     for p in players {
         if let Some(read) = read_name(&p.name) {
             let key = (read.surname.clone(), read.given.first().map(Given::first));
@@ -216,7 +218,7 @@ pub(crate) fn similar_groups(players: &[PlayerRow]) -> Vec<SimilarGroup> {
                 .cmp(&detail(&a.0))
                 .then(b.1.games.cmp(&a.1.games))
         });
-        let mut clusters: Vec<Vec<(ReadName, &PlayerRow)>> = Vec::new();
+        let mut clusters: Vec<Vec<Named<'_>>> = Vec::new();
         for name in names {
             let fitting = clusters
                 .iter_mut()
@@ -238,7 +240,7 @@ pub(crate) fn similar_groups(players: &[PlayerRow]) -> Vec<SimilarGroup> {
 }
 
 /// A cluster as shown: names with a full given name first, by games.
-fn group_of(mut cluster: Vec<(ReadName, &PlayerRow)>) -> SimilarGroup {
+fn group_of(mut cluster: Vec<Named<'_>>) -> SimilarGroup {
     cluster.sort_by(|a, b| {
         (detail(&b.0).0 > 0)
             .cmp(&(detail(&a.0).0 > 0))
