@@ -25,8 +25,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::detect::Reading;
+use super::record::Status;
 use crate::pdn::Game;
-use crate::replay::{Reading, Status};
 use crate::rules::Color;
 
 /// What a game's result says when checked against its moves.

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::error::StoreError;
 use crate::export::clean_tag_value;
-use crate::store::stored::StoreError;
 
 /// Each alias with its canonical name (both cleaned).
 pub(crate) type AliasMap = HashMap<String, String>;
