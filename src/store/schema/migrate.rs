@@ -94,6 +94,10 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             crate::store::write::identity::make_keys_again(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
+        if step.number == 20 {
+            crate::store::write::result_checks::fill_result_checks(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;

@@ -13,4 +13,5 @@ pub(crate) mod prepared;
 pub(crate) mod query_indexes;
 pub mod recheck;
 pub mod remove;
+pub(crate) mod result_checks;
 pub(crate) mod rows;
