@@ -539,10 +539,10 @@ UPDATE index_state SET indexed_through = indexed_through;
 -- its moves: `consistent`, `contradicts_position` (the board says the game
 -- is over with another winner), `contradicts_movetext` (the Result tag and
 -- the result after the moves differ) or `unknown` (src/replay/result_check.rs
--- says exactly). Import and `recheck` fill it; the code that applies this
--- step (src/store/write/result_checks.rs) fills it for the games stored
--- before, reading each game's first copy again by its own rules and
--- notation (an empty column reads as `unknown`).
+-- says exactly). Import and `recheck` fill it; for the games stored before,
+-- the code that applies this step fills it (src/store/write/result_checks.rs),
+-- reading each game's first copy again by its own rules and notation (an
+-- empty column reads as `unknown`).
 -- `player_alias` makes a cleaned player name (`alias`) another name of
 -- `canonical`; a canonical name is never itself an alias. Queries apply it
 -- when they read, so it survives re-import, recheck and removal.
