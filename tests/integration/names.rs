@@ -253,3 +253,71 @@ fn results_are_checked_against_the_board_and_the_move_text() {
     let (again, _, _) = run(&db, &["report", "--results", "--json"]);
     assert_eq!(json_lines(&again), records);
 }
+
+/// The groups `players --similar --json` proposes, as lists of names.
+fn similar(db: &Path) -> Vec<Vec<String>> {
+    let (out, err, code) = run(db, &["players", "--similar", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    json_lines(&out)
+        .iter()
+        .map(|g| {
+            g["names"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_oca_archive_s_names_group_as_one_player_each() {
+    let Some(oca) = crate::skip::corpus(
+        "the_oca_archive_s_names_group_as_one_player_each",
+        "english/OCA_2.0.pdn",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", oca.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let groups = similar(&db);
+    let group_of = |name: &str| groups.iter().find(|g| g.iter().any(|n| n == name));
+    // True groups: spacing, a missing dot, a surname's spelling.
+    for names in [
+        &["Tinsley, M.F.", "Tinsley ,M.F."][..],
+        &["Fuller, E.", "Fuller, E"],
+        &["DeLong, V.", "Delong, V."],
+        &["Fortman, R.L.", "Fortman R.L."],
+        &["Morrall, H.", "Morall, H.", "Morral, H."],
+    ] {
+        let found: Option<Vec<&str>> =
+            group_of(names[0]).map(|g| g.iter().map(String::as_str).collect());
+        assert_eq!(found.as_deref(), Some(names), "{names:?}");
+    }
+    // Different initials are different people.
+    for (a, b) in [
+        ("Ross, R.", "Ross, B."),
+        ("Ryan, W.F.", "Ryan, V."),
+        ("Hanson, J.", "Hanson, K."),
+    ] {
+        assert!(
+            group_of(a).is_none_or(|g| !g.iter().any(|n| n == b)),
+            "{a} with {b}"
+        );
+    }
+    // Once aliased, a group is one player and no longer proposed.
+    let (_, err, code) = run(&db, &["alias", "Tinsley, M.F.", "Tinsley ,M.F."]);
+    assert_eq!(code, 0, "{err}");
+    let groups = similar(&db);
+    assert!(!groups.iter().flatten().any(|n| n.starts_with("Tinsley")));
+    let (out, _, _) = run(&db, &["players", "--json", "--min-games", "800"]);
+    let tinsley = json_lines(&out)
+        .into_iter()
+        .find(|p| p["name"] == "Tinsley, M.F.")
+        .unwrap();
+    assert_eq!(tinsley["games"], 876);
+    assert_eq!(tinsley["aliases"], serde_json::json!(["Tinsley ,M.F."]));
+}
