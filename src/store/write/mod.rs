@@ -1,4 +1,4 @@
-//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, and the check of what they maintain.
+//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, aliases, the result checks of games stored before them, and the check of what they maintain.
 
 pub mod alias;
 pub(crate) mod chunk_coder;
