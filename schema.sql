@@ -553,3 +553,23 @@ ALTER TABLE game ADD COLUMN opening TEXT;
 ALTER TABLE game ADD COLUMN opening_ply INTEGER;
 ALTER TABLE game ADD COLUMN ballot TEXT;
 CREATE INDEX game_opening ON game(opening) WHERE opening IS NOT NULL;
+-- step 20: each game's result checked against its moves, and one name per
+-- player. `game.result_check` says whether the game's result agrees with
+-- its moves: `consistent`, `contradicts_position` (the board says the game
+-- is over with another winner), `contradicts_movetext` (the Result tag and
+-- the result after the moves differ) or `unknown` (src/replay/result_check.rs
+-- says exactly). Import and `recheck` fill it; for the games stored before,
+-- the code that applies this step fills it (src/store/write/result_checks.rs),
+-- reading each game's first copy again by its own rules and notation (an
+-- empty column reads as `unknown`).
+-- `player_alias` makes a cleaned player name (`alias`) another name of
+-- `canonical`; a canonical name is never itself an alias. Queries apply it
+-- when they read, so it survives re-import, recheck and removal.
+ALTER TABLE game ADD COLUMN result_check TEXT;
+CREATE INDEX game_result_check ON game (result_check)
+    WHERE result_check IN ('contradicts_position', 'contradicts_movetext');
+CREATE TABLE player_alias (
+    alias     TEXT PRIMARY KEY,
+    canonical TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX player_alias_canonical ON player_alias (canonical);

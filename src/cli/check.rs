@@ -187,6 +187,7 @@ fn report_game(
 struct JsonRecord<'a> {
     #[serde(flatten)]
     record: &'a crate::replay::CheckRecord,
+    result_check: crate::replay::ResultCheck,
     warnings: &'a [crate::replay::GameWarning],
 }
 
@@ -194,6 +195,7 @@ impl<'a> JsonRecord<'a> {
     fn new(checked: &'a CheckedGame) -> JsonRecord<'a> {
         JsonRecord {
             record: &checked.record,
+            result_check: checked.result_check,
             warnings: &checked.warnings,
         }
     }

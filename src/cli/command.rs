@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use super::{
-    check, completions, export, games, generate, import, openings, perft, players, recheck, remove,
-    report, search, serve, show, stats, tree,
+    alias, check, completions, export, games, generate, import, openings, perft, players, recheck,
+    remove, report, search, serve, show, stats, tree,
 };
 
 /// A database for draughts games recorded in PDN, Filipino Dama first.
@@ -71,6 +71,9 @@ pub(super) enum Command {
     /// With --table, the names the built-in tables give, without a
     /// database.
     Openings(openings::OpeningsArgs),
+    /// Give a player's names one canonical name (`players`, `games
+    /// --player` and `export --canonical-names` use it).
+    Alias(alias::AliasArgs),
     /// The web explorer: board, opening tree, games and problems, in a
     /// browser (and its JSON API), read-only.
     Serve(serve::ServeArgs),

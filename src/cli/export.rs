@@ -1,5 +1,6 @@
 //! `pdndb export`: the games of the database as clean PDN 3.0.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -65,6 +66,10 @@ pub struct ExportArgs {
     /// always its whole route (full).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Paths::Written)]
     pub paths: Paths,
+    /// Write each player's canonical name (see `pdndb alias`) in the
+    /// White and Black tags instead of the name as stored.
+    #[arg(long)]
+    pub canonical_names: bool,
 }
 
 /// Runs `export`.
@@ -98,6 +103,14 @@ pub fn cmd_export(
     };
     let tags = args.tags.filter(None)?;
     let limit = args.limit.filter(|&n| n != 0).unwrap_or(usize::MAX);
+    let canonical: HashMap<String, String> = match args.canonical_names {
+        true => store
+            .aliases()?
+            .into_iter()
+            .flat_map(|g| g.aliases.into_iter().map(move |a| (a, g.canonical.clone())))
+            .collect(),
+        false => HashMap::new(),
+    };
     let export = |sink: &mut dyn Write| -> Result<Tally, CliError> {
         let mut export = Export {
             store: &store,
@@ -107,6 +120,7 @@ pub fn cmd_export(
             tags: &tags,
             pending: Vec::new(),
             limit,
+            canonical: &canonical,
             out: sink,
             tally: Tally::default(),
         };
@@ -133,6 +147,23 @@ pub fn cmd_export(
     };
     say_tally(&tally, notation);
     Ok(Exit::Success)
+}
+
+/// Writes the canonical name of each alias (cleaned) found in `game`'s
+/// `White` and `Black` tags in its place.
+fn canonical_players(game: &mut crate::pdn::Game, canonical: &HashMap<String, String>) {
+    if canonical.is_empty() {
+        return;
+    }
+    for tag in &mut game.tags {
+        let player =
+            tag.name.eq_ignore_ascii_case("white") || tag.name.eq_ignore_ascii_case("black");
+        if let Some(name) = canonical.get(&crate::export::clean_tag_value(&tag.value))
+            && player
+        {
+            tag.value = name.as_str().into();
+        }
+    }
 }
 
 /// Says on standard error what an export wrote (`notation`: the one asked
@@ -227,6 +258,8 @@ struct Export<'a> {
     /// Ids offered and not yet filtered by tags.
     pending: Vec<i64>,
     limit: usize,
+    /// Each alias with its canonical name, for `--canonical-names`.
+    canonical: &'a HashMap<String, String>,
     out: &'a mut dyn Write,
     tally: Tally,
 }
@@ -287,10 +320,11 @@ impl Export<'_> {
         let text = store
             .original_text(crate::store::GameId(id))?
             .unwrap_or_default();
-        let Ok(Some(original)) = Reader::new(text.as_bytes()).next_game() else {
+        let Ok(Some(mut original)) = Reader::new(text.as_bytes()).next_game() else {
             say!("{file}: game {id} has no text to export; left out");
             return Ok(ControlFlow::Continue(()));
         };
+        canonical_players(&mut original, self.canonical);
         // Read it again the way it was imported.
         let overrides = Overrides {
             rules: stored.rules(),

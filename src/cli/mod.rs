@@ -5,6 +5,7 @@
 #[macro_use]
 pub mod output;
 
+mod alias;
 mod board;
 mod check;
 mod command;

@@ -26,6 +26,11 @@ pub struct ReportArgs {
     /// List groups of different games with identical moves instead.
     #[arg(long)]
     pub twins: bool,
+    /// List the games whose result contradicts their moves instead: the
+    /// Result tag against the result after the moves, or against the last
+    /// position (`result_check`).
+    #[arg(long, conflicts_with_all = ["twins", "status", "resolved"])]
+    pub results: bool,
     /// One JSON object per game (per group with --twins).
     #[arg(long)]
     pub json: bool,
@@ -34,7 +39,7 @@ pub struct ReportArgs {
     /// status and file, then each game with its tags, source, the board
     /// at the fault with the candidate moves as arrows, and its move text
     /// with the faulty token highlighted.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "twins"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "twins", "results"])]
     pub html: Option<std::path::PathBuf>,
 }
 
@@ -58,6 +63,9 @@ pub fn cmd_report(
     let store = open_store(db)?;
     if args.twins {
         return list_twins(&store, args.json, out);
+    }
+    if args.results {
+        return list_contradictions(&store, args.json, out);
     }
     let statuses: Vec<Status> = if args.status.is_empty() {
         Status::ALL
@@ -91,6 +99,54 @@ pub fn cmd_report(
     };
     say!("{shown} listed");
     Ok(if problems {
+        Exit::Problems
+    } else {
+        Exit::Success
+    })
+}
+
+/// Lists the games whose result contradicts their moves (`--results`):
+/// exit status 1 when there is any.
+fn list_contradictions(
+    store: &crate::store::Store,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let listed = store.each_result_contradiction(|id| -> Result<(), CliError> {
+        let Some(record) = store.record(crate::store::GameId(id))? else {
+            return Ok(());
+        };
+        if json {
+            return write_json_line(out, &record);
+        }
+        let source = &record.source;
+        let place = Place {
+            file: &source.file,
+            line: i64::try_from(source.line).unwrap_or(i64::MAX),
+            index: i64::try_from(source.index).unwrap_or(i64::MAX),
+        };
+        let roster = Roster::of(&source.tags, &record.record.variant);
+        let tag = source
+            .tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("result"))
+            .and_then(|(_, v)| v.as_str())
+            .unwrap_or("none");
+        writeln!(
+            out,
+            "{place} ({roster}) [id {id}]: {} (Result tag {}) [{}]",
+            record.result_check,
+            visible(tag),
+            visible(record.record.status.name())
+        )?;
+        Ok(())
+    })?;
+    let shown = Shown {
+        shown: listed,
+        total: store.game_count()?,
+    };
+    say!("{shown} listed");
+    Ok(if listed > 0 {
         Exit::Problems
     } else {
         Exit::Success

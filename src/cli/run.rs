@@ -10,8 +10,8 @@ use super::command::{Cli, Command};
 use super::error::{CliError, Exit};
 use super::output::Outlasting;
 use super::{
-    check, completions, export, games, generate, import, man, openings, perft, players, recheck,
-    remove, report, search, serve, show, stats, tree,
+    alias, check, completions, export, games, generate, import, man, openings, perft, players,
+    recheck, remove, report, search, serve, show, stats, tree,
 };
 
 /// Parses the arguments, runs the command and returns its exit status.
@@ -61,6 +61,7 @@ pub fn run() -> ExitCode {
         Command::Games(args) => games::cmd_games(args, &cli.db, &mut out),
         Command::Players(args) => players::cmd_players(args, &cli.db, &mut out),
         Command::Openings(args) => openings::cmd_openings(args, &cli.db, &mut out),
+        Command::Alias(args) => alias::cmd_alias(args, &cli.db, &mut out),
         Command::Serve(args) => serve::cmd_serve(args, &cli.db, &mut out),
     };
     // Output finished but not yet taken by a reader that has gone leaves

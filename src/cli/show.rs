@@ -186,9 +186,10 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "result {}: {}",
+        "result {}: {} (checked: {})",
         shown_result(view.result.as_deref()),
-        view.outcome
+        view.outcome,
+        view.result_check
     )?;
     if let (Some(name), Some(ply)) = (&view.opening, view.opening_ply) {
         writeln!(out, "opening {} (reached at ply {ply})", visible(name))?;

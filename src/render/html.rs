@@ -497,6 +497,7 @@ mod tests {
                 tags: tags.as_object().cloned().unwrap_or_default(),
             },
             record,
+            result_check: crate::replay::ResultCheck::Unknown,
         }
     }
 

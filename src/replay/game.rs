@@ -12,6 +12,7 @@ use super::detect::{
 use super::interpret::replay;
 use super::joiners::Joiners;
 use super::record::{CheckRecord, RecordSource, ply_label};
+use super::result_check::{ResultCheck, check_result};
 use super::shape::{AsRead, split_captures};
 use super::warning::GameWarning;
 
@@ -33,6 +34,8 @@ pub struct CheckedGame {
     pub as_read: Option<Line>,
     /// Moves written with the other kind's joiner.
     pub joiners: Joiners,
+    /// The result checked against the moves.
+    pub result_check: ResultCheck,
 }
 
 impl CheckedGame {
@@ -427,8 +430,10 @@ pub(super) fn check_in(
         };
         check_variations(line, &context, &positions, &mut warnings);
     }
+    let result_check = check_result(game, &reading, record.outcome.status);
     CheckedGame {
         joiners,
+        result_check,
         record,
         reading,
         fault_at,

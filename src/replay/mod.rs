@@ -7,6 +7,7 @@ mod interpret;
 mod joiners;
 mod pipeline;
 mod record;
+mod result_check;
 mod setups;
 mod shape;
 mod warning;
@@ -29,6 +30,7 @@ pub use record::{
     CheckRecord, RecordBody, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number,
     ply_label,
 };
+pub use result_check::{ResultCheck, UnknownResultCheck, check_result};
 pub use setups::SetupError;
 pub use shape::{AsRead, joins_jumps, split_captures};
 pub use warning::GameWarning;

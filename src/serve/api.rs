@@ -240,12 +240,15 @@ pub async fn games(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery
 }
 
 /// `GET /api/report`: as `report --json`, a page at a time: `status`
-/// (comma-separated; default every status but ok), `resolved`, `variant`,
-/// `file` (a part of the file's path), `limit`, `offset`.
+/// (comma-separated; default every status but ok), `resolved`, `results`
+/// (instead of statuses: the games whose result contradicts their moves),
+/// `variant`, `file` (a part of the file's path), `limit`, `offset`.
 pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
     let params = Params::parse(
         query.as_deref(),
-        &["status", "resolved", "variant", "file", "limit", "offset"],
+        &[
+            "status", "resolved", "results", "variant", "file", "limit", "offset",
+        ],
     )?;
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
@@ -263,6 +266,7 @@ pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     let filter = ProblemFilter {
         statuses,
         resolved: params.flag("resolved")?,
+        results: params.flag("results")?,
         variant: params.text("variant").map(str::to_string),
         file: params.text("file").map(str::to_string),
     };

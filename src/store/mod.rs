@@ -20,13 +20,14 @@
 //!           only by the steps that convert them
 //!    |
 //! write/    import, the index build, rows, counts, identities, popular
-//!           positions, recheck, removal, the check of what they maintain
-//! read/     queries: positions, trees, games, players, listings, the
-//!           explorer, game views, problem games
+//!           positions, recheck, removal, aliases, result checks of older
+//!           games, the check of what they maintain
+//! read/     queries: positions, trees, games, players (and similar
+//!           names), listings, the explorer, game views, problem games
 //!    |
 //! stored/   what both sides share: errors, the Store handle, the write
 //!           lock, the position index's table, a stored game's columns and
-//!           records, the keys of popular positions
+//!           records, the keys of popular positions, player aliases
 //!    |
 //! codec/    data formats, no SQL: bit strings, position postings, stored
 //!           text, id sets, move lists
@@ -51,10 +52,13 @@ pub use read::players;
 pub use read::problems;
 pub use read::query;
 pub use read::scan;
+pub use read::similar;
 pub use read::view;
+pub use stored::aliases;
 pub use stored::lock;
 pub use stored::param;
 pub use stored::record;
+pub use write::alias;
 pub use write::import;
 pub use write::invariants;
 pub use write::recheck;

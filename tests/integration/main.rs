@@ -20,6 +20,7 @@ mod jobs;
 mod lidraughts;
 mod lock;
 mod memory;
+mod names;
 mod openings;
 mod outputs;
 mod parsers;

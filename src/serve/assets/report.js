@@ -4,7 +4,7 @@
 import { api, badge, el, fill, pageParams, setPageParams, showSummary, tag } from "./common.js";
 
 const PAGE = 50;
-const FIELDS = ["status", "variant", "file", "resolved"];
+const FIELDS = ["status", "variant", "file", "resolved", "results"];
 const $ = (id) => document.getElementById(id);
 const state = readState(pageParams());
 
@@ -20,11 +20,18 @@ function faultPly(record) {
   return Math.max(0, record.ply - 1);
 }
 
+/** What the result check says of a game whose result contradicts its moves. */
+function resultNote(record) {
+  if (record.result_check === "contradicts_position") return "the result contradicts the last position";
+  if (record.result_check === "contradicts_movetext") return "the Result tag differs from the result after the moves";
+  return "";
+}
+
 async function show() {
   const body = $("problems").querySelector("tbody");
   let found;
   try {
-    found = await api("/api/report", { status: state.status, variant: state.variant, file: state.file, resolved: state.resolved, limit: PAGE, offset: state.offset });
+    found = await api("/api/report", { status: state.status, variant: state.variant, file: state.file, resolved: state.resolved, results: state.results, limit: PAGE, offset: state.offset });
   } catch (error) {
     fill(body);
     fill($("message"), error.message);
@@ -42,7 +49,7 @@ async function show() {
       el("td", {}, r.variant),
       el("td", { className: "num" }, r.ply ?? ""),
       el("td", {}, r.token ?? ""),
-      el("td", {}, r.message ?? (r.resolved && r.resolved.length ? `${r.resolved.length} readings resolved` : "")));
+      el("td", {}, r.message ?? (r.resolved && r.resolved.length ? `${r.resolved.length} readings resolved` : resultNote(r))));
   }));
   const total = found.total ?? found.data.length;
   fill($("count"), `(${total})`);

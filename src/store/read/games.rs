@@ -16,8 +16,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
-use crate::replay::Status;
+use crate::replay::{ResultCheck, Status};
 use crate::store::read::listing::{Outcome, Shown};
+use crate::store::stored::aliases::{alias_map, canonical_name};
 pub use crate::store::stored::game::day_of;
 use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
@@ -703,10 +704,13 @@ pub struct GameRow {
     pub opening: Option<String>,
     /// Its three-move ballot (English games): the ballot's moves.
     pub ballot: Option<String>,
+    /// The result checked against the moves (`unknown` for a game stored
+    /// before the check and not rechecked since).
+    pub result_check: ResultCheck,
 }
 
 /// A listed game's columns: id, result, outcome code, variant, status,
-/// plies, opening, ballot.
+/// plies, opening, ballot, result check.
 struct ListedRow {
     id: i64,
     result: Option<String>,
@@ -716,10 +720,12 @@ struct ListedRow {
     plies: Option<i64>,
     opening: Option<String>,
     ballot: Option<String>,
+    result_check: Option<String>,
 }
 
 /// The columns a [`ListedRow`] is read from, on `game g`.
-const LISTED: &str = "g.id, g.result, g.outcome, g.variant, g.status, g.plies, g.opening, g.ballot";
+const LISTED: &str =
+    "g.id, g.result, g.outcome, g.variant, g.status, g.plies, g.opening, g.ballot, g.result_check";
 
 fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
     Ok(ListedRow {
@@ -731,6 +737,7 @@ fn listed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedRow> {
         plies: r.get(5)?,
         opening: r.get(6)?,
         ballot: r.get(7)?,
+        result_check: r.get(8)?,
     })
 }
 
@@ -796,12 +803,38 @@ fn clean_value(name: &str, value: &serde_json::Value) -> serde_json::Value {
 
 impl Store {
     /// The player names (as stored) whose cleaned form contains `needle`,
-    /// without case or accents.
+    /// without case or accents, with every other name of the same player
+    /// (see `pdndb alias`): a canonical name finds its aliases' games, an
+    /// alias its canonical name's and the other aliases'.
     ///
     /// # Errors
     /// A database failure.
     pub fn names_containing(&self, needle: &str) -> Result<Vec<String>, StoreError> {
-        self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle)
+        let aliases = alias_map(self.conn())?;
+        if aliases.is_empty() {
+            return self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle);
+        }
+        let folded = fold(needle);
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT DISTINCT name FROM player_stat")?;
+        let mut rows = stmt.query([])?;
+        // Every stored name with its canonical name; the players found.
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut found = std::collections::HashSet::new();
+        while let Some(row) = rows.next()? {
+            let text = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            let canonical = canonical_name(&aliases, text);
+            if fold(text).contains(&folded) || fold(&canonical).contains(&folded) {
+                found.insert(canonical.clone());
+            }
+            names.push((text.to_string(), canonical));
+        }
+        Ok(names
+            .into_iter()
+            .filter(|(_, canonical)| found.contains(canonical))
+            .map(|(name, _)| name)
+            .collect())
     }
 
     /// The values of a tag kept in `tag_value` (`event`, `site`) that
@@ -955,6 +988,8 @@ impl Store {
             plies: row.plies,
             opening: row.opening,
             ballot: row.ballot,
+            result_check: ResultCheck::parse(row.result_check.as_deref())
+                .unwrap_or(ResultCheck::Unknown),
         }))
     }
 

@@ -1,4 +1,4 @@
-//! Queries: positions, trees, games, players, listings, the explorer, game views, problem games.
+//! Queries: positions, trees, games, players, similar names, listings, the explorer, game views, problem games.
 
 pub mod explore;
 pub mod games;
@@ -8,4 +8,5 @@ pub mod players;
 pub mod problems;
 pub mod query;
 pub mod scan;
+pub mod similar;
 pub mod view;

@@ -4,21 +4,26 @@
 //!
 //! A player is a cleaned name (blanks trimmed and collapsed, control
 //! characters removed), compared exactly: `Lee, A.` and `lee, a.` are two
-//! players, since only a person can tell whether they are one. Empty names
-//! and `?` are nobody and are left out.
+//! players, since only a person can tell whether they are one (`pdndb
+//! alias` records it; `players --similar` proposes names to look at). A
+//! name that is an alias counts under its canonical name. Empty names and
+//! `?` are nobody and are left out.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::export::clean_tag_value;
+use crate::store::stored::aliases::alias_map;
 use crate::store::stored::{Store, StoreError};
 
 /// One player's games and results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerRow {
-    /// The cleaned name.
+    /// The cleaned name (the canonical one, for a player with aliases).
     pub name: String,
+    /// The player's other names that games have (see `pdndb alias`).
+    pub aliases: Vec<String>,
     /// Games played (as White or Black).
     pub games: i64,
     /// Games won, by each variant's reading of the result.
@@ -55,15 +60,21 @@ impl Store {
              WHERE ?1 IS NULL OR preset = ?1 OR variant = ?1",
         )?;
         let mut rows = stmt.query([variant])?;
+        let aliases = alias_map(self.conn())?;
         let mut by_name: BTreeMap<String, PlayerRow> = BTreeMap::new();
         while let Some(r) = rows.next()? {
             let stored = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            let name = clean_tag_value(stored);
-            if name.is_empty() || name == "?" {
+            let clean = clean_tag_value(stored);
+            if clean.is_empty() || clean == "?" {
                 continue;
             }
+            let name = aliases
+                .get(&clean)
+                .cloned()
+                .unwrap_or_else(|| clean.clone());
             let row = by_name.entry(name).or_insert_with_key(|name| PlayerRow {
                 name: name.clone(),
+                aliases: Vec::new(),
                 games: 0,
                 wins: 0,
                 draws: 0,
@@ -73,6 +84,9 @@ impl Store {
                 first_date: None,
                 last_date: None,
             });
+            if clean != row.name && !row.aliases.contains(&clean) {
+                row.aliases.push(clean);
+            }
             row.games += r.get::<_, i64>(1)?;
             row.wins += r.get::<_, i64>(2)?;
             row.draws += r.get::<_, i64>(3)?;
@@ -86,6 +100,7 @@ impl Store {
             .into_values()
             .filter(|p| p.games.max(0) as u64 >= min_games)
             .map(|mut p| {
+                p.aliases.sort();
                 let decided = p.wins + p.draws + p.losses;
                 p.score = (decided > 0).then(|| {
                     (1000.0 * (p.wins as f64 + p.draws as f64 / 2.0) / decided as f64).round()

@@ -14,6 +14,9 @@ pub struct ProblemFilter {
     pub statuses: Vec<Status>,
     /// Also ok games that had resolved ambiguities.
     pub resolved: bool,
+    /// Instead of statuses: the games whose result contradicts their
+    /// moves (`report --results`).
+    pub results: bool,
     /// A preset (any switches) or a full variant string.
     pub variant: Option<String>,
     /// Games from a file whose path contains this.
@@ -39,6 +42,11 @@ impl ProblemFilter {
             listed.push_str(" OR (g.status = 'ok' AND g.record IS NOT NULL)");
         }
         listed.push(')');
+        if self.results {
+            // `?1` stays in the SQL: the parameters after it are numbered.
+            listed = "(?1 IS NOT NULL AND g.result_check IN ('contradicts_position', 'contradicts_movetext'))"
+                .to_string();
+        }
         let mut parts = vec![listed];
         if let Some(variant) = &self.variant {
             params.push(Value::Text(variant.trim().to_ascii_lowercase()));

@@ -11,10 +11,10 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use crate::notation::{Fen, Notation, write_fen};
-use crate::replay::RecordBody;
 use crate::replay::{
     MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
 };
+use crate::replay::{RecordBody, ResultCheck};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
@@ -284,6 +284,8 @@ pub struct StoredGame {
     pub opening_ply: Option<i64>,
     /// Its three-move ballot (English).
     pub ballot: Option<String>,
+    /// Its result checked against its moves.
+    pub result_check: ResultCheck,
 }
 
 impl StoredGame {
@@ -687,7 +689,7 @@ impl Store {
             .conn()
             .prepare_cached(
                 "SELECT id, status, variant, notation, start_fen, moves, result, record, plies, variant_from, \
-                 opening, opening_ply, ballot FROM game WHERE id = ?1",
+                 opening, opening_ply, ballot, result_check FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
                 let plies: Option<i64> = r.get(8)?;
@@ -708,6 +710,8 @@ impl Store {
                     opening: r.get(10)?,
                     opening_ply: r.get(11)?,
                     ballot: r.get(12)?,
+                    result_check: ResultCheck::parse(r.get_ref(13)?.as_str_or_null()?)
+                        .unwrap_or(ResultCheck::Unknown),
                 };
                 let names: [Option<String>; 2] = [r.get(3)?, r.get(9)?];
                 let status: String = r.get(1)?;
@@ -1358,6 +1362,34 @@ impl Store {
         Ok(listed)
     }
 
+    /// The ids of the games whose result contradicts their moves
+    /// (`result_check` is `contradicts_position` or
+    /// `contradicts_movetext`), in id order, handed to `each`; then how
+    /// many.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub fn each_result_contradiction<E: From<StoreError>>(
+        &self,
+        mut each: impl FnMut(i64) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let sqlite = |e: rusqlite::Error| E::from(StoreError::from(e));
+        let mut stmt = self
+            .conn()
+            .prepare(
+                "SELECT id FROM game WHERE result_check IN ('contradicts_position', 'contradicts_movetext') \
+                 ORDER BY id",
+            )
+            .map_err(sqlite)?;
+        let mut rows = stmt.query([]).map_err(sqlite)?;
+        let mut listed = 0;
+        while let Some(r) = rows.next().map_err(sqlite)? {
+            each(r.get(0).map_err(sqlite)?)?;
+            listed += 1;
+        }
+        Ok(listed)
+    }
+
     /// The check record of a stored game, with its source (file, index,
     /// line, tags) in front, as `check --json` prints it.
     ///
@@ -1375,6 +1407,7 @@ impl Store {
                 line: u64::try_from(source.line).unwrap_or_default(),
                 tags: source.tags,
             },
+            result_check: game.result_check,
             record: game.record,
         }))
     }

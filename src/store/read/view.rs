@@ -88,6 +88,8 @@ pub struct GameView {
     pub variant_from: Option<VariantFrom>,
     /// Its status.
     pub status: Status,
+    /// Its result checked against its moves.
+    pub result_check: crate::replay::ResultCheck,
     /// The notation squares are named in (for a game without a board: the
     /// game's own, if any).
     pub notation: Option<Notation>,
@@ -256,6 +258,8 @@ pub struct GameDetail {
     pub variant_from: Option<VariantFrom>,
     /// Its status.
     pub status: Status,
+    /// Its result checked against its moves.
+    pub result_check: crate::replay::ResultCheck,
     /// The notation squares are named in.
     pub notation: Option<Notation>,
     /// Canonical FEN of position 0; `None` without a board.
@@ -355,6 +359,7 @@ impl Store {
             variant: view.variant,
             variant_from: view.variant_from,
             status: view.status,
+            result_check: view.result_check,
             notation: view.notation,
             start_fen: view.reading.as_ref().map(|r| write_fen(&r.start)),
             moves,
@@ -497,6 +502,7 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         variant: game.variant.clone(),
         variant_from: game.variant_from,
         status: game.status,
+        result_check: game.result_check,
         notation: None,
         moves: Vec::new(),
         ply: None,
@@ -833,6 +839,7 @@ mod tests {
                 "variant",
                 "variant_from",
                 "status",
+                "result_check",
                 "notation",
                 "moves",
                 "ply",

@@ -98,6 +98,10 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             crate::store::write::identity::make_keys_again(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
+        if step.number == 20 {
+            crate::store::write::result_checks::fill_result_checks(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         let broken: Option<String> = tx
             .query_row("PRAGMA foreign_key_check", [], |r| r.get(0))
             .optional()?;
@@ -457,6 +461,8 @@ mod tests {
             "DROP INDEX game_opening; ALTER TABLE game DROP COLUMN opening; \
              ALTER TABLE game DROP COLUMN opening_ply; ALTER TABLE game DROP COLUMN ballot; \
              DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
+             DROP INDEX game_result_check; ALTER TABLE game DROP COLUMN result_check; \
+             DROP TABLE player_alias; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
              ALTER TABLE game DROP COLUMN summary; \

@@ -1,7 +1,8 @@
 //! What both sides of the store share: the errors, the handle of an open
 //! database, the write lock, the position index's table, a stored game's
-//! columns and records, the keys of popular positions.
+//! columns and records, the keys of popular positions, player aliases.
 
+pub mod aliases;
 pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod handle;

@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{RecordBody, RecordSource, Status};
+use crate::replay::{RecordBody, RecordSource, ResultCheck, Status};
 
 use crate::store::stored::error::{StoreError, StoredPart};
 use crate::store::stored::id::GameId;
@@ -29,6 +29,14 @@ pub struct ReportRecord {
     /// The rest of the record.
     #[serde(flatten)]
     pub record: RecordBody,
+    /// The game's result checked against its moves.
+    #[serde(default = "unknown_check")]
+    pub result_check: ResultCheck,
+}
+
+/// A record read without its result check: `unknown`.
+fn unknown_check() -> ResultCheck {
+    ResultCheck::Unknown
 }
 
 /// The error of a game whose stored `what` does not read.
@@ -231,6 +239,7 @@ mod tests {
                 tags: serde_json::Map::new(),
             },
             record,
+            result_check: ResultCheck::ContradictsMovetext,
         };
         let json = serde_json::to_string(&report).unwrap();
         assert!(

@@ -1,5 +1,6 @@
-//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, and the check of what they maintain.
+//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, aliases, the result checks of games stored before them, and the check of what they maintain.
 
+pub mod alias;
 pub(crate) mod chunk_coder;
 pub(crate) mod counts;
 pub(crate) mod identity;
@@ -13,4 +14,5 @@ pub(crate) mod prepared;
 pub(crate) mod query_indexes;
 pub mod recheck;
 pub mod remove;
+pub(crate) mod result_checks;
 pub(crate) mod rows;

@@ -9,7 +9,7 @@ use crate::notation::{Notation, write_fen};
 use crate::openings::{Named, name_game};
 use crate::pattern::Summary;
 use crate::pdn::Game;
-use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Status};
+use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, ResultCheck, Status};
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::moves::{encode, encode_played};
 use crate::store::stored::StoreError;
@@ -77,6 +77,8 @@ pub(in crate::store) struct Prepared {
     /// Its opening, the ply where it reaches it and its ballot (see
     /// [`crate::openings`]).
     pub(in crate::store) named: Named,
+    /// Its result checked against its moves.
+    pub(in crate::store) result_check: ResultCheck,
 }
 
 /// Inserts `game`'s row; returns its id. The caller counts it (see
@@ -88,9 +90,9 @@ pub(in crate::store) fn insert_row(
     tx.prepare_cached(
         "INSERT INTO game (status, variant, preset, notation, white, black, event, date, result, outcome, \
          plies, start_fen, moves, moves_key, record, variant_from, site, day, dup_key, summary, \
-         opening, opening_ply, ballot) \
+         opening, opening_ply, ballot, result_check) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
-         ?20, ?21, ?22, ?23)",
+         ?20, ?21, ?22, ?23, ?24)",
     )?
     .execute(params![
         game.status.name(),
@@ -116,6 +118,7 @@ pub(in crate::store) fn insert_row(
         game.named.opening,
         game.named.ply,
         game.named.ballot,
+        game.result_check.name(),
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -349,6 +352,7 @@ pub(in crate::store) fn prepare(
         positions,
         first_move,
         joiners: checked.joiners,
+        result_check: checked.result_check,
     };
     prepared.dup_key = prepared.key(game, checked);
     prepared.day = crate::store::stored::game::day_of(&prepared.date).map(CompactString::from);

@@ -42,6 +42,7 @@ pub(in crate::store) struct Row {
     pub(in crate::store) opening: Option<String>,
     pub(in crate::store) opening_ply: Option<i64>,
     pub(in crate::store) ballot: Option<String>,
+    pub(in crate::store) result_check: Option<String>,
 }
 
 impl Row {
@@ -67,6 +68,7 @@ impl Row {
             opening: game.named.opening.map(str::to_string),
             opening_ply: game.named.ply.map(i64::from),
             ballot: game.named.ballot.map(str::to_string),
+            result_check: Some(game.result_check.name().to_string()),
         }
     }
 
@@ -78,7 +80,8 @@ impl Row {
         Ok(tx
             .prepare_cached(
                 "SELECT status, variant, preset, notation, white, black, event, date, result, outcome, \
-                 plies, start_fen, moves, record, variant_from, site, opening, opening_ply, ballot \
+                 plies, start_fen, moves, record, variant_from, site, opening, opening_ply, ballot, \
+                 result_check \
                  FROM game WHERE id = ?1",
             )?
             .query_row([id], |r| {
@@ -102,6 +105,7 @@ impl Row {
                     opening: r.get(16)?,
                     opening_ply: r.get(17)?,
                     ballot: r.get(18)?,
+                    result_check: r.get(19)?,
                 })
             })
             .optional()?)
@@ -114,7 +118,8 @@ impl Row {
             "UPDATE game SET status = ?2, variant = ?3, preset = ?4, notation = ?5, white = ?6, black = ?7, \
              event = ?8, date = ?9, result = ?10, outcome = ?11, plies = ?12, start_fen = ?13, moves = ?14, \
              moves_key = ?15, record = ?16, variant_from = ?17, site = ?18, day = ?19, dup_key = ?20, \
-             summary = ?21, opening = ?22, opening_ply = ?23, ballot = ?24 WHERE id = ?1",
+             summary = ?21, opening = ?22, opening_ply = ?23, ballot = ?24, \
+             result_check = ?25 WHERE id = ?1",
         )?
         .execute(params![
             id,
@@ -141,6 +146,7 @@ impl Row {
             self.opening,
             self.opening_ply,
             self.ballot,
+            self.result_check,
         ])?;
         Ok(())
     }
