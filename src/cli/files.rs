@@ -43,6 +43,7 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
             }
             continue;
         }
+        let before = found.files.len();
         let walk = WalkDir::new(path).follow_links(true).sort_by_file_name();
         for entry in walk {
             match entry {
@@ -63,6 +64,11 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
                     found.errors.push(format!("{at}: {what}"));
                 }
             }
+        }
+        if found.files.len() == before {
+            found
+                .errors
+                .push(format!("{}: no *.pdn file in this folder", path.display()));
         }
     }
     found

@@ -8,6 +8,7 @@ use super::error::{CliError, Exit};
 use super::output::write_json_line;
 use super::query_args::open_store;
 use crate::escape::visible;
+use crate::store::players::PlayerRow;
 
 /// Arguments of `players`.
 #[derive(Debug, Args)]
@@ -46,15 +47,46 @@ pub fn cmd_players(
         return list_similar(&store, args.variant.as_deref(), args.json, out);
     }
     let players = store.players(args.variant.as_deref(), args.min_games)?;
-    for p in &players {
-        if args.json {
+    if args.json {
+        for p in &players {
             write_json_line(out, p)?;
-            continue;
         }
+    } else {
+        write_players(&players, out)?;
+    }
+    say!("{}", counted(players.len(), "player", "players"));
+    Ok(Exit::Success)
+}
+
+/// The players as a table: a header, then one aligned row each.
+fn write_players(players: &[PlayerRow], out: &mut impl Write) -> Result<(), CliError> {
+    if players.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = players
+        .iter()
+        .map(|p| visible(&p.name).into_owned())
+        .collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 40);
+    let unknown = players.iter().any(|p| p.unknown > 0);
+    let unknown_head = if unknown { "  unknown" } else { "" };
+    writeln!(
+        out,
+        "{:<width$}  {:>6}  {:>5}  {:>5}  {:>5}{unknown_head}  {:>6}  years",
+        "player", "games", "won", "drawn", "lost", "score"
+    )?;
+    for (p, name) in players.iter().zip(&names) {
+        let pad = width.saturating_sub(name.chars().count());
         let score = p.score.map_or("-".to_string(), |s| format!("{s:.1}%"));
-        let dates = match (&p.first_date, &p.last_date) {
-            (Some(a), Some(b)) => format!("{} – {}", visible(a), visible(b)),
-            _ => "no dates".to_string(),
+        let unknown = if unknown {
+            format!("  {:>7}", p.unknown)
+        } else {
+            String::new()
         };
         let also = match p.aliases.is_empty() {
             true => String::new(),
@@ -62,19 +94,35 @@ pub fn cmd_players(
         };
         writeln!(
             out,
-            "{:<24} {:>6} games  +{} ={} -{} ?{}  {:>6}  {}{also}",
-            visible(&p.name),
+            "{name}{:pad$}  {:>6}  {:>5}  {:>5}  {:>5}{unknown}  {score:>6}  {}{also}",
+            "",
             p.games,
             p.wins,
             p.draws,
             p.losses,
-            p.unknown,
-            score,
-            dates
+            years(p.first_date.as_deref(), p.last_date.as_deref()),
         )?;
     }
-    say!("{} players", players.len());
-    Ok(Exit::Success)
+    Ok(())
+}
+
+/// A range of dates as far as they are known: `1946–1994`, `2019.05.03`,
+/// `-` without any.
+fn years(first: Option<&str>, last: Option<&str>) -> String {
+    let known = |date: &str| {
+        let parts: Vec<&str> = date.split('.').take_while(|p| !p.contains('?')).collect();
+        visible(&parts.join(".")).into_owned()
+    };
+    match (first.map(known), last.map(known)) {
+        (Some(a), Some(b)) if a == b => a,
+        (Some(a), Some(b)) if !a.is_empty() && !b.is_empty() => format!("{a}–{b}"),
+        _ => "-".to_string(),
+    }
+}
+
+/// `1 player`, `2 players`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Lists the groups of names that are probably one player (`--similar`).
@@ -90,13 +138,13 @@ fn list_similar(
             write_json_line(out, group)?;
             continue;
         }
-        writeln!(out, "{} games:", group.games)?;
+        writeln!(out, "{}:", counted(group.games as usize, "game", "games"))?;
         for name in &group.names {
             writeln!(
                 out,
-                "    {:<32} {:>6} games",
+                "    {:<32} {:>6}",
                 visible(&name.name),
-                name.games
+                counted(name.games as usize, "game", "games")
             )?;
         }
     }

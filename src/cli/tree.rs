@@ -58,6 +58,10 @@ pub fn cmd_tree(
         notation,
         query.rules.geometry,
     )?;
+    if moves.is_empty() {
+        say!("tree: no game in the database reaches this position");
+        return Ok(Exit::Success);
+    }
     if !args.json {
         writeln!(
             out,

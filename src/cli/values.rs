@@ -43,7 +43,7 @@ impl ValueEnum for Preset {
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.name()))
+        Some(PossibleValue::new(self.name()).aliases(self.aliases()))
     }
 }
 
@@ -92,10 +92,10 @@ impl ValueEnum for PresetOrAuto {
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(match self {
-            PresetOrAuto::Auto => AUTO,
-            PresetOrAuto::Preset(p) => p.name(),
-        }))
+        Some(match self {
+            PresetOrAuto::Auto => PossibleValue::new(AUTO),
+            PresetOrAuto::Preset(p) => PossibleValue::new(p.name()).aliases(p.aliases()),
+        })
     }
 }
 

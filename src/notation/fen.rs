@@ -72,6 +72,7 @@ impl Fen {
     /// # Errors
     /// The first part that cannot be read, quoted in the error.
     pub fn parse(text: &str) -> Result<Fen, FenError> {
+        let text = without_tag(text);
         let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let cleaned = cleaned.trim_end_matches('.');
         if cleaned.is_empty() {
@@ -251,6 +252,27 @@ pub fn parse_fen(text: &str) -> Result<Setup, FenError> {
     parse_fen_on(text, Geometry::standard())
 }
 
+/// The value of a FEN tag pasted whole (`[FEN "W:W21-32:B1-12"]`, any
+/// case), else the text itself.
+fn without_tag(text: &str) -> &str {
+    let Some(inner) = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+    else {
+        return text;
+    };
+    let inner = inner.trim_start();
+    match inner.get(..3) {
+        Some(name) if name.eq_ignore_ascii_case("FEN") => inner[3..]
+            .trim()
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(text),
+        _ => text,
+    }
+}
+
 /// Reads a FEN into an unvalidated [`Setup`] on `geometry`.
 ///
 /// # Errors
@@ -282,6 +304,15 @@ pub fn write_fen(position: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fen_tag_pasted_whole_reads_as_its_value() {
+        let plain = Fen::parse("B:W21-32:B1-12").unwrap();
+        for pasted in [r#"[FEN "B:W21-32:B1-12"]"#, r#" [fen  "B:W21-32:B1-12"] "#] {
+            assert_eq!(Fen::parse(pasted).unwrap(), plain, "{pasted}");
+        }
+        assert!(Fen::parse(r#"[Event "B:W21-32:B1-12"]"#).is_err());
+    }
     use crate::rules::Rules;
 
     fn read(fen: &str) -> Position {

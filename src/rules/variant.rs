@@ -191,6 +191,16 @@ impl Preset {
         }
     }
 
+    /// Other names people give the preset on the command line
+    /// (`checkers` and `american` for English draughts).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Preset::English => &["checkers", "american"],
+            Preset::Filipino => &["dama"],
+            _ => &[],
+        }
+    }
+
     /// The PDN GameType number.
     pub fn game_type(self) -> u32 {
         match self {
@@ -375,7 +385,7 @@ impl FromStr for Preset {
         let lower = s.trim().to_ascii_lowercase();
         Preset::ALL
             .into_iter()
-            .find(|p| p.name() == lower)
+            .find(|p| p.name() == lower || p.aliases().contains(&lower.as_str()))
             .ok_or_else(|| RulesError::UnknownPreset(s.to_string()))
     }
 }
@@ -511,6 +521,18 @@ impl Rules {
             rules.apply_switches(switches);
         }
         rules
+    }
+
+    /// A variant as a user writes it, in the form stored: lower case,
+    /// trimmed, the preset named by its own name rather than an alias
+    /// (`Checkers+max-capture=on` → `english+max-capture=on`).
+    pub fn stored_form(text: &str) -> String {
+        let text = text.trim().to_ascii_lowercase();
+        let (head, rest) = text.split_at(text.find('+').unwrap_or(text.len()));
+        match head.parse::<Preset>() {
+            Ok(preset) => format!("{}{rest}", preset.name()),
+            Err(_) => text,
+        }
     }
 
     /// Parses the recorded form: a preset name followed by `+key=value`

@@ -133,6 +133,7 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/report", get(pages::report))
         .route("/assets/{name}", get(pages::asset))
         .route("/board.svg", get(pages::board))
+        .route("/favicon.ico", get(pages::favicon))
         .route("/api/stats", get(api::stats))
         .route("/api/tree", get(api::tree))
         .route("/api/search", get(api::search))

@@ -26,6 +26,11 @@ const JS: &str = "text/javascript; charset=utf-8";
 /// Every file a page loads.
 const ASSETS: &[Asset] = &[
     Asset {
+        name: "favicon.svg",
+        kind: "image/svg+xml",
+        body: include_str!("assets/favicon.svg"),
+    },
+    Asset {
         name: "app.css",
         kind: "text/css; charset=utf-8",
         body: include_str!("assets/app.css"),
@@ -72,6 +77,7 @@ fn page(status: StatusCode, title: &str, script: Option<&str>, main: &'static st
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>pdndb · {title}</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css">{script}
 </head>
 <body>
@@ -148,6 +154,11 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             .into_response(),
         None => not_found_page(),
     }
+}
+
+/// `GET /favicon.ico`: the site's icon (what browsers ask for unbidden).
+pub async fn favicon() -> Response {
+    asset(Path("favicon.svg".to_string())).await
 }
 
 /// `GET /board.svg`: the board of `fen` (or, with `last`, of the position

@@ -221,3 +221,66 @@ fn option_values_are_read_once_into_their_types_and_refused_naming_the_option() 
         assert_eq!(out.lines().last(), Some(count), "{switches}");
     }
 }
+
+#[test]
+fn rough_edges_a_new_user_met_are_smoothed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder with no PDN file is said, and nothing is created.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", empty.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no *.pdn file in this folder"), "{err}");
+    assert!(!db.exists());
+    let sample = super::crate_path("sample-pdn");
+    let (_, err, code) = run(&db, &["import", "--quiet", sample.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // `players` is a table with a header, its columns aligned, dates as far
+    // as they are known; the unknown column only when some result is.
+    let (out, err, _) = run(&db, &["players", "--min-games", "3"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("player") && lines[0].ends_with("years"),
+        "{out}"
+    );
+    let ends: Vec<usize> = lines.iter().map(|l| l.find("%").unwrap_or(0)).collect();
+    assert!(ends[1..].windows(2).all(|w| w[0] == w[1]), "{out}");
+    assert!(
+        lines[1..]
+            .iter()
+            .all(|l| !l.contains("??") && !l.contains("games")),
+        "{out}"
+    );
+    assert_eq!(err.trim(), format!("{} players", lines.len() - 1));
+    let (out, err, _) = run(&db, &["players", "--min-games", "1000"]);
+    assert_eq!((out.as_str(), err.trim()), ("", "0 players"));
+    // Other names of English draughts, and a FEN tag pasted whole.
+    for name in ["checkers", "American", "english"] {
+        let (out, err, code) = run(&db, &["games", "--variant", name, "--json", "--limit", "0"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(!out.is_empty(), "{name}");
+    }
+    let (plain, _, _) = run(
+        &db,
+        &["search", "--variant", "english", "--fen", "B:W21-32:B1-12"],
+    );
+    let (pasted, err, code) = run(
+        &db,
+        &[
+            "search",
+            "--variant",
+            "english",
+            "--fen",
+            r#"[FEN "B:W21-32:B1-12"]"#,
+        ],
+    );
+    assert_eq!((code, &pasted), (0, &plain), "{err}");
+    // A position no game reaches is said so, not answered with a bare header.
+    let (out, err, code) = run(&db, &["tree", "--variant", "english", "--fen", "W:W32:B1"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.contains("no game in the database reaches this position"),
+        "{err}"
+    );
+}

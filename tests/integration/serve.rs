@@ -588,3 +588,15 @@ fn a_value_that_does_not_fit_is_named_as_each_front_end_names_it() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.body.contains(r#""notation":"luzon""#), "{}", r.body);
 }
+
+#[test]
+fn the_site_has_an_icon() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let r = server.get("/favicon.ico");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.starts_with("<svg"), "{}", r.body);
+    let page = server.get("/");
+    assert!(page.body.contains(r#"rel="icon""#), "{}", page.body);
+}

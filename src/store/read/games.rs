@@ -496,7 +496,7 @@ impl GameFilterText<'_> {
             date,
             result,
             status,
-            variant: self.variant.map(str::to_string),
+            variant: self.variant.map(crate::rules::Rules::stored_form),
             opening,
         })
     }

@@ -59,7 +59,7 @@ impl Store {
             "SELECT name, games, wins, draws, losses, unknown, first_day, last_day FROM player_stat \
              WHERE ?1 IS NULL OR preset = ?1 OR variant = ?1",
         )?;
-        let mut rows = stmt.query([variant])?;
+        let mut rows = stmt.query([variant.map(crate::rules::Rules::stored_form)])?;
         let aliases = alias_map(self.conn())?;
         let mut by_name: BTreeMap<String, PlayerRow> = BTreeMap::new();
         while let Some(r) = rows.next()? {

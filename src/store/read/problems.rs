@@ -49,7 +49,7 @@ impl ProblemFilter {
         }
         let mut parts = vec![listed];
         if let Some(variant) = &self.variant {
-            params.push(Value::Text(variant.trim().to_ascii_lowercase()));
+            params.push(Value::Text(crate::rules::Rules::stored_form(variant)));
             let n = params.len();
             parts.push(format!("(g.preset = ?{n} OR g.variant = ?{n})"));
         }

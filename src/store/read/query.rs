@@ -33,9 +33,10 @@ pub struct VariantFilter(pub Option<String>);
 
 impl VariantFilter {
     /// The filter for a variant as a user writes it: names compared
-    /// without case or surrounding blanks.
+    /// without case or surrounding blanks, a preset's other names
+    /// (`checkers`) as its own.
     pub fn new(variant: Option<&str>) -> VariantFilter {
-        VariantFilter(variant.map(|v| v.trim().to_ascii_lowercase()))
+        VariantFilter(variant.map(Rules::stored_form))
     }
 
     /// Whether a game's variant passes: a preset name matches the preset
