@@ -560,7 +560,7 @@ fn filters_limit_and_output_file() {
         assert!(err.contains(flag), "{err}");
     }
     for args in [
-        &["export", "--variant", "checkers"][..],
+        &["export", "--variant", "chess"][..],
         &["export", "-o", dir.path().to_str().unwrap()],
     ] {
         let (_, err, code) = run(&db, args);
