@@ -9,7 +9,7 @@ use crate::notation::{Notation, write_fen};
 use crate::openings::{Named, name_game};
 use crate::pattern::Summary;
 use crate::pdn::Game;
-use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, ResultCheck, Status};
+use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Replay, ResultCheck, Status};
 use crate::rules::{Color, Move, Position, Rules};
 use crate::store::codec::moves::{encode, encode_played};
 use crate::store::stored::StoreError;
@@ -254,6 +254,33 @@ fn named(rules: Option<&Rules>, standard_start: bool, positions: &[(i64, u32, bo
     }
 }
 
+/// The moves of the first reading, encoded here, a move to a byte: the
+/// moves as played would take 48 bytes a ply while the game waits to be
+/// written.
+fn encoded_moves(rules: &Rules, start: &Position, replay: &Replay) -> Option<Vec<u8>> {
+    // Where every position is certain, replay has them all.
+    if replay.certain.len() == replay.reached + 1 {
+        let played = replay.certain.iter().zip(&replay.reading);
+        let played = played.map(|(at, ply)| (at.position, ply.chosen));
+        return encode_played(rules, played, replay.reading.len());
+    }
+    let played: Vec<Move> = replay.reading.iter().map(|p| p.chosen).collect();
+    encode(rules, start, &played)
+}
+
+/// The coded summary of the first reading's positions (see
+/// [`crate::pattern::Summary`]).
+fn summary_of(rules: &Rules, start: &Position, replay: &Replay) -> Vec<u8> {
+    let mut summary = Summary::new();
+    let mut position = *start;
+    summary.add(&position);
+    for ply in &replay.reading {
+        position = position.play(&ply.chosen);
+        summary.add(&position);
+    }
+    crate::store::codec::summary::encode(&summary, rules.geometry)
+}
+
 pub(in crate::store) fn prepare(
     game: &Game,
     checked: &CheckedGame,
@@ -279,36 +306,12 @@ pub(in crate::store) fn prepare(
         (Some(rules), Some(start)) if *start != Position::initial(rules) => Some(write_fen(start)),
         _ => None,
     };
-    // Encoded here, a move to a byte: the moves as played would take 48
-    // bytes a ply while the game waits to be written.
-    let moves = match (rules, start, replay) {
-        // Where every position is certain, replay has them all.
-        (Some(rules), Some(_), Some(replay)) if replay.certain.len() == replay.reached + 1 => {
-            let played = replay.certain.iter().zip(&replay.reading);
-            let played = played.map(|(at, ply)| (at.position, ply.chosen));
-            encode_played(rules, played, replay.reading.len())
-        }
-        (Some(rules), Some(start), Some(replay)) => {
-            let played: Vec<Move> = replay.reading.iter().map(|p| p.chosen).collect();
-            encode(rules, start, &played)
-        }
-        _ => None,
-    };
-    let summary = match (rules, start, replay) {
-        (Some(rules), Some(start), Some(replay)) => {
-            let mut summary = Summary::new();
-            let mut position = *start;
-            summary.add(&position);
-            for ply in &replay.reading {
-                position = position.play(&ply.chosen);
-                summary.add(&position);
-            }
-            Some(crate::store::codec::summary::encode(
-                &summary,
-                rules.geometry,
-            ))
-        }
-        _ => None,
+    let (moves, summary) = match (rules, start, replay) {
+        (Some(rules), Some(start), Some(replay)) => (
+            encoded_moves(rules, start, replay),
+            Some(summary_of(rules, start, replay)),
+        ),
+        _ => (None, None),
     };
     let moves_key = match (&moves, record.outcome.status) {
         (Some(m), Status::Ok) => Some(moves_key(&record.outcome.variant, start_fen.as_deref(), m)),
