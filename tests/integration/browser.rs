@@ -147,24 +147,36 @@ pub async fn browser(test: &str) -> Option<(Driver, Client)> {
     Some((driver, client))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_uses_the_explorer_and_the_game_viewer() {
-    let Some((_driver, client)) = browser("a_player_uses_the_explorer_and_the_game_viewer").await
-    else {
+/// Runs `walk` in a browser against a server of the sample archive
+/// (skipped, saying so, where there is no browser). The walk runs as its
+/// own task so that the browser is closed even when a check fails.
+pub async fn walk_sample<F, Fut>(test: &str, walk: F)
+where
+    F: FnOnce(Client, String, Server) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let Some((_driver, client)) = browser(test).await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let db = sample_db(dir.path());
     let server = Server::start(&db, &[]);
     let base = format!("http://{}", server.address);
-    // The walk runs as its own task so that the browser is closed even when
-    // a check fails.
     let walker = client.clone();
-    let walked = tokio::spawn(async move { walk(&walker, &base, &server).await }).await;
+    let walked = tokio::spawn(async move { walk(walker, base, server).await }).await;
     let _ = client.close().await;
     if let Err(failed) = walked {
         std::panic::resume_unwind(failed.into_panic());
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_uses_the_explorer_and_the_game_viewer() {
+    walk_sample(
+        "a_player_uses_the_explorer_and_the_game_viewer",
+        |client, base, server| async move { walk(&client, &base, &server).await },
+    )
+    .await;
 }
 
 async fn walk(client: &Client, base: &str, server: &Server) {

@@ -10,27 +10,16 @@ use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use super::browser::{browser, click, shot, until, value};
-use super::serve::{Server, sample_db};
+use super::browser::{click, shot, until, value, walk_sample};
+use super::serve::Server;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_sets_up_a_position_and_a_pattern_and_searches_them() {
-    let test = "a_player_sets_up_a_position_and_a_pattern_and_searches_them";
-    let Some((_driver, client)) = browser(test).await else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let db = sample_db(dir.path());
-    let server = Server::start(&db, &[]);
-    let base = format!("http://{}", server.address);
-    // The walk runs as its own task so that the browser is closed even when
-    // a check fails.
-    let walker = client.clone();
-    let walked = tokio::spawn(async move { walk(&walker, &base, &server).await }).await;
-    let _ = client.close().await;
-    if let Err(failed) = walked {
-        std::panic::resume_unwind(failed.into_panic());
-    }
+    walk_sample(
+        "a_player_sets_up_a_position_and_a_pattern_and_searches_them",
+        |client, base, server| async move { walk(&client, &base, &server).await },
+    )
+    .await;
 }
 
 /// The number of `css` elements on the page.
