@@ -86,3 +86,30 @@ fn positions_past_the_window_and_barred_ballots_name_nothing() {
         Named::default()
     );
 }
+
+#[test]
+fn russian_and_international_lines_are_named_through_their_transpositions() {
+    let russian = book(Preset::Russian).unwrap();
+    let poke = "c3-b4 f6-e5 b4-c5 d6:b4 a3:c5 b6:d4 e3:c5 e5-f4 g3:e5 c7-b6";
+    let other = "c3-b4 f6-g5 b4-c5 b6:d4 e3:c5 d6:b4 a3:c5 g5-f4 g3:e5 c7-b6";
+    let one = russian.name_game(positions(Preset::Russian, poke));
+    assert_eq!((one.opening, one.ply), (Some("Жертва Кукуева"), Some(10)));
+    assert_eq!(one, russian.name_game(positions(Preset::Russian, other)));
+    let short = russian.name_game(positions(
+        Preset::Russian,
+        "c3-b4 f6-e5 b4-c5 d6:b4 a3:c5 b6:d4 e3:c5",
+    ));
+    assert_eq!((short.opening, short.ply), (Some("Тычок"), Some(7)));
+
+    let fox = "32-28 18-23 33-29 23x32 37x28 20-25 31-27";
+    let named = name_game(Preset::International, positions(Preset::International, fox));
+    assert_eq!(
+        (named.opening, named.ply),
+        (Some("Chefneux opening, The Fox"), Some(6))
+    );
+    let named = name_game(
+        Preset::International,
+        positions(Preset::International, "33-28 18-23"),
+    );
+    assert_eq!(named.opening, Some("Partie classique"));
+}
