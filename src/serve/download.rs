@@ -73,10 +73,13 @@ async fn answer(state: Arc<AppState>, query: Option<String>) -> Result<Response,
         .with_store_streamed(
             move |store| choose(store, asked),
             |store, choice, out| {
-                store.export_games(&choice, out).map(|_| ()).map_err(|e| match e {
-                    ExportError::Write(e) => e,
-                    ExportError::Store(e) => std::io::Error::other(e.to_string()),
-                })
+                store
+                    .export_games(&choice, out)
+                    .map(|_| ())
+                    .map_err(|e| match e {
+                        ExportError::Write(e) => e,
+                        ExportError::Store(e) => std::io::Error::other(e.to_string()),
+                    })
             },
         )
         .await?;
@@ -143,7 +146,11 @@ fn read(params: Params) -> Result<Asked, ApiError> {
 /// The export's choice, read as `export` reads its options.
 fn choose(store: &Store, asked: Asked) -> Result<ExportChoice, ApiError> {
     let params = &asked.params;
-    let (fen, moves, variant) = (params.text("fen"), params.text("moves"), params.text("variant"));
+    let (fen, moves, variant) = (
+        params.text("fen"),
+        params.text("moves"),
+        params.text("variant"),
+    );
     if fen.is_some() && moves.is_some() {
         return Err(ApiError::bad_request(
             "give fen or moves, not both".to_string(),

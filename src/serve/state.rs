@@ -220,7 +220,9 @@ impl Chunks {
         let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
         self.sender
             .blocking_send(Ok(Bytes::from(chunk)))
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away"))
+            .map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away")
+            })
     }
 
     /// Ends the body with an error: the client sees it cut short.

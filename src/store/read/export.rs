@@ -214,7 +214,10 @@ impl Export<'_> {
             tally.skipped += 1;
             return Ok(ControlFlow::Continue(()));
         }
-        let file = store.source(GameId(id))?.map(|s| s.file).unwrap_or_default();
+        let file = store
+            .source(GameId(id))?
+            .map(|s| s.file)
+            .unwrap_or_default();
         let text = store.original_text(GameId(id))?.unwrap_or_default();
         let Ok(Some(mut original)) = Reader::new(text.as_bytes()).next_game() else {
             tally.textless.push((file, id));
