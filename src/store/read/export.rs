@@ -10,8 +10,9 @@ use crate::export::{ExportOptions, clean_tag_value, export_text, is_broken};
 use crate::notation::Notation;
 use crate::pdn::Reader;
 use crate::replay::{Overrides, Status, check_game};
-use crate::store::games::GameFilter;
-use crate::store::query::{PositionQuery, VariantFilter};
+use crate::store::read::games::GameFilter;
+use crate::store::read::query::{PositionQuery, VariantFilter};
+use crate::store::stored::aliases::alias_map;
 use crate::store::stored::id::GameId;
 use crate::store::stored::{Store, StoreError};
 
@@ -98,11 +99,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn canonical_names(&self) -> Result<HashMap<String, String>, StoreError> {
-        Ok(self
-            .aliases()?
-            .into_iter()
-            .flat_map(|g| g.aliases.into_iter().map(move |a| (a, g.canonical.clone())))
-            .collect())
+        alias_map(self.conn())
     }
 
     /// Writes the games `choice` asks for to `out`, in id order, each as
