@@ -332,6 +332,12 @@ async fn the_pages_speak_russian_to_a_russian_browser() {
         // A PDN date, as Russian writes it; the games' count too.
         let date = value(&client, "const c = [...document.querySelectorAll('#games tbody td')].find((td) => td.dataset.raw === '2019.05.03'); return c ? c.textContent : null").await;
         assert_eq!(date, "3 мая 2019 г.");
+        let share = value(
+            &client,
+            "return /^\\d+,\\d\\s%$/.test(document.querySelector('#tree tbody td:nth-child(3)').textContent)",
+        )
+        .await;
+        assert_eq!(share, Value::Bool(true));
         shot(&client, "russian-explorer").await;
         // The switch: Dutch, remembered.
         client.execute("const s = document.getElementById('language'); s.value = 'nl'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
@@ -359,6 +365,12 @@ async fn the_pages_speak_dutch_to_a_dutch_browser() {
         assert_eq!(date, "3 mei 2019");
         client.goto(&format!("{base}/game/3")).await.unwrap();
         until(&client, "the viewer in Dutch", "return document.getElementById('download-game')?.textContent === 'PDN downloaden'").await;
+        until(
+            &client,
+            "the fault in Dutch",
+            "return document.getElementById('fault').textContent.startsWith('De notatie stopt bij halve zet 6: ')",
+        )
+        .await;
     })
     .await;
 }

@@ -20,6 +20,8 @@ const RU = {
   words: {
     "Explorer": "Обозреватель", "Players": "Игроки", "Problems": "Проблемные партии",
     "follows the named line to its end": "следует его линии до конца",
+    "The record stops at": "Запись обрывается на", "Readings part at": "Прочтения расходятся на",
+    "Legal here (click to draw):": "Допустимые здесь ходы (нажмите, чтобы показать):",
     "Dark": "Тёмная", "Light": "Светлая", "Dark or light pages": "Тёмная или светлая тема", "Language": "Язык",
     "Variant": "Вариант", "most games": "больше всего партий", "Notation": "Нотация", "usual": "обычная",
     "numeric": "цифровая", "as written": "как записано", "Flip": "Перевернуть", "Turn the board (f)": "Перевернуть доску (f)",
@@ -67,6 +69,8 @@ const RU = {
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Дебют: {1} (достигнут на полуходе {2};"],
     ["^leaves the named line at ply (\\d+)$", "уходит от его линии на полуходе {1}"],
     ["^Ballot: (.+)$", "Жеребьёвка: {1}"],
+    ["^ply (\\d+)$", "полуходе {1}"],
+    ["^: (.+) fits no legal move\\.$", ": {1} не подходит ни к одному допустимому ходу."],
     ["^ · (\\d+) games not indexed yet$", " · партий без индекса: {1:n}"],
     ["^Opening: (.+)$", "Дебют: {1}"],
     ["^(\\d+) games continue from here \\((.+)\\); score is for the side to move\\.$",
@@ -91,6 +95,8 @@ const NL = {
   words: {
     "Explorer": "Verkenner", "Players": "Spelers", "Problems": "Problemen",
     "follows the named line to its end": "volgt de lijn tot het einde",
+    "The record stops at": "De notatie stopt bij", "Readings part at": "De lezingen splitsen bij",
+    "Legal here (click to draw):": "Hier reglementair (klik om te tonen):",
     "Dark": "Donker", "Light": "Licht", "Dark or light pages": "Donkere of lichte pagina's", "Language": "Taal",
     "Variant": "Variant", "most games": "meeste partijen", "Notation": "Notatie", "usual": "gebruikelijk",
     "numeric": "numeriek", "as written": "zoals genoteerd", "Flip": "Draaien", "Turn the board (f)": "Het bord draaien (f)",
@@ -138,6 +144,8 @@ const NL = {
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Opening: {1} (bereikt na halve zet {2};"],
     ["^leaves the named line at ply (\\d+)$", "verlaat de lijn bij halve zet {1}"],
     ["^Ballot: (.+)$", "Loting: {1}"],
+    ["^ply (\\d+)$", "halve zet {1}"],
+    ["^: (.+) fits no legal move\\.$", ": {1} past bij geen enkele reglementaire zet."],
     ["^ · (\\d+) games not indexed yet$", " · {1:n} partijen nog niet geïndexeerd"],
     ["^Opening: (.+)$", "Opening: {1}"],
     ["^(\\d+) games continue from here \\((.+)\\); score is for the side to move\\.$",
@@ -180,7 +188,7 @@ export const language = chosenLanguage();
 const table = LANGUAGES[language];
 const patterns = table.patterns.map(([source, template]) => [new RegExp(source), template]);
 const numbers = new Map();
-const percents = new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percents = new Map();
 
 /** A number (as written: its decimals kept) as the language writes it. */
 export function formatNumber(n) {
@@ -192,9 +200,14 @@ export function formatNumber(n) {
   return numbers.get(decimals).format(Number(text));
 }
 
-/** A share out of 100 (`12.5`) as the language writes a percentage. */
+/** A share out of 100 (`12.5`, its decimals kept) as the language writes a percentage. */
 export function formatPercent(n) {
-  return percents.format(Number(n) / 100);
+  const text = String(n).trim();
+  const decimals = Math.min(6, (text.split(".")[1] || "").length);
+  if (!percents.has(decimals)) {
+    percents.set(decimals, new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: decimals, maximumFractionDigits: decimals }));
+  }
+  return percents.get(decimals).format(Number(text) / 100);
 }
 
 /** A PDN date (`YYYY.MM.DD`, `??` for unknown parts) as far as it is known, as the language writes dates. */
@@ -244,16 +257,20 @@ const PDN_DATE = /^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$/;
 /** What each text node was last set to here (not to be translated again). */
 const done = new WeakMap();
 
-/** A text as this language shows it: numbers in number cells and PDN dates formatted (the English value kept on the cell as `data-raw`), words translated. */
+/** A text as this language shows it: percentages, numbers in number cells and PDN dates formatted (the English value kept on the cell as `data-raw`), words translated. */
 function shown(node) {
   const text = node.data;
   const cell = node.parentElement;
   const trimmed = text.trim();
+  const percent = PERCENT.exec(trimmed);
+  if (percent && cell && cell.childNodes.length === 1) {
+    cell.dataset.raw = percent[1];
+    return formatPercent(percent[1]);
+  }
   if (cell && cell.tagName === "TD" && cell.childNodes.length === 1) {
-    if (cell.classList.contains("num") && (NUMBER.test(trimmed) || PERCENT.test(trimmed))) {
-      cell.dataset.raw = trimmed.replace("%", "");
-      const percent = PERCENT.exec(trimmed);
-      return percent ? formatPercent(percent[1]) : formatNumber(trimmed);
+    if (cell.classList.contains("num") && NUMBER.test(trimmed)) {
+      cell.dataset.raw = trimmed;
+      return formatNumber(trimmed);
     }
     if (PDN_DATE.test(trimmed)) {
       cell.dataset.raw = trimmed;
