@@ -9,9 +9,11 @@
 //! the binary.
 
 mod api;
+mod download;
 mod error;
 mod pages;
 mod params;
+mod players;
 mod state;
 
 use std::net::{IpAddr, SocketAddr};
@@ -131,6 +133,7 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/", get(pages::explorer))
         .route("/game/{id}", get(pages::game))
         .route("/report", get(pages::report))
+        .route("/players", get(pages::players))
         .route("/assets/{name}", get(pages::asset))
         .route("/board.svg", get(pages::board))
         .route("/favicon.ico", get(pages::favicon))
@@ -141,6 +144,8 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/api/game/{id}", get(api::game))
         .route("/api/report", get(api::report))
         .route("/api/position", get(api::position))
+        .route("/api/export", get(download::export))
+        .route("/api/players", get(players::players))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)

@@ -60,16 +60,56 @@ const ASSETS: &[Asset] = &[
         kind: JS,
         body: include_str!("assets/report.js"),
     },
+    Asset {
+        name: "players.js",
+        kind: JS,
+        body: include_str!("assets/players.js"),
+    },
+    Asset {
+        name: "i18n.js",
+        kind: JS,
+        body: include_str!("assets/i18n.js"),
+    },
+    Asset {
+        name: "theme.js",
+        kind: JS,
+        body: include_str!("assets/theme.js"),
+    },
+    Asset {
+        name: "gestures.js",
+        kind: JS,
+        body: include_str!("assets/gestures.js"),
+    },
+    Asset {
+        name: "sortable.js",
+        kind: JS,
+        body: include_str!("assets/sortable.js"),
+    },
+    Asset {
+        name: "download.js",
+        kind: JS,
+        body: include_str!("assets/download.js"),
+    },
 ];
+
+/// The scripts every page runs after its own: the keys and gestures,
+/// sortable tables and downloads. The words in the reader's language
+/// (`i18n.js`) come before the page's own, which then draws into a
+/// translated page.
+const SHARED_SCRIPTS: [&str; 3] = ["gestures.js", "sortable.js", "download.js"];
 
 const HTML: &str = "text/html; charset=utf-8";
 
 /// A whole page: the head and the header every page shares around its own
 /// `<main>` (a built-in file), with its title and script.
 fn page(status: StatusCode, title: &str, script: Option<&str>, main: &'static str) -> Response {
-    let script = script
+    // The translator watches the page before the page's script draws it.
+    let script: String = ["i18n.js"]
+        .into_iter()
+        .chain(script)
+        .chain(SHARED_SCRIPTS)
         .map(|s| format!("\n<script type=\"module\" src=\"/assets/{s}\"></script>"))
-        .unwrap_or_default();
+        .collect();
     let body = format!(
         r#"<!doctype html>
 <html lang="en">
@@ -78,13 +118,16 @@ fn page(status: StatusCode, title: &str, script: Option<&str>, main: &'static st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>pdndb · {title}</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/app.css">{script}
+<link rel="stylesheet" href="/assets/app.css">
+<script src="/assets/theme.js"></script>{script}
 </head>
 <body>
 <header class="top">
   <a class="brand" href="/">pdndb</a>
-  <nav><a href="/">Explorer</a><a href="/report">Problems</a></nav>
+  <nav><a href="/">Explorer</a><a href="/players">Players</a><a href="/report">Problems</a></nav>
   <span class="summary" id="summary"></span>
+  <span class="prefs"><select id="language" aria-label="Language"></select>
+  <button type="button" id="theme-toggle" aria-pressed="false" title="Dark or light pages">Dark</button></span>
 </header>
 {main}</body>
 </html>
@@ -129,6 +172,16 @@ pub async fn report() -> Response {
         "problems",
         Some("report.js"),
         include_str!("assets/report.html"),
+    )
+}
+
+/// `GET /players`: every player, with links to their games.
+pub async fn players() -> Response {
+    page(
+        StatusCode::OK,
+        "players",
+        Some("players.js"),
+        include_str!("assets/players.html"),
     )
 }
 

@@ -12,7 +12,7 @@ const MAX_VALUE: usize = 4 * 1024;
 
 /// The parameters that may be given more than once, their values kept
 /// in order.
-const REPEATABLE: [&str; 1] = ["manoeuvre"];
+const REPEATABLE: [&str; 2] = ["manoeuvre", "game"];
 
 /// A request's parameters, checked against the names a route takes.
 #[derive(Debug, Default)]

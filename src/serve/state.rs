@@ -9,8 +9,11 @@
 //! the server holds at most that many requests' work, and as many threads
 //! and SQLite page caches as connections.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+use axum::body::{Body, Bytes};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
@@ -111,24 +114,184 @@ impl AppState {
             // Held until the query ends, whether or not anyone still waits
             // for its answer: at most MAX_CONNECTIONS queries run.
             let _turn = turn;
-            let taken = state.idle.lock().ok().and_then(|mut idle| idle.pop());
-            let store = match taken {
-                Some(store) => store,
-                None => Store::open(&state.db, Mode::Read).map_err(ApiError::from)?,
-            };
+            let store = state.take_store()?;
             let answer = query(&store);
-            let healthy = !matches!(&answer, Err(e) if e.is_unavailable());
-            if healthy && let Ok(mut idle) = state.idle.lock() {
-                idle.push(store);
-            }
+            state.give_back(store, !matches!(&answer, Err(e) if e.is_unavailable()));
             answer
         })
         .await
         .map_err(|e| ApiError::unavailable(format!("the query stopped: {e}")))?
+    }
+
+    /// Runs `prepare` on a connection of the pool as [`Self::with_store`]
+    /// does, then `write` on the same connection, its output streamed:
+    /// the answer is `prepare`'s error, or a body that `write` fills as it
+    /// goes (a failure after the start cuts the body short). The turn is
+    /// held until `write` ends or the client goes away.
+    ///
+    /// # Errors
+    /// The server is busy, the database cannot be opened, or `prepare`'s
+    /// error.
+    pub async fn with_store_streamed<P: 'static>(
+        self: &Arc<Self>,
+        prepare: impl FnOnce(&Store) -> Result<P, ApiError> + Send + 'static,
+        write: impl FnOnce(&Store, P, &mut dyn Write) -> std::io::Result<()> + Send + 'static,
+    ) -> Result<Body, ApiError> {
+        let turn = self.turn().await?;
+        let state = self.clone();
+        let (ready, started) = tokio::sync::oneshot::channel();
+        let (sink, body) = chunked();
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            let store = match state.take_store() {
+                Ok(store) => store,
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                    return;
+                }
+            };
+            let prepared = match prepare(&store) {
+                Ok(prepared) => prepared,
+                Err(e) => {
+                    state.give_back(store, !e.is_unavailable());
+                    let _ = ready.send(Err(e));
+                    return;
+                }
+            };
+            let _ = ready.send(Ok(()));
+            let mut sink = sink;
+            let written = write(&store, prepared, &mut sink).and_then(|()| sink.flush());
+            if let Err(e) = written {
+                sink.fail(e);
+            }
+            state.give_back(store, true);
+        });
+        started
+            .await
+            .map_err(|e| ApiError::unavailable(format!("the query stopped: {e}")))??;
+        Ok(body)
+    }
+
+    /// An idle connection, or a new one.
+    fn take_store(&self) -> Result<Store, ApiError> {
+        let taken = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        match taken {
+            Some(store) => Ok(store),
+            None => Store::open(&self.db, Mode::Read).map_err(ApiError::from),
+        }
+    }
+
+    /// Puts a connection back among the idle ones, unless it failed (the
+    /// next request opens a fresh one).
+    fn give_back(&self, store: Store, healthy: bool) {
+        if healthy && let Ok(mut idle) = self.idle.lock() {
+            idle.push(store);
+        }
+    }
+}
+
+/// The bytes written at most before they are sent on.
+const CHUNK: usize = 64 * 1024;
+
+/// A writer whose bytes a response body sends, a chunk at a time, and that
+/// body. The writer waits while the client is slow (a few chunks are held
+/// at most) and fails once the client has gone.
+fn chunked() -> (Chunks, Body) {
+    let (sender, receiver) = tokio::sync::mpsc::channel(4);
+    let sink = Chunks {
+        buffer: Vec::with_capacity(CHUNK),
+        sender,
+    };
+    (sink, Body::from_stream(Received(receiver)))
+}
+
+/// The writing end of [`chunked`].
+struct Chunks {
+    buffer: Vec<u8>,
+    sender: tokio::sync::mpsc::Sender<std::io::Result<Bytes>>,
+}
+
+impl Chunks {
+    /// Sends what is buffered.
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
+        self.sender
+            .blocking_send(Ok(Bytes::from(chunk)))
+            .map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away")
+            })
+    }
+
+    /// Ends the body with an error: the client sees it cut short.
+    fn fail(self, error: std::io::Error) {
+        let _ = self.sender.blocking_send(Err(error));
+    }
+}
+
+impl Write for Chunks {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= CHUNK {
+            self.send()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.send()
+    }
+}
+
+/// The reading end of [`chunked`], as a stream of chunks.
+struct Received(tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>);
+
+impl futures_core::Stream for Received {
+    type Item = std::io::Result<Bytes>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.0.poll_recv(context)
     }
 }
 
 /// The answer while the server shuts down.
 fn stopping() -> ApiError {
     ApiError::unavailable("the server is stopping".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunked_body_carries_every_byte_and_its_writer_fails_once_it_is_dropped() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .unwrap();
+        let (mut sink, body) = chunked();
+        let text: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let sent = text.clone();
+        let writer = std::thread::spawn(move || {
+            for part in sent.chunks(1000) {
+                sink.write_all(part).unwrap();
+            }
+            sink.flush().unwrap();
+        });
+        let received = runtime
+            .block_on(axum::body::to_bytes(body, usize::MAX))
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!(received.as_ref(), text.as_slice());
+
+        let (mut sink, body) = chunked();
+        drop(body);
+        let failed = sink.write_all(&vec![b'x'; CHUNK]).unwrap_err();
+        assert_eq!(failed.kind(), std::io::ErrorKind::BrokenPipe);
+    }
 }

@@ -45,6 +45,7 @@ mod stored;
 mod write;
 
 pub use read::explore;
+pub use read::export;
 pub use read::games;
 pub use read::listing;
 pub use read::openings;

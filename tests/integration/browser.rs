@@ -119,6 +119,12 @@ fn start_driver(chromedriver: &Path) -> (Driver, u16) {
 /// `None` (after saying why) when they are not installed and `CI` is not
 /// set.
 pub async fn browser(test: &str) -> Option<(Driver, Client)> {
+    browser_in(test, "en-US").await
+}
+
+/// As [`browser`], with `language` the browser's language (its
+/// `navigator.languages` and `Accept-Language`).
+pub async fn browser_in(test: &str, language: &str) -> Option<(Driver, Client)> {
     let chromedriver = program(&["chromedriver", "chromium-driver"]);
     let chromium = program(&["chromium", "chromium-browser", "google-chrome"]);
     let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
@@ -136,7 +142,9 @@ pub async fn browser(test: &str) -> Option<(Driver, Client)> {
         json!({
             "binary": chromium,
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1280,1000"],
+                     "--disable-dev-shm-usage", "--window-size=1280,1000",
+                     format!("--lang={language}")],
+            "prefs": { "intl.accept_languages": language },
         }),
     );
     let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())

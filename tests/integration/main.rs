@@ -7,6 +7,7 @@ mod cli;
 mod concurrency;
 #[cfg(unix)]
 mod database_file;
+mod download;
 mod duplicates;
 mod editor;
 mod engine;
@@ -42,6 +43,7 @@ mod serve;
 mod serve_load;
 mod skip;
 mod store;
+mod web_pages;
 mod zobrist;
 
 use std::path::{Path, PathBuf};

@@ -373,8 +373,16 @@ fn hostile_values_are_refused_on_every_route_and_never_echoed_as_markup() {
                 "clickable",
             ],
         ),
+        (
+            "/api/export",
+            &[
+                "player", "fen", "moves", "game", "status", "notation", "paths", "limit",
+            ],
+        ),
+        ("/api/players", &["variant", "min_games"]),
         ("/", &["fen"]),
         ("/report", &["status"]),
+        ("/players", &["name"]),
         ("/game/1", &["ply"]),
     ];
     let mut asked = 0;

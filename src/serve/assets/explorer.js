@@ -171,6 +171,7 @@ async function drawGames(mine) {
     return;
   }
   if (mine !== generation) return;
+  document.dispatchEvent(new CustomEvent("explorer:games", { detail: { variant: full.variant, fen: here.fen, filters: { ...state.filters } } }));
   fill(body, found.data.map((g) => el("tr", { className: "clickable", "data-game": g.game, onclick: () => { location.href = `/game/${g.game}?ply=${g.ply}`; } },
     el("td", { className: "num" }, el("a", { href: `/game/${g.game}?ply=${g.ply}` }, g.game)),
     el("td", {}, tag(g.cleaned_tags, "White")),

@@ -1,6 +1,7 @@
 //! Queries: positions, trees, games, players, similar names, listings, the explorer, game views, problem games.
 
 pub mod explore;
+pub mod export;
 pub mod games;
 pub mod listing;
 pub mod openings;

@@ -1,0 +1,376 @@
+//! The web explorer's downloads, players page, sortable columns, dark
+//! theme, keys, swipes and languages in a real browser (Chromium over
+//! WebDriver; see `browser.rs`), against a server of the sample archive.
+//! Screenshots go to `target/browser-screenshots/`.
+
+use std::path::PathBuf;
+
+use fantoccini::{Client, Locator};
+use serde_json::Value;
+
+use super::browser::{browser_in, click, shot, until, value};
+use super::run;
+use super::serve::{Server, sample_db};
+
+/// Runs `walk` in a browser speaking `language` against a server of the
+/// sample archive, given the database too (skipped, saying so, where
+/// there is no browser). The browser is closed even when a check fails.
+async fn walk_db<F, Fut>(test: &str, language: &str, walk: F)
+where
+    F: FnOnce(Client, String, PathBuf) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let Some((_driver, client)) = browser_in(test, language).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let base = format!("http://{}", server.address);
+    let walker = client.clone();
+    let walked = tokio::spawn(async move { walk(walker, base, db).await }).await;
+    let _ = client.close().await;
+    drop(server);
+    if let Err(failed) = walked {
+        std::panic::resume_unwind(failed.into_panic());
+    }
+}
+
+/// The bytes a link of the page leads to, fetched by the page.
+async fn fetched(client: &Client, css: &str) -> String {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         fetch(document.querySelector({css:?}).href).then((r) => r.text()).then(done, (e) => done('failed: ' + e));"
+    );
+    match client.execute_async(&script, vec![]).await.unwrap() {
+        Value::String(text) => text,
+        other => panic!("{css}: {other}"),
+    }
+}
+
+/// `pdndb export ARGS…` on the database.
+fn exported(db: &std::path::Path, args: &[&str]) -> String {
+    let mut all = vec!["export"];
+    all.extend_from_slice(args);
+    let (out, err, code) = run(db, &all);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_download_links_give_what_export_writes() {
+    walk_db("the_download_links_give_what_export_writes", "en-US", |client, base, db| async move {
+        // The viewer: its game.
+        client.goto(&format!("{base}/game/3")).await.unwrap();
+        until(&client, "the viewer's download link", "return !!document.getElementById('download-game')").await;
+        let href = value(&client, "return document.getElementById('download-game').getAttribute('href')").await;
+        assert_eq!(href, "/api/export?game=3");
+        assert_eq!(fetched(&client, "#download-game").await, exported(&db, &["--game", "3"]));
+        // The explorer: the games at the position, and those of the filtered list.
+        client.goto(&format!("{base}/?variant=filipino&player=Reyes")).await.unwrap();
+        until(&client, "the filtered list's link", "return !!document.getElementById('download-list') && document.querySelectorAll('#games tbody tr').length > 0").await;
+        let fen = value(&client, "return document.getElementById('fen').value").await;
+        let fen = fen.as_str().unwrap().to_string();
+        let at = exported(&db, &["--variant", "filipino", "--fen", &fen]);
+        assert_eq!(fetched(&client, "#download-position").await, at);
+        let list = fetched(&client, "#download-list").await;
+        assert_eq!(list, exported(&db, &["--variant", "filipino", "--fen", &fen, "--player", "Reyes"]));
+        // As many games as the list says it has.
+        let count = value(&client, "return document.getElementById('games-count').textContent").await;
+        assert_eq!(format!("({})", list.matches("[Event ").count()), count.as_str().unwrap());
+        assert!(at.matches("[Event ").count() > list.matches("[Event ").count());
+    })
+    .await;
+}
+
+/// The numbers of a column of a table, top to bottom.
+async fn column(client: &Client, table: &str, index: usize) -> Vec<f64> {
+    let script = format!(
+        "return [...document.querySelectorAll('{table} tbody tr')].map((r) => Number(r.cells[{index}].dataset.raw ?? r.cells[{index}].textContent))"
+    );
+    serde_json::from_value(value(client, &script).await).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_page_sorts_and_links_to_each_players_games() {
+    walk_db("the_players_page_sorts_and_links_to_each_players_games", "en-US", |client, base, _db| async move {
+        client.goto(&format!("{base}/")).await.unwrap();
+        click(&client, "header.top nav a[href='/players']").await;
+        until(&client, "the players", "return location.pathname === '/players' && document.querySelectorAll('#players tbody tr').length > 5").await;
+        shot(&client, "players").await;
+        // Most games first as the API lists them; a click sorts by games, another reverses.
+        click(&client, "#players th[data-sort-key=games]").await;
+        let up = column(&client, "#players", 1).await;
+        assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
+        assert!(up.first() < up.last(), "{up:?}");
+        click(&client, "#players th[data-sort-key=games]").await;
+        let down = column(&client, "#players", 1).await;
+        assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+        let sorted = value(&client, "return document.querySelector('#players th[data-sort-key=games]').getAttribute('aria-sort')").await;
+        assert_eq!(sorted, "descending");
+        // By name: in the order of the language.
+        click(&client, "#players th[data-sort-key=name]").await;
+        let names: Vec<String> = serde_json::from_value(value(&client, "return [...document.querySelectorAll('#players tbody tr')].map((r) => r.dataset.player)").await).unwrap();
+        let mut expected = names.clone();
+        expected.sort_by_key(|n| n.to_lowercase());
+        assert_eq!(names.first(), expected.first(), "{names:?}");
+        // The links of a player: games, as White, as Black.
+        let links = value(&client, "const r = document.querySelector('#players tbody tr[data-player=\"Reyes, A.\"]'); return [...r.querySelectorAll('a')].map((a) => a.getAttribute('href'))").await;
+        assert_eq!(
+            links,
+            serde_json::json!(["/?player=Reyes%2C+A.", "/?player=Reyes%2C+A.&colour=white", "/?player=Reyes%2C+A.&colour=black"])
+        );
+        click(&client, "#players tbody tr[data-player=\"Reyes, A.\"] a.player").await;
+        until(&client, "the player's games", "return location.pathname === '/' && document.querySelector('#filters [name=player]').value === 'Reyes, A.' && document.querySelectorAll('#games tbody tr').length > 0").await;
+        let all_his: Value = value(&client, "return [...document.querySelectorAll('#games tbody tr')].every((r) => (r.cells[1].textContent + r.cells[2].textContent).includes('Reyes'))").await;
+        assert_eq!(all_his, Value::Bool(true));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_columns_sort_the_page_and_say_so() {
+    walk_db("the_games_columns_sort_the_page_and_say_so", "en-US", |client, base, _db| async move {
+        client.goto(&format!("{base}/?variant=english")).await.unwrap();
+        until(&client, "the games", "return document.querySelectorAll('#games tbody tr').length > 3").await;
+        click(&client, "#games thead th:nth-child(1)").await;
+        let up = column(&client, "#games", 0).await;
+        assert!(up.windows(2).all(|w| w[0] < w[1]), "{up:?}");
+        click(&client, "#games thead th:nth-child(1)").await;
+        let down = column(&client, "#games", 0).await;
+        assert!(down.windows(2).all(|w| w[0] > w[1]), "{down:?}");
+        let note = value(&client, "return document.querySelector('.sort-note').textContent").await;
+        assert_eq!(note, "Sorted within this page.");
+        // By White's name, text order; kept when the list is drawn again.
+        click(&client, "#games thead th:nth-child(2)").await;
+        let script = "return [...document.querySelectorAll('#games tbody tr')].map((r) => r.cells[1].textContent)";
+        let whites: Vec<String> = serde_json::from_value(value(&client, script).await).unwrap();
+        let mut expected = whites.clone();
+        expected.sort_by_key(|n| n.to_lowercase());
+        assert_eq!(whites, expected);
+        click(&client, "#filters button[type=submit]").await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let again: Vec<String> = serde_json::from_value(value(&client, script).await).unwrap();
+        assert_eq!(again, expected);
+    })
+    .await;
+}
+
+/// The lightness (0–255) of an element's background.
+async fn lightness(client: &Client, css: &str) -> f64 {
+    let script = format!(
+        "const c = getComputedStyle(document.querySelector({css:?})).backgroundColor.match(/[\\d.]+/g).map(Number); return (c[0] + c[1] + c[2]) / 3"
+    );
+    value(client, &script).await.as_f64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dark_theme_is_chosen_and_remembered_and_f_flips() {
+    walk_db(
+        "the_dark_theme_is_chosen_and_remembered_and_f_flips",
+        "en-US",
+        |client, base, _db| async move {
+            client.goto(&format!("{base}/")).await.unwrap();
+            until(
+                &client,
+                "the board",
+                "return document.querySelectorAll('#board rect.sq').length === 32",
+            )
+            .await;
+            assert!(lightness(&client, "html").await > 200.0);
+            click(&client, "#theme-toggle").await;
+            assert_eq!(
+                value(&client, "return document.documentElement.dataset.theme").await,
+                "dark"
+            );
+            assert!(lightness(&client, "html").await < 60.0);
+            assert!(lightness(&client, "header.top").await < 60.0);
+            client.refresh().await.unwrap();
+            until(
+                &client,
+                "the board again",
+                "return document.querySelectorAll('#board rect.sq').length === 32",
+            )
+            .await;
+            assert_eq!(
+                value(&client, "return document.documentElement.dataset.theme").await,
+                "dark"
+            );
+            assert!(lightness(&client, "html").await < 60.0);
+            assert_eq!(
+                value(
+                    &client,
+                    "return document.getElementById('theme-toggle').textContent"
+                )
+                .await,
+                "Light"
+            );
+            shot(&client, "dark-explorer").await;
+            // `f` turns the board: the explorer...
+            let body = client.find(Locator::Css("body")).await.unwrap();
+            body.send_keys("f").await.unwrap();
+            until(
+                &client,
+                "the explorer turned",
+                "return new URLSearchParams(location.search).get('flip') === '1'",
+            )
+            .await;
+            body.send_keys("f").await.unwrap();
+            until(
+                &client,
+                "the explorer turned back",
+                "return !location.search.includes('flip')",
+            )
+            .await;
+            // ...but not while typing in a field.
+            client
+                .find(Locator::Css("#filters [name=player]"))
+                .await
+                .unwrap()
+                .send_keys("f")
+                .await
+                .unwrap();
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            assert_eq!(
+                value(&client, "return location.search.includes('flip')").await,
+                Value::Bool(false)
+            );
+            // ...and the viewer.
+            client.goto(&format!("{base}/game/3")).await.unwrap();
+            until(
+                &client,
+                "the viewer's board",
+                "return !!document.querySelector('#board svg')",
+            )
+            .await;
+            client
+                .find(Locator::Css("body"))
+                .await
+                .unwrap()
+                .send_keys("f")
+                .await
+                .unwrap();
+            until(
+                &client,
+                "the viewer turned",
+                "return new URLSearchParams(location.search).get('flip') === '1'",
+            )
+            .await;
+            client
+                .execute("localStorage.setItem('pdndb-theme', 'light')", vec![])
+                .await
+                .unwrap();
+            client.refresh().await.unwrap();
+            assert!(lightness(&client, "html").await > 200.0);
+        },
+    )
+    .await;
+}
+
+/// A touch that starts at `from` and ends at `to` (x) over the board.
+async fn swipe(client: &Client, from: i64, to: i64) {
+    let script = format!(
+        "const board = document.getElementById('board');
+         const touch = (x) => new Touch({{ identifier: 1, target: board, clientX: x, clientY: 200 }});
+         board.dispatchEvent(new TouchEvent('touchstart', {{ touches: [touch({from})], changedTouches: [touch({from})], bubbles: true }}));
+         board.dispatchEvent(new TouchEvent('touchend', {{ touches: [], changedTouches: [touch({to})], bubbles: true }}));"
+    );
+    client.execute(&script, vec![]).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swipe_over_the_viewers_board_steps_through_the_moves() {
+    walk_db("a_swipe_over_the_viewers_board_steps_through_the_moves", "en-US", |client, base, _db| async move {
+        client.set_window_size(390, 844).await.unwrap();
+        client.goto(&format!("{base}/game/3?ply=0")).await.unwrap();
+        until(&client, "the viewer", "return !!document.querySelector('#board svg') && document.getElementById('where').textContent.startsWith('start')").await;
+        swipe(&client, 300, 100).await;
+        until(&client, "one move on", "return new URLSearchParams(location.search).get('ply') === '1'").await;
+        swipe(&client, 300, 60).await;
+        until(&client, "two moves on", "return new URLSearchParams(location.search).get('ply') === '2'").await;
+        swipe(&client, 100, 300).await;
+        until(&client, "one move back", "return new URLSearchParams(location.search).get('ply') === '1'").await;
+        // A short or mostly vertical move of the finger is no swipe.
+        swipe(&client, 200, 180).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(value(&client, "return new URLSearchParams(location.search).get('ply')").await, "1");
+        shot(&client, "phone-viewer").await;
+        client.goto(&format!("{base}/")).await.unwrap();
+        until(&client, "the explorer", "return document.querySelectorAll('#games tbody tr').length > 0").await;
+        let fits = value(&client, "return document.querySelector('#board svg').getBoundingClientRect().width <= window.innerWidth && document.querySelector('header.top').scrollWidth <= window.innerWidth").await;
+        assert_eq!(fits, Value::Bool(true));
+        shot(&client, "phone-explorer").await;
+    })
+    .await;
+}
+
+/// The page's words in a language: its header, headings, side to move, a date.
+async fn speaks(client: &Client, base: &str, words: &[(&str, &str)]) {
+    client
+        .goto(&format!("{base}/?variant=filipino"))
+        .await
+        .unwrap();
+    until(client, "the games", "return document.querySelectorAll('#games tbody tr').length > 0 && document.getElementById('side').textContent !== ''").await;
+    for (script, expected) in words {
+        let said = value(client, &format!("return {script}")).await;
+        assert_eq!(said.as_str(), Some(*expected), "{script}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_speak_russian_to_a_russian_browser() {
+    walk_db("the_pages_speak_russian_to_a_russian_browser", "ru", |client, base, _db| async move {
+        speaks(&client, &base, &[
+            ("document.documentElement.lang", "ru"),
+            ("document.querySelector('header.top nav a[href=\"/players\"]').textContent", "Игроки"),
+            ("document.querySelector('#games thead th').textContent", "Партия"),
+            ("document.querySelector('.tree-pane h2').textContent", "Ходы, сыгранные из этой позиции"),
+            ("document.getElementById('side').textContent", "Ход белых"),
+            ("document.getElementById('flip').textContent", "Перевернуть"),
+            ("document.getElementById('language').value", "ru"),
+        ]).await;
+        // A PDN date, as Russian writes it; the games' count too.
+        let date = value(&client, "const c = [...document.querySelectorAll('#games tbody td')].find((td) => td.dataset.raw === '2019.05.03'); return c ? c.textContent : null").await;
+        assert_eq!(date, "3 мая 2019 г.");
+        let share = value(
+            &client,
+            "return /^\\d+,\\d\\s%$/.test(document.querySelector('#tree tbody td:nth-child(3)').textContent)",
+        )
+        .await;
+        assert_eq!(share, Value::Bool(true));
+        shot(&client, "russian-explorer").await;
+        // The switch: Dutch, remembered.
+        client.execute("const s = document.getElementById('language'); s.value = 'nl'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+        until(&client, "Dutch", "return document.documentElement.lang === 'nl' && document.querySelector('header.top nav a[href=\"/players\"]').textContent === 'Spelers'").await;
+        client.goto(&format!("{base}/players")).await.unwrap();
+        until(&client, "the players in Dutch", "return document.querySelectorAll('#players tbody tr').length > 0").await;
+        assert_eq!(value(&client, "return document.querySelector('#players th[data-sort-key=games]').textContent").await, "Partijen");
+        assert_eq!(value(&client, "return document.querySelector('#players .as-white').textContent").await, "met wit");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_speak_dutch_to_a_dutch_browser() {
+    walk_db("the_pages_speak_dutch_to_a_dutch_browser", "nl-NL", |client, base, _db| async move {
+        speaks(&client, &base, &[
+            ("document.documentElement.lang", "nl"),
+            ("document.querySelector('header.top nav a[href=\"/players\"]').textContent", "Spelers"),
+            ("document.querySelector('#games thead th').textContent", "Partij"),
+            ("document.getElementById('side').textContent", "Wit aan zet"),
+            ("document.querySelector('#games thead th:nth-child(2)').textContent", "Wit"),
+            ("document.querySelector('#games thead th:nth-child(3)').textContent", "Zwart"),
+        ]).await;
+        let date = value(&client, "const c = [...document.querySelectorAll('#games tbody td')].find((td) => td.dataset.raw === '2019.05.03'); return c ? c.textContent : null").await;
+        assert_eq!(date, "3 mei 2019");
+        client.goto(&format!("{base}/game/3")).await.unwrap();
+        until(&client, "the viewer in Dutch", "return document.getElementById('download-game')?.textContent === 'PDN downloaden'").await;
+        until(
+            &client,
+            "the fault in Dutch",
+            "return document.getElementById('fault').textContent.startsWith('De notatie stopt bij halve zet 6: ')",
+        )
+        .await;
+    })
+    .await;
+}
