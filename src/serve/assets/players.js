@@ -5,7 +5,6 @@
 
 import { api, el, fill, pageParams, setPageParams, showSummary } from "./common.js";
 import { compareValues, sortable } from "./sortable.js";
-import { formatPdnDate } from "./i18n.js";
 
 const SHOWN = 500;   // rows drawn at most (the name filter finds the rest)
 const $ = (id) => document.getElementById(id);
@@ -26,12 +25,13 @@ function explorerHref(name, colour) {
   return `/?${search}`;
 }
 
-/** A range of dates as far as they are known. */
+/** The years a player's games span, as `players` prints them. */
 function years(p) {
-  const first = p.first_date ? formatPdnDate(p.first_date) : "";
-  const last = p.last_date ? formatPdnDate(p.last_date) : "";
-  if (!first || !last) return "–";
-  return first === last ? first : `${first} – ${last}`;
+  const year = (date) => (/^\d{4}/.test(date || "") ? date.slice(0, 4) : "");
+  const first = year(p.first_date);
+  const last = year(p.last_date);
+  if (!first || !last) return first || last || "–";
+  return first === last ? first : `${first}–${last}`;
 }
 
 /** The value a column sorts by. */
