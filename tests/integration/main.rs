@@ -42,6 +42,7 @@ mod serve;
 mod serve_load;
 mod skip;
 mod store;
+mod viewer;
 mod zobrist;
 
 use std::path::{Path, PathBuf};
