@@ -63,8 +63,7 @@ impl Flow {
 
     /// A comment, braced, its spaces and line breaks read as one space.
     fn comment(&mut self, text: &str) {
-        let text = visible(text);
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let words: Vec<String> = text.split_whitespace().map(|w| visible(w).into()).collect();
         match words.as_slice() {
             [] => self.word("{}"),
             [only] => self.word(&format!("{{{only}}}")),
