@@ -6,12 +6,11 @@ use std::io::Write;
 use clap::Args;
 
 use super::error::{CliError, Exit};
-use super::game_text::{player_text, tag_text};
+use super::game_text::{players_text, tag_text};
 use super::output::write_json_line;
 use super::query_args::open_store;
 use crate::escape::visible;
 use crate::replay::Status;
-use crate::rules::Color;
 use crate::store::games::{
     DateRange, DateRangeError, FilterProblem, GameFilter, GameFilterText, GameSort, ResultFilter,
 };
@@ -161,7 +160,6 @@ pub fn cmd_games(
             return write_json_line(out, &game);
         }
         let tag = |n: &str| tag_text(Some(&game.tags), n);
-        let name = |color| player_text(&game.tags, color, &game.variant);
         let place = Place {
             file: &game.file,
             line: game.line,
@@ -173,11 +171,10 @@ pub fn cmd_games(
         };
         writeln!(
             out,
-            "{:>6}  {:<10}  {} – {}  {} ({})  {}  {place}{opening}",
+            "{:>6}  {:<10}  {}  {} ({})  {}  {place}{opening}",
             game.game,
             tag("Date"),
-            name(Color::White),
-            name(Color::Black),
+            players_text(&game.tags, &game.variant),
             visible(game.result.as_deref().unwrap_or("*")),
             game.outcome,
             tag("Event"),

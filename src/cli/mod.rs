@@ -18,6 +18,7 @@ mod games;
 mod generate;
 mod import;
 mod man;
+mod movetext;
 mod openings;
 mod perft;
 mod players;

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::board::colour_for;
 use super::error::{CliError, Exit};
+use super::movetext::annotated_lines;
 use super::output::write_json_line;
 use super::query_args::open_store;
 use super::write_file::{refuse_database, write_file};
@@ -17,7 +18,7 @@ use crate::replay::move_number;
 use crate::rules::{Color, Rules};
 use crate::store::listing::{Place, shown_result, shown_tag};
 use crate::store::param::Wording;
-use crate::store::view::{GameView, ViewError};
+use crate::store::view::{GameView, PlyView, ViewError};
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]
@@ -36,6 +37,10 @@ pub struct ShowArgs {
     /// board: last move marked, the moves where readings part as arrows).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+    /// Leave out the comments, annotations and variations written with
+    /// the moves.
+    #[arg(long)]
+    pub no_comments: bool,
     /// One JSON object.
     #[arg(long)]
     pub json: bool,
@@ -54,12 +59,16 @@ pub fn cmd_show(
         refuse_database(path, db)?;
     }
     let store = open_store(db)?;
-    let view = store
+    let mut view = store
         .game_view(args.game, args.ply, args.notation)
         .map_err(|e| match e {
             ViewError::Store(e) => CliError::Store(e),
             e => CliError::Usage(e.worded(Wording::Options)),
         })?;
+    if args.no_comments {
+        view.comments.clear();
+        strip_annotations(&mut view.annotated);
+    }
     if let Some(why) = &view.no_board {
         if args.svg.is_some() {
             return Err(CliError::Usage(format!(
@@ -98,7 +107,14 @@ pub fn cmd_show(
     }
     write_header(out, &view)?;
     writeln!(out)?;
-    write_moves(out, &reading.rules, reading.start.side(), &view.moves)?;
+    if args.no_comments || view.annotated.is_empty() {
+        write_moves(out, &reading.rules, reading.start.side(), &view.moves)?;
+    } else {
+        let first = view.first_side.unwrap_or(reading.rules.first).name();
+        for line in annotated_lines(&view.comments, &view.annotated, first) {
+            writeln!(out, "{line}")?;
+        }
+    }
     writeln!(out)?;
     let note = if view.certain {
         ""
@@ -110,6 +126,17 @@ pub fn cmd_show(
     write!(out, "{}", crate::render::text::render(&board, colour))?;
     writeln!(out, "FEN {fen}")?;
     Ok(Exit::Success)
+}
+
+/// Leaves out the comments, annotations and variations of a line.
+fn strip_annotations(plies: &mut [PlyView]) {
+    for ply in plies {
+        ply.comments_before.clear();
+        ply.comments.clear();
+        ply.nags.clear();
+        ply.glyphs.clear();
+        ply.variations.clear();
+    }
 }
 
 /// Writes the board as a standalone SVG file at `path`, titled `title`

@@ -351,6 +351,50 @@ pub enum Nag {
     Mark(String),
 }
 
+impl Nag {
+    /// The annotation as people read it: a glyph `$n` by the table PDN
+    /// takes from PGN (`$1` `!`, `$2` `?`, `$3` `!!`, `$4` `??`, `$5` `!?`,
+    /// `$6` `?!`, `$7` `□` forced, `$10` `=`, `$13` `∞`, `$14`–`$19` the
+    /// advantage signs, `$22`/`$23` `⨀` zugzwang, `$146` `N` novelty);
+    /// another glyph as `$n`; a mark as written.
+    pub fn shown(&self) -> String {
+        let glyph = match self {
+            Nag::Mark(mark) => return mark.clone(),
+            Nag::Glyph(n) => *n,
+        };
+        let sign = match glyph {
+            1 => "!",
+            2 => "?",
+            3 => "!!",
+            4 => "??",
+            5 => "!?",
+            6 => "?!",
+            7 | 8 => "□",
+            10..=12 => "=",
+            13 => "∞",
+            14 => "⩲",
+            15 => "⩱",
+            16 => "±",
+            17 => "∓",
+            18 => "+−",
+            19 => "−+",
+            22 | 23 => "⨀",
+            146 => "N",
+            _ => return format!("${glyph}"),
+        };
+        sign.to_string()
+    }
+
+    /// Whether [`Nag::shown`] is a move-strength mark (`!`, `?`, `!?`, …),
+    /// written against its move rather than after a space.
+    pub fn is_strength(&self) -> bool {
+        match self {
+            Nag::Mark(_) => true,
+            Nag::Glyph(n) => (1..=6).contains(n),
+        }
+    }
+}
+
 /// A comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comment {
@@ -735,6 +779,20 @@ pub(crate) fn hints(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nags_are_shown_as_their_signs() {
+        let shown = |n| Nag::Glyph(n).shown();
+        assert_eq!(
+            [1, 2, 3, 4, 5, 6, 7, 13, 16, 19].map(shown),
+            ["!", "?", "!!", "??", "!?", "?!", "□", "∞", "±", "−+"]
+        );
+        assert_eq!(shown(9), "$9");
+        assert_eq!(shown(255), "$255");
+        assert_eq!(Nag::Mark("(!?)".into()).shown(), "(!?)");
+        assert!(Nag::Glyph(1).is_strength() && Nag::Mark("?".into()).is_strength());
+        assert!(!Nag::Glyph(16).is_strength());
+    }
 
     #[test]
     fn game_types_written_follow_the_table() {

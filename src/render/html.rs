@@ -138,6 +138,21 @@ impl<K> Default for SummaryBuilder<K> {
     }
 }
 
+/// Both players, the side that moves first first, each with its colour
+/// (as the command line's listings name them).
+fn players(record: &ReportRecord) -> String {
+    let first = crate::store::listing::first_side(&record.record.variant);
+    let named = |color: Color| {
+        let word = if color == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        format!("{} ({word})", player_name(record, color))
+    };
+    format!("{} – {}", named(first), named(first.opponent()))
+}
+
 /// The name of the player of `color` in a reported game: its `White` or
 /// `Black` tag, else PlayStrategy's `P1` or `P2`; `?` when it has none.
 fn player_name(record: &ReportRecord, color: Color) -> String {
@@ -375,11 +390,10 @@ impl<W: Write> Page<W> {
         write!(
             self.out,
             "<details class=\"game\" id=\"game-{id}\"{open}><summary><span class=\"status {status}\">{status}</span> \
-             game {index}: {white} – {black}, {event} — {message}</summary><div class=\"game-body\">",
+             game {index}: {players}, {event} — {message}</summary><div class=\"game-body\">",
             id = game.id,
             index = r.source.index,
-            white = escape(&player_name(r, Color::White)),
-            black = escape(&player_name(r, Color::Black)),
+            players = escape(&players(r)),
             event = escape(event),
             message = escape(&message),
         )

@@ -43,6 +43,7 @@ mod serve;
 mod serve_load;
 mod skip;
 mod store;
+mod viewer;
 mod web_pages;
 mod zobrist;
 

@@ -147,11 +147,11 @@ fn imported_games_have_p1_as_black_p2_as_white_and_positions_by_joined_plies() {
     assert_eq!(tags["P1"], "checkerfan_ph");
     let (out, _, _) = run(&db, &["games"]);
     assert!(
-        out.contains("Mariposa77 – checkerfan_ph  1/2-1/2 (draw)"),
+        out.contains("checkerfan_ph (Black) – Mariposa77 (White)  1/2-1/2 (draw)"),
         "{out}"
     );
     assert!(
-        out.contains("old_dundee – Mariposa77  0-1 (White won)"),
+        out.contains("Mariposa77 (Black) – old_dundee (White)  0-1 (White won)"),
         "{out}"
     );
     // Positions count a capture as one ply: after Black's 12x19x26 (written

@@ -82,6 +82,20 @@ export function tag(tags, name) {
   return value === "" ? "?" : value;
 }
 
+/** The side that moves first in a game of `variant`: Black in English
+ * checkers and pool, White elsewhere. */
+export function firstSide(variant) {
+  return /^(english|pool)\b/.test(variant || "") ? "black" : "white";
+}
+
+/** Both players as every page names them: the side that moves first
+ * first, each with its colour ("Anderson (Black) – Wyllie (White)"). */
+export function players(tags, first) {
+  const white = `${tag(tags, "White")} (White)`;
+  const black = `${tag(tags, "Black")} (Black)`;
+  return first === "black" ? `${black} – ${white}` : `${white} – ${black}`;
+}
+
 /** Who won, in words. */
 export function outcomeText(outcome) {
   return { white: "White won", black: "Black won", draw: "drawn", unknown: "no result" }[outcome] || "";

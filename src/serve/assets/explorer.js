@@ -4,7 +4,7 @@
 // ply, the games filters and the page of games; with edit=1, the position
 // editor (editor.js) and its search.
 
-import { api, badge, el, fill, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
+import { api, badge, el, fill, firstSide, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
 import { Editor, marksOfFen, readSearch, searchParams, writePattern } from "./editor.js";
 
 const PAGE = 20;
@@ -172,10 +172,14 @@ async function drawGames(mine) {
   }
   if (mine !== generation) return;
   document.dispatchEvent(new CustomEvent("explorer:games", { detail: { variant: full.variant, fen: here.fen, filters: { ...state.filters } } }));
+  // Players in the order they move: Black first in English checkers and pool.
+  const order = firstSide(full.variant) === "black" ? ["Black", "White"] : ["White", "Black"];
+  fill($("games-first"), order[0]);
+  fill($("games-second"), order[1]);
   fill(body, found.data.map((g) => el("tr", { className: "clickable", "data-game": g.game, onclick: () => { location.href = `/game/${g.game}?ply=${g.ply}`; } },
     el("td", { className: "num" }, el("a", { href: `/game/${g.game}?ply=${g.ply}` }, g.game)),
-    el("td", {}, tag(g.cleaned_tags, "White")),
-    el("td", {}, tag(g.cleaned_tags, "Black")),
+    el("td", {}, tag(g.cleaned_tags, order[0])),
+    el("td", {}, tag(g.cleaned_tags, order[1])),
     el("td", {}, tag(g.cleaned_tags, "Event")),
     el("td", {}, tag(g.cleaned_tags, "Date")),
     el("td", {}, g.opening ?? ""),

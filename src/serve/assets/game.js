@@ -1,9 +1,41 @@
 // The game viewer: the move list as written (comments, NAGs, variations),
 // the board following the keyboard and clicks; for a problem game the
 // fault, the candidate moves as arrows and the other readings as branches.
-// The URL holds the view: ply, notation, flip, reading, tags.
+// A variation is followed like the main line: clicking one of its moves
+// puts the board there and the arrows step along it.
+// The URL holds the view: ply, variation, notation, flip, reading, tags.
 
-import { api, badge, el, fill, loadBoard, onStepKeys, pageParams, setPageParams, showSummary } from "./common.js";
+import { api, badge, el, fill, loadBoard, onStepKeys, pageParams, players, setPageParams, showSummary, tag } from "./common.js";
+
+/** The words the page shows. */
+const WORDS = {
+  start: "start",
+  afterPly: (ply) => `after ply ${ply}`,
+  inVariation: "in a variation",
+  toMove: (white) => (white ? "White to move" : "Black to move"),
+  noMoves: "No moves.",
+  illegal: "fits no legal move here",
+  notReplayed: "not replayed: an earlier move of this line fits no legal move",
+  mainLine: "↩ Main line",
+  mainLineTitle: "Back to the main line where this variation leaves it",
+  readings: (n) => `Readings (${n}):`,
+  firstRead: "as first read",
+  partAt: (ply) => `ply ${ply}`,
+  readingsPart: ["Readings part at ", ": ", " fits ", " and ", "."],
+  stops: ["The record stops at ", ": ", " fits no legal move."],
+  legalHere: " Legal here (click to draw): ",
+  numeric: (name, move) => `${name} (numeric ${move})`,
+  opening: (name, ply) => `Opening: ${name} (reached at ply ${ply}; `,
+  leaves: (ply) => `leaves the named line at ply ${ply}`,
+  follows: "follows the named line to its end",
+  ballot: (name) => `Ballot: ${name}`,
+  source: (g) => `Game ${g.game} · `,
+  sourceRest: (g) => ` (game ${g.index} of the file) · ${g.variant}`,
+  rulesFrom: (from) => ` (rules ${from}) `,
+  showCleaned: "show cleaned",
+  showWritten: "show as written",
+  game: (id) => `Game ${id}`,
+};
 
 const $ = (id) => document.getElementById(id);
 const id = Number((location.pathname.match(/^\/game\/(\d+)/) || [])[1]);
@@ -15,13 +47,23 @@ const state = {
   reading: Number.parseInt(params.reading || "0", 10) || 0,
   original: params.tags === "written",
   shown: "",   // a legal move at the fault drawn as an arrow
-  aside: "",   // the FEN after a variation move being looked at
+  // The variation followed: for each level, the index of the move it
+  // replaces in the line above and which of that move's variations it is.
+  path: readPath(params.var),
 };
 let game = null;
+
+/** A variation path from the URL: `3.0,1.1` (empty when not one). */
+function readPath(text) {
+  if (!text) return [];
+  const path = text.split(",").map((pair) => pair.split(".").map((n) => Number.parseInt(n, 10)));
+  return path.every((p) => p.length === 2 && p.every((n) => Number.isInteger(n) && n >= 0)) ? path : [];
+}
 
 function writeState() {
   setPageParams({
     ply: state.ply,
+    var: state.path.map(([i, v]) => `${i}.${v}`).join(","),
     notation: state.notation,
     flip: state.flip,
     reading: state.reading || "",
@@ -29,8 +71,41 @@ function writeState() {
   }, false);
 }
 
-/** The moves of the line shown: the main line, or a reading from where readings part. */
+/** The line shown: the main line (or a reading) up to where the variation
+ * followed leaves it, then the variation; `starts` are the plies where
+ * each level of the path begins. */
 function line() {
+  let moves = readLine();
+  let items = moves;
+  let offset = 0;
+  const starts = [];
+  for (const [i, v] of state.path) {
+    const variation = items[i] && items[i].variations ? items[i].variations[v] : null;
+    if (!variation || !variation.length) {
+      state.path = []; // a link to a variation the game does not have
+      return { moves: readLine(), starts: [] };
+    }
+    moves = moves.slice(0, offset + i).concat(variation);
+    offset += i;
+    starts.push(offset + 1);
+    items = variation;
+  }
+  return { moves, starts };
+}
+
+/** The part of the path the position shown lies in (the variations it
+ * has entered), as a key. */
+function shownPath(starts) {
+  const entered = starts.filter((start) => start <= state.ply).length;
+  return pathKey(state.path.slice(0, entered));
+}
+
+function pathKey(path) {
+  return path.map(([i, v]) => `${i}.${v}`).join(",");
+}
+
+/** The moves of the game shown: the main line, or a reading from where readings part. */
+function readLine() {
   const main = game.moves || [];
   const reading = state.reading > 0 && game.readings ? game.readings[state.reading - 1] : null;
   if (!reading) return main;
@@ -50,21 +125,27 @@ async function load() {
     game = (await api(`/api/game/${id}`, { notation: state.notation })).data;
   } catch (error) {
     fill($("message"), error.message);
-    fill($("title"), `Game ${id}`);
+    fill($("title"), WORDS.game(id));
     return;
   }
-  document.title = `pdndb · game ${id}`;
-  const tags = game.cleaned_tags || game.tags || {};
-  const white = tags.White || "?";
-  const black = tags.Black || "?";
-  fill($("title"), `${white} – ${black}`);
-  fill($("source"), `Game ${game.game} · ${game.file}:${game.line} (game ${game.index} of the file) · ${game.variant}`,
-    game.variant_from ? ` (rules ${game.variant_from}) ` : " ", badge(game.status));
+  drawTitle();
+  fill($("source"), WORDS.source(game), el("span", { className: "path" }, `${game.file}:${game.line}`), WORDS.sourceRest(game),
+    game.variant_from ? WORDS.rulesFrom(game.variant_from) : " ", badge(game.status));
   if (state.ply === null || !Number.isInteger(state.ply)) state.ply = game.ply ?? 0;
   drawOpening();
   drawTags();
   drawReadings();
   await show();
+}
+
+/** Players (the side that moves first first, colours named), event, date
+ * and result, in the heading and the window's title. */
+function drawTitle() {
+  const tags = game.cleaned_tags || game.tags || {};
+  const who = players(tags, game.first_side || "white");
+  const about = [tag(tags, "Event"), tag(tags, "Date"), game.result ?? tag(tags, "Result")].filter((t) => t && t !== "?");
+  fill($("title"), who, about.length ? el("span", { className: "about" }, ` · ${about.join(" · ")}`) : "");
+  document.title = `${who}${about.length ? ` · ${about.join(" · ")}` : ""} · pdndb`;
 }
 
 /** The game's opening, and the ply where it leaves the named line. */
@@ -73,25 +154,25 @@ function drawOpening() {
   if (game.opening) {
     const reached = game.opening_ply;
     const left = reached !== null && reached < game.moves.length
-      ? el("a", { href: "#", onclick: (event) => { event.preventDefault(); go(reached + 1); } }, `leaves the named line at ply ${reached + 1}`)
-      : "follows the named line to its end";
-    parts.push(`Opening: ${game.opening} (reached at ply ${reached}; `, left, ")");
+      ? el("a", { href: "#", onclick: (event) => { event.preventDefault(); state.path = []; go(reached + 1); } }, WORDS.leaves(reached + 1))
+      : WORDS.follows;
+    parts.push(WORDS.opening(game.opening, reached), left, ")");
   }
-  if (game.ballot) parts.push(parts.length ? " · " : "", `Ballot: ${game.ballot}`);
+  if (game.ballot) parts.push(parts.length ? " · " : "", WORDS.ballot(game.ballot));
   fill($("opening"), parts);
 }
 
 function drawTags() {
   const tags = state.original ? game.tags : (game.cleaned_tags || game.tags);
   fill($("tags").querySelector("tbody"), Object.entries(tags || {}).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, String(v)))));
-  fill($("tags-toggle"), state.original ? "show cleaned" : "show as written");
+  fill($("tags-toggle"), state.original ? WORDS.showCleaned : WORDS.showWritten);
 }
 
 function drawReadings() {
   const readings = game.readings || [];
   if (!readings.length) { fill($("readings")); return; }
-  const buttons = [el("span", { className: "note" }, `Readings (${game.readings_total ?? readings.length}):`)];
-  buttons.push(el("button", { type: "button", className: state.reading === 0 ? "active" : "", "data-reading": 0, onclick: () => choose(0) }, "as first read"));
+  const buttons = [el("span", { className: "note" }, WORDS.readings(game.readings_total ?? readings.length))];
+  buttons.push(el("button", { type: "button", className: state.reading === 0 ? "active" : "", "data-reading": 0, onclick: () => choose(0) }, WORDS.firstRead));
   const main = game.moves || [];
   readings.forEach((r, i) => {
     // Named by the first ply where it leaves the moves as first read.
@@ -106,82 +187,82 @@ function drawReadings() {
 
 function choose(reading) {
   state.reading = reading;
+  state.path = [];
   drawReadings();
   show();
 }
 
-function moveItem(m, i, current, faultPly) {
+/** A move of the list: `path` is the variation it belongs to, `at` the
+ * ply it stands for (its place in the line shown when that variation is
+ * followed). */
+function moveItem(m, path, at, view) {
   const cls = ["mv"];
-  if (i + 1 === current) cls.push("current");
-  if (faultPly === m.ply) cls.push(game.status === "ambiguous" ? "parting" : "fault");
+  if (pathKey(path) === view.path && m.ply === state.ply) cls.push("current");
+  if (!path.length && view.faultPly === m.ply) cls.push(game.status === "ambiguous" ? "parting" : "fault");
+  if (path.length && m.illegal) cls.push("illegal");
+  const title = m.illegal ? WORDS.illegal : path.length && !m.fen ? WORDS.notReplayed : m.move || null;
   const text = state.notation && m.name ? m.name : (m.token ?? m.name);
-  return el("span", { className: cls.join(" "), "data-ply": m.ply, onclick: () => go(i + 1) }, text);
+  return el("span", { className: cls.join(" "), "data-ply": m.ply, "data-path": pathKey(path), title,
+    onclick: () => { state.path = path; go(at); } }, text);
 }
 
-/** A variation as written: its moves (those that replay can be clicked to
- * see the board after them), NAGs, comments and nested variations. */
-function variation(items) {
-  const out = ["("];
-  items.forEach((v, i) => {
-    if (i > 0) out.push(" ");
-    const text = v.token ?? v.name ?? "";
-    if (v.fen) {
-      const current = state.aside === v.fen;
-      out.push(el("span", { className: `mv${current ? " current" : ""}`, "data-fen": v.fen, title: v.move || "",
-        onclick: () => { state.aside = v.fen; show(); } }, text));
-    } else {
-      out.push(text);
-    }
-    for (const nag of v.nags || []) out.push(` ${nag}`);
-    for (const comment of v.comments || []) out.push(" ", el("span", { className: "comment" }, `{${comment}}`));
-    for (const inner of v.variations || []) out.push(" ", ...variation(inner));
-  });
-  out.push(")");
-  return out;
-}
-
-function drawMoves(moves) {
-  const faultPly = game.fault ? game.fault.ply : null;
+/** The moves of a line (`path` names the variation it is, [] for the main
+ * line): numbers, moves, NAGs, comments and variations (each bracketed,
+ * followed when one of its moves is clicked). */
+function lineItems(moves, path, view) {
   const items = [];
+  let broken = true; // a second side's move is numbered after a break
   moves.forEach((m, i) => {
-    if (m.number !== undefined && (m.side === firstSide() || i === 0)) {
-      items.push(el("span", { className: "num" }, m.side === firstSide() ? `${m.number}.` : `${m.number}…`));
+    for (const comment of m.comments_before || []) items.push(el("span", { className: "comment" }, `{${comment.trim()}}`), " ");
+    if (m.number !== undefined && (m.side === view.first || broken)) {
+      items.push(el("span", { className: "num" }, m.side === view.first ? `${m.number}.` : `${m.number}…`));
     }
-    items.push(moveItem(m, i, state.ply, faultPly));
-    for (const nag of m.nags || []) items.push(el("span", { className: "nag" }, ` ${nag}`));
-    for (const comment of m.comments || []) items.push(" ", el("span", { className: "comment" }, `{${comment}}`));
-    for (const items_ of m.variations || []) items.push(" ", el("span", { className: "variation" }, variation(items_)));
+    broken = false;
+    items.push(moveItem(m, path, m.ply, view));
+    const glyphs = m.glyphs || m.nags || [];
+    for (const glyph of glyphs) items.push(el("span", { className: "nag", title: (m.nags || [])[glyphs.indexOf(glyph)] || "" }, /^[!?()]+$/.test(glyph) ? glyph : ` ${glyph}`));
+    for (const comment of m.comments || []) { items.push(" ", el("span", { className: "comment" }, `{${comment.trim()}}`)); broken = true; }
+    (m.variations || []).forEach((variation, v) => {
+      items.push(" ", el("span", { className: "variation", "data-path": pathKey([...path, [i, v]]) },
+        "(", ...lineItems(variation, [...path, [i, v]], view), ")"));
+      broken = true;
+    });
     items.push(" ");
   });
-  fill($("movelist"), items.length ? items : el("span", { className: "note" }, "No moves."));
+  if (items.length && items[items.length - 1] === " ") items.pop();
+  return items;
 }
 
-function firstSide() {
-  const first = (game.moves || [])[0];
-  return first ? first.side : "white";
+function drawMoves(view) {
+  const items = [];
+  for (const comment of game.comments || []) items.push(el("span", { className: "comment" }, `{${comment.trim()}}`), " ");
+  items.push(...lineItems(readLine(), [], view));
+  if (game.result && state.reading === 0) items.push(" ", el("span", { className: "result" }, game.result));
+  fill($("movelist"), (game.moves || []).length ? items : [...items, el("span", { className: "note" }, WORDS.noMoves)]);
 }
 
 async function show() {
   if (!game) return;
-  const moves = line();
+  const { moves, starts } = line();
   const max = playable(moves);
   state.ply = Math.max(0, Math.min(state.ply, max));
   writeState();
-  drawMoves(moves);
+  const view = { path: shownPath(starts), first: game.first_side || "white", faultPly: game.fault ? game.fault.ply : null };
+  drawMoves(view);
+  $("main-line").hidden = state.path.length === 0;
   const ply = state.ply;
-  const shownFen = state.aside || (ply === 0 ? game.start_fen : moves[ply - 1].fen);
-  fill($("where"), state.aside ? "in a variation" : ply === 0 ? "start" : `after ply ${ply}`, " · ", shownFen.startsWith("W") ? "White to move" : "Black to move");
+  const shownFen = ply === 0 ? game.start_fen : moves[ply - 1].fen;
+  fill($("where"), view.path ? `${WORDS.inVariation} · ` : "", ply === 0 ? WORDS.start : WORDS.afterPly(ply), " · ", WORDS.toMove(shownFen.startsWith("W")));
   $("explore").href = `/?variant=${encodeURIComponent(game.variant)}&fen=${encodeURIComponent(shownFen)}`;
   const board = { variant: game.variant, notation: game.notation || "", flip: state.flip };
   if (state.notation) board.notation = state.notation;
-  if (state.aside) board.fen = state.aside;
-  else if (ply === 0) board.fen = game.start_fen;
+  if (ply === 0) board.fen = game.start_fen;
   else {
     board.fen = ply === 1 ? game.start_fen : moves[ply - 2].fen;
     board.last = moves[ply - 1].move;
   }
   const fault = game.fault;
-  const atFault = fault && !state.aside && state.reading === 0 && ply === fault.ply - 1;
+  const atFault = fault && !view.path && state.reading === 0 && ply === fault.ply - 1;
   if (atFault && game.status === "ambiguous" && fault.candidates) {
     board.arrows = fault.candidates.map((c) => c.move).join(",");
   } else if (atFault && state.shown) {
@@ -200,34 +281,47 @@ function drawFault(atFault) {
   const fault = game.fault;
   if (!fault) { fill($("fault")); return; }
   const parts = [];
-  const where = el("a", { href: "#", onclick: (e) => { e.preventDefault(); state.reading = 0; drawReadings(); go(fault.ply - 1); } }, `ply ${fault.ply}`);
-  if (game.status === "ambiguous") {
-    const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : `${c.name} (numeric ${c.move})`));
-    parts.push("Readings part at ", where, `: ${fault.token} fits `, named.join(" and "), ".");
+  const where = el("a", { href: "#", onclick: (e) => { e.preventDefault(); state.reading = 0; state.path = []; drawReadings(); go(fault.ply - 1); } }, WORDS.partAt(fault.ply));
+  if (fault.token === null || fault.token === undefined) {
+    // No token to name: the record's own message says what is wrong.
+    parts.push(fault.message || "", " (", where, ")");
+  } else if (game.status === "ambiguous") {
+    const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : WORDS.numeric(c.name, c.move)));
+    const [a, b, c, and, end] = WORDS.readingsPart;
+    parts.push(a, where, b, fault.token, c, named.join(and), end);
   } else {
-    parts.push("The record stops at ", where, `: ${fault.token ?? "?"} fits no legal move.`);
+    const [a, b, c] = WORDS.stops;
+    parts.push(a, where, b, fault.token, c);
     if (atFault && fault.legal) {
-      parts.push(" Legal here (click to draw): ");
+      parts.push(WORDS.legalHere);
       for (const m of fault.legal) {
         parts.push(el("button", { type: "button", className: state.shown === m.move ? "active" : "", "data-move": m.move, title: m.move,
           onclick: () => { state.shown = state.shown === m.move ? "" : m.move; show(); } }, m.name), " ");
       }
     }
   }
-  if (fault.message) parts.push(" ", fault.message);
   fill($("fault"), parts);
 }
 
 function go(ply) {
   state.ply = ply;
   state.shown = "";
-  state.aside = "";
   show();
 }
 
+/** Back to the main line, at the position where the variation followed leaves it. */
+function mainLine() {
+  const { starts } = line();
+  state.path = [];
+  if (starts.length) go(starts[0] - 1);
+  else show();
+}
+
+/** ←/→ step along the line shown (into the variation followed), Home goes
+ * to the start, End to the end of that line. */
 function step(where) {
   if (!game) return;
-  const max = playable(line());
+  const max = playable(line().moves);
   if (where === "prev") go(Math.max(0, state.ply - 1));
   else if (where === "next") go(Math.min(max, state.ply + 1));
   else if (where === "first") go(0);
@@ -241,6 +335,9 @@ function setUp() {
   $("flip").addEventListener("click", () => { state.flip = !state.flip; show(); });
   $("tags-toggle").addEventListener("click", () => { state.original = !state.original; writeState(); drawTags(); });
   for (const where of ["first", "prev", "next", "last"]) $(where).addEventListener("click", () => step(where));
+  fill($("main-line"), WORDS.mainLine);
+  $("main-line").title = WORDS.mainLineTitle;
+  $("main-line").addEventListener("click", mainLine);
   onStepKeys(step);
   load();
 }

@@ -62,6 +62,9 @@ const RU = {
     "all games at this position": "все партии с этой позицией",
     "the games of this list (filtered)": "партии этого списка (с фильтром)", "Download PDN: ": "Скачать PDN: ",
     "Moves played": "Сыгранные ходы", "Board": "Доска", "Opening tree": "Дерево дебютов",
+    "↩ Main line": "↩ Главная линия", "Back to the main line where this variation leaves it": "Вернуться в главную линию, где от неё отходит этот вариант",
+    "fits no legal move here": "не подходит ни к одному допустимому ходу",
+    "not replayed: an earlier move of this line fits no legal move": "не воспроизведён: более ранний ход этой линии недопустим",
   },
   patterns: [
     ["^(\\d+) games · (\\d+) positions indexed$", "партий: {1:n} · позиций в индексе: {2:n}"],
@@ -87,6 +90,8 @@ const RU = {
     ["^The first (\\d+) of (\\d+) are shown; a name narrows the list\\.$",
       "Показаны первые {1:n} из {2:n}; имя сужает список."],
     ["^database: (.+)$", "база данных: {1}"],
+    ["^(.+) \\(White\\) – (.+) \\(Black\\)$", "{1} (белые) – {2} (чёрные)"],
+    ["^(.+) \\(Black\\) – (.+) \\(White\\)$", "{1} (чёрные) – {2} (белые)"],
   ],
 };
 
@@ -137,6 +142,9 @@ const NL = {
     "all games at this position": "alle partijen met deze stelling",
     "the games of this list (filtered)": "de partijen van deze lijst (gefilterd)", "Download PDN: ": "PDN downloaden: ",
     "Moves played": "Gespeelde zetten", "Board": "Bord", "Opening tree": "Openingsboom",
+    "↩ Main line": "↩ Hoofdvariant", "Back to the main line where this variation leaves it": "Terug naar de hoofdvariant waar deze variant afsplitst",
+    "fits no legal move here": "past op geen reglementaire zet",
+    "not replayed: an earlier move of this line fits no legal move": "niet nagespeeld: een eerdere zet van deze lijn is onreglementair",
   },
   patterns: [
     ["^(\\d+) games · (\\d+) positions indexed$", "{1:n} partijen · {2:n} stellingen geïndexeerd"],
@@ -162,6 +170,8 @@ const NL = {
     ["^The first (\\d+) of (\\d+) are shown; a name narrows the list\\.$",
       "De eerste {1:n} van {2:n} worden getoond; een naam verkleint de lijst."],
     ["^database: (.+)$", "database: {1}"],
+    ["^(.+) \\(White\\) – (.+) \\(Black\\)$", "{1} (wit) – {2} (zwart)"],
+    ["^(.+) \\(Black\\) – (.+) \\(White\\)$", "{1} (zwart) – {2} (wit)"],
   ],
 };
 

@@ -1,7 +1,7 @@
 // The problems page: `report` as a list, filtered by status, variant and
 // file, a page at a time; each game links to the viewer at its fault.
 
-import { api, badge, el, fill, pageParams, setPageParams, showSummary, tag } from "./common.js";
+import { api, badge, el, fill, firstSide, pageParams, players, setPageParams, showSummary } from "./common.js";
 
 const PAGE = 50;
 const FIELDS = ["status", "variant", "file", "resolved", "results"];
@@ -45,7 +45,7 @@ async function show() {
       el("td", { className: "num" }, el("a", { href }, r.game)),
       el("td", {}, badge(r.status)),
       el("td", {}, `${r.file}:${r.line} (game ${r.index})`),
-      el("td", {}, `${tag(r.tags, "White")} – ${tag(r.tags, "Black")}`),
+      el("td", {}, players(r.tags, firstSide(r.variant))),
       el("td", {}, r.variant),
       el("td", { className: "num" }, r.ply ?? ""),
       el("td", {}, r.token ?? ""),

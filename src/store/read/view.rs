@@ -110,9 +110,17 @@ pub struct GameView {
     pub opening_ply: Option<i64>,
     /// Its three-move ballot (English games).
     pub ballot: Option<String>,
-    /// The result as written.
-    #[serde(skip)]
+    /// The result as written (the game's terminator, else its `Result`
+    /// tag); `None` when it has neither.
     pub result: Option<String>,
+    /// Who moves first by the game's rules (Black in English checkers and
+    /// pool); `None` when its variant is not known.
+    pub first_side: Option<Color>,
+    /// The comments written before the first move.
+    pub comments: Vec<String>,
+    /// The main line as written, one entry per ply, with comments, NAGs
+    /// and variations (the objects of the API's `moves`).
+    pub annotated: Vec<PlyView>,
     /// The game's check record.
     #[serde(skip)]
     pub record: RecordBody,
@@ -175,10 +183,19 @@ pub struct PlyView {
     /// Whether the position after it is certain (every reading passes
     /// through it); always false in variations.
     pub certain: bool,
+    /// In a variation, the comments written before its first move (on
+    /// that move; empty elsewhere: the main line's are the game's).
+    pub comments_before: Vec<String>,
     /// Comments after it.
     pub comments: Vec<String>,
     /// Annotations after it: `$n` glyphs, marks (`!`, `?!`, …) as written.
     pub nags: Vec<String>,
+    /// The same annotations as people read them: `$1` as `!`, `$2` as
+    /// `?`, … ([`Nag::shown`]).
+    pub glyphs: Vec<String>,
+    /// Whether it fits no legal move of the position before it (the moves
+    /// after it in its line are not replayed).
+    pub illegal: bool,
     /// Variations after it: alternatives to this ply, each replayed from
     /// the position before it.
     pub variations: Vec<Vec<PlyView>>,
@@ -264,6 +281,12 @@ pub struct GameDetail {
     pub notation: Option<Notation>,
     /// Canonical FEN of position 0; `None` without a board.
     pub start_fen: Option<String>,
+    /// The result as written (as [`GameView::result`]).
+    pub result: Option<String>,
+    /// Who moves first by the game's rules.
+    pub first_side: Option<Color>,
+    /// The comments written before the first move.
+    pub comments: Vec<String>,
     /// The main line as written, one entry per ply.
     pub moves: Vec<PlyView>,
     /// The position shown: plies played before it.
@@ -323,19 +346,11 @@ impl Store {
         ply: Option<usize>,
         notation: Option<Notation>,
     ) -> Result<GameDetail, ViewError> {
-        let Viewed { view, checked } = self.viewed(id, ply, notation)?;
-        let text = self.original_text(id)?.unwrap_or_default();
-        let original = Reader::new(text.as_bytes()).next_game().ok().flatten();
-        // The plies as read: a capture written one jump per move is one
-        // ply, as the stored moves count them.
-        let shape = match &checked {
-            Some(reading) => as_read(reading),
-            None => AsRead::joining(view.record.notation),
-        };
-        let moves = original
-            .as_ref()
-            .map(|game| main_line(game, &view, &shape))
-            .unwrap_or_default();
+        let Viewed {
+            view,
+            checked,
+            original,
+        } = self.viewed(id, ply, notation)?;
         let (fault, readings, readings_total) = match &view.reading {
             Some(reading) => (
                 fault(&view.record, reading),
@@ -362,7 +377,10 @@ impl Store {
             result_check: view.result_check,
             notation: view.notation,
             start_fen: view.reading.as_ref().map(|r| write_fen(&r.start)),
-            moves,
+            result: view.result,
+            first_side: view.first_side,
+            comments: view.comments,
+            moves: view.annotated,
             ply: view.ply,
             certain: view.certain,
             fen: view.fen,
@@ -377,14 +395,43 @@ impl Store {
         })
     }
 
-    /// The view of a game, with the check of its original text when it
-    /// was checked again (a game that is not ok).
+    /// The view of a game with its main line as written, the check of
+    /// its original text when it was checked again (a game that is not
+    /// ok) and that text as read.
     fn viewed(
         &self,
         id: GameId,
         ply: Option<usize>,
         notation: Option<Notation>,
     ) -> Result<Viewed, ViewError> {
+        let (mut view, checked) = self.positioned(id, ply, notation)?;
+        let text = self.original_text(id)?.unwrap_or_default();
+        let original = Reader::new(text.as_bytes()).next_game().ok().flatten();
+        // The plies as read: a capture written one jump per move is one
+        // ply, as the stored moves count them.
+        let shape = match &checked {
+            Some(reading) => as_read(reading),
+            None => AsRead::joining(view.record.notation),
+        };
+        if let Some(game) = &original {
+            view.annotated = main_line(game, &view, &shape);
+            view.comments = comment_texts(&game.line.comments);
+        }
+        Ok(Viewed {
+            view,
+            checked,
+            original,
+        })
+    }
+
+    /// The view of a game at its position, with the check of its original
+    /// text when it was checked again.
+    fn positioned(
+        &self,
+        id: GameId,
+        ply: Option<usize>,
+        notation: Option<Notation>,
+    ) -> Result<(GameView, Option<Reading>), ViewError> {
         let game = self
             .game(id)?
             .ok_or_else(|| ViewError::NotFound(format!("no game {id} in the database")))?;
@@ -401,10 +448,7 @@ impl Store {
             }
             view.notation = game.notation;
             view.no_board = Some(why);
-            return Ok(Viewed {
-                view,
-                checked: None,
-            });
+            return Ok((view, None));
         }
         let Some((rules, start, moves)) = game.reading() else {
             return Err(ViewError::NoBoard(format!(
@@ -440,7 +484,7 @@ impl Store {
             moves,
             notation,
         });
-        Ok(Viewed { view, checked })
+        Ok((view, checked))
     }
 
     /// Which positions of the game are certain: every one for an ok game;
@@ -484,10 +528,17 @@ impl Store {
     }
 }
 
-/// A view, and how the game's text read when it was checked again.
+/// A view, how the game's text read when it was checked again, and that
+/// text as read.
 struct Viewed {
     view: GameView,
     checked: Option<Reading>,
+    original: Option<Game>,
+}
+
+/// The texts of comments.
+fn comment_texts(comments: &[crate::pdn::Comment]) -> Vec<String> {
+    comments.iter().map(|c| c.text.clone()).collect()
 }
 
 /// The view of a game before its position is chosen.
@@ -513,6 +564,9 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         opening_ply: game.opening_ply,
         ballot: game.ballot.clone(),
         result: game.result.clone(),
+        first_side: game.rules().map(|rules| rules.first),
+        comments: Vec::new(),
+        annotated: Vec::new(),
         record: game.record.clone(),
         reading: None,
         certain_plies: Vec::new(),
@@ -520,6 +574,7 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
 }
 
 /// How a view names moves: rules, notation, who moved first.
+#[derive(Clone, Copy)]
 struct Naming<'a> {
     rules: &'a Rules,
     notation: Notation,
@@ -572,28 +627,41 @@ fn main_line(game: &Game, view: &GameView, shape: &AsRead<'_>) -> Vec<PlyView> {
     }
     let moves: Vec<Move> = played.iter().map(|(_, m)| *m).collect();
     let read = shape.line(game, &game.line);
+    let replayed = Replayed {
+        positions: &positions,
+        moves: &moves,
+        certain: &|ply| view.certain_plies.contains(&ply),
+        // Past the replay limit the main line stops without a fault.
+        stops_illegal: view.record.status == Status::Illegal,
+    };
     line_view(
         read.as_ref().unwrap_or(&game.line),
         &game.movetext,
         1,
-        &positions,
-        &moves,
-        &naming,
-        &|ply| view.certain_plies.contains(&ply),
+        &replayed,
+        naming,
     )
 }
 
-/// The plies of a line from game ply `first`: `positions[k]` is the
-/// position before its `k`-th ply and `moves[k]` the move read there,
-/// as far as the line was replayed.
+/// How far a line was replayed: `positions[k]` is the position before
+/// its `k`-th ply and `moves[k]` the move read there.
+struct Replayed<'a> {
+    positions: &'a [Position],
+    moves: &'a [Move],
+    /// Whether the position after a game ply is certain.
+    certain: &'a dyn Fn(usize) -> bool,
+    /// Whether a ply reached but not read fits no legal move (rather than
+    /// lying past a limit).
+    stops_illegal: bool,
+}
+
+/// The plies of a line from game ply `first`, as far as it was replayed.
 fn line_view(
     line: &Line,
     movetext: &str,
     first: usize,
-    positions: &[Position],
-    moves: &[Move],
-    naming: &Naming<'_>,
-    certain: &dyn Fn(usize) -> bool,
+    replayed: &Replayed<'_>,
+    naming: Naming<'_>,
 ) -> Vec<PlyView> {
     line.plies
         .iter()
@@ -601,20 +669,24 @@ fn line_view(
         .map(|(k, ply)| {
             let at = first + k;
             let (number, side) = move_number(naming.rules, naming.start_side, at);
-            let before = positions.get(k);
-            let read = before.zip(moves.get(k));
+            let before = replayed.positions.get(k);
+            let read = before.zip(replayed.moves.get(k));
             let named = read.map(|(before, mv)| naming.name(before, mv));
+            let nags = ply.nags();
             PlyView {
                 ply: at,
                 number,
                 side: side.name(),
                 token: ply.text(movetext).to_string(),
                 fen: read.map(|(before, mv)| write_fen(&before.play(mv))),
-                certain: read.is_some() && certain(at),
+                certain: read.is_some() && (replayed.certain)(at),
                 mv: named.as_ref().map(|n| n.mv.clone()),
                 name: named.map(|n| n.name),
-                comments: ply.comments().iter().map(|c| c.text.clone()).collect(),
-                nags: ply.nags().iter().map(nag_text).collect(),
+                comments_before: Vec::new(),
+                comments: comment_texts(ply.comments()),
+                nags: nags.iter().map(nag_text).collect(),
+                glyphs: nags.iter().map(Nag::shown).collect(),
+                illegal: replayed.stops_illegal && before.is_some() && read.is_none(),
                 variations: ply
                     .variations()
                     .iter()
@@ -632,7 +704,7 @@ fn variation_view(
     movetext: &str,
     at: usize,
     before: Option<Position>,
-    naming: &Naming<'_>,
+    naming: Naming<'_>,
 ) -> Vec<PlyView> {
     let (positions, moves) = match (before, naming.written_in) {
         (Some(before), Some(notation)) => {
@@ -649,7 +721,17 @@ fn variation_view(
         }
         _ => (Vec::new(), Vec::new()),
     };
-    line_view(line, movetext, at, &positions, &moves, naming, &|_| false)
+    let replayed = Replayed {
+        positions: &positions,
+        moves: &moves,
+        certain: &|_| false,
+        stops_illegal: true,
+    };
+    let mut plies = line_view(line, movetext, at, &replayed, naming);
+    if let Some(first) = plies.first_mut() {
+        first.comments_before = comment_texts(&line.comments);
+    }
+    plies
 }
 
 /// A NAG as written in JSON: `$n`, or the mark as written.
@@ -848,13 +930,60 @@ mod tests {
                 "no_board",
                 "opening",
                 "opening_ply",
-                "ballot"
+                "ballot",
+                "result",
+                "first_side",
+                "comments",
+                "annotated"
             ]
         );
+        assert_eq!(view["annotated"][1]["glyphs"], serde_json::json!(["!"]));
+        assert_eq!(view["first_side"], "white");
         assert_eq!(
             view["moves"],
             serde_json::json!(["23-18", "10-15", "21-17", "6-10"])
         );
+    }
+
+    #[test]
+    fn comments_before_the_first_move_and_illegal_variation_moves_are_shown() {
+        let (_dir, store) = store_of(
+            "[GameType \"21\"]\n{before any move} 1. 11-15 $2 23-19 \
+             ({first} 22-18 15x22 {taken} 25x18 ({then} 26x17)) \
+             (22-17 15-20 2. 17-13) 2. 8-11 1-0\n",
+        );
+        let detail = store.game_detail(GameId(1), None, None).unwrap();
+        assert_eq!(detail.comments, ["before any move"]);
+        assert_eq!(detail.first_side, Some(Color::Black));
+        assert_eq!(detail.result.as_deref(), Some("1-0"));
+        let moves = &detail.moves;
+        assert_eq!(
+            (moves[0].nags.clone(), moves[0].glyphs.clone()),
+            (vec!["$2".to_string()], vec!["?".to_string()])
+        );
+        assert!(
+            moves
+                .iter()
+                .all(|m| m.comments_before.is_empty() && !m.illegal)
+        );
+        let first = &moves[1].variations[0];
+        assert_eq!(first[0].comments_before, ["first"]);
+        assert_eq!(first[1].comments, ["taken"]);
+        assert!(first.iter().all(|m| m.fen.is_some() && !m.illegal));
+        // A variation inside a variation replays from the position before
+        // the move it replaces.
+        let inner = &first[2].variations[0];
+        assert_eq!((inner[0].ply, inner[0].mv.as_deref()), (4, Some("26x17")));
+        assert_eq!(inner[0].comments_before, ["then"]);
+        // 15-20 is no move here: shown as such, the rest not replayed.
+        let second = &moves[1].variations[1];
+        assert_eq!(second[0].mv.as_deref(), Some("22-17"));
+        assert!(second[0].comments_before.is_empty());
+        assert!(second[1].illegal && second[1].fen.is_none());
+        assert!(!second[2].illegal && second[2].fen.is_none());
+        let view = store.game_view(GameId(1), None, None).unwrap();
+        assert_eq!(view.annotated, detail.moves);
+        assert_eq!(view.comments, detail.comments);
     }
 
     #[test]
@@ -914,6 +1043,7 @@ mod tests {
         assert_eq!(fault.fen, detail.fen);
         assert_eq!(detail.ply, Some(2));
         assert_eq!(detail.moves[2].mv, None);
+        assert!(detail.moves[2].illegal && !detail.moves[3].illegal);
         assert_eq!(detail.moves[3].token, "7-10");
         assert!(matches!(
             store.game_detail(GameId(1), Some(3), None),
