@@ -19,6 +19,7 @@
 mod class;
 mod criteria;
 mod error;
+mod forward;
 mod json;
 mod manoeuvre;
 mod material;

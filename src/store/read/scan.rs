@@ -157,7 +157,7 @@ pub(in crate::store) fn fit_in(
             let Some(reversed) = criteria.test(position) else {
                 // Nothing later can fit once a side is too short of men
                 // or pieces.
-                return if criteria.hopeless(position) {
+                return if criteria.hopeless(position, &game.rules) {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -261,27 +261,50 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(16))
 }
 
-/// Rules and start positions met during a scan, by variant and start FEN.
+/// Rules and start positions met during a scan, by variant and start FEN
+/// (looked up without copying the row's text: most games share both).
 #[derive(Default)]
 struct Starts {
-    rules: HashMap<String, Option<Rules>>,
-    starts: HashMap<(String, Option<String>), Option<Position>>,
+    by_variant: HashMap<String, VariantStarts>,
+    kept: usize,
+}
+
+/// A variant's rules, its initial position and the set-up starts met.
+struct VariantStarts {
+    rules: Option<Rules>,
+    initial: Option<Position>,
+    set_up: HashMap<String, Option<Position>>,
 }
 
 impl Starts {
     fn get(&mut self, variant: &str, start_fen: Option<&str>) -> Option<(Rules, Position)> {
-        let rules = *self
-            .rules
-            .entry(variant.to_string())
-            .or_insert_with(|| Rules::parse(variant).ok());
-        let rules = rules?;
-        if self.starts.len() >= STARTS_KEPT {
-            self.starts.clear();
+        if !self.by_variant.contains_key(variant) {
+            let rules = Rules::parse(variant).ok();
+            let starts = VariantStarts {
+                rules,
+                initial: rules.map(|r| Position::initial(&r)),
+                set_up: HashMap::new(),
+            };
+            self.by_variant.insert(variant.to_string(), starts);
         }
-        let start = *self
-            .starts
-            .entry((variant.to_string(), start_fen.map(str::to_string)))
-            .or_insert_with(|| start_position(&rules, start_fen));
+        let starts = self.by_variant.get(variant)?;
+        let rules = starts.rules?;
+        let Some(fen) = start_fen else {
+            return Some((rules, starts.initial?));
+        };
+        if let Some(start) = starts.set_up.get(fen) {
+            return Some((rules, (*start)?));
+        }
+        if self.kept >= STARTS_KEPT {
+            for starts in self.by_variant.values_mut() {
+                starts.set_up.clear();
+            }
+            self.kept = 0;
+        }
+        let starts = self.by_variant.get_mut(variant)?;
+        let start = start_position(&rules, Some(fen));
+        starts.set_up.insert(fen.to_string(), start);
+        self.kept += 1;
         Some((rules, start?))
     }
 }
@@ -294,7 +317,7 @@ impl Store {
         &self,
         filter: &VariantFilter,
         criteria: &Criteria,
-        mut each: impl FnMut(&[Candidate]) -> Result<(), E>,
+        mut each: impl FnMut(Vec<Candidate>) -> Result<(), E>,
     ) -> Result<(), E> {
         let sql = format!(
             "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record, g.summary \
@@ -315,12 +338,11 @@ impl Store {
                 chunk.push(game);
             }
             if chunk.len() == CHUNK {
-                each(&chunk)?;
-                chunk.clear();
+                each(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)))?;
             }
         }
         if !chunk.is_empty() {
-            each(&chunk)?;
+            each(chunk)?;
         }
         Ok(())
     }
@@ -344,8 +366,7 @@ impl Store {
     ) -> Result<Shown, E> {
         let threads = threads();
         let (mut shown, mut total) = (0, 0);
-        self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
-            let fits = fits_of(chunk, criteria, all_plies, threads);
+        let mut hand_out = |fits: Vec<Fit>| -> Result<(), E> {
             for fit in self.passing(fits, games, |f| f.id)? {
                 total += 1;
                 if limit != 0 && shown >= limit {
@@ -358,6 +379,34 @@ impl Store {
                     each(hit)?;
                     shown += 1;
                 }
+            }
+            Ok(())
+        };
+        // The games are read while the chunk before is replayed; the fits
+        // come back in the chunks' order.
+        std::thread::scope(|scope| -> Result<(), E> {
+            let (to_replay, chunks) = std::sync::mpsc::sync_channel::<Vec<Candidate>>(1);
+            let (to_hand_out, found) = std::sync::mpsc::channel::<Vec<Fit>>();
+            scope.spawn(move || {
+                for chunk in chunks {
+                    let fits = fits_of(&chunk, criteria, all_plies, threads);
+                    if to_hand_out.send(fits).is_err() {
+                        break;
+                    }
+                }
+            });
+            self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
+                // Sending fails only when the replaying thread is gone
+                // (on a bug); its chunks are then left out.
+                let _ = to_replay.send(chunk);
+                while let Ok(fits) = found.try_recv() {
+                    hand_out(fits)?;
+                }
+                Ok(())
+            })?;
+            drop(to_replay);
+            for fits in found {
+                hand_out(fits)?;
             }
             Ok(())
         })?;
@@ -768,6 +817,104 @@ mod tests {
             }
         }
         assert!(hits_seen > 100, "{hits_seen}");
+    }
+
+    /// A pattern of men a position has (one to three, and perhaps a group
+    /// of two more of which one must hold).
+    fn men_of(rng: &mut SplitMix64, rules: &Rules, seen: &Position) -> Pattern {
+        let men: Vec<Cond> = squares(rules.geometry.all())
+            .filter_map(|s| {
+                let piece = seen.piece_at(s).filter(|p| !p.king)?;
+                let class = match piece.color {
+                    Color::White => PieceClass::WhiteMan,
+                    Color::Black => PieceClass::BlackMan,
+                };
+                Some(Cond {
+                    class,
+                    squares: s.bit(),
+                    negated: false,
+                })
+            })
+            .collect();
+        let mut pattern = Pattern::empty(rules.geometry);
+        if men.is_empty() {
+            return pattern;
+        }
+        for _ in 0..1 + rng.below(3) {
+            pattern.require(men[rng.below(men.len())]);
+        }
+        if rng.below(2) == 0 {
+            pattern.any_of = vec![vec![men[rng.below(men.len())], men[rng.below(men.len())]]];
+        }
+        pattern
+    }
+
+    #[test]
+    fn games_whose_men_went_past_are_left_as_replaying_them_through_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::English,
+            Preset::Italian,
+            Preset::Czech,
+            Preset::Spanish,
+        ];
+        let store = archive(dir.path(), &presets, 60);
+        let mut rng = SplitMix64::new(1906);
+        let (mut hits_seen, mut stopped) = (0, 0);
+        for preset in presets {
+            let games = every_position(&store, preset);
+            for round in 0..12 {
+                let (_, rules, positions) = &games[rng.below(games.len())];
+                let seen = positions[rng.below(positions.len())];
+                let pattern = men_of(&mut rng, rules, &seen);
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(Some(pattern.clone()), None, colours);
+                let backwards = Rules {
+                    men_capture_backward: true,
+                    ..*rules
+                };
+                let mut expected = Vec::new();
+                for (id, rules, positions) in &games {
+                    let fits = |p: &Position| {
+                        (colours.as_given() && pattern.matches(p))
+                            || (colours.reversed() && pattern.matches(&reversed_position(p, rules)))
+                    };
+                    let plies: Vec<i64> = (0..positions.len())
+                        .filter(|&ply| fits(&positions[ply]))
+                        .map(|ply| ply as i64)
+                        .collect();
+                    if let Some(&first) = plies.first() {
+                        let reversed =
+                            !(colours.as_given() && pattern.matches(&positions[first as usize]));
+                        expected.push((*id, first, reversed, plies));
+                    }
+                    // Games the men's rows end early (the counts alone would not).
+                    stopped +=
+                        usize::from(positions.iter().any(|p| {
+                            criteria.hopeless(p, rules) && !criteria.hopeless(p, &backwards)
+                        }));
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(
+                        &criteria,
+                        &VariantFilter::new(Some(preset.name())),
+                        &GameFilter::default(),
+                        true,
+                        0,
+                        |hit| {
+                            let plies = hit.matching_plies.unwrap();
+                            found.push((hit.game.get(), hit.ply, hit.reversed, plies));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(found, expected, "{preset:?} {pattern:?} {colours:?}");
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 100, "{hits_seen}");
+        assert!(stopped > 100, "{stopped}");
     }
 
     /// A manoeuvre taken from a move a game plays, some of its parts left
