@@ -179,6 +179,7 @@ impl Criteria {
                 seq.iter().all(|m| {
                     m.before.as_ref().is_none_or(|p| p.may_fit(summary))
                         && m.after.as_ref().is_none_or(|p| p.may_fit(summary))
+                        && summary.played.is_none_or(|played| played.may_play(m))
                 })
             });
         }
