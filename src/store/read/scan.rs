@@ -459,6 +459,7 @@ impl Store {
                     each(hit)
                 })
             }
+            Colours::Both if games.is_empty() => self.both_in_order(query, &reversed, limit, each),
             Colours::Both => {
                 let given = self.first_plies_at(&query.position, &query.filter)?;
                 let turned = self.first_plies_at(&reversed, &query.filter)?;
@@ -487,6 +488,86 @@ impl Store {
                 Ok(Shown { shown, total })
             }
         }
+    }
+}
+
+impl Store {
+    /// The games that reach the query's position as given or `reversed`
+    /// (no game filters), in id order, each once at its first ply there
+    /// (as given on a tie), at most `limit` (0 for all) handed to `each`.
+    /// The games of the position fewer games reach are listed; the others
+    /// are read in order beside them, only until the limit and the last
+    /// listed game are passed (the total is then known from the counts).
+    fn both_in_order<E: From<StoreError>>(
+        &self,
+        query: &PositionQuery,
+        reversed: &Position,
+        limit: usize,
+        mut each: impl FnMut(SearchHit) -> Result<(), E>,
+    ) -> Result<Shown, E> {
+        let given = &query.position;
+        let counts = [
+            self.games_at_count(given, &query.filter)?,
+            self.games_at_count(reversed, &query.filter)?,
+        ];
+        // Which side is listed: the reversed position when it has fewer.
+        let listed_reversed = counts[1] <= counts[0];
+        let (listed_at, read_at) = if listed_reversed {
+            (reversed, given)
+        } else {
+            (given, reversed)
+        };
+        let mut listed = self.first_plies_at(listed_at, &query.filter)?;
+        listed.sort_unstable();
+        listed.dedup_by_key(|f| f.0);
+        let last_listed = listed.last().map(|f| f.0);
+        let (mut next, mut in_both, mut shown) = (0, 0, 0);
+        // Whether `limit` games have been handed out, after this one.
+        let mut hand_out = |(game, ply, outcome): (i64, i64, i64), is_reversed: bool| {
+            if limit == 0 || shown < limit {
+                let at = if is_reversed { reversed } else { given };
+                if let Some(mut hit) = self.search_hit(game, ply, outcome, write_fen(at))? {
+                    hit.reversed = is_reversed;
+                    each(hit)?;
+                    shown += 1;
+                }
+            }
+            Ok::<_, E>(limit != 0 && shown >= limit)
+        };
+        self.each_first_ply_at(read_at, &query.filter, |found| {
+            while listed.get(next).is_some_and(|l| l.0 < found.0) {
+                hand_out(listed[next], listed_reversed)?;
+                next += 1;
+            }
+            let all_shown = match listed.get(next) {
+                Some(&other) if other.0 == found.0 => {
+                    in_both += 1;
+                    next += 1;
+                    // The first ply; on a tie, the position as given.
+                    let (reversed_at, given_at) = if listed_reversed {
+                        (other, found)
+                    } else {
+                        (found, other)
+                    };
+                    if reversed_at.1 < given_at.1 {
+                        hand_out(reversed_at, true)?
+                    } else {
+                        hand_out(given_at, false)?
+                    }
+                }
+                _ => hand_out(found, !listed_reversed)?,
+            };
+            Ok::<_, E>(if all_shown && last_listed.is_none_or(|l| found.0 >= l) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        })?;
+        for &rest in &listed[next..] {
+            hand_out(rest, listed_reversed)?;
+        }
+        let total = (counts[0] + counts[1]).saturating_sub(in_both);
+        Ok(Shown { shown, total })
     }
 }
 
@@ -1053,6 +1134,80 @@ mod tests {
             }
         }
         assert!(hits_seen > 20, "{hits_seen}");
+    }
+
+    #[test]
+    fn both_colours_without_filters_read_in_order_find_what_both_lists_merged_find() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = archive(dir.path(), &[Preset::English], 40);
+        // Games set up at the reversal of positions of the others, with a
+        // move or none: positions reached both ways.
+        let games = every_position(&store, Preset::English);
+        let rules = Preset::English.rules();
+        let mut rng = SplitMix64::new(33);
+        let mut picked = Vec::new();
+        let mut text = String::new();
+        for (_, _, positions) in games.iter().take(12) {
+            let p = positions[rng.below(positions.len().min(12))];
+            let turned = reversed_position(&p, &rules);
+            for _ in 0..1 + rng.below(3) {
+                let moves = turned.legal_moves(&rules);
+                let first = moves
+                    .get(rng.below(moves.len().max(1)))
+                    .map(|m| m.short_numeric());
+                text.push_str(&format!(
+                    "[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n{} *\n\n",
+                    write_fen(&turned),
+                    first.map_or(String::new(), |m| format!("1. {m}"))
+                ));
+            }
+            picked.push(p);
+        }
+        drop(store);
+        let pdn = dir.path().join("turned.pdn");
+        std::fs::write(&pdn, text).unwrap();
+        let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let inputs = vec![crate::pdn::Input::open(&pdn, None).unwrap().unwrap()];
+        crate::store::import::Importer::new(&mut store, crate::replay::Overrides::default())
+            .run(&inputs, &mut |_| {})
+            .unwrap();
+        drop(store);
+        let store = Store::open(&dir.path().join("db.sqlite"), Mode::Read).unwrap();
+        let mut turned_hits = 0;
+        for p in picked {
+            let query = store
+                .position_query(Some(&write_fen(&p)), None, Some("english"))
+                .unwrap();
+            let turned = reversed_position(&query.position, &query.rules);
+            let given = store
+                .first_plies_at(&query.position, &query.filter)
+                .unwrap();
+            let other = store.first_plies_at(&turned, &query.filter).unwrap();
+            turned_hits += other.len();
+            let merged = merge_first(given, other);
+            for limit in [0, 1, 2, 5] {
+                let mut found = Vec::new();
+                let shown = store
+                    .each_search_hit_in(
+                        &query,
+                        Colours::Both,
+                        &GameFilter::default(),
+                        limit,
+                        |hit| {
+                            found.push((hit.game.get(), hit.ply, hit.reversed));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                let mut expected: Vec<_> = merged.iter().map(|m| (m.0, m.1, m.3)).collect();
+                if limit != 0 {
+                    expected.truncate(limit);
+                }
+                assert_eq!(found, expected, "{} {limit}", write_fen(&p));
+                assert_eq!(shown.total, merged.len());
+            }
+        }
+        assert!(turned_hits > 10, "{turned_hits}");
     }
 
     #[test]
