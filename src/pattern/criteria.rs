@@ -1,9 +1,10 @@
 //! What one search looks for: a pattern and/or a material, as given,
 //! with colours reversed, or both.
 
-use crate::rules::Position;
+use crate::rules::{Position, Rules};
 
 use super::class::PieceClass;
+use super::forward::Passed;
 use super::manoeuvre::Manoeuvre;
 use super::material::Material;
 use super::spec::Pattern;
@@ -82,6 +83,9 @@ pub struct Criteria {
     /// pieces and black pieces a fitting position has (see
     /// [`Criteria::hopeless`]).
     needs: [[u32; 4]; 2],
+    /// As given and reversed, the men the pattern needs (see
+    /// [`Passed`]).
+    passed: [Option<Passed>; 2],
 }
 
 impl Criteria {
@@ -95,6 +99,10 @@ impl Criteria {
             needs(pattern.as_ref(), material.as_ref()),
             needs(reversed.0.as_ref(), reversed.1.as_ref()),
         ];
+        let passed = [
+            pattern.as_ref().map(Passed::of),
+            reversed.0.as_ref().map(Passed::of),
+        ];
         Criteria {
             pattern,
             material,
@@ -103,20 +111,27 @@ impl Criteria {
             manoeuvres: Vec::new(),
             reversed_manoeuvres: Vec::new(),
             needs,
+            passed,
         }
     }
 
-    /// Whether no position after `position` in a game can fit the
-    /// pattern and material: a side has fewer men, or fewer pieces, than
-    /// a fitting position has, and neither ever grows in a game (men
-    /// only leave the board, captured or crowned; pieces only captured).
+    /// Whether no position after `position` (included) in a game under
+    /// `rules` can fit the pattern and material: a side has fewer men, or
+    /// fewer pieces, than a fitting position has, and neither ever grows
+    /// in a game (men only leave the board, captured or crowned; pieces
+    /// only captured); or, under rules where men never go backwards, the
+    /// men the pattern needs have gone past its squares (see [`Passed`]).
     #[inline]
-    pub fn hopeless(&self, position: &Position) -> bool {
+    pub fn hopeless(&self, position: &Position, rules: &Rules) -> bool {
         let counts = Material::counts(position);
         let have = [counts[0], counts[2], counts[4], counts[5]];
-        let short = |need: &[u32; 4]| have.iter().zip(need).any(|(h, n)| h < n);
-        (!self.colours.as_given() || short(&self.needs[0]))
-            && (!self.colours.reversed() || short(&self.needs[1]))
+        let out = |way: usize| {
+            have.iter().zip(&self.needs[way]).any(|(h, n)| h < n)
+                || self.passed[way]
+                    .as_ref()
+                    .is_some_and(|p| p.test(position, rules))
+        };
+        (!self.colours.as_given() || out(0)) && (!self.colours.reversed() || out(1))
     }
 
     /// These criteria with `manoeuvres` to play.
@@ -164,6 +179,7 @@ impl Criteria {
                 seq.iter().all(|m| {
                     m.before.as_ref().is_none_or(|p| p.may_fit(summary))
                         && m.after.as_ref().is_none_or(|p| p.may_fit(summary))
+                        && summary.played.is_none_or(|played| played.may_play(m))
                 })
             });
         }
@@ -231,6 +247,12 @@ mod tests {
         assert_eq!(both.test(&reversal), Some(false));
     }
 
+    impl Criteria {
+        fn hopeless_here(&self, position: &Position) -> bool {
+            self.hopeless(position, &Preset::Filipino.rules())
+        }
+    }
+
     #[test]
     fn a_game_is_hopeless_once_a_side_is_short_of_men_or_pieces() {
         let rules = Preset::English.rules();
@@ -239,16 +261,16 @@ mod tests {
         };
         let pattern = Pattern::parse("W27,28:B*5", &rules).unwrap();
         let given = Criteria::new(Some(pattern.clone()), None, Colours::AsGiven);
-        assert!(given.hopeless(&at("W:W27,K28:B5,6")));
-        assert!(!given.hopeless(&at("W:W30,31:BK9")));
-        assert!(given.hopeless(&at("W:W30,31:B")));
+        assert!(given.hopeless_here(&at("W:W27,K28:B5,6")));
+        assert!(!given.hopeless_here(&at("W:W30,31:BK9")));
+        assert!(given.hopeless_here(&at("W:W30,31:B")));
         let both = Criteria::new(Some(pattern), None, Colours::Both);
-        assert!(!both.hopeless(&at("W:W27,K28:B5,6")));
-        assert!(both.hopeless(&at("W:W27,K28:B5")));
+        assert!(!both.hopeless_here(&at("W:W27,K28:B5,6")));
+        assert!(both.hopeless_here(&at("W:W27,K28:B5")));
         let material = Material::parse("w=3+").unwrap();
         let counted = Criteria::new(None, Some(material), Colours::AsGiven);
-        assert!(counted.hopeless(&at("W:W27,K28:B5")));
-        assert!(!counted.hopeless(&at("W:W27,K28,K1:B5")));
+        assert!(counted.hopeless_here(&at("W:W27,K28:B5")));
+        assert!(!counted.hopeless_here(&at("W:W27,K28,K1:B5")));
     }
 
     #[test]

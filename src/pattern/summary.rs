@@ -16,12 +16,14 @@
 //! must pass them; conditions that must not hold, and empty squares, are
 //! not tested), so it is true for every game that has a fitting position.
 //! The search replays the games it passes; the scan's brute-force test
-//! compares its answers with every game replayed.
+//! compares its answers with every game replayed. What the game's moves
+//! did is kept beside, for manoeuvres (see [`Played`]).
 
-use crate::rules::{Bitboard, Color, Position};
+use crate::rules::{Bitboard, Color, Move, Position};
 
 use super::class::PieceClass;
 use super::material::Material;
+use super::played::Played;
 use super::spec::{Cond, Pattern};
 
 /// The squares and counts a game's positions go through.
@@ -35,6 +37,10 @@ pub struct Summary {
     pub least: [u32; 6],
     /// The most of each count of [`Material::counts`].
     pub most: [u32; 6],
+    /// What the game's moves did (see [`Played`]); `None` when not kept
+    /// (a summary stored by an older pdndb), and then no manoeuvre is
+    /// ruled out.
+    pub played: Option<Played>,
 }
 
 impl Default for Summary {
@@ -51,6 +57,7 @@ impl Summary {
             kings: [0; 2],
             least: [u32::MAX; 6],
             most: [0; 6],
+            played: Some(Played::default()),
         }
     }
 
@@ -65,6 +72,13 @@ impl Summary {
         for (k, n) in Material::counts(position).into_iter().enumerate() {
             self.least[k] = self.least[k].min(n);
             self.most[k] = self.most[k].max(n);
+        }
+    }
+
+    /// Adds one move, played from `before` (see [`Played`]).
+    pub fn add_move(&mut self, before: &Position, mv: &Move) {
+        if let Some(played) = &mut self.played {
+            played.add(before, mv);
         }
     }
 

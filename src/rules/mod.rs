@@ -2,6 +2,7 @@
 //! Zobrist keys and perft. Nothing here knows about notation or PDN.
 
 mod board;
+mod canonical;
 mod fit;
 mod movegen;
 mod outcome;

@@ -470,7 +470,7 @@ impl Position {
 
     /// Every legal capture, into `moves` (cleared first), `starts` the
     /// position's [`Position::capture_starts`].
-    fn captures_of_into(&self, rules: &Rules, starts: Bitboard, moves: &mut Vec<Move>) {
+    pub(super) fn captures_of_into(&self, rules: &Rules, starts: Bitboard, moves: &mut Vec<Move>) {
         moves.clear();
         self.capture_routes_into(rules, starts, moves);
         self.keep_chosen_captures(rules, moves);
@@ -481,7 +481,7 @@ impl Position {
     /// none is spared the route search): exactly those that can make a
     /// first jump, with the side's flying kings (whatever their
     /// surroundings) and, where men may not take kings, men next to one.
-    fn capture_starts(&self, rules: &Rules) -> Bitboard {
+    pub(super) fn capture_starts(&self, rules: &Rules) -> Bitboard {
         let us = self.pieces(self.side);
         let them = self.pieces(self.side.opponent());
         let g = rules.geometry;
@@ -630,7 +630,7 @@ impl Position {
     }
 
     /// The plain moves from a square of `origins` to one of `targets`.
-    fn quiet_moves_between(
+    pub(super) fn quiet_moves_between(
         &self,
         rules: &Rules,
         origins: Bitboard,
@@ -799,7 +799,7 @@ impl Position {
 }
 
 impl Move {
-    fn simple(from: usize, to: usize, king: bool, promotes: bool) -> Move {
+    pub(super) fn simple(from: usize, to: usize, king: bool, promotes: bool) -> Move {
         let mut path = [0u8; MAX_PATH];
         path[0] = to as u8;
         Move {

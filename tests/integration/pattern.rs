@@ -351,3 +351,55 @@ fn manoeuvres_are_found_in_order_from_the_command_and_the_api() {
         r.body
     );
 }
+
+#[test]
+fn manoeuvres_are_found_alike_with_summaries_of_moves_older_ones_and_after_recheck() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("games.pdn");
+    generate(&pdn, "filipino", 300, 12);
+    let db = dir.path().join("games.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let manoeuvres = [
+        "B K *x* taken=2+",
+        "W M *x* promotes=yes",
+        "K 1/*",
+        "W M 22-18",
+    ];
+    let search = || {
+        manoeuvres
+            .iter()
+            .map(|m| {
+                let args = ["search", "--json", "--limit", "0", "--manoeuvre", m];
+                let (out, err, code) = run(&db, &args);
+                assert_eq!(code, 0, "{m}: {err}");
+                json_lines(&out).len()
+            })
+            .collect::<Vec<_>>()
+    };
+    let lengths = || -> Vec<(i64, i64)> {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT length(summary), count(*) FROM game GROUP BY 1 ORDER BY 1")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(lengths(), [(65, 300)]);
+    let found = search();
+    assert!(found.iter().all(|&n| n > 0 && n < 300), "{found:?}");
+    // Summaries as stored before they kept the moves: those games are
+    // replayed.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE game SET summary = substr(summary, 1, 28)", [])
+        .unwrap();
+    assert_eq!(lengths(), [(28, 300)]);
+    assert_eq!(search(), found);
+    let (_, err, code) = run(&db, &["recheck"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lengths(), [(65, 300)]);
+    assert_eq!(search(), found);
+}

@@ -2,7 +2,8 @@
 //! move among the position's legal moves in canonical order (start square,
 //! then the landing squares of the canonical route, by number), written as
 //! LEB128. One byte per ply in practice, and independent of the move
-//! generator's internal order.
+//! generator's internal order. Reading finds each move from its rank
+//! ([`Position::canonical_nth`]) without sorting the legal moves.
 
 use crate::rules::{Move, Position, Rules};
 
@@ -51,9 +52,10 @@ pub fn encode_played(
 pub fn decode(rules: &Rules, start: &Position, mut data: &[u8]) -> Option<Vec<(Position, Move)>> {
     let mut out = Vec::new();
     let mut position = *start;
+    let mut scratch = Vec::with_capacity(32);
     while !data.is_empty() {
         let index = read_leb128(&mut data)? as usize;
-        let mv = *canonical_moves(&position, rules).get(index)?;
+        let mv = position.canonical_nth(rules, index, &mut scratch)?;
         out.push((position, mv));
         position = position.play(&mv);
     }
@@ -78,9 +80,7 @@ pub fn each_position(
             return Some(());
         }
         let index = read_leb128(&mut data)? as usize;
-        position.legal_moves_into(rules, &mut legal);
-        legal.sort_by(Move::canonical_cmp);
-        position = position.play(legal.get(index)?);
+        position = position.play(&position.canonical_nth(rules, index, &mut legal)?);
     }
     Some(())
 }
@@ -103,9 +103,7 @@ pub fn each_move(
             break;
         }
         let index = read_leb128(&mut data)? as usize;
-        position.legal_moves_into(rules, &mut legal);
-        legal.sort_by(Move::canonical_cmp);
-        let mv = *legal.get(index)?;
+        let mv = position.canonical_nth(rules, index, &mut legal)?;
         if each(ply, &position, &mv).is_break() {
             break;
         }
@@ -123,9 +121,10 @@ pub fn decode_prefix(
     plies: usize,
 ) -> Option<Position> {
     let mut position = *start;
+    let mut scratch = Vec::with_capacity(32);
     for _ in 0..plies {
         let index = read_leb128(&mut data)? as usize;
-        let mv = *canonical_moves(&position, rules).get(index)?;
+        let mv = position.canonical_nth(rules, index, &mut scratch)?;
         position = position.play(&mv);
     }
     Some(position)
@@ -145,9 +144,7 @@ pub fn prefix(data: &[u8], plies: usize) -> Option<&[u8]> {
 /// position the list is at there; `None` past the list's end or when the
 /// data does not fit the rules.
 pub fn move_at(rules: &Rules, position: &Position, data: &[u8], ply: usize) -> Option<Move> {
-    canonical_moves(position, rules)
-        .get(index_at(data, ply)?)
-        .copied()
+    position.canonical_nth(rules, index_at(data, ply)?, &mut Vec::new())
 }
 
 /// The stored index of the move a move list plays at `ply` (0-based)

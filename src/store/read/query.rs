@@ -953,6 +953,35 @@ impl Store {
     }
 
     /// Every game of the variant filter that reaches `position`, by id, as
+    /// `(game, first ply there, outcome code)`, handed to `each` as found
+    /// until it breaks.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub(in crate::store) fn each_first_ply_at<E: From<StoreError>>(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        mut each: impl FnMut((i64, i64, i64)) -> Result<ControlFlow<()>, E>,
+    ) -> Result<(), E> {
+        self.games_at(position, filter, Ply::Any, |(game, ply, _, outcome)| {
+            each((game, ply, outcome))
+        })
+    }
+
+    /// How many games of the variant filter reach `position`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(in crate::store) fn games_at_count(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+    ) -> Result<usize, StoreError> {
+        self.count_at(position, filter)
+    }
+
+    /// Every game of the variant filter that reaches `position`, by id, as
     /// `(game, first ply there, outcome code)`.
     ///
     /// # Errors

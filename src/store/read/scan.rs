@@ -157,7 +157,7 @@ pub(in crate::store) fn fit_in(
             let Some(reversed) = criteria.test(position) else {
                 // Nothing later can fit once a side is too short of men
                 // or pieces.
-                return if criteria.hopeless(position) {
+                return if criteria.hopeless(position, &game.rules) {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -261,27 +261,50 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(16))
 }
 
-/// Rules and start positions met during a scan, by variant and start FEN.
+/// Rules and start positions met during a scan, by variant and start FEN
+/// (looked up without copying the row's text: most games share both).
 #[derive(Default)]
 struct Starts {
-    rules: HashMap<String, Option<Rules>>,
-    starts: HashMap<(String, Option<String>), Option<Position>>,
+    by_variant: HashMap<String, VariantStarts>,
+    kept: usize,
+}
+
+/// A variant's rules, its initial position and the set-up starts met.
+struct VariantStarts {
+    rules: Option<Rules>,
+    initial: Option<Position>,
+    set_up: HashMap<String, Option<Position>>,
 }
 
 impl Starts {
     fn get(&mut self, variant: &str, start_fen: Option<&str>) -> Option<(Rules, Position)> {
-        let rules = *self
-            .rules
-            .entry(variant.to_string())
-            .or_insert_with(|| Rules::parse(variant).ok());
-        let rules = rules?;
-        if self.starts.len() >= STARTS_KEPT {
-            self.starts.clear();
+        if !self.by_variant.contains_key(variant) {
+            let rules = Rules::parse(variant).ok();
+            let starts = VariantStarts {
+                rules,
+                initial: rules.map(|r| Position::initial(&r)),
+                set_up: HashMap::new(),
+            };
+            self.by_variant.insert(variant.to_string(), starts);
         }
-        let start = *self
-            .starts
-            .entry((variant.to_string(), start_fen.map(str::to_string)))
-            .or_insert_with(|| start_position(&rules, start_fen));
+        let starts = self.by_variant.get(variant)?;
+        let rules = starts.rules?;
+        let Some(fen) = start_fen else {
+            return Some((rules, starts.initial?));
+        };
+        if let Some(start) = starts.set_up.get(fen) {
+            return Some((rules, (*start)?));
+        }
+        if self.kept >= STARTS_KEPT {
+            for starts in self.by_variant.values_mut() {
+                starts.set_up.clear();
+            }
+            self.kept = 0;
+        }
+        let starts = self.by_variant.get_mut(variant)?;
+        let start = start_position(&rules, Some(fen));
+        starts.set_up.insert(fen.to_string(), start);
+        self.kept += 1;
         Some((rules, start?))
     }
 }
@@ -294,7 +317,7 @@ impl Store {
         &self,
         filter: &VariantFilter,
         criteria: &Criteria,
-        mut each: impl FnMut(&[Candidate]) -> Result<(), E>,
+        mut each: impl FnMut(Vec<Candidate>) -> Result<(), E>,
     ) -> Result<(), E> {
         let sql = format!(
             "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record, g.summary \
@@ -315,12 +338,11 @@ impl Store {
                 chunk.push(game);
             }
             if chunk.len() == CHUNK {
-                each(&chunk)?;
-                chunk.clear();
+                each(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)))?;
             }
         }
         if !chunk.is_empty() {
-            each(&chunk)?;
+            each(chunk)?;
         }
         Ok(())
     }
@@ -344,8 +366,7 @@ impl Store {
     ) -> Result<Shown, E> {
         let threads = threads();
         let (mut shown, mut total) = (0, 0);
-        self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
-            let fits = fits_of(chunk, criteria, all_plies, threads);
+        let mut hand_out = |fits: Vec<Fit>| -> Result<(), E> {
             for fit in self.passing(fits, games, |f| f.id)? {
                 total += 1;
                 if limit != 0 && shown >= limit {
@@ -358,6 +379,34 @@ impl Store {
                     each(hit)?;
                     shown += 1;
                 }
+            }
+            Ok(())
+        };
+        // The games are read while the chunk before is replayed; the fits
+        // come back in the chunks' order.
+        std::thread::scope(|scope| -> Result<(), E> {
+            let (to_replay, chunks) = std::sync::mpsc::sync_channel::<Vec<Candidate>>(1);
+            let (to_hand_out, found) = std::sync::mpsc::channel::<Vec<Fit>>();
+            scope.spawn(move || {
+                for chunk in chunks {
+                    let fits = fits_of(&chunk, criteria, all_plies, threads);
+                    if to_hand_out.send(fits).is_err() {
+                        break;
+                    }
+                }
+            });
+            self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
+                // Sending fails only when the replaying thread is gone
+                // (on a bug); its chunks are then left out.
+                let _ = to_replay.send(chunk);
+                while let Ok(fits) = found.try_recv() {
+                    hand_out(fits)?;
+                }
+                Ok(())
+            })?;
+            drop(to_replay);
+            for fits in found {
+                hand_out(fits)?;
             }
             Ok(())
         })?;
@@ -410,6 +459,7 @@ impl Store {
                     each(hit)
                 })
             }
+            Colours::Both if games.is_empty() => self.both_in_order(query, &reversed, limit, each),
             Colours::Both => {
                 let given = self.first_plies_at(&query.position, &query.filter)?;
                 let turned = self.first_plies_at(&reversed, &query.filter)?;
@@ -438,6 +488,86 @@ impl Store {
                 Ok(Shown { shown, total })
             }
         }
+    }
+}
+
+impl Store {
+    /// The games that reach the query's position as given or `reversed`
+    /// (no game filters), in id order, each once at its first ply there
+    /// (as given on a tie), at most `limit` (0 for all) handed to `each`.
+    /// The games of the position fewer games reach are listed; the others
+    /// are read in order beside them, only until the limit and the last
+    /// listed game are passed (the total is then known from the counts).
+    fn both_in_order<E: From<StoreError>>(
+        &self,
+        query: &PositionQuery,
+        reversed: &Position,
+        limit: usize,
+        mut each: impl FnMut(SearchHit) -> Result<(), E>,
+    ) -> Result<Shown, E> {
+        let given = &query.position;
+        let counts = [
+            self.games_at_count(given, &query.filter)?,
+            self.games_at_count(reversed, &query.filter)?,
+        ];
+        // Which side is listed: the reversed position when it has fewer.
+        let listed_reversed = counts[1] <= counts[0];
+        let (listed_at, read_at) = if listed_reversed {
+            (reversed, given)
+        } else {
+            (given, reversed)
+        };
+        let mut listed = self.first_plies_at(listed_at, &query.filter)?;
+        listed.sort_unstable();
+        listed.dedup_by_key(|f| f.0);
+        let last_listed = listed.last().map(|f| f.0);
+        let (mut next, mut in_both, mut shown) = (0, 0, 0);
+        // Whether `limit` games have been handed out, after this one.
+        let mut hand_out = |(game, ply, outcome): (i64, i64, i64), is_reversed: bool| {
+            if limit == 0 || shown < limit {
+                let at = if is_reversed { reversed } else { given };
+                if let Some(mut hit) = self.search_hit(game, ply, outcome, write_fen(at))? {
+                    hit.reversed = is_reversed;
+                    each(hit)?;
+                    shown += 1;
+                }
+            }
+            Ok::<_, E>(limit != 0 && shown >= limit)
+        };
+        self.each_first_ply_at(read_at, &query.filter, |found| {
+            while listed.get(next).is_some_and(|l| l.0 < found.0) {
+                hand_out(listed[next], listed_reversed)?;
+                next += 1;
+            }
+            let all_shown = match listed.get(next) {
+                Some(&other) if other.0 == found.0 => {
+                    in_both += 1;
+                    next += 1;
+                    // The first ply; on a tie, the position as given.
+                    let (reversed_at, given_at) = if listed_reversed {
+                        (other, found)
+                    } else {
+                        (found, other)
+                    };
+                    if reversed_at.1 < given_at.1 {
+                        hand_out(reversed_at, true)?
+                    } else {
+                        hand_out(given_at, false)?
+                    }
+                }
+                _ => hand_out(found, !listed_reversed)?,
+            };
+            Ok::<_, E>(if all_shown && last_listed.is_none_or(|l| found.0 >= l) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        })?;
+        for &rest in &listed[next..] {
+            hand_out(rest, listed_reversed)?;
+        }
+        let total = (counts[0] + counts[1]).saturating_sub(in_both);
+        Ok(Shown { shown, total })
     }
 }
 
@@ -770,6 +900,104 @@ mod tests {
         assert!(hits_seen > 100, "{hits_seen}");
     }
 
+    /// A pattern of men a position has (one to three, and perhaps a group
+    /// of two more of which one must hold).
+    fn men_of(rng: &mut SplitMix64, rules: &Rules, seen: &Position) -> Pattern {
+        let men: Vec<Cond> = squares(rules.geometry.all())
+            .filter_map(|s| {
+                let piece = seen.piece_at(s).filter(|p| !p.king)?;
+                let class = match piece.color {
+                    Color::White => PieceClass::WhiteMan,
+                    Color::Black => PieceClass::BlackMan,
+                };
+                Some(Cond {
+                    class,
+                    squares: s.bit(),
+                    negated: false,
+                })
+            })
+            .collect();
+        let mut pattern = Pattern::empty(rules.geometry);
+        if men.is_empty() {
+            return pattern;
+        }
+        for _ in 0..1 + rng.below(3) {
+            pattern.require(men[rng.below(men.len())]);
+        }
+        if rng.below(2) == 0 {
+            pattern.any_of = vec![vec![men[rng.below(men.len())], men[rng.below(men.len())]]];
+        }
+        pattern
+    }
+
+    #[test]
+    fn games_whose_men_went_past_are_left_as_replaying_them_through_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::English,
+            Preset::Italian,
+            Preset::Czech,
+            Preset::Spanish,
+        ];
+        let store = archive(dir.path(), &presets, 60);
+        let mut rng = SplitMix64::new(1906);
+        let (mut hits_seen, mut stopped) = (0, 0);
+        for preset in presets {
+            let games = every_position(&store, preset);
+            for round in 0..12 {
+                let (_, rules, positions) = &games[rng.below(games.len())];
+                let seen = positions[rng.below(positions.len())];
+                let pattern = men_of(&mut rng, rules, &seen);
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(Some(pattern.clone()), None, colours);
+                let backwards = Rules {
+                    men_capture_backward: true,
+                    ..*rules
+                };
+                let mut expected = Vec::new();
+                for (id, rules, positions) in &games {
+                    let fits = |p: &Position| {
+                        (colours.as_given() && pattern.matches(p))
+                            || (colours.reversed() && pattern.matches(&reversed_position(p, rules)))
+                    };
+                    let plies: Vec<i64> = (0..positions.len())
+                        .filter(|&ply| fits(&positions[ply]))
+                        .map(|ply| ply as i64)
+                        .collect();
+                    if let Some(&first) = plies.first() {
+                        let reversed =
+                            !(colours.as_given() && pattern.matches(&positions[first as usize]));
+                        expected.push((*id, first, reversed, plies));
+                    }
+                    // Games the men's rows end early (the counts alone would not).
+                    stopped +=
+                        usize::from(positions.iter().any(|p| {
+                            criteria.hopeless(p, rules) && !criteria.hopeless(p, &backwards)
+                        }));
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(
+                        &criteria,
+                        &VariantFilter::new(Some(preset.name())),
+                        &GameFilter::default(),
+                        true,
+                        0,
+                        |hit| {
+                            let plies = hit.matching_plies.unwrap();
+                            found.push((hit.game.get(), hit.ply, hit.reversed, plies));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(found, expected, "{preset:?} {pattern:?} {colours:?}");
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 100, "{hits_seen}");
+        assert!(stopped > 100, "{stopped}");
+    }
+
     /// A manoeuvre taken from a move a game plays, some of its parts left
     /// open at random.
     fn manoeuvre_of(
@@ -906,6 +1134,80 @@ mod tests {
             }
         }
         assert!(hits_seen > 20, "{hits_seen}");
+    }
+
+    #[test]
+    fn both_colours_without_filters_read_in_order_find_what_both_lists_merged_find() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = archive(dir.path(), &[Preset::English], 40);
+        // Games set up at the reversal of positions of the others, with a
+        // move or none: positions reached both ways.
+        let games = every_position(&store, Preset::English);
+        let rules = Preset::English.rules();
+        let mut rng = SplitMix64::new(33);
+        let mut picked = Vec::new();
+        let mut text = String::new();
+        for (_, _, positions) in games.iter().take(12) {
+            let p = positions[rng.below(positions.len().min(12))];
+            let turned = reversed_position(&p, &rules);
+            for _ in 0..1 + rng.below(3) {
+                let moves = turned.legal_moves(&rules);
+                let first = moves
+                    .get(rng.below(moves.len().max(1)))
+                    .map(|m| m.short_numeric());
+                text.push_str(&format!(
+                    "[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n{} *\n\n",
+                    write_fen(&turned),
+                    first.map_or(String::new(), |m| format!("1. {m}"))
+                ));
+            }
+            picked.push(p);
+        }
+        drop(store);
+        let pdn = dir.path().join("turned.pdn");
+        std::fs::write(&pdn, text).unwrap();
+        let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let inputs = vec![crate::pdn::Input::open(&pdn, None).unwrap().unwrap()];
+        crate::store::import::Importer::new(&mut store, crate::replay::Overrides::default())
+            .run(&inputs, &mut |_| {})
+            .unwrap();
+        drop(store);
+        let store = Store::open(&dir.path().join("db.sqlite"), Mode::Read).unwrap();
+        let mut turned_hits = 0;
+        for p in picked {
+            let query = store
+                .position_query(Some(&write_fen(&p)), None, Some("english"))
+                .unwrap();
+            let turned = reversed_position(&query.position, &query.rules);
+            let given = store
+                .first_plies_at(&query.position, &query.filter)
+                .unwrap();
+            let other = store.first_plies_at(&turned, &query.filter).unwrap();
+            turned_hits += other.len();
+            let merged = merge_first(given, other);
+            for limit in [0, 1, 2, 5] {
+                let mut found = Vec::new();
+                let shown = store
+                    .each_search_hit_in(
+                        &query,
+                        Colours::Both,
+                        &GameFilter::default(),
+                        limit,
+                        |hit| {
+                            found.push((hit.game.get(), hit.ply, hit.reversed));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                let mut expected: Vec<_> = merged.iter().map(|m| (m.0, m.1, m.3)).collect();
+                if limit != 0 {
+                    expected.truncate(limit);
+                }
+                assert_eq!(found, expected, "{} {limit}", write_fen(&p));
+                assert_eq!(shown.total, merged.len());
+            }
+        }
+        assert!(turned_hits > 10, "{turned_hits}");
     }
 
     #[test]

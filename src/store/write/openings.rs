@@ -6,7 +6,6 @@ use rusqlite::{Transaction, params};
 
 use crate::openings::{PLIES, name_game};
 use crate::rules::{Position, Rules};
-use crate::store::codec::moves::canonical_moves;
 use crate::store::stored::StoreError;
 
 /// Names every stored `ok` game of a variant with a table of openings
@@ -40,13 +39,14 @@ pub(in crate::store) fn name_stored_games(tx: &Transaction<'_>) -> Result<(), St
 fn line_keys(rules: &Rules, mut data: &[u8]) -> Vec<(u64, u32)> {
     let mut position = Position::initial(rules);
     let mut keys = vec![(position.zobrist(), 0)];
+    let mut scratch = Vec::new();
     for ply in 1..=PLIES {
         let Some(index) = crate::store::codec::moves::read_leb128(&mut data) else {
             break;
         };
-        let Some(mv) = canonical_moves(&position, rules)
-            .get(index as usize)
-            .copied()
+        let Some(mv) = usize::try_from(index)
+            .ok()
+            .and_then(|index| position.canonical_nth(rules, index, &mut scratch))
         else {
             break;
         };

@@ -268,13 +268,14 @@ fn encoded_moves(rules: &Rules, start: &Position, replay: &Replay) -> Option<Vec
     encode(rules, start, &played)
 }
 
-/// The coded summary of the first reading's positions (see
+/// The coded summary of the first reading's positions and moves (see
 /// [`crate::pattern::Summary`]).
 fn summary_of(rules: &Rules, start: &Position, replay: &Replay) -> Vec<u8> {
     let mut summary = Summary::new();
     let mut position = *start;
     summary.add(&position);
     for ply in &replay.reading {
+        summary.add_move(&position, &ply.chosen);
         position = position.play(&ply.chosen);
         summary.add(&position);
     }
