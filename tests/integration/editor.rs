@@ -3,7 +3,8 @@
 //! in the viewer, come back by the link; then put pattern marks by clicking
 //! (and one by the keyboard), give material and colours, search the
 //! pattern (the hits those of the API), open a hit at its ply, reload the
-//! link; and the editor at phone width. Screenshots go to
+//! link; the editor at phone width; and a manoeuvre searched with every
+//! ply that fits. Screenshots go to
 //! `target/browser-screenshots/editor-*.png`.
 
 use fantoccini::key::Key;
@@ -275,7 +276,67 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     assert_eq!(fits, json!(true));
     pattern_answer(client, &hits).await;
     shot(client, "editor-04-phone").await;
+
+    // 9. A manoeuvre alone, with every ply that fits: the API's hits, and
+    //    the URL holds both.
+    client.set_window_size(1280, 900).await.unwrap();
+    for field in ["#editor-pattern", "#material input[name='w']"] {
+        client
+            .find(Locator::Css(field))
+            .await
+            .unwrap()
+            .clear()
+            .await
+            .unwrap();
+    }
+    client
+        .find(Locator::Css("#editor-manoeuvres"))
+        .await
+        .unwrap()
+        .send_keys(MANOEUVRE)
+        .await
+        .unwrap();
+    click(client, "#editor-all-plies").await;
+    click(client, "#search-pattern").await;
+    until(
+        client,
+        "the manoeuvre search in the URL",
+        &format!(
+            "const q = new URLSearchParams(location.search); \
+             return q.get('manoeuvres') === {MANOEUVRE:?} && q.get('all_plies') === '1' \
+             && !q.get('pattern') && !q.get('material')"
+        ),
+    )
+    .await;
+    let hits = api_hits(
+        server,
+        &format!(
+            "variant={variant}&manoeuvre={}&colours=both&all_plies=1",
+            encoded(MANOEUVRE)
+        ),
+    );
+    pattern_answer(client, &hits).await;
+    let plies = value(
+        client,
+        "return document.querySelector('#hits a.hit .plies').textContent",
+    )
+    .await;
+    let first: Vec<String> = hits[0]["matching_plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(10)
+        .map(Value::to_string)
+        .collect();
+    assert!(
+        plies.as_str().unwrap().contains(&first.join(", ")),
+        "{plies} against {first:?}"
+    );
+    shot(client, "editor-05-manoeuvre").await;
 }
+
+/// The manoeuvre the walk searches: any capture by either side.
+const MANOEUVRE: &str = "? * *x*";
 
 /// The pattern search's hits on the page are the API's (up to a page):
 /// the same games at the same plies, each drawn from the hit's `fen`.

@@ -19,7 +19,9 @@ export async function api(path, params = {}) {
 export function query(params) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== "" && value !== false) {
+    if (Array.isArray(value)) {
+      for (const one of value) if (one !== "") search.append(name, String(one));
+    } else if (value !== undefined && value !== null && value !== "" && value !== false) {
       search.set(name, value === true ? "1" : String(value));
     }
   }

@@ -6,7 +6,7 @@
 // lives in the URL: pattern, material, colours, search (exact or pattern)
 // and hits (the first hit shown).
 
-import { api, el, fill, loadBoard, outcomeText, query, tag } from "./common.js";
+import { api, el, fill, firstSide, loadBoard, outcomeText, players, query, tag } from "./common.js";
 
 const PAGE = 20;
 const SVG = "http://www.w3.org/2000/svg";
@@ -21,6 +21,8 @@ export function readSearch(params) {
   return {
     pattern: params.pattern || "",
     material: params.material || "",
+    manoeuvres: params.manoeuvres || "",
+    allPlies: params.all_plies === "1",
     colours,
     run,
     offset: Math.max(0, Number.parseInt(params.hits || "0", 10) || 0),
@@ -32,6 +34,8 @@ export function searchParams(search) {
   return {
     pattern: search.pattern,
     material: search.material,
+    manoeuvres: search.manoeuvres,
+    all_plies: search.allPlies ? "1" : "",
     colours: search.colours === "as-given" ? "" : search.colours,
     search: search.run,
     hits: search.offset || "",
@@ -130,6 +134,17 @@ export function marksOfFen(fen) {
     }
   }
   return { side: side === "B" ? "B" : "W", marks, groups: [] };
+}
+
+/** The manoeuvres written one per line, blank lines left out. */
+function manoeuvreLines(text) {
+  return (text || "").split("\n").map((line) => line.trim()).filter(Boolean);
+}
+
+/** Every ply of a game that fits (`--all-plies`), the first ten written out. */
+function pliesText(plies) {
+  const shown = plies.slice(0, 10).join(", ");
+  return `fits at ${plies.length === 1 ? "ply" : "plies"} ${shown}${plies.length > 10 ? ", …" : ""}`;
 }
 
 /** `wk=1,bm=2-3` from the material fields (empty ones left out). */
@@ -238,6 +253,14 @@ export class Editor {
       this.search.material = materialOfFields($("editor-form"));
       this.host.writeState(false);
     });
+    $("editor-manoeuvres").addEventListener("change", (e) => {
+      this.search.manoeuvres = manoeuvreLines(e.target.value).join("\n");
+      this.host.writeState(false);
+    });
+    $("editor-all-plies").addEventListener("change", (e) => {
+      this.search.allPlies = e.target.checked;
+      this.host.writeState(false);
+    });
     $("editor-pattern").addEventListener("change", (e) => {
       this.search.pattern = e.target.value.trim();
       this.host.writeState(false);
@@ -256,6 +279,8 @@ export class Editor {
     this.search.pattern = $("editor-pattern").value.trim();
     this.search.material = materialOfFields($("editor-form"));
     this.search.colours = $("editor-colours").value;
+    this.search.manoeuvres = manoeuvreLines($("editor-manoeuvres").value).join("\n");
+    this.search.allPlies = $("editor-all-plies").checked;
     this.search.run = run;
     this.search.offset = 0;
     this.host.writeState(true);
@@ -285,6 +310,8 @@ export class Editor {
     fieldsOfMaterial($("editor-form"), this.search.material);
     $("editor-colours").value = this.search.colours;
     $("editor-pattern").value = this.search.pattern;
+    $("editor-manoeuvres").value = this.search.manoeuvres;
+    $("editor-all-plies").checked = this.search.allPlies;
     if (parsed) this.showForm(parsed);
     this.drawMarks(parsed || { marks: new Map() });
     if (this.search.run) await this.runSearch();
@@ -363,10 +390,14 @@ export class Editor {
     const colours = this.search.colours === "as-given" ? "" : this.search.colours;
     const base = { variant: this.rules.variant, colours, limit: PAGE, offset: this.search.offset };
     if (this.search.run === "exact") return { ...base, fen: fenOf(parsePattern(this.search.pattern)) };
-    if (!this.search.pattern && !this.search.material) {
-      throw new Error("put marks on the board or give material to search a pattern");
+    const manoeuvre = manoeuvreLines(this.search.manoeuvres);
+    if (!this.search.pattern && !this.search.material && !manoeuvre.length) {
+      throw new Error("put marks on the board, or give material or a manoeuvre, to search a pattern");
     }
-    return { ...base, pattern: this.search.pattern, material: this.search.material };
+    return {
+      ...base, pattern: this.search.pattern, material: this.search.material, manoeuvre,
+      all_plies: this.search.allPlies,
+    };
   }
 
   async runSearch() {
@@ -406,9 +437,10 @@ export class Editor {
       : null;
     return el("a", { className: "hit", href, "data-game": hit.game, "data-ply": hit.ply },
       picture,
-      el("span", { className: "who" }, `${tag(hit.cleaned_tags, "White")} – ${tag(hit.cleaned_tags, "Black")}`),
+      el("span", { className: "who" }, players(hit.cleaned_tags, firstSide(hit.variant))),
       el("span", { className: "note" }, `${tag(hit.cleaned_tags, "Event")} · ${tag(hit.cleaned_tags, "Date")}`),
       el("span", { className: "note" }, `game ${hit.game} · ply ${hit.ply} · ${hit.result ?? "*"} (${outcomeText(hit.outcome)})`,
-        hit.reversed ? el("span", { className: "badge reversed" }, "colours reversed") : null));
+        hit.reversed ? el("span", { className: "badge reversed" }, "colours reversed") : null),
+      hit.matching_plies ? el("span", { className: "note plies" }, pliesText(hit.matching_plies)) : null);
   }
 }
