@@ -42,6 +42,8 @@ mod serve;
 mod serve_load;
 mod skip;
 mod store;
+mod tree_browser;
+mod tree_filters;
 mod zobrist;
 
 use std::path::{Path, PathBuf};
