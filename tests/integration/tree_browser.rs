@@ -47,7 +47,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         "return document.getElementById('filter-note').textContent",
     )
     .await;
-    assert_eq!(note, Value::from("Tree and games: all games."));
+    assert_eq!(note, Value::from("Tree and games: all games"));
     let all = value(client, &format!("return {TREE_SUM}"))
         .await
         .as_i64()
@@ -97,7 +97,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     .await;
     assert_eq!(
         note,
-        Value::from(format!("Tree and games: filtered by player {player}."))
+        Value::from(format!("Tree and games: filtered by player {player}"))
     );
     let url = client.current_url().await.unwrap().to_string();
     assert!(url.contains("player="), "{url}");

@@ -67,7 +67,7 @@ function drawFilterNote() {
   if (f.player) parts.push(f.colour ? `${f.player} with ${f.colour === "white" ? "White" : "Black"}` : `player ${f.player}`);
   else if (f.colour) parts.push(`colour ${f.colour} (give a player)`);
   for (const name of ["event", "opening", "date", "result", "status"]) if (f[name]) parts.push(`${name} ${f[name]}`);
-  fill($("filter-note"), parts.length ? `Tree and games: filtered by ${parts.join(", ")}.` : "Tree and games: all games.");
+  fill($("filter-note"), parts.length ? `Tree and games: filtered by ${parts.join("; ")}` : "Tree and games: all games");
 }
 
 function message(text) {
