@@ -586,24 +586,7 @@ impl GameFilter {
         if let Some(found) = names(&self.player)? {
             let Some(list) = found else { return Ok(None) };
             let p = param(&mut params, list);
-            let side = |column: &str| match scan {
-                true => in_list(&format!("+g.{column}"), &p),
-                false => in_list(&format!("g.{column}"), &p),
-            };
-            terms.push(match self.colour {
-                Some(Color::White) => side("white"),
-                Some(Color::Black) => side("black"),
-                None if scan => format!(
-                    "({} OR {})",
-                    in_list("+g.white", &p),
-                    in_list("+g.black", &p)
-                ),
-                None => format!(
-                    "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
-                    in_list("white", &p),
-                    in_list("black", &p)
-                ),
-            });
+            terms.push(player_term(self.colour, &p, scan));
         }
         let sides = match scan {
             true => [(&self.white, "+g.white"), (&self.black, "+g.black")],
@@ -668,6 +651,26 @@ impl GameFilter {
         }
         let p = param(params, json_list(&names));
         Some(Some(in_list("g.opening", &p)))
+    }
+}
+
+/// The term on `game g` choosing the games of the names in the JSON array
+/// parameter `p` with `colour` (either when `None`); with `scan`, tested
+/// on each game's row rather than through the name indexes.
+fn player_term(colour: Option<Color>, p: &str, scan: bool) -> String {
+    let column = |name: &str| match scan {
+        true => format!("+g.{name}"),
+        false => format!("g.{name}"),
+    };
+    match colour {
+        Some(Color::White) => in_list(&column("white"), p),
+        Some(Color::Black) => in_list(&column("black"), p),
+        None if scan => format!("({} OR {})", in_list("+g.white", p), in_list("+g.black", p)),
+        None => format!(
+            "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
+            in_list("white", p),
+            in_list("black", p)
+        ),
     }
 }
 
@@ -1323,6 +1326,33 @@ mod tests {
                 .starts_with("--status: unknown status `fine`"),
             "{e}"
         );
+        let e = parse(GameFilterText {
+            colour: Some("white"),
+            ..Default::default()
+        });
+        assert_eq!(e.param, Param::Colour);
+        assert_eq!(
+            e.worded(Wording::Options),
+            "--colour: give --player too: the colour is the side that player had"
+        );
+        assert_eq!(
+            e.to_string(),
+            "colour: give player too: the colour is the side that player had"
+        );
+        let e = parse(GameFilterText {
+            player: Some("Tan"),
+            colour: Some("red"),
+            ..Default::default()
+        });
+        assert_eq!(e.to_string(), "colour: \"red\" is not white or black");
+        let parsed = GameFilterText {
+            player: Some("Tan"),
+            colour: Some("Black"),
+            ..Default::default()
+        }
+        .parse()
+        .unwrap();
+        assert_eq!(parsed.colour, Some(Color::Black));
         let e = parse(GameFilterText {
             result: Some("3-0"),
             ..Default::default()

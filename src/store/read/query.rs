@@ -257,6 +257,58 @@ struct KnownStart {
     legal: Option<Vec<Move>>,
 }
 
+impl KnownStart {
+    /// The start of `variant` from `start_fen` in `starts`, added when
+    /// new.
+    fn find<'s>(
+        starts: &'s mut Vec<KnownStart>,
+        variant: &str,
+        start_fen: Option<&str>,
+    ) -> &'s mut KnownStart {
+        let known = starts
+            .iter()
+            .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
+        let index = match known {
+            Some(i) => i,
+            None => {
+                let rules = Rules::parse(variant).ok();
+                let start = rules.and_then(|rules| {
+                    start_position(&rules, start_fen).map(|start| (rules, start))
+                });
+                starts.push(KnownStart {
+                    variant: variant.to_string(),
+                    start_fen: start_fen.map(str::to_string),
+                    start,
+                    checked: HashMap::new(),
+                    legal: None,
+                });
+                starts.len() - 1
+            }
+        };
+        &mut starts[index]
+    }
+
+    /// Whether the game of stored `moves` from this start is at `position`
+    /// after `ply` plies (games sharing their first `ply` moves are
+    /// replayed once).
+    fn reaches(&mut self, moves: &[u8], ply: usize, position: &Position) -> bool {
+        let (Some((rules, start)), Some(prefix)) =
+            (&self.start, crate::store::codec::moves::prefix(moves, ply))
+        else {
+            return false;
+        };
+        if let Some(&reached) = self.checked.get(prefix) {
+            return reached;
+        }
+        let reached = position_after_plies(rules, start, prefix, ply).as_ref() == Some(position);
+        if self.checked.len() >= PREFIXES_KEPT {
+            self.checked.clear();
+        }
+        self.checked.insert(prefix.to_vec(), reached);
+        reached
+    }
+}
+
 /// A game's stored replay.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -819,46 +871,8 @@ impl Store {
             };
             let (game, ply, open, outcome, variant, start_fen, moves) =
                 game_at_row(r).map_err(sqlite)?;
-            let known = starts
-                .iter()
-                .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
-            let index = match known {
-                Some(i) => i,
-                None => {
-                    let rules = Rules::parse(variant).ok();
-                    let start = rules.and_then(|rules| {
-                        start_position(&rules, start_fen).map(|start| (rules, start))
-                    });
-                    starts.push(KnownStart {
-                        variant: variant.to_string(),
-                        start_fen: start_fen.map(str::to_string),
-                        start,
-                        checked: HashMap::new(),
-                        legal: None,
-                    });
-                    starts.len() - 1
-                }
-            };
-            let known = &mut starts[index];
-            let verified = match (
-                &known.start,
-                crate::store::codec::moves::prefix(moves, ply as usize),
-            ) {
-                (Some((rules, start)), Some(prefix)) => match known.checked.get(prefix) {
-                    Some(&reached) => reached,
-                    None => {
-                        let reached = position_after_plies(rules, start, prefix, ply as usize)
-                            .as_ref()
-                            == Some(position);
-                        if known.checked.len() >= PREFIXES_KEPT {
-                            known.checked.clear();
-                        }
-                        known.checked.insert(prefix.to_vec(), reached);
-                        reached
-                    }
-                },
-                _ => false,
-            };
+            let known = KnownStart::find(&mut starts, variant, start_fen);
+            let verified = known.reaches(moves, ply as usize, position);
             if verified {
                 // The game is at `position`: its next move is its stored
                 // move there, unless open.
