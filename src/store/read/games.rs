@@ -1165,13 +1165,13 @@ impl Store {
         if let Some(range) = &filter.date {
             let (mut terms, mut params) = (Vec::new(), Vec::new());
             date_terms(range, &mut terms, &mut params);
-            narrow(self.ids_where(&terms.join(" AND "), &params)?);
+            narrow(Some(self.ids_where(&terms.join(" AND "), &params)?));
         }
         let mut params = Vec::new();
         match filter.opening_term(&mut params) {
             None => {}
             Some(None) => narrow(None),
-            Some(Some(term)) => narrow(self.ids_where(&term, &params)?),
+            Some(Some(term)) => narrow(Some(self.ids_where(&term, &params)?)),
         }
         Ok((found, rest))
     }
@@ -1198,7 +1198,7 @@ impl Store {
     }
 
     /// The ids of the games that pass `condition` on `game g`.
-    fn ids_where(&self, condition: &str, params: &[Value]) -> Result<Option<IdSet>, StoreError> {
+    fn ids_where(&self, condition: &str, params: &[Value]) -> Result<IdSet, StoreError> {
         let mut stmt = self
             .conn()
             .prepare(&format!("SELECT g.id FROM game g WHERE {condition}"))?;
@@ -1207,7 +1207,7 @@ impl Store {
         while let Some(r) = rows.next()? {
             ids.insert(r.get(0)?);
         }
-        Ok(Some(ids))
+        Ok(ids)
     }
 
     /// The ids of the games that pass `filter`, each game's row read (the
@@ -1222,7 +1222,7 @@ impl Store {
     ) -> Result<Option<IdSet>, StoreError> {
         match filter.condition(self, true)? {
             None => Ok(None),
-            Some((condition, params)) => self.ids_where(&condition, &params),
+            Some((condition, params)) => Ok(Some(self.ids_where(&condition, &params)?)),
         }
     }
 

@@ -1177,13 +1177,12 @@ impl Store {
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<String, [i64; 5]> = HashMap::new();
-        let count = count_move;
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
-            count(
+            count_move(
                 &mut by_move,
                 names.query_row([next], |r| r.get(0))?,
                 outcome,
@@ -1194,7 +1193,7 @@ impl Store {
         // popular, else one by one.
         if crate::store::stored::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
-                count(
+                count_move(
                     &mut by_move,
                     names.query_row([next], |r| r.get(0))?,
                     outcome,
@@ -1208,7 +1207,7 @@ impl Store {
                 Ply::AfterStart,
                 |(_, _, next, outcome)| {
                     if let Some(next) = next {
-                        count(&mut by_move, next.full_numeric(), outcome, 1);
+                        count_move(&mut by_move, next.full_numeric(), outcome, 1);
                     }
                     Ok::<_, StoreError>(ControlFlow::Continue(()))
                 },
