@@ -33,7 +33,12 @@ impl IdSet {
 impl IdSet {
     /// The ids in both sets.
     pub fn intersection(&self, other: &IdSet) -> IdSet {
-        IdSet(self.0.iter().zip(&other.0).map(|(a, b)| a & b).collect())
+        let mut words: Vec<u64> = self.0.iter().zip(&other.0).map(|(a, b)| a & b).collect();
+        // Held up to the largest id in the set, as one built by inserts.
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+        IdSet(words)
     }
 }
 
