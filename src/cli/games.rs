@@ -100,6 +100,7 @@ impl TagFilterArgs {
             status: None,
             variant: checked.variant,
             opening: checked.opening,
+            colour: None,
         })
     }
 }

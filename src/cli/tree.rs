@@ -6,17 +6,28 @@ use clap::Args;
 
 use super::board::print_query_board;
 use super::error::{CliError, Exit};
+use super::games::GameFilterArgs;
 use super::output::write_json_line;
 use super::query_args::{PositionArgs, open_store, warn_unindexed};
 use crate::escape::visible;
 use crate::notation::Notation;
 use crate::render::Board;
+use crate::rules::Color;
+use crate::store::param::Wording;
 
 /// Arguments of `tree`.
 #[derive(Debug, Args)]
 pub struct TreeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    /// The tree of the games that pass these filters only (counts,
+    /// shares and scores over them).
+    #[command(flatten)]
+    pub games: GameFilterArgs,
+    /// With --player: only the games where that player had this colour
+    /// (white or black): the player's repertoire with that side.
+    #[arg(long, ignore_case = true, value_enum)]
+    pub colour: Option<Color>,
     /// Notation of the moves: numeric, vismin, luzon or dama (default: the
     /// variant's usual one, algebraic for Russian, Brazilian and Czech).
     #[arg(long, ignore_case = true, value_enum)]
@@ -40,6 +51,11 @@ pub fn cmd_tree(
     db: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
+    let games = args
+        .games
+        .filter(None)?
+        .with_colour(args.colour)
+        .map_err(|e| CliError::Usage(e.worded(Wording::Options)))?;
     let store = open_store(db)?;
     let query = args.position.resolve(&store)?;
     warn_unindexed(&store)?;
@@ -52,14 +68,19 @@ pub fn cmd_tree(
         board.last_move = query.last_move;
         print_query_board(&board, args.json, out)?;
     }
-    let moves = store.tree(
+    let moves = store.tree_of(
         &query.position,
         &query.filter,
+        &games,
         notation,
         query.rules.geometry,
     )?;
     if moves.is_empty() {
-        say!("tree: no game in the database reaches this position");
+        if games.is_empty() {
+            say!("tree: no game in the database reaches this position");
+        } else {
+            say!("tree: no game that passes the filters continues from this position");
+        }
         return Ok(Exit::Success);
     }
     if !args.json {

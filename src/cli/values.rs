@@ -10,7 +10,7 @@ use clap::builder::PossibleValue;
 
 use crate::notation::Notation;
 use crate::replay::Status;
-use crate::rules::Preset;
+use crate::rules::{Color, Preset};
 use crate::store::games::GameSort;
 
 /// `--variant auto`: each game's rules from its tags, else inferred from
@@ -20,6 +20,16 @@ pub const AUTO: &str = "auto";
 impl ValueEnum for Notation {
     fn value_variants<'a>() -> &'a [Notation] {
         &Notation::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}
+
+impl ValueEnum for Color {
+    fn value_variants<'a>() -> &'a [Color] {
+        &[Color::White, Color::Black]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
@@ -108,6 +118,8 @@ mod tests {
         assert_eq!(Notation::from_str("Vismin", true), Ok(Notation::Vismin));
         assert_eq!(Status::from_str("ILLEGAL", true), Ok(Status::Illegal));
         assert_eq!(Preset::from_str("russian", true), Ok(Preset::Russian));
+        assert_eq!(Color::from_str("Black", true), Ok(Color::Black));
+        assert!(Color::from_str("red", true).is_err());
         assert_eq!(PresetOrAuto::from_str("AUTO", true), Ok(PresetOrAuto::Auto));
         assert_eq!(
             PresetOrAuto::from_str("pool", true),

@@ -79,7 +79,8 @@ fn asked_position(store: &Store, params: &Params) -> Result<PositionQuery, ApiEr
     )?)
 }
 
-/// The games filter of the parameters (`variant` apart).
+/// The games filter of the parameters (`variant` apart; `colour` where
+/// the route takes it).
 fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterText<'a> {
     GameFilterText {
         player: params.text("player"),
@@ -92,6 +93,7 @@ fn filter_text<'a>(params: &'a Params, variant: Option<&'a str>) -> GameFilterTe
         status: params.text("status"),
         variant,
         opening: params.text("opening"),
+        colour: params.text("colour"),
     }
 }
 
@@ -102,17 +104,25 @@ pub async fn stats(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery
     Ok(json(StatusCode::OK, &stats))
 }
 
-/// `GET /api/tree`: as `tree --json`.
+/// `GET /api/tree`: as `tree --json`; the games filters as `games`
+/// takes them, and `colour` (the side of `player`).
 pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
-    let params = Params::parse(query.as_deref(), &names(&[&POSITION, &["notation"]]))?;
+    let params = Params::parse(
+        query.as_deref(),
+        &names(&[&POSITION, &FILTER, &["colour", "notation"]]),
+    )?;
     let asked = notation(&params)?;
+    let games = filter_text(&params, None)
+        .parse()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let moves = state
         .with_store(move |store| {
             let query = asked_position(store, &params)?;
             let notation = asked.unwrap_or_else(|| query.usual_notation());
-            Ok(store.tree(
+            Ok(store.tree_of(
                 &query.position,
                 &query.filter,
+                &games,
                 notation,
                 query.rules.geometry,
             )?)
@@ -132,11 +142,12 @@ struct FoundGame {
 }
 
 /// `GET /api/search`: as `search --json`, plus each game's `status`,
-/// `plies` and `cleaned_tags` (as `games` shows them); `limit` (1–1000, default 50) games after `offset`.
+/// `plies` and `cleaned_tags` (as `games` shows them); `limit` (1–1000, default 50) games after `offset`;
+/// `colour` as `/api/tree` takes it.
 pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Answer {
     let params = Params::parse(
         query.as_deref(),
-        &names(&[&POSITION, &FILTER, &SEARCH, &["limit", "offset"]]),
+        &names(&[&POSITION, &FILTER, &SEARCH, &["colour", "limit", "offset"]]),
     )?;
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;

@@ -22,7 +22,7 @@ use crate::store::query::VariantFilter;
 use crate::store::{GameId, Store};
 
 /// The parameters `/api/export` takes.
-const NAMES: [&str; 18] = [
+const NAMES: [&str; 19] = [
     "variant",
     "fen",
     "moves",
@@ -35,6 +35,7 @@ const NAMES: [&str; 18] = [
     "result",
     "status",
     "opening",
+    "colour",
     "game",
     "notation",
     "limit",
@@ -176,6 +177,7 @@ fn choose(store: &Store, asked: Asked) -> Result<ExportChoice, ApiError> {
         status: None,
         variant: None,
         opening: params.text("opening"),
+        colour: params.text("colour"),
     }
     .parse()
     .map_err(|e| ApiError::bad_request(e.to_string()))?;

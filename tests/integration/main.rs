@@ -43,6 +43,8 @@ mod serve;
 mod serve_load;
 mod skip;
 mod store;
+mod tree_browser;
+mod tree_filters;
 mod viewer;
 mod web_pages;
 mod zobrist;

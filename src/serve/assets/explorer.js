@@ -1,14 +1,16 @@
 // The explorer: a board at a position, the moves played from it (the
 // opening tree) and the games that reach it. The whole view lives in the
 // URL: variant, notation, flip, fen (the start), moves (canonical paths),
-// ply, the games filters and the page of games; with edit=1, the position
-// editor (editor.js) and its search.
+// ply, the games filters (they choose the games of both the tree and the
+// list; colour with player: that player's repertoire with one side) and
+// the page of games; with edit=1, the position editor (editor.js) and its
+// search.
 
 import { api, badge, el, fill, firstSide, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
 import { Editor, marksOfFen, readSearch, searchParams, writePattern } from "./editor.js";
 
 const PAGE = 20;
-const FILTERS = ["player", "event", "opening", "date", "result", "status"];
+const FILTERS = ["player", "colour", "event", "opening", "date", "result", "status"];
 const $ = (id) => document.getElementById(id);
 
 const state = readState(pageParams());
@@ -53,6 +55,21 @@ function writeState(push) {
   }, push);
 }
 
+/** Whether a games filter is set. */
+function filtered() {
+  return FILTERS.some((name) => state.filters[name]);
+}
+
+/** Says which games the tree and the list are of. */
+function drawFilterNote() {
+  const f = state.filters;
+  const parts = [];
+  if (f.player) parts.push(f.colour ? `${f.player} with ${f.colour === "white" ? "White" : "Black"}` : `player ${f.player}`);
+  else if (f.colour) parts.push(`colour ${f.colour} (give a player)`);
+  for (const name of ["event", "opening", "date", "result", "status"]) if (f[name]) parts.push(`${name} ${f[name]}`);
+  fill($("filter-note"), parts.length ? `Tree and games: filtered by ${parts.join("; ")}` : "Tree and games: all games");
+}
+
 function message(text) {
   fill($("message"), text || "");
 }
@@ -91,6 +108,7 @@ async function show() {
   fill($("side"), `${here.side === "white" ? "White" : "Black"} to move`);
   fill($("opening"), here.opening ? `Opening: ${here.opening}` : "");
   drawLine();
+  drawFilterNote();
   await Promise.all([drawBoard(mine), drawTree(mine), drawGames(mine)]);
 }
 
@@ -133,7 +151,7 @@ async function drawTree(mine) {
   const body = $("tree").querySelector("tbody");
   let moves;
   try {
-    moves = (await api("/api/tree", { variant: full.variant, fen: here.fen, notation: "numeric" })).data;
+    moves = (await api("/api/tree", { variant: full.variant, fen: here.fen, notation: "numeric", ...state.filters })).data;
   } catch (error) {
     if (mine === generation) { fill(body); fill($("tree-note"), error.message); }
     return;
@@ -156,9 +174,10 @@ async function drawTree(mine) {
       el("td", { className: "num" }, m.score === null ? "–" : m.score.toFixed(1)));
   }));
   const total = moves.reduce((n, m) => n + m.games, 0);
+  const which = filtered() ? "filtered " : "";
   fill($("tree-note"), moves.length
-    ? `${total} games continue from here (${full.variant}); score is for the side to move.`
-    : `No stored ${full.variant} game continues from here.`);
+    ? `${total} ${which}games continue from here (${full.variant}); score is for the side to move.`
+    : `No stored ${which}${full.variant} game continues from here.`);
 }
 
 async function drawGames(mine) {
@@ -303,6 +322,7 @@ async function setUp() {
   onStepKeys(step);
   window.addEventListener("popstate", () => {
     Object.assign(state, readState(pageParams()));
+    for (const name of FILTERS) form.elements[name].value = state.filters[name];
     $("variant").value = state.variant;
     $("notation").value = state.notation;
     show();

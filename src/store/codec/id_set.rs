@@ -30,6 +30,18 @@ impl IdSet {
     }
 }
 
+impl IdSet {
+    /// The ids in both sets.
+    pub fn intersection(&self, other: &IdSet) -> IdSet {
+        let mut words: Vec<u64> = self.0.iter().zip(&other.0).map(|(a, b)| a & b).collect();
+        // Held up to the largest id in the set, as one built by inserts.
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+        IdSet(words)
+    }
+}
+
 impl FromIterator<i64> for IdSet {
     fn from_iter<I: IntoIterator<Item = i64>>(ids: I) -> IdSet {
         let mut set = IdSet::default();
@@ -54,5 +66,9 @@ mod tests {
         assert!(set.insert(3));
         assert!(!set.insert(3));
         assert!(set.contains(3));
+        let other: IdSet = [3, 64, 300].into_iter().collect();
+        let both = set.intersection(&other);
+        assert_eq!(both, [3, 64].into_iter().collect());
+        assert_eq!(other.intersection(&set), both);
     }
 }

@@ -17,6 +17,8 @@ use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::{ResultCheck, Status};
+use crate::rules::Color;
+use crate::store::codec::id_set::IdSet;
 use crate::store::read::listing::{Outcome, Shown};
 use crate::store::stored::aliases::{alias_map, canonical_name};
 pub use crate::store::stored::game::day_of;
@@ -354,6 +356,9 @@ pub struct GameFilter {
     pub variant: Option<String>,
     /// The game's opening's name contains this.
     pub opening: Option<String>,
+    /// The side the player of `player` had (`None`: either); only with
+    /// `player` (see [`GameFilter::with_colour`]).
+    pub colour: Option<Color>,
 }
 
 /// A game filter as people write it (command-line options or query
@@ -380,6 +385,8 @@ pub struct GameFilterText<'a> {
     pub variant: Option<&'a str>,
     /// A part of an opening's name.
     pub opening: Option<&'a str>,
+    /// `white` or `black` (any case): the side the player had.
+    pub colour: Option<&'a str>,
 }
 
 /// A part of a game filter that cannot be read: which, and why. As text
@@ -420,6 +427,12 @@ pub enum FilterProblem {
         /// The variant whose openings were looked at, if one was given.
         under: Option<crate::rules::Preset>,
     },
+    /// A side that is not `white` or `black`.
+    #[error("{0:?} is not white or black")]
+    Colour(String),
+    /// A side without the player who had it.
+    #[error("give a player too: the colour is the side that player had")]
+    ColourWithoutPlayer,
 }
 
 impl FilterError {
@@ -428,6 +441,10 @@ impl FilterError {
         let name = wording.name(self.param);
         match &self.why {
             FilterProblem::Date(e) => format!("{name} {e}"),
+            FilterProblem::ColourWithoutPlayer => format!(
+                "{name}: give {} too: the colour is the side that player had",
+                wording.name(Param::Player)
+            ),
             why => format!("{name}: {why}"),
         }
     }
@@ -487,7 +504,15 @@ impl GameFilterText<'_> {
                 under,
             }));
         }
-        Ok(GameFilter {
+        let colour = self
+            .colour
+            .map(|c| match c.to_ascii_lowercase().as_str() {
+                "white" => Ok(Color::White),
+                "black" => Ok(Color::Black),
+                _ => Err(fail(Param::Colour)(FilterProblem::Colour(c.to_string()))),
+            })
+            .transpose()?;
+        GameFilter {
             player: text(Param::Player, self.player)?,
             white: text(Param::White, self.white)?,
             black: text(Param::Black, self.black)?,
@@ -498,8 +523,21 @@ impl GameFilterText<'_> {
             status,
             variant: self.variant.map(crate::rules::Rules::stored_form),
             opening,
-        })
+            colour: None,
+        }
+        .with_colour(colour)
     }
+}
+
+/// The games a filter's indexed terms leave.
+#[derive(Debug)]
+pub(in crate::store) enum Candidates {
+    /// Every game: the filter has no such term.
+    All,
+    /// No game.
+    None,
+    /// These games.
+    Some(IdSet),
 }
 
 /// A condition on `game g` and its parameters; `None` when no game can match.
@@ -509,6 +547,21 @@ impl GameFilter {
     /// Whether it chooses every game.
     pub fn is_empty(&self) -> bool {
         *self == GameFilter::default()
+    }
+
+    /// The filter with the player of `player` on the side `colour` only
+    /// (`None`: either side).
+    ///
+    /// # Errors
+    /// A colour without a player.
+    pub fn with_colour(self, colour: Option<Color>) -> Result<GameFilter, FilterError> {
+        if colour.is_some() && self.player.is_none() {
+            return Err(FilterError {
+                param: Param::Colour,
+                why: FilterProblem::ColourWithoutPlayer,
+            });
+        }
+        Ok(GameFilter { colour, ..self })
     }
 
     /// The SQL condition on `game g`. With `scan`, the player test is
@@ -533,19 +586,7 @@ impl GameFilter {
         if let Some(found) = names(&self.player)? {
             let Some(list) = found else { return Ok(None) };
             let p = param(&mut params, list);
-            terms.push(if scan {
-                format!(
-                    "({} OR {})",
-                    in_list("+g.white", &p),
-                    in_list("+g.black", &p)
-                )
-            } else {
-                format!(
-                    "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
-                    in_list("white", &p),
-                    in_list("black", &p)
-                )
-            });
+            terms.push(player_term(self.colour, &p, scan));
         }
         let sides = match scan {
             true => [(&self.white, "+g.white"), (&self.black, "+g.black")],
@@ -610,6 +651,26 @@ impl GameFilter {
         }
         let p = param(params, json_list(&names));
         Some(Some(in_list("g.opening", &p)))
+    }
+}
+
+/// The term on `game g` choosing the games of the names in the JSON array
+/// parameter `p` with `colour` (either when `None`); with `scan`, tested
+/// on each game's row rather than through the name indexes.
+fn player_term(colour: Option<Color>, p: &str, scan: bool) -> String {
+    let column = |name: &str| match scan {
+        true => format!("+g.{name}"),
+        false => format!("g.{name}"),
+    };
+    match colour {
+        Some(Color::White) => in_list(&column("white"), p),
+        Some(Color::Black) => in_list(&column("black"), p),
+        None if scan => format!("({} OR {})", in_list("+g.white", p), in_list("+g.black", p)),
+        None => format!(
+            "g.id IN (SELECT id FROM game WHERE {} UNION SELECT id FROM game WHERE {})",
+            in_list("white", p),
+            in_list("black", p)
+        ),
     }
 }
 
@@ -1055,6 +1116,146 @@ impl Store {
         )?)
     }
 
+    /// The games the terms of `filter` that a tag index answers (player,
+    /// White, Black, event, site, date, opening) leave, read from those
+    /// indexes alone, without a game's row; and the filter of the terms
+    /// left to check on the games' rows (result, status, variant), `None`
+    /// when there are none.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(in crate::store) fn candidates(
+        &self,
+        filter: &GameFilter,
+    ) -> Result<(Candidates, Option<GameFilter>), StoreError> {
+        let rest = GameFilter {
+            result: filter.result,
+            status: filter.status,
+            variant: filter.variant.clone(),
+            ..GameFilter::default()
+        };
+        let rest = (!rest.is_empty()).then_some(rest);
+        let mut found = Candidates::All;
+        let mut narrow = |ids: Option<IdSet>| {
+            found = match (std::mem::replace(&mut found, Candidates::All), ids) {
+                (Candidates::None, _) | (_, None) => Candidates::None,
+                (Candidates::All, Some(ids)) => Candidates::Some(ids),
+                (Candidates::Some(had), Some(ids)) => Candidates::Some(had.intersection(&ids)),
+            };
+        };
+        if let Some(needle) = &filter.player {
+            let names = self.names_containing(needle)?;
+            let sides: &[&str] = match filter.colour {
+                Some(Color::White) => &["white"],
+                Some(Color::Black) => &["black"],
+                None => &["white", "black"],
+            };
+            narrow(self.ids_with(sides, &names)?);
+        }
+        for (needle, column) in [(&filter.white, "white"), (&filter.black, "black")] {
+            if let Some(needle) = needle {
+                narrow(self.ids_with(&[column], &self.names_containing(needle)?)?);
+            }
+        }
+        for (needle, column) in [(&filter.event, "event"), (&filter.site, "site")] {
+            if let Some(needle) = needle {
+                narrow(self.ids_with(&[column], &self.values_containing(column, needle)?)?);
+            }
+        }
+        if let Some(range) = &filter.date {
+            let (mut terms, mut params) = (Vec::new(), Vec::new());
+            date_terms(range, &mut terms, &mut params);
+            narrow(Some(self.ids_where(&terms.join(" AND "), &params)?));
+        }
+        let mut params = Vec::new();
+        match filter.opening_term(&mut params) {
+            None => {}
+            Some(None) => narrow(None),
+            Some(Some(term)) => narrow(Some(self.ids_where(&term, &params)?)),
+        }
+        Ok((found, rest))
+    }
+
+    /// The ids of the games whose `columns` (either) hold one of `values`,
+    /// through their indexes; `None` when there are no values.
+    fn ids_with(&self, columns: &[&str], values: &[String]) -> Result<Option<IdSet>, StoreError> {
+        if values.is_empty() {
+            return Ok(None);
+        }
+        let mut ids = IdSet::default();
+        for column in columns {
+            let sql = format!(
+                "SELECT g.id FROM game g WHERE {}",
+                in_list(&format!("g.{column}"), "?1")
+            );
+            let mut stmt = self.conn().prepare_cached(&sql)?;
+            let mut rows = stmt.query([json_list(values)])?;
+            while let Some(r) = rows.next()? {
+                ids.insert(r.get(0)?);
+            }
+        }
+        Ok(Some(ids))
+    }
+
+    /// The ids of the games that pass `condition` on `game g`.
+    fn ids_where(&self, condition: &str, params: &[Value]) -> Result<IdSet, StoreError> {
+        let mut stmt = self
+            .conn()
+            .prepare(&format!("SELECT g.id FROM game g WHERE {condition}"))?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(params.iter()))?;
+        let mut ids = IdSet::default();
+        while let Some(r) = rows.next()? {
+            ids.insert(r.get(0)?);
+        }
+        Ok(ids)
+    }
+
+    /// The ids of the games that pass `filter`, each game's row read (the
+    /// terms on players tested on the row, not through the name indexes);
+    /// `None` when no game can pass.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(in crate::store) fn ids_passing(
+        &self,
+        filter: &GameFilter,
+    ) -> Result<Option<IdSet>, StoreError> {
+        match filter.condition(self, true)? {
+            None => Ok(None),
+            Some((condition, params)) => Ok(Some(self.ids_where(&condition, &params)?)),
+        }
+    }
+
+    /// Of `ids`, those that pass `filter`, each game's row read (for a few
+    /// games among many that pass: the terms on players are tested on the
+    /// row, not through the name indexes).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub(in crate::store) fn rows_passing(
+        &self,
+        filter: &GameFilter,
+        ids: &[i64],
+    ) -> Result<IdSet, StoreError> {
+        let Some((condition, mut params)) = filter.condition(self, true)? else {
+            return Ok(IdSet::default());
+        };
+        params.push(Value::Text(
+            serde_json::Value::from(ids.to_vec()).to_string(),
+        ));
+        let sql = format!(
+            "SELECT g.id FROM game g WHERE g.id IN (SELECT value FROM json_each(?{})) AND {condition}",
+            params.len()
+        );
+        let mut stmt = self.conn().prepare(&sql)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(params.iter()))?;
+        let mut passing = IdSet::default();
+        while let Some(r) = rows.next()? {
+            passing.insert(r.get(0)?);
+        }
+        Ok(passing)
+    }
+
     /// Of `ids`, those that pass `filter`, in the same order.
     ///
     /// # Errors
@@ -1125,6 +1326,33 @@ mod tests {
                 .starts_with("--status: unknown status `fine`"),
             "{e}"
         );
+        let e = parse(GameFilterText {
+            colour: Some("white"),
+            ..Default::default()
+        });
+        assert_eq!(e.param, Param::Colour);
+        assert_eq!(
+            e.worded(Wording::Options),
+            "--colour: give --player too: the colour is the side that player had"
+        );
+        assert_eq!(
+            e.to_string(),
+            "colour: give player too: the colour is the side that player had"
+        );
+        let e = parse(GameFilterText {
+            player: Some("Tan"),
+            colour: Some("red"),
+            ..Default::default()
+        });
+        assert_eq!(e.to_string(), "colour: \"red\" is not white or black");
+        let parsed = GameFilterText {
+            player: Some("Tan"),
+            colour: Some("Black"),
+            ..Default::default()
+        }
+        .parse()
+        .unwrap();
+        assert_eq!(parsed.colour, Some(Color::Black));
         let e = parse(GameFilterText {
             result: Some("3-0"),
             ..Default::default()

@@ -1,4 +1,4 @@
-//! Queries: positions, trees, games, players, similar names, listings, the explorer, game views, problem games.
+//! Queries: positions, trees, games, players, similar names, listings, filtered trees, the explorer, game views, problem games.
 
 pub mod explore;
 pub mod export;
@@ -10,4 +10,5 @@ pub mod problems;
 pub mod query;
 pub mod scan;
 pub mod similar;
+pub mod tree;
 pub mod view;

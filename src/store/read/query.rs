@@ -16,6 +16,7 @@ use crate::replay::{
 };
 use crate::replay::{RecordBody, ResultCheck};
 use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
+use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::{Outcome, Place, Shown};
@@ -197,11 +198,11 @@ pub type PlayedMoves = Vec<(Position, crate::rules::Move)>;
 
 /// A game found at a position: id, first ply there, the id of the move
 /// played from it (when certain) and the outcome code.
-type GameAt = (i64, i64, Option<Move>, i64);
+pub(in crate::store) type GameAt = (i64, i64, Option<Move>, i64);
 
 /// Which rows of the position index a query reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ply {
+pub(in crate::store) enum Ply {
     /// Every row.
     Any,
     /// Rows past the start position (the tree counts games at their start
@@ -254,6 +255,58 @@ struct KnownStart {
     /// The legal moves at the queried position under these rules, in
     /// canonical order, once a game's next move was asked for.
     legal: Option<Vec<Move>>,
+}
+
+impl KnownStart {
+    /// The start of `variant` from `start_fen` in `starts`, added when
+    /// new.
+    fn find<'s>(
+        starts: &'s mut Vec<KnownStart>,
+        variant: &str,
+        start_fen: Option<&str>,
+    ) -> &'s mut KnownStart {
+        let known = starts
+            .iter()
+            .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
+        let index = match known {
+            Some(i) => i,
+            None => {
+                let rules = Rules::parse(variant).ok();
+                let start = rules.and_then(|rules| {
+                    start_position(&rules, start_fen).map(|start| (rules, start))
+                });
+                starts.push(KnownStart {
+                    variant: variant.to_string(),
+                    start_fen: start_fen.map(str::to_string),
+                    start,
+                    checked: HashMap::new(),
+                    legal: None,
+                });
+                starts.len() - 1
+            }
+        };
+        &mut starts[index]
+    }
+
+    /// Whether the game of stored `moves` from this start is at `position`
+    /// after `ply` plies (games sharing their first `ply` moves are
+    /// replayed once).
+    fn reaches(&mut self, moves: &[u8], ply: usize, position: &Position) -> bool {
+        let (Some((rules, start)), Some(prefix)) =
+            (&self.start, crate::store::codec::moves::prefix(moves, ply))
+        else {
+            return false;
+        };
+        if let Some(&reached) = self.checked.get(prefix) {
+            return reached;
+        }
+        let reached = position_after_plies(rules, start, prefix, ply).as_ref() == Some(position);
+        if self.checked.len() >= PREFIXES_KEPT {
+            self.checked.clear();
+        }
+        self.checked.insert(prefix.to_vec(), reached);
+        reached
+    }
 }
 
 /// A game's stored replay.
@@ -778,6 +831,19 @@ impl Store {
         position: &Position,
         filter: &VariantFilter,
         from_ply: Ply,
+        each: impl FnMut(GameAt) -> Result<ControlFlow<()>, E>,
+    ) -> Result<(), E> {
+        self.games_at_among(position, filter, from_ply, None, each)
+    }
+
+    /// As [`Store::games_at`], of the games in `among` only (all when
+    /// `None`): the others are passed over before their rows are read.
+    pub(in crate::store) fn games_at_among<E: From<StoreError>>(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        from_ply: Ply,
+        among: Option<&IdSet>,
         mut each: impl FnMut(GameAt) -> Result<ControlFlow<()>, E>,
     ) -> Result<(), E> {
         let sql = format!(
@@ -791,7 +857,9 @@ impl Store {
         // Start positions by (variant, start FEN): few distinct ones per query.
         let mut starts: Vec<KnownStart> = Vec::new();
         crate::store::stored::postings::each_at(self.conn(), key, |entry| {
-            if from_ply == Ply::AfterStart && entry.ply == 0 {
+            if (from_ply == Ply::AfterStart && entry.ply == 0)
+                || among.is_some_and(|ids| !ids.contains(entry.game))
+            {
                 return Ok(ControlFlow::Continue(()));
             }
             let variant = filter.0.as_deref().unwrap_or("");
@@ -803,46 +871,8 @@ impl Store {
             };
             let (game, ply, open, outcome, variant, start_fen, moves) =
                 game_at_row(r).map_err(sqlite)?;
-            let known = starts
-                .iter()
-                .position(|s| s.variant == variant && s.start_fen.as_deref() == start_fen);
-            let index = match known {
-                Some(i) => i,
-                None => {
-                    let rules = Rules::parse(variant).ok();
-                    let start = rules.and_then(|rules| {
-                        start_position(&rules, start_fen).map(|start| (rules, start))
-                    });
-                    starts.push(KnownStart {
-                        variant: variant.to_string(),
-                        start_fen: start_fen.map(str::to_string),
-                        start,
-                        checked: HashMap::new(),
-                        legal: None,
-                    });
-                    starts.len() - 1
-                }
-            };
-            let known = &mut starts[index];
-            let verified = match (
-                &known.start,
-                crate::store::codec::moves::prefix(moves, ply as usize),
-            ) {
-                (Some((rules, start)), Some(prefix)) => match known.checked.get(prefix) {
-                    Some(&reached) => reached,
-                    None => {
-                        let reached = position_after_plies(rules, start, prefix, ply as usize)
-                            .as_ref()
-                            == Some(position);
-                        if known.checked.len() >= PREFIXES_KEPT {
-                            known.checked.clear();
-                        }
-                        known.checked.insert(prefix.to_vec(), reached);
-                        reached
-                    }
-                },
-                _ => false,
-            };
+            let known = KnownStart::find(&mut starts, variant, start_fen);
+            let verified = known.reaches(moves, ply as usize, position);
             if verified {
                 // The game is at `position`: its next move is its stored
                 // move there, unless open.
@@ -1176,24 +1206,12 @@ impl Store {
         geometry: &Geometry,
     ) -> Result<Vec<TreeMove>, StoreError> {
         let mut by_move: HashMap<String, [i64; 5]> = HashMap::new();
-        let count =
-            |by_move: &mut HashMap<String, [i64; 5]>, next: String, outcome: i64, games: i64| {
-                let counts = by_move.entry(next).or_default();
-                counts[0] += games;
-                let column = match Outcome::from_code(outcome) {
-                    Outcome::White => 1,
-                    Outcome::Draw => 2,
-                    Outcome::Black => 3,
-                    Outcome::Unknown => 4,
-                };
-                counts[column] += games;
-            };
         let mut names = self
             .conn()
             .prepare_cached("SELECT name FROM move_name WHERE id = ?1")?;
         // Games that start here, counted at import by start and first move.
         for (next, outcome, games) in self.games_starting_at(position, filter)? {
-            count(
+            count_move(
                 &mut by_move,
                 names.query_row([next], |r| r.get(0))?,
                 outcome,
@@ -1204,7 +1222,7 @@ impl Store {
         // popular, else one by one.
         if crate::store::stored::popular::is_popular(self.conn(), position.zobrist() as i64)? {
             for (next, outcome, games) in self.games_later_at(position, filter)? {
-                count(
+                count_move(
                     &mut by_move,
                     names.query_row([next], |r| r.get(0))?,
                     outcome,
@@ -1218,37 +1236,67 @@ impl Store {
                 Ply::AfterStart,
                 |(_, _, next, outcome)| {
                     if let Some(next) = next {
-                        count(&mut by_move, next.full_numeric(), outcome, 1);
+                        count_move(&mut by_move, next.full_numeric(), outcome, 1);
                     }
                     Ok::<_, StoreError>(ControlFlow::Continue(()))
                 },
             )?;
         }
-        let all: i64 = by_move.values().map(|counts| counts[0]).sum();
-        let mut moves = Vec::new();
-        for (name, [games, white, draws, black, unknown]) in by_move {
-            let (wins, losses) = match position.side() {
-                Color::White => (white, black),
-                Color::Black => (black, white),
-            };
-            let decided = wins + draws + losses;
-            let score = (decided > 0).then(|| {
-                (1000.0 * (wins as f64 + draws as f64 / 2.0) / decided as f64).round() / 10.0
-            });
-            moves.push(TreeMove {
-                mv: rename_move(&name, notation, geometry),
-                games,
-                white_wins: white,
-                draws,
-                black_wins: black,
-                unknown,
-                share: (1000.0 * games as f64 / all as f64).round() / 10.0,
-                score,
-            });
-        }
-        moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
-        Ok(moves)
+        Ok(tree_moves(by_move, position.side(), notation, geometry))
     }
+}
+
+/// Counts one move of the tree: `games` games that played `next` from the
+/// position and ended in `outcome`.
+pub(in crate::store) fn count_move(
+    by_move: &mut HashMap<String, [i64; 5]>,
+    next: String,
+    outcome: i64,
+    games: i64,
+) {
+    let counts = by_move.entry(next).or_default();
+    counts[0] += games;
+    let column = match Outcome::from_code(outcome) {
+        Outcome::White => 1,
+        Outcome::Draw => 2,
+        Outcome::Black => 3,
+        Outcome::Unknown => 4,
+    };
+    counts[column] += games;
+}
+
+/// The tree's moves from the counts by move (games, White's wins, draws,
+/// Black's wins, unknown), scored for `side` to move, most played first
+/// (ties by move).
+pub(in crate::store) fn tree_moves(
+    by_move: HashMap<String, [i64; 5]>,
+    side: Color,
+    notation: Notation,
+    geometry: &Geometry,
+) -> Vec<TreeMove> {
+    let all: i64 = by_move.values().map(|counts| counts[0]).sum();
+    let mut moves = Vec::new();
+    for (name, [games, white, draws, black, unknown]) in by_move {
+        let (wins, losses) = match side {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let decided = wins + draws + losses;
+        let score = (decided > 0)
+            .then(|| (1000.0 * (wins as f64 + draws as f64 / 2.0) / decided as f64).round() / 10.0);
+        moves.push(TreeMove {
+            mv: rename_move(&name, notation, geometry),
+            games,
+            white_wins: white,
+            draws,
+            black_wins: black,
+            unknown,
+            share: (1000.0 * games as f64 / all as f64).round() / 10.0,
+            score,
+        });
+    }
+    moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
+    moves
 }
 
 /// A group of different games with identical moves, as listed: its

@@ -41,6 +41,8 @@ pub enum Param {
     Manoeuvre,
     /// A part of an opening's name.
     Opening,
+    /// The side a player had.
+    Colour,
 }
 
 impl Param {
@@ -65,6 +67,7 @@ impl Param {
             Param::Material => "material",
             Param::Manoeuvre => "manoeuvre",
             Param::Opening => "opening",
+            Param::Colour => "colour",
         }
     }
 }
