@@ -102,7 +102,9 @@ fn a_bad_choice_is_refused_naming_the_parameter() {
         ("variant=nonsense", "variant: "),
         ("notation=klingon", "notation: "),
         ("limit=-1", "limit: \"-1\" is not a whole number"),
-        ("colour=red", "unknown parameter \"colour\""),
+        ("colour=white", "colour: give player too"),
+        ("player=A&colour=red", "colour: \"red\" is not white or black"),
+        ("flavour=red", "unknown parameter \"flavour\""),
     ] {
         let response = server.get(&format!("/api/export?{query}"));
         assert_eq!(response.status, 400, "{query}: {}", response.body);
