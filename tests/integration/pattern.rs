@@ -383,6 +383,20 @@ fn manoeuvres_with_a_pattern_or_material_are_found_at_the_first_fit_from_the_las
         [hit("reversed", 1, true)]
     );
     assert!(m("W M 24-19", &["--pattern", "W24"], "reversed").is_empty());
+    let args = ["--manoeuvre", "B 11-15", "--pattern", "E11", "--all-plies"];
+    let mut all = vec!["search", "--json", "--variant", "english"];
+    all.extend_from_slice(&args);
+    let (out, err, code) = run(&db, &all);
+    assert_eq!(code, 0, "{err}");
+    let hits = json_lines(&out);
+    assert_eq!(hits.len(), 1, "{out}");
+    let plies: Vec<i64> = hits[0]["matching_plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .collect();
+    assert_eq!(plies, [1, 2]);
     let server = Server::start(&db, &[]);
     let api = server.json("/api/search?variant=english&manoeuvre=B+11-15&pattern=W19");
     assert_eq!(api.as_array().unwrap().len(), 1);

@@ -137,7 +137,7 @@ pub(in crate::store) fn fit_in(
     all_plies: bool,
 ) -> Option<Fit> {
     if !criteria.manoeuvres.is_empty() {
-        return manoeuvres_in(game, criteria);
+        return manoeuvres_in(game, criteria, all_plies);
     }
     let mut fit: Option<Fit> = None;
     each_position(
@@ -182,10 +182,13 @@ pub(in crate::store) fn fit_in(
 /// with colours reversed, and then fits their pattern and material in the
 /// same colours: the first such position from the one after the move that
 /// plays the last manoeuvre on (as given on a tie); `None` when none.
-fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
+/// With `all_plies` and a pattern or material, every later position that
+/// fits them in the same colours is listed too.
+fn manoeuvres_in(game: &Candidate, criteria: &Criteria, all_plies: bool) -> Option<Fit> {
     let sequences = criteria.sequences();
+    let more = all_plies && (criteria.pattern.is_some() || criteria.material.is_some());
     let mut done = [0usize; 2];
-    let mut fit = None;
+    let mut fit: Option<Fit> = None;
     each_move(
         &game.rules,
         &game.start,
@@ -193,6 +196,12 @@ fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
         game.last,
         |ply, before, mv| {
             let after = before.play(mv);
+            if let Some(fit) = &mut fit {
+                if criteria.holds(fit.reversed, &after) {
+                    fit.plies.push(ply as i64);
+                }
+                return ControlFlow::Continue(());
+            }
             for (way, sequence) in sequences.iter().enumerate() {
                 let Some(sequence) = sequence else {
                     continue;
@@ -212,7 +221,11 @@ fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
                         reversed: way == 1,
                         plies: vec![ply as i64],
                     });
-                    return ControlFlow::Break(());
+                    return if more {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    };
                 }
             }
             ControlFlow::Continue(())
@@ -1213,23 +1226,25 @@ mod tests {
                         (None, None) => None,
                     };
                     if let Some((ply, is_reversed)) = first {
-                        expected.push((*id, ply as i64, is_reversed));
+                        let (p, m) = match is_reversed {
+                            false => (pattern.as_ref(), material.as_ref()),
+                            true => (pattern_r.as_ref(), material_r.as_ref()),
+                        };
+                        let every: Vec<i64> = (ply..=positions.len())
+                            .filter(|&q| fits_from(&positions, q, p, m) == Some(q))
+                            .map(|q| q as i64)
+                            .collect();
+                        expected.push((*id, ply as i64, is_reversed, every));
                         later_seen += usize::from(Some(ply) != given && Some(ply) != turned);
                     }
                 }
                 let mut found = Vec::new();
                 store
-                    .each_pattern_hit(
-                        &criteria,
-                        &filter,
-                        &GameFilter::default(),
-                        false,
-                        0,
-                        |hit| {
-                            found.push((hit.game.get(), hit.ply, hit.reversed));
-                            Ok::<_, StoreError>(())
-                        },
-                    )
+                    .each_pattern_hit(&criteria, &filter, &GameFilter::default(), true, 0, |hit| {
+                        let every = hit.matching_plies.unwrap_or_default();
+                        found.push((hit.game.get(), hit.ply, hit.reversed, every));
+                        Ok::<_, StoreError>(())
+                    })
                     .unwrap();
                 assert_eq!(
                     found, expected,
