@@ -25,7 +25,12 @@
 //!   name, or three letters of it, each query counting every match),
 //!   `games --date` for 100 months, `games --event` for 20 events (each a
 //!   scan of the distinct events: one per game in generated archives), and
-//!   `players` 20 times.
+//!   `players` 20 times; `search --pattern` for 20 common patterns (two
+//!   white pieces and one black piece of a random game's position after 4
+//!   to 8 plies) and 20 rare ones (every piece of a random game's last
+//!   position, with its side to move), and `search --material` for 20
+//!   materials (the numbers of men and kings of a random game's last
+//!   position): each a replay of the stored games.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -34,10 +39,13 @@ use std::time::{Duration, Instant};
 use pdndb::notation::write_fen;
 use pdndb::pdn::Reader;
 use pdndb::replay::{FileChecker, Overrides};
+use pdndb::rules::{Color, Position, squares};
 use pdndb::{Mode, Store};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pdndb");
 const QUERIES: usize = 100;
+/// Queries of each replaying kind (pattern, material): each reads every game.
+const REPLAYING: usize = 20;
 
 fn main() {
     let sizes: Vec<usize> = std::env::args()
@@ -61,10 +69,10 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!(
-        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | games --player ms | games --date ms | games --event ms | players ms | import peak MiB |"
+        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | games --player ms | games --date ms | games --event ms | players ms | pattern common ms | pattern rare ms | material ms | import peak MiB |"
     );
     println!(
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     let oca = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/english/OCA_2.0.pdn");
     if oca.exists() {
@@ -125,6 +133,9 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
         by_date,
         by_event,
         players,
+        pattern_common,
+        pattern_rare,
+        material,
     } = Latencies::measure(&db, variant);
     let ReadingSpeed {
         mb,
@@ -133,7 +144,7 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
         checked,
     } = speed;
     println!(
-        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {rare} | {common} | {tree} | {by_player} | {by_date} | {by_event} | {players} | {peak_mib} |",
+        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {rare} | {common} | {tree} | {by_player} | {by_date} | {by_event} | {players} | {pattern_common} | {pattern_rare} | {material} | {peak_mib} |",
         mb / read,
         games as f64 / read,
         games as f64 / checked,
@@ -203,6 +214,9 @@ struct Latencies {
     by_date: String,
     by_event: String,
     players: String,
+    pattern_common: String,
+    pattern_rare: String,
+    material: String,
 }
 
 impl Latencies {
@@ -226,6 +240,13 @@ impl Latencies {
             }
             args
         };
+        let search_by = |flag: &'static str| {
+            let variant = variant.to_string();
+            move |value: &String| {
+                let words = ["search", "--variant", &variant, flag, value];
+                words.iter().map(|w| w.to_string()).collect()
+            }
+        };
         let games_by = |flag: &'static str| {
             move |value: &String| vec!["games".into(), flag.into(), value.clone()]
         };
@@ -241,6 +262,9 @@ impl Latencies {
             by_date: latency(&queries.months, games_by("--date"), db),
             by_event: latency(&queries.events, games_by("--event"), db),
             players: latency(&vec![String::new(); 20], |_| vec!["players".into()], db),
+            pattern_common: latency(&queries.common_patterns, search_by("--pattern"), db),
+            pattern_rare: latency(&queries.rare_patterns, search_by("--pattern"), db),
+            material: latency(&queries.materials, search_by("--material"), db),
         }
     }
 }
@@ -306,6 +330,9 @@ struct Queries {
     players: Vec<String>,
     months: Vec<String>,
     events: Vec<String>,
+    common_patterns: Vec<String>,
+    rare_patterns: Vec<String>,
+    materials: Vec<String>,
 }
 
 impl Queries {
@@ -339,6 +366,9 @@ impl Queries {
             players: Vec::new(),
             months: Vec::new(),
             events: Vec::new(),
+            common_patterns: Vec::new(),
+            rare_patterns: Vec::new(),
+            materials: Vec::new(),
         };
         for i in 0..QUERIES {
             if !names.is_empty() {
@@ -383,9 +413,59 @@ impl Queries {
                 }
                 _ => {}
             }
+            if i % 3 == 0 && queries.materials.len() < REPLAYING {
+                let (last, mv) = moves.last().expect("moves");
+                let last = last.play(mv);
+                queries
+                    .rare_patterns
+                    .push(pattern_of(&last, usize::MAX, usize::MAX));
+                queries.materials.push(material_of(&last));
+                let (at, mv) = moves[3 + rng.below(5)];
+                let early = at.play(&mv);
+                queries.common_patterns.push(pattern_of(&early, 2, 1));
+            }
         }
         queries
     }
+}
+
+/// A `search --pattern` for a position's side to move and its first
+/// `white` white and `black` black pieces (all of them with `usize::MAX`).
+fn pattern_of(position: &Position, white: usize, black: usize) -> String {
+    let mut pattern = position.side().fen_char().to_string();
+    for (color, take) in [(Color::White, white), (Color::Black, black)] {
+        let items: Vec<String> = squares(position.pieces(color))
+            .take(take)
+            .map(|s| {
+                let king = position.kings() & s.bit() != 0;
+                format!("{}{}", if king { "K" } else { "" }, s.label())
+            })
+            .collect();
+        if !items.is_empty() {
+            pattern.push_str(&format!(":{}{}", color.fen_char(), items.join(",")));
+        }
+    }
+    pattern
+}
+
+/// A `search --material` for a position's numbers of men and kings.
+fn material_of(position: &Position) -> String {
+    let count = |color: Color, kings: bool| {
+        let of = position.pieces(color)
+            & if kings {
+                position.kings()
+            } else {
+                !position.kings()
+            };
+        of.count_ones()
+    };
+    format!(
+        "wm={},wk={},bm={},bk={}",
+        count(Color::White, false),
+        count(Color::White, true),
+        count(Color::Black, false),
+        count(Color::Black, true)
+    )
 }
 
 /// The one column `sql` selects, every row.

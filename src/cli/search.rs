@@ -37,7 +37,9 @@ pub struct SearchArgs {
     pub material: Option<String>,
     /// Games that play a move of this kind, e.g. "B K 46x2 taken=3"; given
     /// several times, games that play them in that order (not necessarily
-    /// one right after the other). See the manual for its form.
+    /// one right after the other); with --pattern or --material, the hit is
+    /// the first position from the last of them on that fits those too.
+    /// See the manual for its form.
     #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pub manoeuvre: Vec<String>,
     /// Take the position (or pattern, or material) as given, with colours

@@ -72,8 +72,9 @@ pub struct Criteria {
     /// The colours.
     pub colours: Colours,
     /// Moves the game must play, in this order (see [`Manoeuvre`]); when
-    /// there are some, a game fits where it plays the last of them, and
-    /// the pattern and material are not used.
+    /// there are some, a game fits at the first position, from the one
+    /// after the move that plays the last of them on, that fits the
+    /// pattern and material (taken in the same colours as the moves).
     pub manoeuvres: Vec<Manoeuvre>,
     /// The pattern and material with colours reversed.
     reversed: (Option<Pattern>, Option<Material>),
@@ -152,6 +153,18 @@ impl Criteria {
         ]
     }
 
+    /// Whether `position` fits the pattern and material as given
+    /// (`reversed` false) or with colours reversed (true), whatever the
+    /// criteria's colours; true when there are neither.
+    #[inline]
+    pub fn holds(&self, reversed: bool, position: &Position) -> bool {
+        if reversed {
+            fits(&self.reversed.0, &self.reversed.1, position)
+        } else {
+            fits(&self.pattern, &self.material, position)
+        }
+    }
+
     /// Whether `position` fits, and how: `Some(false)` as given,
     /// `Some(true)` only with colours reversed, `None` not at all.
     #[inline]
@@ -175,12 +188,20 @@ impl Criteria {
                 && material.as_ref().is_none_or(|m| m.may_fit(summary))
         };
         if !self.manoeuvres.is_empty() {
-            return self.sequences().iter().flatten().any(|seq| {
-                seq.iter().all(|m| {
-                    m.before.as_ref().is_none_or(|p| p.may_fit(summary))
-                        && m.after.as_ref().is_none_or(|p| p.may_fit(summary))
-                        && summary.played.is_none_or(|played| played.may_play(m))
-                })
+            let ways = [
+                (&self.pattern, &self.material),
+                (&self.reversed.0, &self.reversed.1),
+            ];
+            return self.sequences().iter().zip(ways).any(|(seq, (p, m))| {
+                let Some(seq) = seq else {
+                    return false;
+                };
+                may(p, m)
+                    && seq.iter().all(|m| {
+                        m.before.as_ref().is_none_or(|p| p.may_fit(summary))
+                            && m.after.as_ref().is_none_or(|p| p.may_fit(summary))
+                            && summary.played.is_none_or(|played| played.may_play(m))
+                    })
             });
         }
         (self.colours.as_given() && may(&self.pattern, &self.material))

@@ -353,6 +353,57 @@ fn manoeuvres_are_found_in_order_from_the_command_and_the_api() {
 }
 
 #[test]
+fn manoeuvres_with_a_pattern_or_material_are_found_at_the_first_fit_from_the_last_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = two_games(dir.path());
+    let m = |manoeuvre: &str, more: &[&str], colours: &str| {
+        let mut args = vec!["--colours", colours, "--manoeuvre", manoeuvre];
+        args.extend_from_slice(more);
+        found(&db, &args)
+    };
+    // 11 is empty at once after 11-15; a white man stands on 19 a ply later.
+    assert_eq!(
+        m("B 11-15", &["--pattern", "E11"], "as-given"),
+        [hit("as given", 1, false)]
+    );
+    assert_eq!(
+        m("B 11-15", &["--pattern", "W19"], "as-given"),
+        [hit("as given", 2, false)]
+    );
+    assert_eq!(
+        m("B 11-15", &["--material", "w=12,b=12"], "both"),
+        [hit("as given", 1, false)]
+    );
+    // A pattern fitting only before the manoeuvre is played does not count.
+    assert!(m("W 23-19", &["--pattern", "W23"], "as-given").is_empty());
+    assert!(m("B 11-15", &["--material", "b=11"], "as-given").is_empty());
+    // Reversed, 24-19 by White is 9-14 by Black and E24 is E9.
+    assert_eq!(
+        m("W M 24-19", &["--pattern", "E24"], "reversed"),
+        [hit("reversed", 1, true)]
+    );
+    assert!(m("W M 24-19", &["--pattern", "W24"], "reversed").is_empty());
+    let args = ["--manoeuvre", "B 11-15", "--pattern", "E11", "--all-plies"];
+    let mut all = vec!["search", "--json", "--variant", "english"];
+    all.extend_from_slice(&args);
+    let (out, err, code) = run(&db, &all);
+    assert_eq!(code, 0, "{err}");
+    let hits = json_lines(&out);
+    assert_eq!(hits.len(), 1, "{out}");
+    let plies: Vec<i64> = hits[0]["matching_plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .collect();
+    assert_eq!(plies, [1, 2]);
+    let server = Server::start(&db, &[]);
+    let api = server.json("/api/search?variant=english&manoeuvre=B+11-15&pattern=W19");
+    assert_eq!(api.as_array().unwrap().len(), 1);
+    assert_eq!(api[0]["ply"], 2);
+}
+
+#[test]
 fn manoeuvres_are_found_alike_with_summaries_of_moves_older_ones_and_after_recheck() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("games.pdn");

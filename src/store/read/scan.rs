@@ -91,14 +91,6 @@ pub fn criteria(
         .map(Material::parse)
         .transpose()
         .map_err(wrong(Param::Material))?;
-    if !manoeuvres.is_empty() && (pattern.is_some() || material.is_some()) {
-        return Err(CriteriaError {
-            param: Param::Manoeuvre,
-            error: PatternError::whole(
-                "not with a pattern or a material: give them as before=… or after=… of a manoeuvre",
-            ),
-        });
-    }
     let manoeuvres = manoeuvres
         .iter()
         .map(|m| Manoeuvre::parse(m, rules))
@@ -145,7 +137,7 @@ pub(in crate::store) fn fit_in(
     all_plies: bool,
 ) -> Option<Fit> {
     if !criteria.manoeuvres.is_empty() {
-        return manoeuvres_in(game, criteria);
+        return manoeuvres_in(game, criteria, all_plies);
     }
     let mut fit: Option<Fit> = None;
     each_position(
@@ -187,12 +179,16 @@ pub(in crate::store) fn fit_in(
 }
 
 /// Where `game` first completes the criteria's manoeuvres, as given or
-/// with colours reversed: the position after the move that plays the last
-/// of them; `None` when it never does.
-fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
+/// with colours reversed, and then fits their pattern and material in the
+/// same colours: the first such position from the one after the move that
+/// plays the last manoeuvre on (as given on a tie); `None` when none.
+/// With `all_plies` and a pattern or material, every later position that
+/// fits them in the same colours is listed too.
+fn manoeuvres_in(game: &Candidate, criteria: &Criteria, all_plies: bool) -> Option<Fit> {
     let sequences = criteria.sequences();
+    let more = all_plies && (criteria.pattern.is_some() || criteria.material.is_some());
     let mut done = [0usize; 2];
-    let mut fit = None;
+    let mut fit: Option<Fit> = None;
     each_move(
         &game.rules,
         &game.start,
@@ -200,6 +196,12 @@ fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
         game.last,
         |ply, before, mv| {
             let after = before.play(mv);
+            if let Some(fit) = &mut fit {
+                if criteria.holds(fit.reversed, &after) {
+                    fit.plies.push(ply as i64);
+                }
+                return ControlFlow::Continue(());
+            }
             for (way, sequence) in sequences.iter().enumerate() {
                 let Some(sequence) = sequence else {
                     continue;
@@ -209,17 +211,21 @@ fn manoeuvres_in(game: &Candidate, criteria: &Criteria) -> Option<Fit> {
                     .is_some_and(|m| m.matches(before, mv, &after))
                 {
                     done[way] += 1;
-                    if done[way] == sequence.len() {
-                        fit = Some(Fit {
-                            id: game.id,
-                            outcome: game.outcome,
-                            ply,
-                            position: after,
-                            reversed: way == 1,
-                            plies: vec![ply as i64],
-                        });
-                        return ControlFlow::Break(());
-                    }
+                }
+                if done[way] == sequence.len() && criteria.holds(way == 1, &after) {
+                    fit = Some(Fit {
+                        id: game.id,
+                        outcome: game.outcome,
+                        ply,
+                        position: after,
+                        reversed: way == 1,
+                        plies: vec![ply as i64],
+                    });
+                    return if more {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    };
                 }
             }
             ControlFlow::Continue(())
@@ -1134,6 +1140,121 @@ mod tests {
             }
         }
         assert!(hits_seen > 20, "{hits_seen}");
+    }
+
+    /// Where a game first fits `pattern` and `material` from position
+    /// `from` on, replaying it whole: `positions[k]` is position `k + 1`.
+    fn fits_from(
+        positions: &[Position],
+        from: usize,
+        pattern: Option<&Pattern>,
+        material: Option<&Material>,
+    ) -> Option<usize> {
+        (from..=positions.len()).find(|&ply| {
+            let at = &positions[ply - 1];
+            pattern.is_none_or(|p| p.matches(at)) && material.is_none_or(|m| m.matches(at))
+        })
+    }
+
+    #[test]
+    fn manoeuvres_with_a_pattern_or_material_are_found_where_replaying_every_game_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [Preset::English, Preset::International];
+        let store = archive(dir.path(), &presets, 30);
+        let mut rng = SplitMix64::new(47);
+        let (mut hits_seen, mut later_seen) = (0, 0);
+        for preset in presets {
+            let filter = VariantFilter::new(Some(preset.name()));
+            let mut games = Vec::new();
+            store
+                .each_game_id(&filter, |id| {
+                    let game = store.game(GameId(id)).unwrap().unwrap();
+                    games.push((id, game.reading().unwrap()));
+                    Ok::<_, StoreError>(ControlFlow::Continue(()))
+                })
+                .unwrap();
+            for round in 0..12 {
+                let (_, (rules, _, moves)) = &games[rng.below(games.len())];
+                if moves.len() < 6 {
+                    continue;
+                }
+                let at = rng.below(moves.len() / 2);
+                let sequence = vec![manoeuvre_of(&mut rng, rules, &moves[at].0, &moves[at].1)];
+                // Asked of a position at or after the manoeuvre's in the
+                // same game: its numbers of pieces, or one of its pieces.
+                let (before, mv) = &moves[at + rng.below(moves.len() - at)];
+                let later = before.play(mv);
+                let (pattern, material) = if round % 2 == 0 {
+                    let counts = Material::counts(&later);
+                    let text = format!("w={},b={}", counts[4], counts[5]);
+                    (None, Some(Material::parse(&text).unwrap()))
+                } else {
+                    let white = squares(later.pieces(Color::White)).next().unwrap();
+                    let text = format!("W*{}", white.label());
+                    (Some(Pattern::parse(&text, rules).unwrap()), None)
+                };
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(pattern.clone(), material, colours)
+                    .with_manoeuvres(sequence.clone());
+                let reversed: Vec<Manoeuvre> = sequence.iter().map(Manoeuvre::reversed).collect();
+                let (pattern_r, material_r) = (
+                    pattern.as_ref().map(Pattern::reversed),
+                    material.as_ref().map(Material::reversed),
+                );
+                let mut expected = Vec::new();
+                for (id, (_, _, moves)) in &games {
+                    let played = || moves.iter().map(|(p, m)| (p, m));
+                    let positions: Vec<Position> = moves.iter().map(|(p, m)| p.play(m)).collect();
+                    let given = colours
+                        .as_given()
+                        .then(|| completed_at(&sequence, played()))
+                        .flatten();
+                    let turned = colours
+                        .reversed()
+                        .then(|| completed_at(&reversed, played()))
+                        .flatten();
+                    let given_fit = given.and_then(|g| {
+                        fits_from(&positions, g, pattern.as_ref(), material.as_ref())
+                    });
+                    let turned_fit = turned.and_then(|t| {
+                        fits_from(&positions, t, pattern_r.as_ref(), material_r.as_ref())
+                    });
+                    let first = match (given_fit, turned_fit) {
+                        (Some(g), Some(t)) if t < g => Some((t, true)),
+                        (Some(g), _) => Some((g, false)),
+                        (None, Some(t)) => Some((t, true)),
+                        (None, None) => None,
+                    };
+                    if let Some((ply, is_reversed)) = first {
+                        let (p, m) = match is_reversed {
+                            false => (pattern.as_ref(), material.as_ref()),
+                            true => (pattern_r.as_ref(), material_r.as_ref()),
+                        };
+                        let every: Vec<i64> = (ply..=positions.len())
+                            .filter(|&q| fits_from(&positions, q, p, m) == Some(q))
+                            .map(|q| q as i64)
+                            .collect();
+                        expected.push((*id, ply as i64, is_reversed, every));
+                        later_seen += usize::from(Some(ply) != given && Some(ply) != turned);
+                    }
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(&criteria, &filter, &GameFilter::default(), true, 0, |hit| {
+                        let every = hit.matching_plies.unwrap_or_default();
+                        found.push((hit.game.get(), hit.ply, hit.reversed, every));
+                        Ok::<_, StoreError>(())
+                    })
+                    .unwrap();
+                assert_eq!(
+                    found, expected,
+                    "{preset:?} {sequence:?} {pattern:?} {material:?} {colours:?}"
+                );
+                hits_seen += expected.len();
+            }
+        }
+        assert!(hits_seen > 10, "{hits_seen}");
+        assert!(later_seen > 0, "no hit after the manoeuvre's position");
     }
 
     #[test]
