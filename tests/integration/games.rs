@@ -596,11 +596,11 @@ fn sorted_by_player_unknown_names_come_last() {
     };
     let (all, total) = games(&db, &["--sort", "player"]);
     assert_eq!(total, 8);
-    // Known Whites by name (a Black unknown last among a White's games),
-    // then unknown Whites (as written) with a Black, then neither.
+    // Known Whites by name (then by Black as written), then unknown
+    // Whites (as written) with a Black, then neither.
     assert_eq!(
         events(&all),
-        ["g8", "g7", "g4", "g5", "g1", "g3", "g2", "g6"]
+        ["g8", "g5", "g7", "g4", "g1", "g3", "g2", "g6"]
     );
     // Every page is that list's slice, across the parts.
     for offset in 0..=8 {
