@@ -185,7 +185,7 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             ),
             (
                 "The games that reach a position given as a FEN.",
-                "pdndb search --variant english --fen W:W18,21-32:B1-10,12,15",
+                "pdndb search --variant english --fen B:W19,21,22,24-32:B1-10,12,15",
             ),
         ],
     ),
