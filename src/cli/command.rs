@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use super::{
-    alias, check, completions, export, games, generate, import, openings, perft, players, recheck,
-    remove, report, search, serve, show, stats, tree,
+    alias, check, completions, export, games, generate, import, man, openings, perft, players,
+    recheck, remove, report, search, serve, show, stats, tree,
 };
 
 /// A database for draughts games recorded in PDN, Filipino Dama first.
@@ -60,8 +60,8 @@ pub(super) enum Command {
     Recheck(recheck::RecheckArgs),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions(completions::CompletionsArgs),
-    /// Print the manual page, in roff.
-    Man,
+    /// Print a manual page, in roff (or write every page into a folder).
+    Man(man::ManArgs),
     /// The games whose tags match: players, event, site, date, result.
     Games(games::GamesArgs),
     /// Each player's games and results.

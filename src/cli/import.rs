@@ -220,6 +220,13 @@ fn write_summary(
              ({} of them read differently), {} removed, {} positions taken out of the index",
             s.files_replaced, s.games_kept, s.games_changed, s.games_removed, s.positions_removed
         )?;
+        if s.games_in_place > 0 {
+            writeln!(
+                out,
+                "{} games added in the place of a removed game of their file took its id",
+                s.games_in_place
+            )?;
+        }
     }
     if s.files_read_again > 0 {
         writeln!(

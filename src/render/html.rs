@@ -511,6 +511,8 @@ mod tests {
                 tags: tags.as_object().cloned().unwrap_or_default(),
             },
             record,
+            opening: None,
+            ballot: None,
             result_check: crate::replay::ResultCheck::Unknown,
         }
     }

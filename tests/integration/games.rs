@@ -557,3 +557,78 @@ fn numbers_too_large_never_wrap_round() {
     assert_eq!(code, 2);
     assert!(err.contains("too large"), "{err}");
 }
+
+#[test]
+fn sorted_by_player_unknown_names_come_last() {
+    let dir = tempfile::tempdir().unwrap();
+    // (event, White, Black); `None`: no tag.
+    let players = [
+        ("g1", Some("Zamora"), Some("?")),
+        ("g2", Some("?"), Some("Abad")),
+        ("g3", None, Some("Cruz")),
+        ("g4", Some("Abad"), Some("Zamora")),
+        ("g5", Some("Abad"), Some("?")),
+        ("g6", Some("-"), Some("??")),
+        ("g7", Some("Abad"), Some("Cruz")),
+        ("g8", Some("1st Club"), Some("")),
+    ];
+    let text: String = players
+        .iter()
+        .map(|(event, white, black)| {
+            let tag = |name: &str, value: &Option<&str>| {
+                value.map_or(String::new(), |v| format!("[{name} \"{v}\"]\n"))
+            };
+            format!(
+                "[Event \"{event}\"]\n{}{}\n1. 22-18 11-15 *\n\n",
+                tag("White", white),
+                tag("Black", black)
+            )
+        })
+        .collect();
+    let pdn = dir.path().join("players.pdn");
+    std::fs::write(&pdn, text).unwrap();
+    let db = import(dir.path(), &[pdn.to_str().unwrap()]);
+    let events = |records: &[Value]| -> Vec<String> {
+        records
+            .iter()
+            .map(|g| g["tags"]["Event"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (all, total) = games(&db, &["--sort", "player"]);
+    assert_eq!(total, 8);
+    // Known Whites by name (then by Black as written), then unknown
+    // Whites (as written) with a Black, then neither.
+    assert_eq!(
+        events(&all),
+        ["g8", "g5", "g7", "g4", "g1", "g3", "g2", "g6"]
+    );
+    // Every page is that list's slice, across the parts.
+    for offset in 0..=8 {
+        for limit in 1..=3 {
+            let (out, err, code) = run(
+                &db,
+                &[
+                    "games",
+                    "--json",
+                    "--sort",
+                    "player",
+                    "--limit",
+                    &limit.to_string(),
+                    "--offset",
+                    &offset.to_string(),
+                ],
+            );
+            assert_eq!(code, 0, "{err}");
+            let end = (offset + limit).min(8);
+            assert_eq!(
+                events(&json_lines(&out)),
+                events(&all[offset.min(8)..end]),
+                "--limit {limit} --offset {offset}"
+            );
+        }
+    }
+    // Filters apply in every part.
+    let (some, total) = games(&db, &["--sort", "player", "--black", "cruz"]);
+    assert_eq!(total, 2);
+    assert_eq!(events(&some), ["g7", "g3"]);
+}

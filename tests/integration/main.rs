@@ -20,6 +20,7 @@ mod inputs;
 mod jobs;
 mod lidraughts;
 mod lock;
+mod man_pages;
 mod memory;
 mod names;
 mod openings;

@@ -217,6 +217,9 @@ fn a_corrected_file_imported_again_equals_a_fresh_import() {
     assert_eq!(second["games_removed"], 2, "{second}");
     assert_eq!(second["games_kept"], 38, "{second}");
     assert_eq!(second["games_changed"], 0, "{second}");
+    // The fixed game takes the id of the broken one (its players, event,
+    // site and date are the same).
+    assert_eq!(second["games_in_place"], 1, "{second}");
 
     let fresh = root.path().join("fresh.sqlite");
     import(&fresh, root.path(), &["games"]);
@@ -356,11 +359,34 @@ fn a_reimport_killed_at_ten_moments_is_completed_by_the_same_command() {
             .unwrap();
         assert!(status.success(), "run {run}: the completing import failed");
         assert_same(&db, &fresh, &format!("run {run}, killed after {delay:?}"));
+        // The fixed game 2 has the id it had before (game 3 is gone).
+        assert_eq!(
+            archive_ids(&db, &[1, 2, 3]),
+            archive_ids(&start, &[1, 2, 4]),
+            "run {run}"
+        );
     }
     assert!(
         killed >= runs / 2,
         "only {killed} of {runs} imports were killed while running"
     );
+}
+
+/// The ids of the games of `games/archive.pdn` at `indexes`.
+fn archive_ids(db: &Path, indexes: &[i64]) -> Vec<i64> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    indexes
+        .iter()
+        .map(|index| {
+            conn.query_row(
+                "SELECT p.game FROM provenance p JOIN source_file f ON f.id = p.file \
+                 WHERE f.path = 'games/archive.pdn' AND p.idx = ?1",
+                [index],
+                |r| r.get(0),
+            )
+            .unwrap()
+        })
+        .collect()
 }
 
 #[test]
@@ -511,4 +537,118 @@ fn a_file_gone_from_a_folder_is_named_and_can_be_removed_by_its_path() {
     let fresh = root.path().join("fresh.sqlite");
     import(&fresh, root.path(), &["games"]);
     assert_same(&db, &fresh, "after removing the file gone");
+}
+
+/// The ids of the games of file `name` in the database, by index, as
+/// `games --json` lists them.
+fn ids_of(dir: &Path, db: &Path, name: &str) -> Vec<u64> {
+    let (out, err, code) = run(dir, db, &["games", "--json", "--limit", "0"]);
+    assert_eq!(code, 0, "{err}");
+    let mut ids: Vec<(u64, u64)> = json_lines(&out)
+        .iter()
+        .filter(|g| g["file"] == name)
+        .map(|g| (g["index"].as_u64().unwrap(), g["game"].as_u64().unwrap()))
+        .collect();
+    ids.sort_unstable();
+    ids.into_iter().map(|(_, id)| id).collect()
+}
+
+/// A generated game with its result changed to `*`: another game, with
+/// the same players, event, site and date.
+fn unfinished(game: &str) -> String {
+    let result = result_of(game);
+    let trimmed = game.trim_end();
+    let moves = trimmed.strip_suffix(result).unwrap();
+    format!("{moves}*\n").replace(&format!("[Result \"{result}\"]"), "[Result \"*\"]")
+}
+
+/// Checks `db` against a fresh import of `games.pdn` and its invariants.
+fn same_as_fresh(dir: &Path, db: &Path, context: &str) {
+    let fresh = dir.join(format!("fresh-{}.sqlite", context.replace(' ', "-")));
+    import(&fresh, dir, &["games.pdn"]);
+    assert_same(db, &fresh, context);
+    let (_, err, code) = run(dir, db, &["stats", "--check"]);
+    assert_eq!(code, 0, "{context}: {err}");
+}
+
+#[test]
+fn a_corrected_game_keeps_its_id_and_an_inserted_one_takes_none() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path();
+    let db = dir.join("ids.sqlite");
+    let games = games_of(&generate(&["--games", "4", "--seed", "21"]));
+    let (a, b, c, x) = (&games[0], &games[1], &games[2], &games[3]);
+    let write = |parts: &[&str]| std::fs::write(dir.join("games.pdn"), parts.join("\n")).unwrap();
+
+    write(&[a, b, c]);
+    import(&db, dir, &["games.pdn"]);
+    let ids = ids_of(dir, &db, "games.pdn");
+    assert_eq!(ids.len(), 3);
+
+    // Game 2 corrected: it keeps its id, and `show` of that id shows it
+    // as corrected; a search reaches it under that id.
+    let corrected = unfinished(b);
+    write(&[a, &corrected, c]);
+    let summary = import(&db, dir, &["games.pdn"]);
+    assert_eq!(
+        (summary["games"].as_u64(), summary["games_removed"].as_u64()),
+        (Some(1), Some(1)),
+        "{summary}"
+    );
+    assert_eq!(summary["games_in_place"], 1, "{summary}");
+    assert_eq!(ids_of(dir, &db, "games.pdn"), ids);
+    let (out, err, code) = run(dir, &db, &["show", &ids[1].to_string(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let shown = &json_lines(&out)[0];
+    assert_eq!(shown["tags"]["Result"], "*", "{shown}");
+    assert_eq!(shown["game"], ids[1], "{shown}");
+    let moves: Vec<&str> = shown["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let line = moves.join(" ");
+    let (out, err, code) = run(dir, &db, &["search", "--json", "--moves", &line]);
+    assert_eq!(code, 0, "{err}");
+    let found: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(found, vec![ids[1]], "{out}");
+    same_as_fresh(dir, &db, "game 2 corrected");
+
+    // A game inserted before game 2 while game 2 is corrected back: the
+    // inserted one takes a new id, game 2 (same players, event, site and
+    // date) its own.
+    write(&[a, x, b, c]);
+    let summary = import(&db, dir, &["games.pdn"]);
+    assert_eq!(summary["games_in_place"], 1, "{summary}");
+    let now = ids_of(dir, &db, "games.pdn");
+    assert_eq!(
+        (now[0], now[2], now[3]),
+        (ids[0], ids[1], ids[2]),
+        "{now:?}"
+    );
+    assert!(now[1] > ids[2], "{now:?}");
+    let (out, _, _) = run(dir, &db, &["show", &ids[1].to_string(), "--json"]);
+    assert_eq!(json_lines(&out)[0]["tags"]["Result"], result_of(b));
+    same_as_fresh(dir, &db, "a game inserted");
+
+    // The inserted game deleted, game 2 unchanged: the others keep their
+    // ids; the deleted game's id names no game.
+    write(&[a, b, c]);
+    let summary = import(&db, dir, &["games.pdn"]);
+    assert_eq!(summary["games_in_place"], 0, "{summary}");
+    assert_eq!(ids_of(dir, &db, "games.pdn"), ids);
+    let (_, err, code) = run(dir, &db, &["show", &now[1].to_string()]);
+    assert_eq!(code, 2, "{err}");
+    same_as_fresh(dir, &db, "a game deleted");
+}
+
+/// The Result tag of a generated game.
+fn result_of(game: &str) -> &str {
+    game.lines()
+        .find_map(|l| l.strip_prefix("[Result \"")?.strip_suffix("\"]"))
+        .unwrap()
 }

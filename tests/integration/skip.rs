@@ -10,7 +10,7 @@
 //! * [`skip`]: the test may skip anywhere, CI included (the corpus in
 //!   `../shared/corpus`, root for a read-only mount);
 //! * [`must_run`]: `.ci/run` provides what the test needs (Chromium and its
-//!   WebDriver, `script`), so with `CI` set the test fails instead.
+//!   WebDriver, `script`, `man`), so with `CI` set the test fails instead.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -732,7 +732,7 @@ fn recheck_of_named_files_and_of_unknown_ones() {
 }
 
 #[test]
-fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front() {
+fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front_and_its_opening() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db.sqlite");
     let sample = crate_path("sample-pdn");
@@ -745,9 +745,22 @@ fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front()
     let checked = json_lines(&check);
     let reported = json_lines(&report);
     assert!(reported.len() >= 6, "{report}");
+    // Each game's opening and ballot, as `games --json` names them.
+    let (listed, _, _) = run(&db, &["games", "--json", "--limit", "0"]);
+    let listed = json_lines(&listed);
+    let mut named = 0;
     for r in &reported {
         let mut r = r.as_object().unwrap().clone();
-        assert!(r.shift_remove("game").is_some());
+        let game = r.shift_remove("game").unwrap();
+        let g = listed.iter().find(|g| g["game"] == game).unwrap();
+        for field in ["opening", "ballot"] {
+            assert_eq!(
+                r.shift_remove(field).as_ref(),
+                Some(&g[field]),
+                "{field}: {g}"
+            );
+        }
+        named += usize::from(!g["opening"].is_null());
         let c = checked
             .iter()
             .map(|c| c.as_object().unwrap())
@@ -759,6 +772,7 @@ fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front()
         assert_eq!(keys(&r), keys(&c));
         assert_eq!(r, c);
     }
+    assert!(named > 0, "no reported game has an opening: {report}");
 }
 
 /// The answers of a database of schema step 9 (tests/data/step-9: the old

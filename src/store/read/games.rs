@@ -317,6 +317,52 @@ impl std::fmt::Display for GameSort {
     }
 }
 
+/// Rows still to skip and to list (`None`: all) of a listing read in parts.
+#[derive(Clone, Copy, Debug)]
+struct Page {
+    offset: i64,
+    limit: Option<i64>,
+}
+
+/// A name that says who played: one with a character other than `?`, `-`,
+/// `.`, `*` or a space (`''`, `?`, `??`, `-`, `N.N.`… say nobody). Every
+/// name that says nobody sorts before `@`, so an index on names finds them
+/// all in one range (see [`UNKNOWN_WHITE`]).
+fn known(column: &str) -> String {
+    format!("{column} GLOB '*[^?.* -]*'")
+}
+
+/// White names nobody: a range of the index on (white, black).
+const UNKNOWN_WHITE: &str = "g.white < '@' AND NOT g.white GLOB '*[^?.* -]*'";
+
+/// The parts a listing in `sort` order is read in, one after the other:
+/// each a condition and an order that an index reads in order, so that a
+/// page far down the list costs a walk along the index, never a sort. By
+/// player, games whose White is unknown come after the others, those
+/// whose Black is unknown too last.
+fn sort_parts(sort: GameSort) -> Vec<(String, String)> {
+    let all = |order: &str| vec![("1".to_string(), order.to_string())];
+    match sort {
+        GameSort::Id => all("g.id"),
+        GameSort::Date => all("g.day IS NULL, g.day, g.id"),
+        GameSort::Event => all("g.event, g.id"),
+        GameSort::Player => {
+            let by_name = "g.white, g.black, g.id".to_string();
+            vec![
+                (known("g.white"), by_name.clone()),
+                (
+                    format!("{UNKNOWN_WHITE} AND {}", known("g.black")),
+                    by_name.clone(),
+                ),
+                (
+                    format!("{UNKNOWN_WHITE} AND NOT {}", known("g.black")),
+                    by_name,
+                ),
+            ]
+        }
+    }
+}
+
 /// An order that is none of [`GameSort`]'s names (exactly, in lower case).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0:?} is not id, date, event or player")]
@@ -973,22 +1019,65 @@ impl Store {
             && self.player_games(filter)?.saturating_mul(20_000)
                 >= crate::store::stored::sql_count(limit.max(1).saturating_add(offset))
                     .saturating_mul(total);
-        let (condition, mut params) = match scan {
+        let (condition, params) = match scan {
             true => filter.condition(self, true)?.unwrap_or((condition, params)),
             false => (condition, params),
         };
-        let order = match sort {
-            GameSort::Id => "g.id",
-            GameSort::Date => "g.day IS NULL, g.day, g.id",
-            GameSort::Event => "g.event, g.id",
-            GameSort::Player => "g.white, g.black, g.id",
+        let mut left = Page {
+            offset: crate::store::stored::sql_count(offset),
+            limit: (limit > 0).then(|| crate::store::stored::sql_count(limit)),
         };
-        params.push(Value::Integer(if limit == 0 {
-            -1
-        } else {
-            crate::store::stored::sql_count(limit)
-        }));
-        params.push(Value::Integer(crate::store::stored::sql_count(offset)));
+        let mut shown = 0;
+        let parts = sort_parts(sort);
+        // The parts after the first are counted (they are few games); the
+        // first holds the others.
+        let mut later = Vec::with_capacity(parts.len());
+        for (part, _) in &parts[1..] {
+            let sql = format!("SELECT count(*) FROM game g WHERE ({condition}) AND {part}");
+            let n: i64 = self
+                .conn()
+                .query_row(&sql, rusqlite::params_from_iter(params.iter()), |r| {
+                    r.get(0)
+                })
+                .map_err(|e| E::from(StoreError::from(e)))?;
+            later.push(n);
+        }
+        let first = (total - later.iter().sum::<i64>()).max(0);
+        for ((part, order), games) in parts.iter().zip(std::iter::once(first).chain(later)) {
+            if left.offset >= games {
+                left.offset -= games;
+                continue;
+            }
+            let condition = format!("({condition}) AND {part}");
+            let (read, listed) = self.list_part(&condition, &params, order, left, &mut each)?;
+            shown += listed;
+            left.offset = 0;
+            match &mut left.limit {
+                Some(limit) if *limit <= read => break,
+                Some(limit) => *limit -= read,
+                None => {}
+            }
+        }
+        Ok(Shown {
+            shown,
+            total: total.max(0) as usize,
+        })
+    }
+
+    /// The games that pass `condition` (with `params`), in `order`, within
+    /// `page`, handed to `each`; then how many rows were read and how many
+    /// games listed (a game whose source is gone is not).
+    fn list_part<E: From<StoreError>>(
+        &self,
+        condition: &str,
+        params: &[Value],
+        order: &str,
+        page: Page,
+        each: &mut impl FnMut(GameRow) -> Result<(), E>,
+    ) -> Result<(i64, usize), E> {
+        let mut params = params.to_vec();
+        params.push(Value::Integer(page.limit.unwrap_or(-1)));
+        params.push(Value::Integer(page.offset));
         let sql = format!(
             "SELECT {LISTED} FROM game g \
              WHERE {condition} ORDER BY {order} LIMIT ?{} OFFSET ?{}",
@@ -1000,18 +1089,16 @@ impl Store {
         let mut rows = stmt
             .query(rusqlite::params_from_iter(params.iter()))
             .map_err(sqlite)?;
-        let mut shown = 0;
+        let (mut read, mut listed) = (0, 0);
         while let Some(r) = rows.next().map_err(sqlite)? {
+            read += 1;
             let Some(row) = self.listed_game(listed_row(r).map_err(sqlite)?)? else {
                 continue;
             };
             each(row)?;
-            shown += 1;
+            listed += 1;
         }
-        Ok(Shown {
-            shown,
-            total: total.max(0) as usize,
-        })
+        Ok((read, listed))
     }
 
     /// One game as `games` lists it; `None` when there is no such game.

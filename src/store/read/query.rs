@@ -1486,6 +1486,8 @@ impl Store {
                 tags: source.tags,
             },
             result_check: game.result_check,
+            opening: game.opening,
+            ballot: game.ballot,
             record: game.record,
         }))
     }

@@ -29,6 +29,13 @@ pub struct ReportRecord {
     /// The rest of the record.
     #[serde(flatten)]
     pub record: RecordBody,
+    /// The name of the game's opening (see [`crate::openings`]), as
+    /// `games --json` gives it; `None` when it reaches none.
+    #[serde(default)]
+    pub opening: Option<String>,
+    /// Its English three-move ballot, as `games --json` gives it.
+    #[serde(default)]
+    pub ballot: Option<String>,
     /// The game's result checked against its moves.
     #[serde(default = "unknown_check")]
     pub result_check: ResultCheck,
@@ -239,6 +246,8 @@ mod tests {
                 tags: serde_json::Map::new(),
             },
             record,
+            opening: Some("Old Fourteenth".into()),
+            ballot: None,
             result_check: ResultCheck::ContradictsMovetext,
         };
         let json = serde_json::to_string(&report).unwrap();

@@ -27,6 +27,7 @@ use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::GameCounts;
 use crate::store::write::index::{IndexBuffer, IndexRow, index_missing};
 use crate::store::write::move_ids::move_id;
+use crate::store::write::places::{Places, renumber};
 use crate::store::write::prepared::{
     Deflater, Prepared, StartMove, equal_game, insert_row, prepare, text_hash,
 };
@@ -90,6 +91,9 @@ pub struct ImportSummary {
     pub games_kept: usize,
     /// Games of their old versions that no file holds any more: removed.
     pub games_removed: usize,
+    /// Games added in the place of a removed game of the same file (a game
+    /// corrected in its file, most often): each took that game's id.
+    pub games_in_place: usize,
     /// Index rows removed with them (or with games that read differently).
     pub positions_removed: usize,
     /// Wall-clock time.
@@ -440,7 +444,8 @@ impl<'a> Importer<'a> {
     /// version's games with it, in one transaction: a game whose text is
     /// unchanged keeps its id (and its index rows, when it reads the same),
     /// the others are added, and the old games no file holds any more are
-    /// deleted with their index rows.
+    /// deleted with their index rows; an added game at the place of a
+    /// deleted one takes its id (see [`super::places`]).
     fn replace_file(
         &mut self,
         snapshot: &Snapshot,
@@ -488,6 +493,7 @@ impl<'a> Importer<'a> {
                     new_keys: &mut self.new_keys,
                 },
                 summary,
+                places: Places::default(),
             };
             let tx = self.store.conn_mut().transaction()?;
             let old = OldCopies::set_aside(&tx, ids)?;
@@ -797,8 +803,12 @@ impl OldCopies {
     }
 
     /// The game of an old copy with this text, if one is left (in file
-    /// order); the copy leaves.
-    fn claim(&mut self, tx: &Transaction<'_>, hash: &[u8; 32]) -> Result<Option<i64>, StoreError> {
+    /// order), and the copy's index; the copy leaves.
+    fn claim(
+        &mut self,
+        tx: &Transaction<'_>,
+        hash: &[u8; 32],
+    ) -> Result<Option<(i64, i64)>, StoreError> {
         let hash = short_hash(hash);
         let from = self.by_text.partition_point(|c| c.0 < hash);
         let to = from + self.by_text[from..].partition_point(|c| c.0 == hash);
@@ -812,24 +822,32 @@ impl OldCopies {
         let game = tx
             .prepare_cached("DELETE FROM provenance WHERE file = ?1 AND idx = ?2 RETURNING game")?
             .query_row(params![self.file, idx], |r| r.get(0))?;
-        Ok(Some(game))
+        Ok(Some((game, idx)))
     }
 
-    /// Deletes the games of the copies left that no other file holds, then
-    /// the copies; returns the games deleted and their index rows.
+    /// The copies left whose games no other file holds (those games
+    /// leave), as (index, game), in order of index.
+    fn leaving(&self, tx: &Transaction<'_>) -> Result<Vec<(i64, i64)>, StoreError> {
+        let mut stmt = tx.prepare(
+            "SELECT idx, game FROM provenance p WHERE file = ?1 AND NOT EXISTS \
+             (SELECT 1 FROM provenance q WHERE q.game = p.game AND q.file != ?1) ORDER BY idx",
+        )?;
+        let rows = stmt.query_map([self.file], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Deletes the games of the copies left that no other file holds
+    /// (`leaving`, as [`OldCopies::leaving`] lists them), then the copies;
+    /// returns the games deleted and their index rows.
     fn finish(
         self,
         tx: &Transaction<'_>,
+        leaving: &[(i64, i64)],
         move_ids: &mut HashMap<Move, i64>,
     ) -> Result<(usize, usize), StoreError> {
-        let leaving: Vec<i64> = {
-            let mut stmt = tx.prepare(
-                "SELECT DISTINCT game FROM provenance p WHERE file = ?1 AND NOT EXISTS \
-                 (SELECT 1 FROM provenance q WHERE q.game = p.game AND q.file != ?1)",
-            )?;
-            let rows = stmt.query_map([self.file], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let mut leaving: Vec<i64> = leaving.iter().map(|&(_, game)| game).collect();
+        leaving.sort_unstable();
+        leaving.dedup();
         let positions = delete_games(tx, &leaving, move_ids)?;
         tx.execute("DELETE FROM provenance WHERE file = ?1", [self.file])?;
         tx.execute("DELETE FROM source_file WHERE id = ?1", [self.file])?;
@@ -853,6 +871,8 @@ fn short_hash(hash: &[u8; 32]) -> ShortHash {
 struct Replacement<'r> {
     carried: Carried<'r>,
     summary: &'r mut ImportSummary,
+    /// Where the new version's games were found or stored.
+    places: Places,
 }
 
 impl Replacement<'_> {
@@ -882,9 +902,20 @@ impl Replacement<'_> {
             });
         }
         self.carried.counts.write(tx)?;
-        let (games, positions) = old.finish(tx, self.carried.move_ids)?;
+        let leaving = old.leaving(tx)?;
+        let pairs = self.places.pair(tx, &leaving)?;
+        let (games, positions) = old.finish(tx, &leaving, self.carried.move_ids)?;
         self.summary.games_removed += games;
         self.summary.positions_removed += positions;
+        if !pairs.is_empty() {
+            renumber(tx, &pairs)?;
+            let moved = pairs.iter().copied().collect();
+            self.carried.index.renumber(tx, &moved)?;
+            // The games moved to old ids are below the index's mark: their
+            // rows go in with them.
+            self.summary.positions += self.carried.index.flush(tx)?;
+            self.summary.games_in_place += pairs.len();
+        }
         Ok(())
     }
 
@@ -898,7 +929,8 @@ impl Replacement<'_> {
         old: &mut OldCopies,
     ) -> Result<(), StoreError> {
         let kept = match old.claim(tx, &game.text_hash)? {
-            Some(old_game) => {
+            Some((old_game, old_index)) => {
+                self.places.kept(game.index, old_index);
                 let shared = has_copies(tx, old_game, Some(old.file))?;
                 let reads_alike =
                     Row::stored(tx, old_game)?.is_some_and(|row| row == Row::of(game));
@@ -909,7 +941,11 @@ impl Replacement<'_> {
             None => None,
         };
         let Some(old_game) = kept else {
-            return write_game(tx, &mut self.carried, file_id, game, self.summary);
+            let added = write_game(tx, &mut self.carried, file_id, game, self.summary)?;
+            if let Some(id) = added {
+                self.places.added(game.index, id);
+            }
+            return Ok(());
         };
         insert_copy(tx, file_id, old_game, game)?;
         let update = update_game(tx, old_game, game, self.carried.move_ids)?;
@@ -1163,14 +1199,15 @@ fn crash_point(games: usize) {
 }
 
 /// Stores a game read from file `file_id` (or, when it is stored already,
-/// its copy), counting it in `counts` and its positions in `index`.
+/// its copy), counting it in `counts` and its positions in `index`; returns
+/// its id when it was stored as a new game.
 fn write_game(
     tx: &Transaction<'_>,
     carried: &mut Carried<'_>,
     file_id: i64,
     game: &Prepared,
     summary: &mut ImportSummary,
-) -> Result<(), StoreError> {
+) -> Result<Option<i64>, StoreError> {
     let duplicate_of = match carried.new_keys {
         Some(keys) if !keys.may_hold(game.dup_key) => None,
         _ => equal_game(tx, game, None)?,
@@ -1181,10 +1218,10 @@ fn write_game(
         counts,
         new_keys,
     } = carried;
-    let game_id = match duplicate_of {
+    let (game_id, added) = match duplicate_of {
         Some(id) => {
             summary.duplicates += 1;
-            id
+            (id, None)
         }
         None => {
             let id = insert_row(tx, game)?;
@@ -1225,10 +1262,11 @@ fn write_game(
             if counts.is_full() {
                 counts.write(tx)?;
             }
-            id
+            (id, Some(id))
         }
     };
-    insert_copy(tx, file_id, game_id, game)
+    insert_copy(tx, file_id, game_id, game)?;
+    Ok(added)
 }
 
 /// Records that game `game_id` is `game` of file `file_id`.

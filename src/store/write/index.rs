@@ -269,6 +269,37 @@ impl IndexBuffer {
         Ok(added)
     }
 
+    /// Gives the waiting rows of each game `from` of `moved` (from, to) the
+    /// id `to`, in memory and in the runs set aside. A game moved to a
+    /// smaller id is below `indexed_through`: the caller flushes before it
+    /// commits, or a killed import would leave its rows out.
+    ///
+    /// # Errors
+    /// A database failure, or a run that does not decode.
+    pub fn renumber(
+        &mut self,
+        tx: &Transaction<'_>,
+        moved: &HashMap<i64, i64>,
+    ) -> Result<(), StoreError> {
+        if moved.is_empty() {
+            return Ok(());
+        }
+        for row in &mut self.rows {
+            if let Some(&to) = moved.get(&row.game) {
+                row.game = to;
+            }
+        }
+        let runs: Vec<i64> = {
+            let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
+            let runs = stmt.query_map([], |r| r.get(0))?;
+            runs.collect::<Result<_, _>>()?
+        };
+        for run in runs {
+            renumber_run(tx, run, moved)?;
+        }
+        Ok(())
+    }
+
     fn mark_indexed(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         tx.execute(
             "UPDATE index_state SET indexed_through = (SELECT coalesce(max(id), 0) FROM game)",
@@ -345,6 +376,57 @@ pub(in crate::store) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
         rows.push(IndexRow::read(&mut bytes, rows.last())?);
     }
     Some(rows)
+}
+
+/// Rewrites run `run` as a new run with the games of `moved` (from, to)
+/// renumbered, still sorted: only a row's game changes, so only the rows of
+/// one kept key can fall out of order, and they are sorted again together.
+fn renumber_run(
+    tx: &Transaction<'_>,
+    run: i64,
+    moved: &HashMap<i64, i64>,
+) -> Result<(), StoreError> {
+    let new_run: i64 = tx.query_row(
+        "SELECT coalesce(max(run), 0) + 1 FROM position_run",
+        [],
+        |r| r.get(0),
+    )?;
+    let mut insert = tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
+    let mut write = |rows: &[IndexRow]| -> Result<(), StoreError> {
+        for chunk in rows.chunks(RUN_CHUNK) {
+            let mut bytes = Vec::with_capacity(chunk.len() * ROW_BYTES_MAX);
+            write_chunk(chunk, &mut bytes);
+            insert.execute(rusqlite::params![new_run, bytes])?;
+        }
+        Ok(())
+    };
+    // The rows of the kept key being read, and the rows sorted, not yet
+    // written.
+    let (mut key_rows, mut out): (Vec<IndexRow>, Vec<IndexRow>) = (Vec::new(), Vec::new());
+    let mut reader = RunReader::new(run);
+    while let Some(mut row) = reader.next(tx)? {
+        if let Some(&to) = moved.get(&row.game) {
+            row.game = to;
+        }
+        if key_rows
+            .first()
+            .is_some_and(|r| postings::kept(r.key) != postings::kept(row.key))
+        {
+            key_rows.sort_unstable();
+            out.append(&mut key_rows);
+            if out.len() >= RUN_CHUNK {
+                write(&out)?;
+                out.clear();
+            }
+        }
+        key_rows.push(row);
+    }
+    key_rows.sort_unstable();
+    out.append(&mut key_rows);
+    if !out.is_empty() {
+        write(&out)?;
+    }
+    Ok(())
 }
 
 /// Codes `rows` as one stored run chunk.
@@ -1031,6 +1113,55 @@ mod tests {
             .query_row("SELECT count(*) FROM position_run", [], |r| r.get(0))
             .unwrap();
         assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn games_renumbered_in_memory_and_in_runs_merge_in_order() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let mut buffer = IndexBuffer::default();
+        let mut expected = Vec::new();
+        let mut rng = crate::generate::SplitMix64::new(5);
+        // Games 1000.. moved to 1..: every third one, in runs and in memory.
+        let moved: HashMap<i64, i64> = (0..3000).step_by(3).map(|g| (5000 + g, 1 + g)).collect();
+        // A few keys shared by every game (a start position), with chunks
+        // of the runs cut inside their rows.
+        let shared: Vec<i64> = (0..3).map(|_| rng.next_u64() as i64).collect();
+        for run in 0..3 {
+            for game in run * 1000..(run + 1) * 1000 {
+                let id = 5000 + game;
+                for key in shared
+                    .iter()
+                    .copied()
+                    .chain([rng.next_u64() as i64, rng.next_u64() as i64])
+                {
+                    let row = IndexRow {
+                        key,
+                        game: id,
+                        ply: (game % 7) as u32,
+                        open: game % 5 == 0,
+                    };
+                    buffer.push(row);
+                    expected.push(IndexRow {
+                        game: moved.get(&id).copied().unwrap_or(id),
+                        ..row
+                    });
+                }
+            }
+            if run < 2 {
+                buffer.spill(&tx).unwrap();
+            }
+        }
+        buffer.renumber(&tx, &moved).unwrap();
+        assert_eq!(buffer.flush(&tx).unwrap(), expected.len());
+        let stored: Vec<(i64, i64, u32, bool)> = postings::all(&tx).unwrap();
+        expected.sort_unstable();
+        let expected: Vec<(i64, i64, u32, bool)> = expected
+            .iter()
+            .map(|r| (postings::kept(r.key), r.game, r.ply, r.open))
+            .collect();
+        assert_eq!(stored, expected);
     }
 
     proptest::proptest! {

@@ -1,4 +1,4 @@
-//! Everything that writes: import, the index, rows, counts, identities, popular positions, recheck, removal, aliases, the result checks of games stored before them, and the check of what they maintain.
+//! Everything that writes: import, the index, rows, counts, identities, the places of games read again, popular positions, recheck, removal, aliases, the result checks of games stored before them, and the check of what they maintain.
 
 pub mod alias;
 pub(crate) mod chunk_coder;
@@ -9,6 +9,7 @@ pub mod index;
 pub mod invariants;
 pub(crate) mod move_ids;
 pub(crate) mod openings;
+pub(crate) mod places;
 pub mod popular;
 pub(crate) mod prepared;
 pub(crate) mod query_indexes;
