@@ -103,7 +103,10 @@ fn a_bad_choice_is_refused_naming_the_parameter() {
         ("notation=klingon", "notation: "),
         ("limit=-1", "limit: \"-1\" is not a whole number"),
         ("colour=white", "colour: give player too"),
-        ("player=A&colour=red", "colour: \"red\" is not white or black"),
+        (
+            "player=A&colour=red",
+            "colour: \"red\" is not white or black",
+        ),
         ("flavour=red", "unknown parameter \"flavour\""),
     ] {
         let response = server.get(&format!("/api/export?{query}"));
