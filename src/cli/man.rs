@@ -5,10 +5,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_mangen::roff::{Roff, bold, roman};
 
-use super::command::Cli;
 use super::error::{CliError, Exit};
 
 /// Arguments of `pdndb man`.
@@ -27,18 +26,23 @@ pub struct ManArgs {
 ///
 /// # Errors
 /// A command that is none of pdndb's (a usage error), or a failed write.
-pub fn cmd_man(args: &ManArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+pub fn cmd_man(
+    args: &ManArgs,
+    definition: clap::Command,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let cli = pages_cli(definition);
     if let Some(dir) = &args.dir {
-        let written = write_pages(dir).map_err(|e| {
+        let written = write_pages(&cli, dir).map_err(|e| {
             CliError::Output(format!("{}: cannot write the pages: {e}", dir.display()))
         })?;
         writeln!(out, "{written} pages written to {}", dir.display())?;
         return Ok(Exit::Success);
     }
     let page = match &args.command {
-        None => page(None)?,
-        Some(name) => match command(name) {
-            Some(_) => page(Some(name))?,
+        None => page(&cli, None)?,
+        Some(name) => match command(&cli, name) {
+            Some(_) => page(&cli, Some(name))?,
             None => {
                 return Err(CliError::Usage(format!(
                     "man: {name:?} is not a command of pdndb (pdndb --help lists them)"
@@ -52,25 +56,24 @@ pub fn cmd_man(args: &ManArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 
 /// The command line as the pages show it: its subcommands named
 /// `pdndb-NAME`, without `help`.
-fn cli() -> clap::Command {
-    let mut cli = Cli::command().disable_help_subcommand(true);
+fn pages_cli(definition: clap::Command) -> clap::Command {
+    let mut cli = definition.disable_help_subcommand(true);
     cli.build();
     cli
 }
 
 /// Subcommand `name`, as the pages show it.
-fn command(name: &str) -> Option<clap::Command> {
-    cli()
-        .get_subcommands()
+fn command(cli: &clap::Command, name: &str) -> Option<clap::Command> {
+    cli.get_subcommands()
         .find(|c| c.get_name() == name && !c.is_hide_set())
         .cloned()
 }
 
 /// The page of command `name` (`None`: the main page), with its examples.
-fn page(name: Option<&str>) -> std::io::Result<Vec<u8>> {
+fn page(cli: &clap::Command, name: Option<&str>) -> std::io::Result<Vec<u8>> {
     let command = match name {
-        None => cli(),
-        Some(name) => command(name).ok_or_else(|| {
+        None => cli.clone(),
+        Some(name) => command(cli, name).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::NotFound, format!("no command {name}"))
         })?,
     };
@@ -103,13 +106,13 @@ fn ascii(roff: &str) -> String {
 }
 
 /// Writes every page into `dir`; returns how many.
-fn write_pages(dir: &std::path::Path) -> std::io::Result<usize> {
+fn write_pages(cli: &clap::Command, dir: &std::path::Path) -> std::io::Result<usize> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("pdndb.1"), page(None)?)?;
+    std::fs::write(dir.join("pdndb.1"), page(cli, None)?)?;
     let mut written = 1;
-    for sub in cli().get_subcommands().filter(|c| !c.is_hide_set()) {
+    for sub in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
         let name = sub.get_name();
-        std::fs::write(dir.join(format!("pdndb-{name}.1")), page(Some(name))?)?;
+        std::fs::write(dir.join(format!("pdndb-{name}.1")), page(cli, Some(name))?)?;
         written += 1;
     }
     Ok(written)
@@ -359,8 +362,8 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         "alias",
         &[
             (
-                "Make \"Cruz, B.\" another name of \"B. Cruz\".",
-                "pdndb alias \"B. Cruz\" \"Cruz, B.\"",
+                "Make \"A\", as some records write the name, another name of \"Reyes, A.\".",
+                "pdndb alias \"Reyes, A.\" \"A\"",
             ),
             ("List the names given.", "pdndb alias --list"),
         ],
@@ -377,10 +380,16 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::Cli;
+    use clap::CommandFactory;
+
+    fn cli() -> clap::Command {
+        pages_cli(Cli::command())
+    }
 
     #[test]
     fn the_main_page_is_roff_and_lists_the_commands() {
-        let text = String::from_utf8(page(None).unwrap()).unwrap();
+        let text = String::from_utf8(page(&cli(), None).unwrap()).unwrap();
         assert!(text.contains(".TH pdndb"), "{text}");
         for name in ["import", "search", "report", "man"] {
             assert!(text.contains(&format!("pdndb\\-{name}(1)")), "{name}");
@@ -396,7 +405,7 @@ mod tests {
             .collect();
         assert!(!names.iter().any(|n| n == "help"));
         for name in &names {
-            let text = String::from_utf8(page(Some(name)).unwrap()).unwrap();
+            let text = String::from_utf8(page(&cli(), Some(name)).unwrap()).unwrap();
             assert!(
                 text.contains(&format!(".TH pdndb-{name} 1 ")),
                 "{name}: {text}"
@@ -410,14 +419,14 @@ mod tests {
                 "{name}"
             );
         }
-        assert!(page(Some("nothing")).is_err());
+        assert!(page(&cli(), Some("nothing")).is_err());
     }
 
     #[test]
     fn pages_are_ascii() {
         assert_eq!(ascii("a … b – c é"), "a ... b \\(en c \\[u00E9]");
         for name in [None, Some("import"), Some("search")] {
-            assert!(page(name).unwrap().is_ascii(), "{name:?}");
+            assert!(page(&cli(), name).unwrap().is_ascii(), "{name:?}");
         }
     }
 }

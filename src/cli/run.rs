@@ -57,7 +57,7 @@ pub fn run() -> ExitCode {
         }
         Command::Remove(args) => remove::cmd_remove(args, &cli.db, &mut Outlasting::new(&mut out)),
         Command::Completions(args) => completions::cmd_completions(args, Cli::command(), &mut out),
-        Command::Man(args) => man::cmd_man(args, &mut out),
+        Command::Man(args) => man::cmd_man(args, Cli::command(), &mut out),
         Command::Games(args) => games::cmd_games(args, &cli.db, &mut out),
         Command::Players(args) => players::cmd_players(args, &cli.db, &mut out),
         Command::Openings(args) => openings::cmd_openings(args, &cli.db, &mut out),

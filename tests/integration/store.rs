@@ -853,7 +853,8 @@ fn answers_as_before_and_as_a_fresh_import(folder: &str) {
 
 /// JSON lines without the fields records gained after the answers were
 /// written (a search hit's `fen` and `reversed`; a game's opening, its ply
-/// and ballot, schema step 19; its result check, step 20).
+/// and ballot, schema step 19; its result check, step 20; `show`'s
+/// annotated moves and what came with them).
 /// Lines of text (the opening and ballot lines of `show` left out) stay
 /// as they are.
 fn without_later_fields(text: &str) -> Vec<Value> {
@@ -866,6 +867,13 @@ fn without_later_fields(text: &str) -> Vec<Value> {
             if let Some(record) = value.as_object_mut() {
                 for field in ["opening", "opening_ply", "ballot", "result_check"] {
                     record.shift_remove(field);
+                }
+                // `show --json`'s annotated moves, result as written, first
+                // side and comments before the first move.
+                if record.shift_remove("annotated").is_some() {
+                    for field in ["result", "first_side", "comments"] {
+                        record.shift_remove(field);
+                    }
                 }
                 // A search hit's position and colours (pattern search).
                 if record.shift_remove("reversed").is_some() {
