@@ -1,6 +1,7 @@
 //! Replaying records through the rules: every interpretation of the written
 //! moves, their statuses, and the positions every reading passes through.
 
+mod chunked;
 mod detect;
 mod game;
 mod interpret;
@@ -25,7 +26,7 @@ pub use interpret::{
     ReadingPly, Replay, Resolved, Written, readings, replay, replay_keeping,
 };
 pub use joiners::{JoinerTally, Joiners};
-pub use pipeline::{FileCheck, Handed};
+pub use pipeline::{FileCheck, FileEnd, Handed};
 pub use record::{
     CheckRecord, RecordBody, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number,
     ply_label,
