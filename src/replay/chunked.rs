@@ -36,8 +36,8 @@ use crate::pdn::chunks::{Choice, ChunkFramer, Planner, Step};
 use crate::pdn::{Content, Diagnostic, FramedGame, Game, Position};
 use crate::rules::Preset;
 
+use super::file_check::{FileCheck, FileEnd, Handed};
 use super::game::{CheckedGame, check_in};
-use super::pipeline::{FileCheck, FileEnd, Handed};
 
 /// Games sent together from a worker to the caller's thread, at most.
 const GAMES_PER_BATCH: usize = 32;
@@ -302,7 +302,7 @@ struct ChunkEnd {
     read: Position,
 }
 
-/// [`FileCheck::run_file`] in chunks, the file's preset chosen: on
+/// `FileCheck::run_file` in chunks, the file's preset chosen: on
 /// `check.jobs` workers, `hash`ing what the planner reads when asked.
 pub(super) fn run_chunked<T, W, E>(
     check: &FileCheck<'_>,

@@ -25,11 +25,11 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::pdn::chunks::{chunk_bytes, reads_as_is};
-use crate::pdn::{Content, Diagnostic, Encoding, FramedGame, Game, Hashed, Position, Reader};
+use crate::pdn::{Diagnostic, Encoding, FramedGame, Game, Hashed, Position, Reader};
 use crate::rules::Preset;
 
 use super::chunked::run_chunked;
-use super::detect::Overrides;
+use super::file_check::{FileCheck, FileEnd, Handed};
 use super::game::{Calibration, CheckedGame, FileChecker, calibration_evidence, check_in};
 
 /// Games in flight between the framing thread and the caller, at most, per
@@ -49,55 +49,6 @@ const TEXT_PER_TASK: usize = 64 << 10;
 /// text. A longer game (up to [`MAX_GAME_LEN`](crate::pdn::MAX_GAME_LEN))
 /// goes alone.
 const TEXT_PER_JOB: usize = 1 << 20;
-
-/// How to check the games of one file.
-#[derive(Clone, Copy, Debug)]
-pub struct FileCheck<'a> {
-    /// The file's name, as the records give it.
-    pub name: &'a str,
-    /// The command line's choices.
-    pub overrides: &'a Overrides,
-    /// Threads that parse and check games; with 1, everything is done on
-    /// the caller's thread.
-    pub jobs: usize,
-    /// Whether the records carry the games' tags (see
-    /// [`record_tags`](super::record_tags)).
-    pub with_tags: bool,
-}
-
-/// What [`FileCheck::run`] hands out, in file order.
-#[derive(Debug)]
-pub enum Handed<T> {
-    /// A game checked, and what the caller made of it.
-    Game {
-        /// What the caller made of the game and its check.
-        output: T,
-        /// How far the input had been read once the game was.
-        read: Position,
-    },
-    /// The input could not be read further. It comes where one thread
-    /// meets it: after the games before it, but before the first games
-    /// of the file while they are still held to choose its preset (those
-    /// come after it). Nothing is read after it.
-    ReadError {
-        /// The error.
-        error: io::Error,
-        /// Where the reader stood.
-        at: Position,
-    },
-}
-
-/// How the reading of a file by [`FileCheck::run_file`] ended.
-#[derive(Debug)]
-pub struct FileEnd {
-    /// Diagnostics about text after the file's last game.
-    pub trailing: Vec<Diagnostic>,
-    /// How far the file was read.
-    pub read: Position,
-    /// What the file held, as read (when asked for; `None` when it could
-    /// not be read to its end).
-    pub content: Option<Content>,
-}
 
 impl FileCheck<'_> {
     /// [`FileCheck::run`] over `file`, the file at `path`, read in
@@ -805,6 +756,7 @@ impl<T> Ordering<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::detect::Overrides;
 
     /// `games` English games, each a little different.
     fn games(games: usize) -> Vec<u8> {
