@@ -2,7 +2,7 @@
 //! not `ok` (or every game as JSON with `--json`).
 
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -15,7 +15,7 @@ use super::output::write_json_line;
 use super::reading::ReadingArgs;
 use crate::escape::visible;
 use crate::notation::{Notation, parse_fen_on, write_move_among};
-use crate::pdn::{Game, Reader};
+use crate::pdn::Game;
 use crate::replay::{
     CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, VariantFrom, record_tags,
 };
@@ -70,8 +70,6 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 continue;
             }
         };
-        let source = BufReader::with_capacity(1 << 16, file);
-        let mut reader = Reader::with_encoding(source, args.reading.encoding);
         let mut joiners = JoinerTally::default();
         let checking = FileCheck {
             name: name.as_str(),
@@ -80,8 +78,11 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
             // The tags are printed only in JSON and for games not `ok`.
             with_tags: args.json,
         };
-        checking.run(
-            &mut reader,
+        let end = checking.run_file(
+            file,
+            input.path(),
+            args.reading.encoding,
+            false,
             &|_| true,
             &|| |game, checked| report_game(&name, &game, checked, args.json),
             &mut |handed| match handed {
@@ -103,7 +104,7 @@ pub fn cmd_check(args: &CheckArgs, out: &mut impl Write) -> Result<Exit, CliErro
                 }
             },
         )?;
-        for d in reader.trailing_diagnostics() {
+        for d in &end.trailing {
             say!("{name}:{}: {}: {}", d.position, d.severity, d.message);
         }
         if let Some(notice) = joiners.notice(&name) {

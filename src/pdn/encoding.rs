@@ -82,6 +82,21 @@ impl Choice {
 }
 
 /// Decides the encoding of a file from `sample`, its bytes from the first
+/// one outside ASCII on, which stands at byte `at` of the file (up to
+/// [`SNIFF_LEN`] of them; `complete`: to the end of the file): UTF-8 when
+/// the file starts with its byte-order mark, else as [`detect`] says.
+pub(crate) fn decide_from(sample: &[u8], at: u64, complete: bool) -> Choice {
+    if at == 0 && sample.starts_with(b"\xEF\xBB\xBF") {
+        Choice {
+            encoding: UTF_8,
+            how: How::Detected,
+        }
+    } else {
+        detect(sample, complete)
+    }
+}
+
+/// Decides the encoding of a file from `sample`, its bytes from the first
 /// one outside ASCII on (or a little before); `complete` says whether the
 /// sample runs to the end of the file.
 pub(crate) fn detect(sample: &[u8], complete: bool) -> Choice {

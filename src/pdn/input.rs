@@ -142,7 +142,19 @@ impl Snapshot {
     /// hashed before, and the file still has the size and modification
     /// time it had then.
     pub fn unchanged(&self, read: &Hashed<File>) -> bool {
-        read.content() == self.content && stamp(&self.path) == self.stamp
+        self.unchanged_as(&read.content())
+    }
+
+    /// Whether `read`, what the input held as read to its end since, is
+    /// what was hashed before, and the file still has the size and
+    /// modification time it had then.
+    pub fn unchanged_as(&self, read: &Content) -> bool {
+        *read == self.content && stamp(&self.path) == self.stamp
+    }
+
+    /// The file to read.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 

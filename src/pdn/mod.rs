@@ -64,6 +64,7 @@
 //! # Ok::<_, std::io::Error>(())
 //! ```
 
+pub(crate) mod chunks;
 mod decode;
 mod encoding;
 mod error;

@@ -170,6 +170,33 @@ pub struct FramedGame {
 }
 
 impl FramedGame {
+    pub(crate) fn new(
+        raw: RawGame,
+        index: u64,
+        choice: Option<Choice>,
+        announce: bool,
+    ) -> FramedGame {
+        FramedGame {
+            raw,
+            index,
+            choice,
+            announce,
+        }
+    }
+
+    /// Gives the game its 1-based index in the input, and says whether it
+    /// is the one to name a detected legacy encoding (if it is read in
+    /// one: see [`FramedGame::decodes_as_legacy`]).
+    pub(crate) fn place(&mut self, index: u64, announce: bool) {
+        self.index = index;
+        self.announce = announce;
+    }
+
+    /// Whether its text is read in a legacy encoding.
+    pub(crate) fn decodes_as_legacy(&self) -> bool {
+        decodes_as_legacy(&self.raw.bytes, self.choice)
+    }
+
     /// The game's 1-based index in the input.
     pub fn index(&self) -> u64 {
         self.index

@@ -1,7 +1,9 @@
 //! Replaying records through the rules: every interpretation of the written
 //! moves, their statuses, and the positions every reading passes through.
 
+mod chunked;
 mod detect;
+mod file_check;
 mod game;
 mod interpret;
 mod joiners;
@@ -16,6 +18,7 @@ pub use detect::{
     MAX_PLIES, Overrides, Reading, RecordText, UnknownVariantFrom, VariantFrom,
     presets_reading_cleanly, read_record, read_record_in, written_moves,
 };
+pub use file_check::{FileCheck, FileEnd, Handed};
 pub use game::{
     CALIBRATION_GAMES, CheckedGame, FileChecker, MovesError, as_read, check_game, move_tokens,
     position_after_moves, record_tags, record_text,
@@ -25,7 +28,6 @@ pub use interpret::{
     ReadingPly, Replay, Resolved, Written, readings, replay, replay_keeping,
 };
 pub use joiners::{JoinerTally, Joiners};
-pub use pipeline::{FileCheck, Handed};
 pub use record::{
     CheckRecord, RecordBody, RecordSource, ResolvedRecord, Status, UnknownStatus, move_number,
     ply_label,

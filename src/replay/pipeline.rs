@@ -17,15 +17,19 @@
 
 use std::any::Any;
 use std::collections::VecDeque;
-use std::io::{self, Read};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use crate::pdn::{FramedGame, Game, Position, Reader};
+use crate::pdn::chunks::{chunk_bytes, reads_as_is};
+use crate::pdn::{Diagnostic, Encoding, FramedGame, Game, Hashed, Position, Reader};
 use crate::rules::Preset;
 
-use super::detect::Overrides;
+use super::chunked::run_chunked;
+use super::file_check::{FileCheck, FileEnd, Handed};
 use super::game::{Calibration, CheckedGame, FileChecker, calibration_evidence, check_in};
 
 /// Games in flight between the framing thread and the caller, at most, per
@@ -46,44 +50,112 @@ const TEXT_PER_TASK: usize = 64 << 10;
 /// goes alone.
 const TEXT_PER_JOB: usize = 1 << 20;
 
-/// How to check the games of one file.
-#[derive(Clone, Copy, Debug)]
-pub struct FileCheck<'a> {
-    /// The file's name, as the records give it.
-    pub name: &'a str,
-    /// The command line's choices.
-    pub overrides: &'a Overrides,
-    /// Threads that parse and check games; with 1, everything is done on
-    /// the caller's thread.
-    pub jobs: usize,
-    /// Whether the records carry the games' tags (see
-    /// [`record_tags`](super::record_tags)).
-    pub with_tags: bool,
-}
-
-/// What [`FileCheck::run`] hands out, in file order.
-#[derive(Debug)]
-pub enum Handed<T> {
-    /// A game checked, and what the caller made of it.
-    Game {
-        /// What the caller made of the game and its check.
-        output: T,
-        /// How far the input had been read once the game was.
-        read: Position,
-    },
-    /// The input could not be read further. It comes where one thread
-    /// meets it: after the games before it, but before the first games
-    /// of the file while they are still held to choose its preset (those
-    /// come after it). Nothing is read after it.
-    ReadError {
-        /// The error.
-        error: io::Error,
-        /// Where the reader stood.
-        at: Position,
-    },
-}
-
 impl FileCheck<'_> {
+    /// [`FileCheck::run`] over `file`, the file at `path`, read in
+    /// `encoding` (detected when `None`); with `hash`, the bytes read are
+    /// hashed, to tell whether the file changed since. The result is the
+    /// same as one reader's, for any number of [`FileCheck::jobs`].
+    ///
+    /// With several jobs, a file of some size is read in chunks (see
+    /// `crate::pdn::chunks`), each framed, parsed and checked by one
+    /// thread, after its first games have chosen the file's preset; a
+    /// smaller one, or one in UTF-16, by one reader whose games the
+    /// threads parse and check.
+    ///
+    /// # Errors
+    /// The first error of `out`: nothing more is read or handed out.
+    ///
+    /// # Panics
+    /// A panic of any thread is carried on to the caller's, once the
+    /// other threads have stopped.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_file<T, W, E>(
+        &self,
+        file: File,
+        path: &Path,
+        encoding: Option<&'static Encoding>,
+        hash: bool,
+        wanted: &(dyn Fn(u64) -> bool + Sync),
+        worker: &(dyn Fn() -> W + Sync),
+        out: &mut dyn FnMut(Handed<T>) -> Result<(), E>,
+    ) -> Result<FileEnd, E>
+    where
+        T: Send,
+        W: FnMut(Game, CheckedGame) -> T,
+    {
+        let mut file = file;
+        if self.jobs > 1
+            && let Some(chunk) = in_chunks(&mut file, encoding, self.jobs)
+            && let Ok(preset) = self.file_preset(path, encoding)
+        {
+            let how = (encoding, hash, preset);
+            return run_chunked(self, (file, path, chunk), how, wanted, worker, out);
+        }
+        if !hash {
+            let (trailing, read) = self.run_read(file, encoding, wanted, worker, out)?;
+            return Ok(FileEnd {
+                trailing,
+                read,
+                content: None,
+            });
+        }
+        let mut hashed = Hashed::new(file);
+        let (trailing, read) = self.run_read(&mut hashed, encoding, wanted, worker, out)?;
+        Ok(FileEnd {
+            trailing,
+            read,
+            content: Some(hashed.content()),
+        })
+    }
+
+    /// [`FileCheck::run`] over one reader of `source`: its trailing
+    /// diagnostics and how far it read.
+    fn run_read<R, T, W, E>(
+        &self,
+        source: R,
+        encoding: Option<&'static Encoding>,
+        wanted: &(dyn Fn(u64) -> bool + Sync),
+        worker: &(dyn Fn() -> W + Sync),
+        out: &mut dyn FnMut(Handed<T>) -> Result<(), E>,
+    ) -> Result<(Vec<Diagnostic>, Position), E>
+    where
+        R: Read + Send,
+        T: Send,
+        W: FnMut(Game, CheckedGame) -> T,
+    {
+        let source = BufReader::with_capacity(1 << 16, source);
+        let mut reader = Reader::with_encoding(source, encoding);
+        self.run(&mut reader, wanted, worker, out)?;
+        let read = Reader::position(&reader);
+        Ok((reader.trailing_diagnostics().to_vec(), read))
+    }
+
+    /// The preset the first games of the file at `path` choose (see
+    /// [`FileChecker`]): read here, before the file is read in chunks.
+    ///
+    /// # Errors
+    /// An I/O error reading them (the file is then read by one reader, so
+    /// that the error comes where it does for one).
+    fn file_preset(
+        &self,
+        path: &Path,
+        encoding: Option<&'static Encoding>,
+    ) -> io::Result<Option<Preset>> {
+        if self.overrides.rules.is_some() {
+            return Ok(None);
+        }
+        let source = BufReader::with_capacity(1 << 16, File::open(path)?);
+        let mut reader = Reader::with_encoding(source, encoding);
+        let mut calibration = Calibration::default();
+        while let Some(game) = reader.next_game()? {
+            let evidence = calibration_evidence(&game, self.overrides);
+            if calibration.count(game.memory_size(), evidence) {
+                break;
+            }
+        }
+        Ok(calibration.choose())
+    }
+
     /// Reads every game of `reader`, checks those `wanted` (by their
     /// 1-based index: the others still count towards the file's preset),
     /// makes each into a `T` with a function from `worker` (one per
@@ -195,6 +267,26 @@ impl FileCheck<'_> {
             })
         })
     }
+}
+
+/// The bytes of a chunk of `file`, when it is read in chunks on `jobs`
+/// threads (see [`chunk_bytes`]: a file of some size, read as its bytes
+/// are); the file is left at its start.
+fn in_chunks(file: &mut File, encoding: Option<&'static Encoding>, jobs: usize) -> Option<u64> {
+    let size = file.metadata().ok()?.len();
+    let chunk = chunk_bytes(size, jobs)?;
+    let mut head = [0; 16];
+    let mut len = 0;
+    while len < head.len() {
+        match file.read(&mut head[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    file.seek(SeekFrom::Start(0)).ok()?;
+    reads_as_is(&head[..len], encoding).then_some(chunk)
 }
 
 /// Why the caller's side stopped early.
@@ -664,6 +756,7 @@ impl<T> Ordering<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::detect::Overrides;
 
     /// `games` English games, each a little different.
     fn games(games: usize) -> Vec<u8> {

@@ -208,6 +208,86 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// A file whose chunk starts, in chunks of a few bytes to a few hundred,
+/// fall at every tricky place: `[` lines inside comments and after junk,
+/// results in comments, `1-1` as a move and as a result, unterminated
+/// comments and tags, games without a result, CRLF, a byte-order mark and
+/// text in Windows-1252 after text in UTF-8 (the encoding named once).
+fn tricky_file(dir: &Path) -> PathBuf {
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    let games: [&[u8]; 12] = [
+        b"[Event \"a\"]\n1. 11-15 23-19 {a note\n1-0\n\n[Event \"in a comment\"]\n} 2. 8-11 *\n\n",
+        b"[Event \"b\"]\n1. 11-15 23-19 1-0\n\nnot a game at all\n\n",
+        "[White \"M\u{fc}ller\"]\n1. 11-15 23-19 0-1\n\n".as_bytes(),
+        b"[Event \"d\"]\r\n1. 11-15 23-19\r\n\r\n",
+        b"[Event \"e\"]\n[GameType \"26\"]\n1. 11-1 1-1\n\n",
+        b"[Event \"f\"]\n1. 11-15 {never closed\n1. 9-13 *\n\n",
+        b"[White \"Pe\xf1a\"]\n1. 11-15 23-19 {caf\xe9} 1/2-1/2\n\n",
+        b"[Event \"h\"]\n1. 11-15 23-19 (2. 8-11 1-0\n\n[Event \"i\"]\n) *\n\n",
+        b"[Event \"j\n1. 11-15 *\n\n",
+        b"%escape line\n[Event \"k\"]\n1. 11-15 1-0 [Event \"l\"] 1. 9-13 0-1\n\n",
+        b"1. 11-15 23-19 *\n\n",
+        b"[Event \"m\"]\n1. 11-15 23-19 2-0\n\n\n\n",
+    ];
+    for round in 0..6 {
+        for (k, game) in games.iter().enumerate() {
+            if (k + round) % 5 != 0 {
+                bytes.extend_from_slice(game);
+            }
+        }
+    }
+    bytes.extend_from_slice(b"junk after the last game\n");
+    let path = dir.join("tricky.pdn");
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// `check` reading in chunks of a few bytes to a few kilobytes (their
+/// starts at every place) gives what one reader gives.
+#[test]
+fn check_gives_the_same_in_chunks_of_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let tricky = tricky_file(dir.path());
+    let big = dir.path().join("big.pdn");
+    generate(&big, "english", 300, 3);
+    let damaged = dir.path().join("damaged.pdn");
+    let text = std::fs::read(&big).unwrap();
+    let mut worse = damage(&text, 1);
+    worse.extend_from_slice(&damage(&text, 3));
+    worse.extend_from_slice(&damage(&text, 5));
+    std::fs::write(&damaged, worse).unwrap();
+    let db = dir.path().join("unused.sqlite");
+    for path in [&tricky, &big, &damaged] {
+        for json in [false, true] {
+            let mut args = vec!["check"];
+            if json {
+                args.push("--json");
+            }
+            let one = run_in(
+                &db,
+                &[&args[..], &["--jobs", "1"]].concat(),
+                std::slice::from_ref(path),
+            );
+            for chunk in ["1", "13", "97", "400", "3000"] {
+                let out = pdndb(&db)
+                    .env("PDNDB_CHUNK_BYTES", chunk)
+                    .args(&args)
+                    .args(["--jobs", "2"])
+                    .arg(path)
+                    .output()
+                    .unwrap();
+                let many = (out.status.code(), out.stdout, out.stderr);
+                assert!(
+                    many == one,
+                    "{}: chunks of {chunk} bytes (json: {json}) differ from one reader\n{}",
+                    path.display(),
+                    first_difference(&one, &many)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn import_stores_the_same_on_any_number_of_threads() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,6 +319,42 @@ fn import_stores_the_same_on_any_number_of_threads() {
         assert!(a == b, "view {k} differs\n{}", first_difference(a, b));
     }
     assert_same(&two, &one, "import --jobs 2");
+}
+
+/// An import reading its files in chunks (their starts at every place)
+/// stores what one reader stores.
+#[test]
+fn import_stores_the_same_in_chunks() {
+    let dir = tempfile::tempdir().unwrap();
+    let tricky = tricky_file(dir.path());
+    let big = dir.path().join("big.pdn");
+    generate(&big, "russian", 500, 11);
+    let paths = [tricky, big];
+    let import = |jobs: &str, chunk: &str| {
+        let db = dir.path().join(format!("jobs{jobs}-{chunk}.sqlite"));
+        let out = pdndb(&db)
+            .env("PDNDB_CHUNK_BYTES", chunk)
+            .args(["import", "--quiet", "--jobs", jobs])
+            .args(&paths)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        db
+    };
+    let one = import("1", "0");
+    for chunk in ["7", "500"] {
+        let many = import("2", chunk);
+        for args in [&["export"][..], &["report", "--json"], &["games", "--json"]] {
+            let (a, b) = (run_in(&one, args, &[]), run_in(&many, args, &[]));
+            assert!(a == b, "{args:?} differs\n{}", first_difference(&a, &b));
+        }
+        assert_same(&many, &one, "import in chunks");
+    }
 }
 
 #[test]

@@ -12,24 +12,58 @@ use super::tags::repeats_name;
 use crate::pdn::error::Position;
 use crate::pdn::lex::{bracketless_tag, looks_like_tag, starts_movetext};
 
+/// What [`Framer::next_before`] found.
+#[derive(Debug)]
+pub(crate) enum Framed {
+    /// The next game's text.
+    Game(RawGame),
+    /// The framer stands between games at or past the byte asked for:
+    /// `clean` when exactly there, with nothing pending for the next game
+    /// (no junk before it), so that a framer resumed there (see
+    /// [`Framer::resume`]) goes on as this one would.
+    Stop {
+        /// Whether it stands exactly at the byte, nothing pending.
+        clean: bool,
+    },
+    /// The end of the input.
+    End,
+}
+
 impl<R: Read> Framer<R> {
     /// The next game's text, or `None` at the end of the input.
     ///
     /// # Errors
     /// An I/O error of the input; the input then counts as ended.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        match self.next_before(u64::MAX)? {
+            Framed::Game(game) => Ok(Some(game)),
+            Framed::Stop { .. } | Framed::End => Ok(None),
+        }
+    }
+
+    /// The next game's text, unless the framer stands between games at
+    /// byte `stop` of the input or past it (then it stops there, and can
+    /// be asked again with a later byte), or the input ends.
+    ///
+    /// # Errors
+    /// An I/O error of the input; the input then counts as ended.
+    pub(crate) fn next_before(&mut self, stop: u64) -> io::Result<Framed> {
         if !self.started {
             self.started = true;
             self.src.skip_bom()?;
         }
         loop {
+            if self.src.byte >= stop {
+                let clean = self.src.byte == stop && self.junk.is_none();
+                return Ok(Framed::Stop { clean });
+            }
             self.src.fill(LOOKAHEAD)?;
             let w = self.src.window();
             let Some(&b) = w.first() else {
                 if let Some(junk) = self.junk.take() {
                     self.trailing.push(junk.into_note());
                 }
-                return Ok(None);
+                return Ok(Framed::End);
             };
             if b.is_ascii_whitespace() {
                 let n = w.iter().take_while(|b| b.is_ascii_whitespace()).count();
@@ -53,7 +87,7 @@ impl<R: Read> Framer<R> {
                 if let Some(junk) = self.junk.take() {
                     game.notes.insert(0, junk.into_note());
                 }
-                return Ok(Some(game));
+                return Ok(Framed::Game(game));
             }
             let text = sample(w, self.src.encoding());
             self.add_junk(at, text);

@@ -38,6 +38,7 @@ mod state;
 mod tags;
 
 pub(crate) use buffer::{RawGame, Segment};
+pub(crate) use games::Framed;
 pub(crate) use state::Framer;
 
 #[cfg(test)]

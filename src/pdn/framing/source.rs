@@ -8,7 +8,7 @@ use std::io::{self, Read};
 
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::pdn::encoding::{Choice, How, SNIFF_LEN, detect};
+use crate::pdn::encoding::{Choice, SNIFF_LEN, decide_from};
 use crate::pdn::error::Position;
 use crate::pdn::lex::{DRAW_LOOKAHEAD, DRAW_OR_MOVE};
 
@@ -61,17 +61,24 @@ pub(super) struct Source<R> {
 
 impl<R: Read> Source<R> {
     pub(super) fn new(inner: R, forced: Option<&'static Encoding>) -> Source<R> {
-        let choice = forced.map(Choice::forced);
+        Source::resume(inner, forced.map(Choice::forced), Position::START)
+    }
+
+    /// A window on `inner`, whose first byte stands at `at` in the input
+    /// (in column 1), read in the encoding `choice` (decided as the first
+    /// byte outside ASCII arrives when `None`).
+    pub(super) fn resume(inner: R, choice: Option<Choice>, at: Position) -> Source<R> {
+        debug_assert_eq!(at.column, 1);
         Source {
             inner,
             buf: vec![0; CHUNK + LOOKAHEAD],
             pos: 0,
             end: 0,
             eof: false,
-            byte: 0,
+            byte: at.byte,
             synced: Cell::new(0),
-            line: Cell::new(1),
-            line_start: Cell::new(0),
+            line: Cell::new(at.line),
+            line_start: Cell::new(at.byte),
             continuation: Cell::new(0),
             choice,
             single_byte: choice.is_some_and(|c| c.single_byte()),
@@ -115,7 +122,9 @@ impl<R: Read> Source<R> {
     /// read, from `read` on (all the input before is ASCII). Reads on up
     /// to [`SNIFF_LEN`] bytes past the first of them (the buffer grows
     /// that far, once) and decides from the window. A UTF-8 byte-order
-    /// mark at the start decides for UTF-8.
+    /// mark at the start decides for UTF-8. The sample is the input's bytes
+    /// from the first outside ASCII on, up to [`SNIFF_LEN`] of them: the
+    /// same for any reader of the same input (see `super::super::chunks`).
     #[cold]
     #[inline(never)]
     pub(super) fn decide(&mut self, read: usize) -> io::Result<()> {
@@ -140,15 +149,10 @@ impl<R: Read> Source<R> {
             }
         }
         let stop = self.end.min(first + SNIFF_LEN);
-        let sample = &self.buf[self.pos..stop];
-        let choice = if self.byte == 0 && sample.starts_with(b"\xEF\xBB\xBF") {
-            Choice {
-                encoding: UTF_8,
-                how: How::Detected,
-            }
-        } else {
-            detect(sample, self.eof && stop == self.end)
-        };
+        // From the first byte outside ASCII on, wherever the reading
+        // stands: the same sample however the input is read or split.
+        let at = self.byte + (first - self.pos) as u64;
+        let choice = decide_from(&self.buf[first..stop], at, self.eof && stop == self.end);
         // The bytes passed so far are ASCII: counted alike either way.
         self.sync();
         self.single_byte = choice.single_byte();

@@ -107,6 +107,23 @@ impl<R: Read> Framer<R> {
         }
     }
 
+    /// A framer over `inner`, whose first byte stands at `at` in the input
+    /// (in column 1) where one game has ended and the next has not begun,
+    /// read in the encoding `choice` (decided from the input when `None`):
+    /// it frames what a framer that read the input from its start frames
+    /// from there on (see [`Framer::next_before`]).
+    pub fn resume(inner: R, choice: Option<Choice>, at: Position) -> Framer<R> {
+        Framer {
+            src: Source::resume(inner, choice, at),
+            started: at.byte > 0,
+            spare: Vec::new(),
+            names: Vec::new(),
+            junk: None,
+            trailing: Vec::new(),
+            plain_tags: true,
+        }
+    }
+
     /// Takes back a game's buffer to collect the next game in; small ones
     /// only, so that one huge game does not hold memory.
     pub fn recycle(&mut self, mut buffer: Vec<u8>) {

@@ -10,7 +10,8 @@
 //! record of how far the index is complete.
 
 use std::collections::HashMap;
-use std::io::{self, BufReader, Read, Write};
+use std::fs::File;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
@@ -18,7 +19,7 @@ use std::time::Instant;
 use rusqlite::{Transaction, params};
 use serde::Serialize;
 
-use crate::pdn::{Content, Encoding, Input, Reader, Snapshot};
+use crate::pdn::{Content, Encoding, Input, Snapshot};
 use crate::replay::{FileCheck, Handed, JoinerTally, Overrides, Status};
 use crate::rules::Move;
 use crate::store::codec::id_set::IdSet;
@@ -342,7 +343,7 @@ impl<'a> Importer<'a> {
             path: path.to_path_buf(),
             bytes: *size,
         });
-        let mut file = snapshot.open().map_err(io_err)?;
+        let file = File::open(snapshot.path()).map_err(io_err)?;
         let (name, snapshot) = (name.as_str(), &snapshot);
         let overrides = &reading.overrides;
         let encoding = reading.encoding;
@@ -352,9 +353,9 @@ impl<'a> Importer<'a> {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    let read =
-                        read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
-                    read.map(|joiners| (snapshot.unchanged(&file), joiners))
+                    let reading = (name, overrides, encoding, jobs);
+                    let read = read_games(file, snapshot.path(), reading, &done, sender);
+                    read.map(|(joiners, content)| (unchanged(snapshot, content), joiners))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             write_batches(
@@ -456,9 +457,8 @@ impl<'a> Importer<'a> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), FileError> {
         let name = version.name;
-        let mut file = snapshot
-            .open()
-            .map_err(|e| FileError::Io(format!("{name}: {e}")))?;
+        let file =
+            File::open(snapshot.path()).map_err(|e| FileError::Io(format!("{name}: {e}")))?;
         // The index rows waiting in memory are written first, so that a
         // replacement that does not complete can discard its own.
         summary.positions += self.write_index()?;
@@ -478,9 +478,9 @@ impl<'a> Importer<'a> {
             let worker = std::thread::Builder::new()
                 .name("pdndb-reader".to_string())
                 .spawn_scoped(scope, move || {
-                    let read =
-                        read_games(&mut file, name, overrides, encoding, &done, jobs, sender);
-                    read.map(|joiners| (snapshot.unchanged(&file), joiners))
+                    let reading = (name, overrides, encoding, jobs);
+                    let read = read_games(file, snapshot.path(), reading, &done, sender);
+                    read.map(|(joiners, content)| (unchanged(snapshot, content), joiners))
                 })
                 .map_err(|e| FileError::Io(format!("cannot start the reading thread: {e}")))?;
             // Games stored before change: their keys are no longer all known.
@@ -1028,19 +1028,25 @@ impl Batcher {
     }
 }
 
+/// Whether a file read to its end as `content` is the file hashed before
+/// (`snapshot`), unchanged.
+fn unchanged(snapshot: &Snapshot, content: Option<Content>) -> bool {
+    content.is_some_and(|content| snapshot.unchanged_as(&content))
+}
+
+/// How a file is read: its name, the command line's choices, its
+/// encoding and the threads.
+type Reading<'a> = (&'a str, &'a Overrides, Option<&'static Encoding>, usize);
+
 /// The reading side: games read, checked and prepared (on `jobs` threads),
-/// sent in batches in file order.
+/// sent in batches in file order; with what the file held, as read.
 fn read_games(
-    file: impl Read + Send,
-    name: &str,
-    overrides: &Overrides,
-    encoding: Option<&'static Encoding>,
+    file: File,
+    path: &Path,
+    (name, overrides, encoding, jobs): Reading<'_>,
     done: &IdSet,
-    jobs: usize,
     sender: SyncSender<Batch>,
-) -> Result<JoinerTally, ReadFailed> {
-    let source = BufReader::with_capacity(1 << 16, file);
-    let mut reader = Reader::with_encoding(source, encoding);
+) -> Result<(JoinerTally, Option<Content>), ReadFailed> {
     let checking = FileCheck {
         name,
         overrides,
@@ -1054,8 +1060,11 @@ fn read_games(
     };
     let mut failed = None;
     let mut joiners = JoinerTally::default();
-    let handed = checking.run(
-        &mut reader,
+    let handed = checking.run_file(
+        file,
+        path,
+        encoding,
+        true,
         // Games already stored still tell the file's preset.
         &|index| !done.contains(index as i64),
         &|| {
@@ -1079,10 +1088,14 @@ fn read_games(
     if let Some(failed) = failed {
         return Err(failed);
     }
-    if handed.is_ok() {
-        let _ = batcher.send(Reader::position(&reader).byte);
-    }
-    Ok(joiners)
+    let content = match handed {
+        Ok(end) => {
+            let _ = batcher.send(end.read.byte);
+            end.content
+        }
+        Err(Stopped) => None,
+    };
+    Ok((joiners, content))
 }
 
 /// What the writer carries from game to game: the ids of the move names
@@ -1286,6 +1299,7 @@ fn insert_copy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pdn::Reader;
     use crate::replay::check_game;
     use crate::store::write::prepared::EQUAL_GAME;
 
