@@ -263,13 +263,7 @@ pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     )?;
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
-    let statuses = params
-        .parsed("status", |list| {
-            list.split(',')
-                .map(|s| s.trim().to_ascii_lowercase().parse::<Status>())
-                .collect::<Result<Vec<_>, _>>()
-        })?
-        .unwrap_or_default();
+    let statuses = params.statuses("status")?;
     if let Some(variant) = params.text("variant") {
         crate::rules::Rules::parse(variant)
             .map_err(|e| ApiError::bad_request(format!("variant: {e}")))?;

@@ -99,13 +99,7 @@ async fn answer(state: Arc<AppState>, query: Option<String>) -> Result<Response,
 
 /// The parameters that need no database, checked.
 fn read(params: Params) -> Result<Asked, ApiError> {
-    let statuses = params
-        .parsed("status", |list| {
-            list.split(',')
-                .map(|s| s.trim().to_ascii_lowercase().parse::<Status>())
-                .collect::<Result<Vec<_>, _>>()
-        })?
-        .unwrap_or_default();
+    let statuses = params.statuses("status")?;
     let games = params
         .all("game")
         .into_iter()

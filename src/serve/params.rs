@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use super::error::ApiError;
+use crate::replay::Status;
 
 /// The longest value read, in bytes (a move list of a long game fits).
 const MAX_VALUE: usize = 4 * 1024;
@@ -144,6 +145,20 @@ impl Params {
         self.text(name)
             .map(|text| parse(text).map_err(|e| ApiError::bad_request(format!("{name}: {e}"))))
             .transpose()
+    }
+
+    /// A comma-separated list of statuses (`status=ok,illegal`, any
+    /// case); empty when the parameter is absent.
+    ///
+    /// # Errors
+    /// A name that is no status, worded with the parameter's name.
+    pub fn statuses(&self, name: &str) -> Result<Vec<Status>, ApiError> {
+        let statuses = self.parsed(name, |list| {
+            list.split(',')
+                .map(|s| s.trim().to_ascii_lowercase().parse::<Status>())
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        Ok(statuses.unwrap_or_default())
     }
 }
 
