@@ -113,3 +113,50 @@ fn russian_and_international_lines_are_named_through_their_transpositions() {
     );
     assert_eq!(named.opening, Some("Partie classique"));
 }
+
+#[test]
+fn systems_deeper_in_a_named_line_take_the_name_from_their_own_ply() {
+    let russian = book(Preset::Russian).unwrap();
+    // Игра Когана and the Защита Святого – Коршунова differ by the last
+    // capture only.
+    let kogan = "c3-d4 f6-g5 b2-c3 g5-h4 c3-b4 d6-e5 d4:f6 g7:e5";
+    let svyatoy = "c3-d4 f6-g5 b2-c3 g5-h4 c3-b4 d6-e5 d4:f6 e7:g5";
+    let one = russian.name_game(positions(Preset::Russian, kogan));
+    let other = russian.name_game(positions(Preset::Russian, svyatoy));
+    assert_eq!((one.opening, one.ply), (Some("Игра Когана"), Some(8)));
+    assert_eq!(other.opening, Some("Защита Святого – Коршунова"));
+    // The Городская партия (ply 4), then its Moscow system (ply 8).
+    let city = "c3-d4 d6-c5 b2-c3 f6-g5 c3-b4 g7-f6 b4:d6 e7:c5 g3-f4";
+    let named = russian.name_game(positions(Preset::Russian, city));
+    assert_eq!(
+        (named.opening, named.ply),
+        (
+            Some("Городская партия, московская система (3…gf6)"),
+            Some(8)
+        )
+    );
+    let short = russian.name_game(positions(Preset::Russian, "c3-d4 d6-c5 b2-c3 f6-g5 c3-b4"));
+    assert_eq!(short.opening, Some("Городская партия"));
+    // The classical Перекрёсток (ply 13) and the Игра Мосолова (ply 17),
+    // reached here by 7…ab6 and 8…ba7 where the table has 7…cb6, 8…bc7.
+    let crossing = "c3-d4 d6-e5 b2-c3 e7-d6 e3-f4 b6-a5 f2-e3 c7-b6 c1-b2 b6-c5 d4:b6 a5:c7 \
+                    e3-d4 a7-b6 g1-f2 b8-a7 f2-e3";
+    let keys = positions(Preset::Russian, crossing);
+    let named = russian.name_game(keys.iter().copied().take(14));
+    assert_eq!(named.opening, Some("Классический перекрёсток"));
+    let named = russian.name_game(keys);
+    assert_eq!(
+        (named.opening, named.ply),
+        (Some("Игра Мосолова"), Some(17))
+    );
+
+    let modern = "32-28 18-23 33-29 23x32 37x28 17-22 28x17 11x22 31-27";
+    let named = name_game(
+        Preset::International,
+        positions(Preset::International, modern),
+    );
+    assert_eq!(
+        (named.opening, named.ply),
+        (Some("Chefneux opening, Modern variation"), Some(8))
+    );
+}

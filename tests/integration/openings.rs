@@ -208,3 +208,47 @@ fn recheck_names_the_games_a_migrated_database_left_unnamed() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(lines(&db, &["openings", "--json"]).len(), 3);
 }
+
+#[test]
+fn a_game_through_a_deeper_system_gets_the_system_and_the_table_lists_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("kogan.pdn");
+    // The Игра Когана and a move past it, the Городская партия's Moscow
+    // system, and the Chefneux Modern variation.
+    std::fs::write(
+        &pdn,
+        "[GameType \"25\"]\n[White \"Ed\"]\n[Black \"Fay\"]\n[Result \"1-0\"]\n\n\
+         1. c3-d4 f6-g5 2. b2-c3 g5-h4 3. c3-b4 d6-e5 4. d4:f6 g7:e5 5. g3-f4 1-0\n\n\
+         [GameType \"25\"]\n[White \"Ed\"]\n[Black \"Fay\"]\n[Result \"0-1\"]\n\n\
+         1. c3-d4 d6-c5 2. b2-c3 f6-g5 3. c3-b4 g7-f6 4. b4:d6 e7:c5 0-1\n\n\
+         [GameType \"20\"]\n[White \"Ed\"]\n[Black \"Fay\"]\n[Result \"1-0\"]\n\n\
+         1. 32-28 18-23 2. 33-29 23x32 3. 37x28 17-22 4. 28x17 11x22 1-0\n",
+    )
+    .unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let games = lines(&db, &["games", "--json"]);
+    let named: Vec<&Value> = games.iter().map(|g| &g["opening"]).collect();
+    assert_eq!(
+        named,
+        [
+            "Игра Когана",
+            "Городская партия, московская система (3…gf6)",
+            "Chefneux opening, Modern variation"
+        ]
+    );
+    let id = games[0]["game"].to_string();
+    assert_eq!(lines(&db, &["show", &id, "--json"])[0]["opening_ply"], 8);
+    let table = lines(
+        &db,
+        &["openings", "--table", "--json", "--variant", "russian"],
+    );
+    assert_eq!(table.len(), 56);
+    let mosolov = table
+        .iter()
+        .find(|r| r["opening"] == "Игра Мосолова")
+        .unwrap();
+    assert_eq!(mosolov["plies"], 17);
+    assert!(mosolov["source"].as_str().unwrap().starts_with("https://"));
+}
