@@ -38,8 +38,8 @@ pub struct Summary {
     /// The most of each count of [`Material::counts`].
     pub most: [u32; 6],
     /// What the game's moves did (see [`Played`]); `None` when not kept
-    /// (a summary stored by an older pdndb), and then no manoeuvre is
-    /// ruled out.
+    /// (a summary stored by an older pdndb) or not read (a search without
+    /// manoeuvres), and then no manoeuvre is ruled out.
     pub played: Option<Played>,
 }
 

@@ -609,8 +609,14 @@ fn candidate(
         .get_ref(7)?
         .as_blob_or_null()
         .map_err(rusqlite::Error::from)?;
+    // What the moves did is read only when a manoeuvre may rule it out.
+    let decode = if criteria.manoeuvres.is_empty() {
+        crate::store::codec::summary::decode_positions
+    } else {
+        crate::store::codec::summary::decode
+    };
     if summary
-        .and_then(crate::store::codec::summary::decode)
+        .and_then(decode)
         .is_some_and(|s| !criteria.may_fit(&s))
     {
         return Ok(None);
