@@ -10,7 +10,7 @@ use clap::Args;
 use super::board::diagram;
 use super::error::{CliError, Exit};
 use super::files::{discover, open_inputs};
-use super::game_text::{player_text, rules_line, tag_text};
+use super::game_text::{rules_line, tag_text};
 use super::output::write_json_line;
 use super::reading::ReadingArgs;
 use crate::escape::visible;
@@ -19,7 +19,8 @@ use crate::pdn::Game;
 use crate::replay::{
     CheckedGame, FileCheck, Handed, JoinerTally, Joiners, Reading, Status, VariantFrom, record_tags,
 };
-use crate::rules::{Color, Position};
+use crate::rules::Position;
+use crate::store::listing::Roster;
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]
@@ -211,14 +212,12 @@ fn write_problem(out: &mut impl Write, checked: &CheckedGame) -> Result<(), CliE
         |p| format!("{}:{}", p.line, p.column),
     );
     let tag = |name: &str| tag_text(Some(&s.tags), name);
-    let player = |color| player_text(&s.tags, color, &r.variant);
     writeln!(
         out,
-        "{}:{at}: game {} ({} – {}, {}): {} [{}]",
+        "{}:{at}: game {} ({}, {}): {} [{}]",
         visible(&s.file),
         s.index,
-        player(Color::White),
-        player(Color::Black),
+        Roster::of(&s.tags, &r.variant).players(),
         tag("Event"),
         visible(r.message.as_deref().unwrap_or(r.status.name())),
         r.status.name()

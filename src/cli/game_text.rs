@@ -29,29 +29,6 @@ pub fn player_text(
         .unwrap_or_else(|| "?".to_string())
 }
 
-/// Both players as every listing names them: the side that moves first
-/// first (Black in English checkers and pool), each with its colour, as
-/// `Anderson (Black) – Wyllie (White)`.
-pub fn players_text(tags: &serde_json::Map<String, serde_json::Value>, variant: &str) -> String {
-    let first = crate::store::listing::first_side(variant);
-    let named = |color: crate::rules::Color| {
-        format!(
-            "{} ({})",
-            player_text(tags, color, variant),
-            colour_word(color)
-        )
-    };
-    format!("{} – {}", named(first), named(first.opponent()))
-}
-
-/// `White` or `Black`.
-pub fn colour_word(color: crate::rules::Color) -> &'static str {
-    match color {
-        crate::rules::Color::White => "White",
-        crate::rules::Color::Black => "Black",
-    }
-}
-
 /// The second line of a problem game in `check` and `report`: the rules
 /// it was read by, where they came from when known, and the presets and
 /// switch settings under which it would read `ok`, as `    read as
@@ -71,28 +48,6 @@ pub fn rules_line(variant: &str, from: Option<&str>, reads_ok_under: &[String]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn players_are_named_first_mover_first_with_their_colours() {
-        let tags = serde_json::json!({"White": "Wyllie", "Black": " Anderson "});
-        let tags = tags.as_object().unwrap();
-        assert_eq!(
-            players_text(tags, "english"),
-            "Anderson (Black) – Wyllie (White)"
-        );
-        assert_eq!(
-            players_text(tags, "pool+max-capture=on"),
-            "Anderson (Black) – Wyllie (White)"
-        );
-        assert_eq!(
-            players_text(tags, "filipino"),
-            "Wyllie (White) – Anderson (Black)"
-        );
-        assert_eq!(
-            players_text(&serde_json::Map::new(), "international"),
-            "? (White) – ? (Black)"
-        );
-    }
 
     #[test]
     fn the_rules_line_names_the_source_only_when_known() {

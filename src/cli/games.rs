@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::error::{CliError, Exit};
-use super::game_text::{players_text, tag_text};
+use super::game_text::tag_text;
 use super::output::write_json_line;
 use super::query_args::open_store;
 use crate::escape::visible;
@@ -14,7 +14,7 @@ use crate::replay::Status;
 use crate::store::games::{
     DateRange, DateRangeError, FilterProblem, GameFilter, GameFilterText, GameSort, ResultFilter,
 };
-use crate::store::listing::Place;
+use crate::store::listing::{Place, Roster};
 use crate::store::param::Wording;
 
 /// Games chosen by their tags and status (shared by `games` and
@@ -175,7 +175,7 @@ pub fn cmd_games(
             "{:>6}  {:<10}  {}  {} ({})  {}  {place}{opening}",
             game.game,
             tag("Date"),
-            players_text(&game.tags, &game.variant),
+            Roster::of(&game.tags, &game.variant).players(),
             visible(game.result.as_deref().unwrap_or("*")),
             game.outcome,
             tag("Event"),

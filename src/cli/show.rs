@@ -16,7 +16,7 @@ use crate::render::Board;
 use crate::render::game::view_board;
 use crate::replay::move_number;
 use crate::rules::{Color, Rules};
-use crate::store::listing::{Place, shown_result, shown_tag};
+use crate::store::listing::{Place, Roster, shown_result, shown_tag};
 use crate::store::param::Wording;
 use crate::store::view::{GameView, PlyView, ViewError};
 
@@ -187,7 +187,8 @@ fn write_moves(
     Ok(())
 }
 
-/// The game's place, rules and status, its tags (cleaned) and result.
+/// The game's place, rules and status, its tags (cleaned), players
+/// (the side that moves first first) and result.
 fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
     let place = Place {
         file: &view.file,
@@ -211,6 +212,11 @@ fn write_header(out: &mut impl Write, view: &GameView) -> Result<(), CliError> {
             visible(&shown_tag(name, value.as_str().unwrap_or_default()))
         )?;
     }
+    writeln!(
+        out,
+        "players {}",
+        Roster::of(&view.tags, &view.variant).players()
+    )?;
     writeln!(
         out,
         "result {}: {} (checked: {})",

@@ -14,7 +14,8 @@ use super::board::Board;
 use super::markup::escape;
 use super::svg::{self, Defs};
 use crate::notation::Notation;
-use crate::rules::{Color, Geometry, Rules};
+use crate::rules::{Geometry, Rules};
+use crate::store::listing::Roster;
 use crate::store::record::ReportRecord;
 
 /// The statuses in the order the summary lists them.
@@ -141,23 +142,8 @@ impl<K> Default for SummaryBuilder<K> {
 /// Both players, the side that moves first first, each with its colour
 /// (as the command line's listings name them).
 fn players(record: &ReportRecord) -> String {
-    let first = crate::store::listing::first_side(&record.record.variant);
-    let named = |color: Color| {
-        let word = if color == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
-        format!("{} ({word})", player_name(record, color))
-    };
-    format!("{} – {}", named(first), named(first.opponent()))
-}
-
-/// The name of the player of `color` in a reported game: its `White` or
-/// `Black` tag, else PlayStrategy's `P1` or `P2`; `?` when it has none.
-fn player_name(record: &ReportRecord, color: Color) -> String {
-    crate::store::listing::player(&record.source.tags, color, &record.record.variant)
-        .unwrap_or("?")
+    Roster::of(&record.source.tags, &record.record.variant)
+        .players()
         .to_string()
 }
 

@@ -141,7 +141,7 @@ fn page(status: StatusCode, title: &str, script: Option<&str>, main: &'static st
 pub async fn explorer() -> Response {
     page(
         StatusCode::OK,
-        "explorer",
+        "Explorer",
         Some("explorer.js"),
         include_str!("assets/explorer.html"),
     )
@@ -152,13 +152,13 @@ pub async fn game(Path(id): Path<String>) -> Response {
     match game_id(&id) {
         Ok(_) => page(
             StatusCode::OK,
-            "game",
+            "Game",
             Some("game.js"),
             include_str!("assets/game.html"),
         ),
         Err(_) => page(
             StatusCode::BAD_REQUEST,
-            "bad request",
+            "Bad request",
             None,
             include_str!("assets/bad-request.html"),
         ),
@@ -169,7 +169,7 @@ pub async fn game(Path(id): Path<String>) -> Response {
 pub async fn report() -> Response {
     page(
         StatusCode::OK,
-        "problems",
+        "Problems",
         Some("report.js"),
         include_str!("assets/report.html"),
     )
@@ -179,7 +179,7 @@ pub async fn report() -> Response {
 pub async fn players() -> Response {
     page(
         StatusCode::OK,
-        "players",
+        "Players",
         Some("players.js"),
         include_str!("assets/players.html"),
     )
@@ -189,7 +189,7 @@ pub async fn players() -> Response {
 pub fn not_found_page() -> Response {
     page(
         StatusCode::NOT_FOUND,
-        "not found",
+        "Not found",
         None,
         include_str!("assets/not-found.html"),
     )

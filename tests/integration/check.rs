@@ -173,7 +173,7 @@ fn text_report_reads_like_a_compiler_message() {
     assert_eq!(
         first,
         format!(
-            "{}:5:4: game 1 (Ana – Ben, Club): ply 3 (2.) 18-13 is illegal [illegal]",
+            "{}:5:4: game 1 (Ana (White) – Ben (Black), Club): ply 3 (2.) 18-13 is illegal [illegal]",
             path.display()
         )
     );
@@ -800,7 +800,9 @@ fn tags_in_italian_are_kept_and_read_as_the_standard_ones() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("game 2 (Neri – Gialli, Campionato): ply 3 (2.) 18-13 is illegal"),
+        text.contains(
+            "game 2 (Neri (White) – Gialli (Black), Campionato): ply 3 (2.) 18-13 is illegal"
+        ),
         "{text}"
     );
     // The database's columns take the mapped values.

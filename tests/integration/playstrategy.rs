@@ -111,7 +111,10 @@ fn a_wrong_jump_is_reported_at_its_capture_with_both_tokens() {
         .lines()
         .find(|l| l.contains("[illegal]"))
         .unwrap_or_default();
-    assert!(line.contains(":5:49: game 1 (Bob – Ann, ?)"), "{out}");
+    assert!(
+        line.contains(":5:49: game 1 (Ann (Black) – Bob (White), ?)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -301,7 +301,7 @@ fn listings_show_cleaned_tags_and_who_won() {
         .find(|l| l.contains(&format!("[id {}]", own["game"])))
         .unwrap();
     assert!(
-        line.contains("(Ann Lee – Bo, Club night 2019.05.03)"),
+        line.contains("(Bo (Black) – Ann Lee (White), Club night 2019.05.03)"),
         "{line}"
     );
     assert!(line.contains("Black won"), "{line}");

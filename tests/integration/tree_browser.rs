@@ -97,7 +97,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
     .await;
     assert_eq!(
         note,
-        Value::from(format!("Tree and games: filtered by player {player}"))
+        Value::from(format!("Tree and games: filtered by Player: {player}"))
     );
     let url = client.current_url().await.unwrap().to_string();
     assert!(url.contains("player="), "{url}");
@@ -130,7 +130,7 @@ async fn walk(client: &Client, base: &str, server: &Server) {
         "the repertoire with White",
         &format!(
             "return {TREE_SUM} === {as_white} && document.getElementById('filter-note')\
-             .textContent.includes('with White')"
+             .textContent.includes(', as White')"
         ),
     )
     .await;

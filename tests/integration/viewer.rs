@@ -1,7 +1,8 @@
 //! A commented game with variations through the real binary: `show`
 //! prints its comments and variations as PDN does (or leaves them out),
 //! `show --json` and `/api/game/ID` carry them, each variation move with
-//! its position; lists name the side that moves first first; and the
+//! its position; lists and every text line naming a game's players name
+//! the side that moves first first; and the
 //! game viewer in a browser follows a variation with the arrows, goes
 //! back to the main line, states a fault once and fits a phone.
 
@@ -179,6 +180,106 @@ fn games_names_the_side_that_moves_first_first() {
         (tags["White"].as_str(), tags["Black"].as_str()),
         (Some("Wyllie"), Some("Anderson"))
     );
+}
+
+/// An English game (Black moves first) and an International one (White
+/// does), each with a move that fits nothing.
+const FAULTY: [(&str, &str); 2] = [
+    (
+        "english.pdn",
+        "[Event \"Match\"]\n[White \"Wyllie\"]\n[Black \"Anderson\"]\n[GameType \"21\"]\n\n\
+         1. 11-15 23-19 2. 8-11 22-13 *\n",
+    ),
+    (
+        "international.pdn",
+        "[Event \"Final\"]\n[White \"Derkx\"]\n[Black \"Meijer\"]\n[GameType \"20\"]\n\n\
+         1. 32-28 19-23 2. 28x17 *\n",
+    ),
+];
+
+#[test]
+fn every_text_line_names_the_side_that_moves_first_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let files: Vec<String> = FAULTY
+        .iter()
+        .map(|(name, text)| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let english = "Anderson (Black) – Wyllie (White)";
+    let international = "Derkx (White) – Meijer (Black)";
+    let lines = |args: &[&str]| {
+        let (out, err, code) = run(&db, args);
+        assert!(code == 0 || code == 1, "{args:?}: {err}");
+        out
+    };
+    let check = lines(&["check", &files[0], &files[1]]);
+    assert!(
+        check.contains(&format!("game 1 ({english}, Match): ply 4")),
+        "{check}"
+    );
+    assert!(
+        check.contains(&format!("game 1 ({international}, Final): ply 3")),
+        "{check}"
+    );
+    lines(&["import", "--quiet", &files[0], &files[1]]);
+    let report = lines(&["report"]);
+    assert!(
+        report.contains(&format!("game 1 ({english}, Match ?) [id 1]")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("game 1 ({international}, Final ?) [id 2]")),
+        "{report}"
+    );
+    let search = lines(&["search", "--moves", "11-15", "--variant", "english"]);
+    assert!(
+        search.contains(&format!("({english}, Match ?) [id 1]: at ply 1")),
+        "{search}"
+    );
+    let search = lines(&["search", "--moves", "32-28", "--variant", "international"]);
+    assert!(
+        search.contains(&format!("({international}, Final ?) [id 2]: at ply 1")),
+        "{search}"
+    );
+    let games = lines(&["games"]);
+    assert!(
+        games.contains(english) && games.contains(international),
+        "{games}"
+    );
+    assert!(lines(&["show", "1"]).contains(&format!("\nplayers {english}\n")));
+    assert!(lines(&["show", "2"]).contains(&format!("\nplayers {international}\n")));
+    let html = dir.path().join("report.html");
+    lines(&["report", "--html", html.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        html.contains(english) && html.contains(international),
+        "{html}"
+    );
+    // JSON keeps the tags' colours.
+    for args in [
+        &["check", "--json", &files[0]][..],
+        &[
+            "search",
+            "--json",
+            "--moves",
+            "11-15",
+            "--variant",
+            "english",
+        ],
+        &["report", "--json"],
+    ] {
+        let record = &json_lines(&lines(args))[0];
+        let tags = &record["tags"];
+        assert_eq!(
+            (tags["White"].as_str(), tags["Black"].as_str()),
+            (Some("Wyllie"), Some("Anderson")),
+            "{args:?}: {record}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -374,3 +374,117 @@ async fn the_pages_speak_dutch_to_a_dutch_browser() {
     })
     .await;
 }
+
+/// What the tables would still translate on the page shown: every text
+/// (not marked `translate="no"`), the `title`, `placeholder`, `aria-label`
+/// and `alt` attributes and the parts of the window's title, for which the
+/// language's words or patterns give another text.
+async fn english_left(client: &Client) -> Vec<String> {
+    let script = "const done = arguments[arguments.length - 1];
+        import('/assets/i18n.js').then(({ t }) => {
+          const left = [];
+          const kept = (node) => node.closest('[translate=no], script, style, textarea, select#language');
+          const look = (text, where) => {
+            const s = (text || '').trim();
+            if (s && t(s) !== s) left.push(`${where}: ${s}`);
+          };
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.nodeType === Node.TEXT_NODE) {
+              if (!kept(node.parentElement)) look(node.data, 'text');
+            } else if (!kept(node)) {
+              for (const name of ['title', 'placeholder', 'aria-label', 'alt']) look(node.getAttribute(name), name);
+            }
+          }
+          for (const part of document.title.split(' · ')) look(part, 'window title');
+          done(left);
+        }, (e) => done(['failed: ' + e]));";
+    let found = client.execute_async(script, vec![]).await.unwrap();
+    serde_json::from_value(found).unwrap()
+}
+
+/// Every page, in the browser's language, until the page is drawn; none
+/// has a text the tables would translate left in English.
+async fn no_english_left(client: &Client, base: &str, language: &str) {
+    let pages = [
+        (
+            "/?variant=filipino&player=Reyes&colour=white&result=white&status=ok",
+            "return document.getElementById('summary').textContent !== '' && document.querySelectorAll('#games tbody tr').length > 0 && document.querySelectorAll('#tree tbody tr').length > 0 && document.querySelector('#board svg') !== null",
+        ),
+        (
+            "/?variant=filipino&edit=1&pattern=W%3AW21%2C22&search=pattern",
+            "return document.querySelectorAll('#hits .hit').length > 0 && document.querySelector('#editor-board svg .sq[aria-label]') !== null",
+        ),
+        (
+            "/?variant=filipino&edit=1&pattern=W%3AQ9&search=pattern",
+            "return document.getElementById('message').textContent !== '' && document.getElementById('hits').textContent !== ''",
+        ),
+        (
+            "/game/3",
+            "return document.getElementById('fault').textContent !== '' && document.getElementById('source').textContent !== '' && document.querySelector('#board svg') !== null",
+        ),
+        (
+            "/game/19?ply=69",
+            "return document.getElementById('fault').textContent !== '' && document.querySelectorAll('#board svg .arrow').length > 0",
+        ),
+        (
+            "/report",
+            "return document.querySelectorAll('#problems tbody tr').length > 0",
+        ),
+        (
+            "/report?results=1",
+            "return document.getElementById('count').textContent !== ''",
+        ),
+        (
+            "/players",
+            "return document.querySelectorAll('#players tbody tr').length > 0",
+        ),
+        (
+            "/nowhere",
+            "return document.querySelector('main h1') !== null",
+        ),
+        (
+            "/game/x",
+            "return document.querySelector('main h1') !== null",
+        ),
+    ];
+    for (path, drawn) in pages {
+        client.goto(&format!("{base}{path}")).await.unwrap();
+        until(
+            client,
+            path,
+            &format!(
+                "return document.documentElement.lang === '{language}' && (() => {{ {drawn} }})()"
+            ),
+        )
+        .await;
+        // What the page draws after it answers (sorting notes, downloads).
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let left = english_left(client).await;
+        assert!(left.is_empty(), "{path} in {language}: {left:#?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_page_leaves_a_translated_word_in_english() {
+    for language in ["ru", "nl"] {
+        let test = "no_page_leaves_a_translated_word_in_english";
+        walk_db(test, language, move |client, base, _db| async move {
+            no_english_left(&client, &base, language).await;
+            if language == "ru" {
+                client
+                    .goto(&format!("{base}/game/19?ply=69"))
+                    .await
+                    .unwrap();
+                until(
+                    &client,
+                    "the arrows",
+                    "return document.querySelectorAll('#board svg .arrow').length > 0",
+                )
+                .await;
+                shot(&client, "russian-viewer").await;
+            }
+        })
+        .await;
+    }
+}

@@ -60,14 +60,21 @@ function filtered() {
   return FILTERS.some((name) => state.filters[name]);
 }
 
-/** Says which games the tree and the list are of. */
+/** Says which games the tree and the list are of: each filter's name and
+ * value (names and other typed text as given, results and statuses in
+ * words). */
 function drawFilterNote() {
   const f = state.filters;
   const parts = [];
-  if (f.player) parts.push(f.colour ? `${f.player} with ${f.colour === "white" ? "White" : "Black"}` : `player ${f.player}`);
-  else if (f.colour) parts.push(`colour ${f.colour} (give a player)`);
-  for (const name of ["event", "opening", "date", "result", "status"]) if (f[name]) parts.push(`${name} ${f[name]}`);
-  fill($("filter-note"), parts.length ? `Tree and games: filtered by ${parts.join("; ")}` : "Tree and games: all games");
+  const typed = (text) => el("span", { translate: "no" }, text);
+  const part = (name, ...value) => el("span", {}, el("span", {}, name), ": ", ...value);
+  if (f.player) parts.push(part("Player", typed(f.player), ...(f.colour ? [", ", el("span", {}, f.colour === "white" ? "as White" : "as Black")] : [])));
+  else if (f.colour) parts.push(part("Colour", el("span", {}, f.colour === "white" ? "White" : "Black"), " ", el("span", {}, "(give a player)")));
+  for (const [name, label] of [["event", "Event"], ["opening", "Opening"], ["date", "Date"]]) if (f[name]) parts.push(part(label, typed(f[name])));
+  if (f.result) parts.push(part("Result", el("span", {}, outcomeText(f.result) || f.result)));
+  if (f.status) parts.push(part("Status", el("span", {}, f.status)));
+  const joined = parts.flatMap((p, i) => (i ? ["; ", p] : [p]));
+  fill($("filter-note"), parts.length ? [el("span", {}, "Tree and games: filtered by"), " ", ...joined] : "Tree and games: all games");
 }
 
 function message(text) {

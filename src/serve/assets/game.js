@@ -6,6 +6,7 @@
 // The URL holds the view: ply, variation, notation, flip, reading, tags.
 
 import { api, badge, el, fill, loadBoard, onStepKeys, pageParams, players, setPageParams, showSummary, tag } from "./common.js";
+import { listOf, sentence, t } from "./i18n.js";
 
 /** The words the page shows. */
 const WORDS = {
@@ -21,17 +22,16 @@ const WORDS = {
   readings: (n) => `Readings (${n}):`,
   firstRead: "as first read",
   partAt: (ply) => `ply ${ply}`,
-  readingsPart: ["Readings part at ", ": ", " fits ", " and ", "."],
-  stops: ["The record stops at ", ": ", " fits no legal move."],
-  legalHere: " Legal here (click to draw): ",
+  readingsPart: "Readings part at {1}: {2} fits {3}.",
+  stops: "The record stops at {1}: {2} fits no legal move.",
+  legalHere: "Legal here (click to draw):",
   numeric: (name, move) => `${name} (numeric ${move})`,
   opening: (name, ply) => `Opening: ${name} (reached at ply ${ply}; `,
   leaves: (ply) => `leaves the named line at ply ${ply}`,
   follows: "follows the named line to its end",
   ballot: (name) => `Ballot: ${name}`,
-  source: (g) => `Game ${g.game} · `,
-  sourceRest: (g) => ` (game ${g.index} of the file) · ${g.variant}`,
-  rulesFrom: (from) => ` (rules ${from}) `,
+  source: "Game {1} · {2} (game {3} of the file) · {4}",
+  rulesFrom: "(rules {1})",
   showCleaned: "show cleaned",
   showWritten: "show as written",
   game: (id) => `Game ${id}`,
@@ -129,8 +129,9 @@ async function load() {
     return;
   }
   drawTitle();
-  fill($("source"), WORDS.source(game), el("span", { className: "path" }, `${game.file}:${game.line}`), WORDS.sourceRest(game),
-    game.variant_from ? WORDS.rulesFrom(game.variant_from) : " ", badge(game.status));
+  const path = el("span", { className: "path", translate: "no" }, `${game.file}:${game.line}`);
+  fill($("source"), sentence(WORDS.source, String(game.game), path, String(game.index), game.variant),
+    game.variant_from ? [" ", ...sentence(WORDS.rulesFrom, t(game.variant_from))] : "", " ", badge(game.status));
   if (state.ply === null || !Number.isInteger(state.ply)) state.ply = game.ply ?? 0;
   drawOpening();
   drawTags();
@@ -145,7 +146,7 @@ function drawTitle() {
   const who = players(tags, game.first_side || "white");
   const about = [tag(tags, "Event"), tag(tags, "Date"), game.result ?? tag(tags, "Result")].filter((t) => t && t !== "?");
   fill($("title"), who, about.length ? el("span", { className: "about" }, ` · ${about.join(" · ")}`) : "");
-  document.title = `${who}${about.length ? ` · ${about.join(" · ")}` : ""} · pdndb`;
+  document.title = [t(who), ...about, "pdndb"].join(" · ");
 }
 
 /** The game's opening, and the ply where it leaves the named line. */
@@ -164,7 +165,7 @@ function drawOpening() {
 
 function drawTags() {
   const tags = state.original ? game.tags : (game.cleaned_tags || game.tags);
-  fill($("tags").querySelector("tbody"), Object.entries(tags || {}).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, String(v)))));
+  fill($("tags").querySelector("tbody"), Object.entries(tags || {}).map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", { translate: "no" }, String(v)))));
   fill($("tags-toggle"), state.original ? WORDS.showCleaned : WORDS.showWritten);
 }
 
@@ -252,7 +253,7 @@ async function show() {
   $("main-line").hidden = state.path.length === 0;
   const ply = state.ply;
   const shownFen = ply === 0 ? game.start_fen : moves[ply - 1].fen;
-  fill($("where"), view.path ? `${WORDS.inVariation} · ` : "", ply === 0 ? WORDS.start : WORDS.afterPly(ply), " · ", WORDS.toMove(shownFen.startsWith("W")));
+  fill($("where"), view.path ? [WORDS.inVariation, " · "] : "", ply === 0 ? WORDS.start : WORDS.afterPly(ply), " · ", WORDS.toMove(shownFen.startsWith("W")));
   $("explore").href = `/?variant=${encodeURIComponent(game.variant)}&fen=${encodeURIComponent(shownFen)}`;
   const board = { variant: game.variant, notation: game.notation || "", flip: state.flip };
   if (state.notation) board.notation = state.notation;
@@ -286,14 +287,12 @@ function drawFault(atFault) {
     // No token to name: the record's own message says what is wrong.
     parts.push(fault.message || "", " (", where, ")");
   } else if (game.status === "ambiguous") {
-    const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : WORDS.numeric(c.name, c.move)));
-    const [a, b, c, and, end] = WORDS.readingsPart;
-    parts.push(a, where, b, fault.token, c, named.join(and), end);
+    const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : t(WORDS.numeric(c.name, c.move))));
+    parts.push(...sentence(WORDS.readingsPart, where, fault.token, listOf(named)));
   } else {
-    const [a, b, c] = WORDS.stops;
-    parts.push(a, where, b, fault.token, c);
+    parts.push(...sentence(WORDS.stops, where, fault.token));
     if (atFault && fault.legal) {
-      parts.push(WORDS.legalHere);
+      parts.push(" ", WORDS.legalHere, " ");
       for (const m of fault.legal) {
         parts.push(el("button", { type: "button", className: state.shown === m.move ? "active" : "", "data-move": m.move, title: m.move,
           onclick: () => { state.shown = state.shown === m.move ? "" : m.move; show(); } }, m.name), " ");

@@ -2,7 +2,9 @@
 // written in English; each table below gives a language's words for that
 // English: `words` (whole texts), `patterns` (texts with numbers or names
 // in them: `{1}` the first part as it is, `{1:n}` as a number, `{1:t}`
-// translated as a word). The language is the one chosen with the header's
+// translated as a text of its own). A sentence with links or marked parts
+// in it is one entry of `words` with `{1}`, `{2}`… where the parts go
+// (see `sentence`). The language is the one chosen with the header's
 // switch (remembered), else the first of the browser's languages
 // (navigator.languages) that has a table, else English. Numbers and PDN
 // dates are written as the language writes them (Intl). A new language is
@@ -20,7 +22,6 @@ const RU = {
   words: {
     "Explorer": "Обозреватель", "Players": "Игроки", "Problems": "Проблемные партии",
     "follows the named line to its end": "следует его линии до конца",
-    "The record stops at": "Запись обрывается на", "Readings part at": "Прочтения расходятся на",
     "Legal here (click to draw):": "Допустимые здесь ходы (нажмите, чтобы показать):",
     "Dark": "Тёмная", "Light": "Светлая", "Dark or light pages": "Тёмная или светлая тема", "Language": "Язык",
     "Variant": "Вариант", "most games": "больше всего партий", "Notation": "Нотация", "usual": "обычная",
@@ -41,7 +42,7 @@ const RU = {
       "Начальная позиция: выберите ход в дереве или шашку, а затем поле.",
     "Which capture?": "Какое взятие?", "Search the games": "Поиск партий", "Side to move": "Чей ход",
     "either": "любой", "Colours": "Цвета", "as given": "как задано", "reversed": "наоборот", "both": "оба",
-    "White man": "Белая шашка", "White king": "Белая дамка", "White any": "Любая белая", "Black man": "Чёрная шашка",
+    "White man": "Белая простая", "White king": "Белая дамка", "White any": "Любая белая", "Black man": "Чёрная простая",
     "Black king": "Чёрная дамка", "Black any": "Любая чёрная", "Any piece": "Любая шашка", "Empty": "Пусто",
     "Erase": "Стереть", "Clear": "Очистить", "Initial position": "Начальная позиция",
     "Explorer's position": "Позиция обозревателя", "Search exact": "Точный поиск", "Search pattern": "Поиск по образцу",
@@ -66,15 +67,49 @@ const RU = {
     "↩ Main line": "↩ Главная линия", "Back to the main line where this variation leaves it": "Вернуться в главную линию, где от неё отходит этот вариант",
     "fits no legal move here": "не подходит ни к одному допустимому ходу",
     "not replayed: an earlier move of this line fits no legal move": "не воспроизведён: более ранний ход этой линии недопустим",
+    "This address cannot be read: a game is named by its number, e.g. /game/12.":
+      "Этот адрес не читается: партия называется своим номером, например /game/12.",
+    "Turn the board": "Перевернуть доску", "Position editor: click a square to put or remove the chosen mark":
+      "Редактор позиции: нажмите на поле, чтобы поставить или убрать выбранный знак",
+    "What a click puts": "Что ставит нажатие", "A white man or king": "Белая простая или дамка",
+    "A black man or king": "Чёрная простая или дамка", "Any piece of either side": "Любая шашка любой стороны",
+    "The square must be empty": "Поле должно быть пустым", "Remove the mark of a square": "Убрать знак с поля",
+    "must not (a click puts “not this”)": "запрет (нажатие ставит «не это»)",
+    "The position the explorer shows": "Позиция, которую показывает обозреватель", "Position search": "Поиск позиции",
+    "Colour": "Цвет", "The side the player had: their repertoire with it": "Цвет игрока: его репертуар этим цветом",
+    "Material: N, N-M or N+ (empty: any)": "Материал: N, N-M или N+ (пусто: любой)",
+    "White men": "Белые простые", "White kings": "Белые дамки", "White pieces": "Белые шашки",
+    "Black men": "Чёрные простые", "Black kings": "Чёрные дамки", "Black pieces": "Чёрные шашки",
+    "Pattern (written form; the board writes it)": "Образец (запись; её пишет доска)",
+    "Games reaching exactly this position (men and kings only)": "Партии, в которых встречается ровно эта позиция (только простые и дамки)",
+    "Games with a position that fits the marks and the material": "Партии с позицией, подходящей под знаки и материал",
+    "Also list ok games where a token fitted several moves and later moves settled it":
+      "Показать и партии без проблем, где запись подходила к нескольким ходам, а следующие ходы это разрешили",
+    "Instead of statuses: games whose Result tag contradicts the result after the moves or the last position":
+      "Вместо статусов: партии, у которых тег Result противоречит результату по ходам или последней позиции",
+    "the board could not be drawn": "доску не удалось нарисовать",
+    "an exact search needs the side to move: White or Black": "для точного поиска нужно указать, чей ход: белых или чёрных",
+    "an exact search takes men and kings only (any, empty, must-not and groups are for the pattern search)":
+      "точный поиск принимает только простые и дамки (любая шашка, пустое поле, запреты и группы — для поиска по образцу)",
+    "put marks on the board, or give material or a manoeuvre, to search a pattern":
+      "для поиска по образцу поставьте знаки на доску или задайте материал или манёвр",
+    "(searching…)": "(поиск…)", "colours reversed": "цвета наоборот",
+    "Tree and games: all games": "Дерево и партии: все партии", "Tree and games: filtered by": "Дерево и партии: фильтр",
+    "(give a player)": "(укажите игрока)",
+    "Readings part at {1}: {2} fits {3}.": "Прочтения расходятся на {1}: {2} подходит к ходам {3}.",
+    "The record stops at {1}: {2} fits no legal move.": "Запись обрывается на {1}: {2} не подходит ни к одному допустимому ходу.",
+    "Game {1} · {2} (game {3} of the file) · {4}": "Партия {1} · {2} (партия {3} в файле) · {4}",
+    "(rules {1})": "(правила: {1})", "tag": "по тегу", "inferred": "выведены из записи", "forced": "заданы явно",
+    "default": "по умолчанию",
+    "the result contradicts the last position": "результат противоречит последней позиции",
+    "the Result tag differs from the result after the moves": "тег Result расходится с результатом по ходам",
   },
   patterns: [
     ["^(\\d+) games · (\\d+) positions indexed$", "партий: {1:n} · позиций в индексе: {2:n}"],
-    ["^Game (\\d+) · (.+) \\(game (\\d+) of the file\\) · (.+)$", "Партия {1} · {2} (партия {3} в файле) · {4}"],
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Дебют: {1} (достигнут на полуходе {2};"],
     ["^leaves the named line at ply (\\d+)$", "уходит от его линии на полуходе {1}"],
     ["^Ballot: (.+)$", "Жеребьёвка: {1}"],
     ["^ply (\\d+)$", "полуходе {1}"],
-    ["^: (.+) fits no legal move\\.$", ": {1} не подходит ни к одному допустимому ходу."],
     ["^ · (\\d+) games not indexed yet$", " · партий без индекса: {1:n}"],
     ["^Opening: (.+)$", "Дебют: {1}"],
     ["^(\\d+) games continue from here \\((.+)\\); score is for the side to move\\.$",
@@ -94,6 +129,33 @@ const RU = {
     ["^database: (.+)$", "база данных: {1}"],
     ["^(.+) \\(White\\) – (.+) \\(Black\\)$", "{1} (белые) – {2} (чёрные)"],
     ["^(.+) \\(Black\\) – (.+) \\(White\\)$", "{1} (чёрные) – {2} (белые)"],
+    ["^(\\d+) filtered games continue from here \\((.+)\\); score is for the side to move\\.$",
+      "Партий с фильтром, продолжающихся отсюда: {1:n} ({2}); очки — для стороны, которая ходит."],
+    ["^No stored filtered (.+) game continues from here\\.$", "Ни одна партия ({1}) с фильтром не продолжается отсюда."],
+    ["^(.+) is not a range of squares$", "{1} — не диапазон полей"],
+    ["^(.+) is not a square number$", "{1} — не номер поля"],
+    ["^(.+): a group ends with \\)$", "{1}: группа заканчивается на )"],
+    ["^(.+): a section is W, B, X or E and its squares$", "{1}: раздел — это W, B, X или E и его поля"],
+    ["^(.+): an empty item$", "{1}: пустой элемент"],
+    ["^(.+): K and \\* go with W or B$", "{1}: K и * ставятся только с W или B"],
+    ["^The board cannot show this pattern \\((.+)\\); the search reads it as written\\.$",
+      "Доска не может показать этот образец ({1:t}); поиск читает его как записано."],
+    ["^square (.+)$", "поле {1}"],
+    ["^\\((\\d+) exact\\)$", "(точных: {1:n})"],
+    ["^\\((\\d+) pattern\\)$", "(по образцу: {1:n})"],
+    ["^game (\\d+) · ply (\\d+) · (\\S+) \\((White won|Black won|drawn|no result)\\)$", "партия {1} · полуход {2} · {3} ({4:t})"],
+    ["^(.+) \\(numeric (.+)\\)$", "{1} (в цифровой записи {2})"],
+    ["^(\\d+): ply (\\d+): (.+)$", "{1}: полуход {2}: {3}"],
+    ["^last move (.+)$", "последний ход {1}"],
+    ["^(.+):(\\d+) \\(game (\\d+)\\)$", "{1}:{2} (партия {3})"],
+    ["^(\\d+) readings resolved$", "разрешённых прочтений: {1:n}"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is illegal$", "полуход {1}: ход {2} недопустим"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is not a move$", "полуход {1}: {2} — не ход"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is an unknown move$", "полуход {1}: {2} — неизвестный ход"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) names a square that (\\S+) notation does not have$",
+      "полуход {1}: {2} называет поле, которого нет в нотации {3}"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) fits (\\d+) moves that each lead to a complete reading \\((.+)\\); (\\d+) readings in all$",
+      "полуход {1}: {2} подходит к ходам ({3:n}), каждый из которых ведёт к полному прочтению ({4}); всего прочтений: {5:n}"],
   ],
 };
 
@@ -102,7 +164,6 @@ const NL = {
   words: {
     "Explorer": "Verkenner", "Players": "Spelers", "Problems": "Problemen",
     "follows the named line to its end": "volgt de lijn tot het einde",
-    "The record stops at": "De notatie stopt bij", "Readings part at": "De lezingen splitsen bij",
     "Legal here (click to draw):": "Hier reglementair (klik om te tonen):",
     "Dark": "Donker", "Light": "Licht", "Dark or light pages": "Donkere of lichte pagina's", "Language": "Taal",
     "Variant": "Variant", "most games": "meeste partijen", "Notation": "Notatie", "usual": "gebruikelijk",
@@ -148,15 +209,49 @@ const NL = {
     "↩ Main line": "↩ Hoofdvariant", "Back to the main line where this variation leaves it": "Terug naar de hoofdvariant waar deze variant afsplitst",
     "fits no legal move here": "past op geen reglementaire zet",
     "not replayed: an earlier move of this line fits no legal move": "niet nagespeeld: een eerdere zet van deze lijn is onreglementair",
+    "This address cannot be read: a game is named by its number, e.g. /game/12.":
+      "Dit adres is onleesbaar: een partij heet naar haar nummer, bijvoorbeeld /game/12.",
+    "Turn the board": "Het bord draaien", "Position editor: click a square to put or remove the chosen mark":
+      "Stelling opzetten: klik op een veld om het gekozen teken te zetten of weg te halen",
+    "What a click puts": "Wat een klik zet", "A white man or king": "Een witte schijf of dam",
+    "A black man or king": "Een zwarte schijf of dam", "Any piece of either side": "Een willekeurig stuk van een van beide kleuren",
+    "The square must be empty": "Het veld moet leeg zijn", "Remove the mark of a square": "Het teken van een veld weghalen",
+    "must not (a click puts “not this”)": "mag niet (een klik zet „niet dit”)",
+    "The position the explorer shows": "De stelling die de verkenner toont", "Position search": "Stellingen zoeken",
+    "Colour": "Kleur", "The side the player had: their repertoire with it": "De kleur van de speler: zijn repertoire daarmee",
+    "Material: N, N-M or N+ (empty: any)": "Materiaal: N, N-M of N+ (leeg: alle)",
+    "White men": "Witte schijven", "White kings": "Witte dammen", "White pieces": "Witte stukken",
+    "Black men": "Zwarte schijven", "Black kings": "Zwarte dammen", "Black pieces": "Zwarte stukken",
+    "Pattern (written form; the board writes it)": "Patroon (geschreven vorm; het bord schrijft hem)",
+    "Games reaching exactly this position (men and kings only)": "Partijen die precies deze stelling bereiken (alleen schijven en dammen)",
+    "Games with a position that fits the marks and the material": "Partijen met een stelling die bij de tekens en het materiaal past",
+    "Also list ok games where a token fitted several moves and later moves settled it":
+      "Ook partijen in orde tonen waar een notatie bij meerdere zetten paste en latere zetten de keuze maakten",
+    "Instead of statuses: games whose Result tag contradicts the result after the moves or the last position":
+      "In plaats van statussen: partijen waarvan de Result-tag in strijd is met de uitslag na de zetten of de laatste stelling",
+    "the board could not be drawn": "het bord kon niet getekend worden",
+    "an exact search needs the side to move: White or Black": "exact zoeken vraagt wie aan zet is: wit of zwart",
+    "an exact search takes men and kings only (any, empty, must-not and groups are for the pattern search)":
+      "exact zoeken neemt alleen schijven en dammen (willekeurig, leeg, mag-niet en groepen zijn voor het patroon zoeken)",
+    "put marks on the board, or give material or a manoeuvre, to search a pattern":
+      "zet tekens op het bord, of geef materiaal of een manoeuvre, om een patroon te zoeken",
+    "(searching…)": "(zoeken…)", "colours reversed": "kleuren omgekeerd",
+    "Tree and games: all games": "Boom en partijen: alle partijen", "Tree and games: filtered by": "Boom en partijen: gefilterd op",
+    "(give a player)": "(geef een speler)",
+    "Readings part at {1}: {2} fits {3}.": "De lezingen splitsen bij {1}: {2} past bij {3}.",
+    "The record stops at {1}: {2} fits no legal move.": "De notatie stopt bij {1}: {2} past bij geen enkele reglementaire zet.",
+    "Game {1} · {2} (game {3} of the file) · {4}": "Partij {1} · {2} (partij {3} van het bestand) · {4}",
+    "(rules {1})": "(regels: {1})", "tag": "uit de tag", "inferred": "afgeleid uit de zetten", "forced": "opgelegd",
+    "default": "standaard",
+    "the result contradicts the last position": "de uitslag is in strijd met de laatste stelling",
+    "the Result tag differs from the result after the moves": "de Result-tag wijkt af van de uitslag na de zetten",
   },
   patterns: [
     ["^(\\d+) games · (\\d+) positions indexed$", "{1:n} partijen · {2:n} stellingen geïndexeerd"],
-    ["^Game (\\d+) · (.+) \\(game (\\d+) of the file\\) · (.+)$", "Partij {1} · {2} (partij {3} van het bestand) · {4}"],
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Opening: {1} (bereikt na halve zet {2};"],
     ["^leaves the named line at ply (\\d+)$", "verlaat de lijn bij halve zet {1}"],
     ["^Ballot: (.+)$", "Loting: {1}"],
     ["^ply (\\d+)$", "halve zet {1}"],
-    ["^: (.+) fits no legal move\\.$", ": {1} past bij geen enkele reglementaire zet."],
     ["^ · (\\d+) games not indexed yet$", " · {1:n} partijen nog niet geïndexeerd"],
     ["^Opening: (.+)$", "Opening: {1}"],
     ["^(\\d+) games continue from here \\((.+)\\); score is for the side to move\\.$",
@@ -176,6 +271,33 @@ const NL = {
     ["^database: (.+)$", "database: {1}"],
     ["^(.+) \\(White\\) – (.+) \\(Black\\)$", "{1} (wit) – {2} (zwart)"],
     ["^(.+) \\(Black\\) – (.+) \\(White\\)$", "{1} (zwart) – {2} (wit)"],
+    ["^(\\d+) filtered games continue from here \\((.+)\\); score is for the side to move\\.$",
+      "{1:n} gefilterde partijen gaan hier verder ({2}); de score is voor de partij aan zet."],
+    ["^No stored filtered (.+) game continues from here\\.$", "Geen enkele gefilterde partij ({1}) gaat hier verder."],
+    ["^(.+) is not a range of squares$", "{1} is geen reeks velden"],
+    ["^(.+) is not a square number$", "{1} is geen veldnummer"],
+    ["^(.+): a group ends with \\)$", "{1}: een groep eindigt met )"],
+    ["^(.+): a section is W, B, X or E and its squares$", "{1}: een deel is W, B, X of E met zijn velden"],
+    ["^(.+): an empty item$", "{1}: een leeg element"],
+    ["^(.+): K and \\* go with W or B$", "{1}: K en * horen bij W of B"],
+    ["^The board cannot show this pattern \\((.+)\\); the search reads it as written\\.$",
+      "Het bord kan dit patroon niet tonen ({1:t}); het zoeken leest het zoals het geschreven is."],
+    ["^square (.+)$", "veld {1}"],
+    ["^\\((\\d+) exact\\)$", "({1:n} exact)"],
+    ["^\\((\\d+) pattern\\)$", "({1:n} patroon)"],
+    ["^game (\\d+) · ply (\\d+) · (\\S+) \\((White won|Black won|drawn|no result)\\)$", "partij {1} · halve zet {2} · {3} ({4:t})"],
+    ["^(.+) \\(numeric (.+)\\)$", "{1} (numeriek {2})"],
+    ["^(\\d+): ply (\\d+): (.+)$", "{1}: halve zet {2}: {3}"],
+    ["^last move (.+)$", "laatste zet {1}"],
+    ["^(.+):(\\d+) \\(game (\\d+)\\)$", "{1}:{2} (partij {3})"],
+    ["^(\\d+) readings resolved$", "{1:n} lezingen opgelost"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is illegal$", "halve zet {1}: {2} is onreglementair"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is not a move$", "halve zet {1}: {2} is geen zet"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) is an unknown move$", "halve zet {1}: {2} is een onbekende zet"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) names a square that (\\S+) notation does not have$",
+      "halve zet {1}: {2} noemt een veld dat de notatie {3} niet heeft"],
+    ["^ply (\\d+ \\([^)]*\\)) (.+) fits (\\d+) moves that each lead to a complete reading \\((.+)\\); (\\d+) readings in all$",
+      "halve zet {1}: {2} past bij {3:n} zetten die elk tot een volledige lezing leiden ({4}); {5:n} lezingen in totaal"],
   ],
 };
 
@@ -251,7 +373,7 @@ export function t(english) {
       out = template.replace(/\{(\d)(?::([nt]))?\}/g, (_, i, how) => {
         const part = match[Number(i)] ?? "";
         if (how === "n") return formatNumber(part);
-        if (how === "t") return table.words[part] ?? part;
+        if (how === "t") return t(part);
         return part;
       });
       break;
@@ -264,7 +386,7 @@ export function t(english) {
   return lead + out + tail;
 }
 
-const ATTRIBUTES = ["title", "placeholder", "aria-label"];
+const ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const PERCENT = /^(\d+(\.\d+)?)%$/;
 const PDN_DATE = /^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$/;
@@ -295,7 +417,7 @@ function shown(node) {
 }
 
 function untranslated(element) {
-  return element && element.closest("[translate=no], script, style, textarea, svg");
+  return element && element.closest("[translate=no], script, style, textarea");
 }
 
 function translateText(node) {
@@ -330,6 +452,39 @@ export function translate(root) {
   }
 }
 
+/**
+ * A sentence with parts in it, as nodes to put on the page: `english`
+ * (with `{1}`, `{2}`… where the parts go) in the language, each part (a
+ * node, or a text shown as it is) in its place. Its text is not looked up
+ * again.
+ */
+export function sentence(english, ...parts) {
+  const template = language === "en" ? english : (table.words[english] ?? english);
+  const kept = (text) => {
+    const node = document.createTextNode(text);
+    done.set(node, text);
+    return node;
+  };
+  return template.split(/(\{\d\})/).filter(Boolean).map((piece) => {
+    const slot = /^\{(\d)\}$/.exec(piece);
+    if (!slot) return kept(piece);
+    const part = parts[Number(slot[1]) - 1];
+    return part instanceof Node ? part : kept(String(part ?? ""));
+  });
+}
+
+/** A list of texts joined as the language joins them ("a, b and c"). */
+export function listOf(texts) {
+  return new Intl.ListFormat(language, { type: "conjunction" }).format(texts);
+}
+
+/** The window's title, each of its parts (`·` between them) in the language. */
+function translateTitle() {
+  if (language === "en") return;
+  const out = document.title.split(" · ").map((part) => t(part)).join(" · ");
+  if (out !== document.title) document.title = out;
+}
+
 /** The header's language switch: changing it is remembered and the page drawn again. */
 function languageSwitch() {
   const select = document.getElementById("language");
@@ -350,6 +505,7 @@ function languageSwitch() {
 
 document.documentElement.lang = language;
 languageSwitch();
+translateTitle();
 translate(document.body);
 new MutationObserver((records) => {
   for (const record of records) {

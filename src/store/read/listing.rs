@@ -122,6 +122,35 @@ pub struct Roster {
     pub event: String,
     /// The date.
     pub date: String,
+    /// The side that moves first in the game's variant.
+    #[serde(skip)]
+    pub first: Color,
+}
+
+/// Both players of a game as every text names them: the side that moves
+/// first first, each with its colour, as `Anderson (Black) – Wyllie
+/// (White)` in English checkers and `Derkx (White) – Meijer (Black)`
+/// elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Players<'a> {
+    /// White's name.
+    pub white: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// The side that moves first.
+    pub first: Color,
+}
+
+impl fmt::Display for Players<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let named = |color: Color| match color {
+            Color::White => (self.white, "White"),
+            Color::Black => (self.black, "Black"),
+        };
+        let (one, one_colour) = named(self.first);
+        let (other, other_colour) = named(self.first.opponent());
+        write!(f, "{one} ({one_colour}) – {other} ({other_colour})")
+    }
 }
 
 /// The side that moves first in a game recorded as `variant` (a preset
@@ -169,17 +198,24 @@ impl Roster {
             date: shown(raw("Date"))
                 .map(|d| normalise_date(&d).unwrap_or(d))
                 .unwrap_or_else(|| "?".to_string()),
+            first: first_side(variant),
+        }
+    }
+
+    /// Both players, the side that moves first first, each with its
+    /// colour.
+    pub fn players(&self) -> Players<'_> {
+        Players {
+            white: &self.white,
+            black: &self.black,
+            first: self.first,
         }
     }
 }
 
 impl fmt::Display for Roster {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} – {}, {} {}",
-            self.white, self.black, self.event, self.date
-        )
+        write!(f, "{}, {} {}", self.players(), self.event, self.date)
     }
 }
 
@@ -239,6 +275,30 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&Outcome::Unknown).unwrap(),
             "\"unknown\""
+        );
+    }
+
+    #[test]
+    fn players_are_named_first_mover_first_with_their_colours() {
+        let tags = serde_json::json!({"White": "Wyllie", "Black": " Anderson "});
+        let tags = tags.as_object().unwrap();
+        let players = |variant: &str| Roster::of(tags, variant).players().to_string();
+        assert_eq!(players("english"), "Anderson (Black) – Wyllie (White)");
+        assert_eq!(
+            players("pool+max-capture=on"),
+            "Anderson (Black) – Wyllie (White)"
+        );
+        assert_eq!(players("filipino"), "Wyllie (White) – Anderson (Black)");
+        assert_eq!(
+            Roster::of(&serde_json::Map::new(), "international")
+                .players()
+                .to_string(),
+            "? (White) – ? (Black)"
+        );
+        let tags = serde_json::json!({"White": "Wyllie", "Black": "Anderson", "Event": "Club"});
+        assert_eq!(
+            Roster::of(tags.as_object().unwrap(), "english").to_string(),
+            "Anderson (Black) – Wyllie (White), Club ?"
         );
     }
 
