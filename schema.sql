@@ -573,3 +573,17 @@ CREATE TABLE player_alias (
     canonical TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX player_alias_canonical ON player_alias (canonical);
+-- step 21: the opening tree at a start position with a filter on players,
+-- sides, dates or who won, read from the game table's indexes alone
+-- (src/store/read/tree_start.rs): the indexes of players and days also hold
+-- each game's variant, start FEN, outcome, first bytes of moves (its first
+-- move's index among the legal ones) and whether its reading was certain
+-- (no record kept). They lead with the columns they led with, so every
+-- query that used them uses them as before. They may be missing (an
+-- import into an empty database drops them until its end).
+DROP INDEX IF EXISTS game_pair;
+DROP INDEX IF EXISTS game_black;
+DROP INDEX IF EXISTS game_day;
+CREATE INDEX game_pair ON game (white, black, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);
+CREATE INDEX game_black ON game (black, white, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);
+CREATE INDEX game_day ON game (day, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);

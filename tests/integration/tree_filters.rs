@@ -273,6 +273,54 @@ fn repertoires(db: &Path) {
 }
 
 #[test]
+fn the_tree_at_the_start_follows_imports_removals_and_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = generated(dir.path(), Some("20"));
+    let first = lines(&db, &["games", "--json", "--limit", "1"])[0]["tags"].clone();
+    let (white, black) = (
+        first["White"].as_str().unwrap().to_string(),
+        first["Black"].as_str().unwrap().to_string(),
+    );
+    let more = dir.path().join("more.pdn");
+    let (_, err, code) = run(
+        &db,
+        &[
+            "generate",
+            "--games",
+            "120",
+            "--seed",
+            "4",
+            "-o",
+            more.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let check = |when: &str| {
+        let mut shown = Shown::default();
+        for filters in [
+            &["--player", &white][..],
+            &["--black", &black][..],
+            &["--white", &white, "--black", &black][..],
+            &["--black", &black, "--result", "draw"][..],
+            &["--date", "2000..2012"][..],
+        ] {
+            let expected = counted(&db, &mut shown, &[], filters, &|_| true);
+            let found = tree_counts(&tree(&db, &[], filters));
+            assert_eq!(found, expected, "{when}: {filters:?}");
+        }
+    };
+    check("imported");
+    let mut import = pdndb(&db);
+    import.args(["import", "--quiet", more.to_str().unwrap()]);
+    import.env("PDNDB_TEST_POPULAR_GAMES", "20");
+    assert!(import.output().unwrap().status.success());
+    check("another file imported");
+    let (_, err, code) = run(&db, &["remove", more.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    check("that file removed");
+}
+
+#[test]
 fn bad_tree_filters_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let db = generated(dir.path(), None);

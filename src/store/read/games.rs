@@ -721,18 +721,22 @@ fn player_term(colour: Option<Color>, p: &str, scan: bool) -> String {
 }
 
 /// Adds a parameter; returns its place in the SQL (`?N`).
-fn param(params: &mut Vec<Value>, value: Value) -> String {
+pub(in crate::store) fn param(params: &mut Vec<Value>, value: Value) -> String {
     params.push(value);
     format!("?{}", params.len())
 }
 
 /// The test that `column` is one of the JSON array parameter `p`.
-fn in_list(column: &str, p: &str) -> String {
+pub(in crate::store) fn in_list(column: &str, p: &str) -> String {
     format!("{column} IN (SELECT value FROM json_each({p}))")
 }
 
 /// The terms of a date range, on `game g`.
-fn date_terms(range: &DateRange, terms: &mut Vec<String>, params: &mut Vec<Value>) {
+pub(in crate::store) fn date_terms(
+    range: &DateRange,
+    terms: &mut Vec<String>,
+    params: &mut Vec<Value>,
+) {
     terms.push("g.day IS NOT NULL".into());
     if let Some(from) = &range.from {
         let p = param(params, Value::Text(from.clone()));
@@ -778,7 +782,7 @@ fn result_terms(result: Option<ResultFilter>, terms: &mut Vec<String>, params: &
 }
 
 /// A JSON array of strings, for `json_each`.
-fn json_list(values: &[String]) -> Value {
+pub(in crate::store) fn json_list(values: &[String]) -> Value {
     Value::Text(serde_json::Value::from(values.to_vec()).to_string())
 }
 

@@ -11,4 +11,5 @@ pub mod query;
 pub mod scan;
 pub mod similar;
 pub mod tree;
+pub mod tree_start;
 pub mod view;

@@ -45,6 +45,9 @@ impl Store {
         if games.is_empty() {
             return self.tree(position, filter, notation, geometry);
         }
+        if let Some(tree) = self.tree_at_start(position, filter, games, notation, geometry)? {
+            return Ok(tree);
+        }
         let (among, test) = if is_popular(self.conn(), position.zobrist() as i64)? {
             match self.candidates(games)? {
                 (Candidates::None, _) => return Ok(Vec::new()),

@@ -19,11 +19,20 @@ use rusqlite::Connection;
 /// The indexes (name, definition), as the schema steps make them.
 const INDEXES: [(&str, &str); 6] = [
     ("game_moves_key", "game (moves_key)"),
-    ("game_black", "game (black)"),
-    ("game_pair", "game (white, black)"),
+    (
+        "game_black",
+        "game (black, white, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL)",
+    ),
+    (
+        "game_pair",
+        "game (white, black, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL)",
+    ),
     ("game_event", "game (event)"),
     ("game_site", "game (site)"),
-    ("game_day", "game (day)"),
+    (
+        "game_day",
+        "game (day, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL)",
+    ),
 ];
 
 /// Drops the indexes when the database holds no game yet (an import is
