@@ -573,3 +573,53 @@ CREATE TABLE player_alias (
     canonical TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX player_alias_canonical ON player_alias (canonical);
+-- step 22: the counts `pdndb stats` prints, kept by the writers in the
+-- transactions that change what they count, so that `stats` reads a few
+-- rows instead of counting a large database. `kept_count` holds the files
+-- (`files`), the copies of games met in them (`copies`: games plus the
+-- duplicates met) and the entries of the position index (`positions`),
+-- each kept by the triggers below (`pdndb_entries` reads how many entries
+-- a chunk of `posting` holds from its first bytes). `tag_value` counts the
+-- games by status too (field `status`): an import adds the games it
+-- stores as it counts their other tags (src/store/write/counts.rs); a
+-- delete or a change of status is counted by the triggers below. The
+-- number of games is the sum of `tag_value`'s `variant` counts.
+CREATE TABLE kept_count (
+    name TEXT    PRIMARY KEY,              -- 'files', 'copies' or 'positions'
+    n    INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO kept_count (name, n) VALUES
+    ('files', (SELECT count(*) FROM source_file)),
+    ('copies', (SELECT count(*) FROM provenance)),
+    ('positions', (SELECT coalesce(sum(pdndb_entries(entries)), 0) FROM posting));
+INSERT INTO tag_value (field, value, games) SELECT 'status', status, count(*) FROM game GROUP BY status;
+CREATE TRIGGER source_file_count_insert AFTER INSERT ON source_file BEGIN
+    UPDATE kept_count SET n = n + 1 WHERE name = 'files';
+END;
+CREATE TRIGGER source_file_count_delete AFTER DELETE ON source_file BEGIN
+    UPDATE kept_count SET n = n - 1 WHERE name = 'files';
+END;
+CREATE TRIGGER provenance_count_insert AFTER INSERT ON provenance BEGIN
+    UPDATE kept_count SET n = n + 1 WHERE name = 'copies';
+END;
+CREATE TRIGGER provenance_count_delete AFTER DELETE ON provenance BEGIN
+    UPDATE kept_count SET n = n - 1 WHERE name = 'copies';
+END;
+CREATE TRIGGER posting_count_insert AFTER INSERT ON posting BEGIN
+    UPDATE kept_count SET n = n + pdndb_entries(new.entries) WHERE name = 'positions';
+END;
+CREATE TRIGGER posting_count_delete AFTER DELETE ON posting BEGIN
+    UPDATE kept_count SET n = n - pdndb_entries(old.entries) WHERE name = 'positions';
+END;
+CREATE TRIGGER game_status_delete AFTER DELETE ON game BEGIN
+    UPDATE tag_value SET games = games - 1 WHERE field = 'status' AND value = old.status;
+    DELETE FROM tag_value WHERE field = 'status' AND value = old.status AND games <= 0;
+END;
+CREATE TRIGGER game_status_update AFTER UPDATE OF status ON game
+WHEN old.status IS NOT new.status
+BEGIN
+    UPDATE tag_value SET games = games - 1 WHERE field = 'status' AND value = old.status;
+    DELETE FROM tag_value WHERE field = 'status' AND value = old.status AND games <= 0;
+    INSERT INTO tag_value (field, value, games) VALUES ('status', new.status, 1)
+        ON CONFLICT DO UPDATE SET games = games + 1;
+END;

@@ -1521,6 +1521,7 @@ mod tests {
                 variant: "english",
                 preset: "english",
                 supported: true,
+                status: "ok",
                 white,
                 black,
                 event: "",
