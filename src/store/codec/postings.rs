@@ -281,14 +281,6 @@ pub fn encode(entries: &[Entry]) -> Vec<u8> {
     Coding::for_entries(entries).encode(entries)
 }
 
-/// How many entries a chunk holds, read from its first bytes alone.
-///
-/// # Errors
-/// [`Corrupt`] when the bytes do not start a chunk.
-pub fn entry_count(bytes: &[u8]) -> Result<u64, Corrupt> {
-    Ok(Coding::read(bytes)?.1)
-}
-
 /// Decodes one chunk, appending its entries to `out`.
 ///
 /// # Errors

@@ -332,18 +332,6 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
             Err(_) => crate::store::codec::text::TextEncoder::new().encode(tags, &movetext),
         })
     })?;
-    // The entries of a chunk of the position index (schema step 22's
-    // triggers keep their number so).
-    conn.create_scalar_function("pdndb_entries", 1, flags, |ctx| {
-        let bytes = ctx.get_raw(0).as_blob().map_err(rusqlite::Error::from)?;
-        crate::store::codec::postings::entry_count(bytes)
-            .map(|n| n as i64)
-            .map_err(|_| {
-                rusqlite::Error::UserFunctionError(
-                    "a chunk of the position index that does not decode".into(),
-                )
-            })
-    })?;
     conn.create_scalar_function("pdndb_day", 1, flags, |ctx| {
         let date: Option<String> = ctx.get(0)?;
         Ok(date.as_deref().and_then(crate::store::stored::game::day_of))
