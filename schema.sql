@@ -587,3 +587,71 @@ DROP INDEX IF EXISTS game_day;
 CREATE INDEX game_pair ON game (white, black, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);
 CREATE INDEX game_black ON game (black, white, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);
 CREATE INDEX game_day ON game (day, variant, start_fen, outcome, substr(moves, 1, 2), record IS NULL);
+-- step 22: the counts `pdndb stats` prints, kept by the writers in the
+-- transactions that change what they count, so that `stats` reads a few
+-- rows instead of counting a large database. `kept_count` holds the files
+-- (`files`), the copies of games met in them (`copies`: games plus the
+-- duplicates met) and the entries of the position index (`positions`),
+-- each kept by the triggers below (a chunk of `posting` says how many
+-- entries it holds in its first bytes: the LEB128 number after its four
+-- bytes of coding, read here from their hex digits). `tag_value` counts the
+-- games by status too (field `status`): an import adds the games it
+-- stores as it counts their other tags (src/store/write/counts.rs); a
+-- delete or a change of status is counted by the triggers below. The
+-- number of games is the sum of `tag_value`'s `variant` counts.
+CREATE TABLE kept_count (
+    name TEXT    PRIMARY KEY,              -- 'files', 'copies' or 'positions'
+    n    INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO kept_count (name, n) VALUES
+    ('files', (SELECT count(*) FROM source_file)),
+    ('copies', (SELECT count(*) FROM provenance)),
+    ('positions', (SELECT coalesce(sum((SELECT b0 % 128 + CASE WHEN b0 >= 128 THEN (b1 % 128) * 128
+                + CASE WHEN b1 >= 128 THEN (b2 % 128) * 16384 ELSE 0 END ELSE 0 END
+            FROM (SELECT ((instr('0123456789ABCDEF', substr(x, 1, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 2, 1)) - 1) AS b0,
+                         ((instr('0123456789ABCDEF', substr(x, 3, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 4, 1)) - 1) AS b1,
+                         ((instr('0123456789ABCDEF', substr(x, 5, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 6, 1)) - 1) AS b2
+                  FROM (SELECT hex(substr(entries, 5, 3)) AS x)))), 0) FROM posting));
+INSERT INTO tag_value (field, value, games) SELECT 'status', status, count(*) FROM game GROUP BY status;
+CREATE TRIGGER source_file_count_insert AFTER INSERT ON source_file BEGIN
+    UPDATE kept_count SET n = n + 1 WHERE name = 'files';
+END;
+CREATE TRIGGER source_file_count_delete AFTER DELETE ON source_file BEGIN
+    UPDATE kept_count SET n = n - 1 WHERE name = 'files';
+END;
+CREATE TRIGGER provenance_count_insert AFTER INSERT ON provenance BEGIN
+    UPDATE kept_count SET n = n + 1 WHERE name = 'copies';
+END;
+CREATE TRIGGER provenance_count_delete AFTER DELETE ON provenance BEGIN
+    UPDATE kept_count SET n = n - 1 WHERE name = 'copies';
+END;
+CREATE TRIGGER posting_count_insert AFTER INSERT ON posting BEGIN
+    UPDATE kept_count SET n = n + (SELECT b0 % 128 + CASE WHEN b0 >= 128 THEN (b1 % 128) * 128
+            + CASE WHEN b1 >= 128 THEN (b2 % 128) * 16384 ELSE 0 END ELSE 0 END
+        FROM (SELECT ((instr('0123456789ABCDEF', substr(x, 1, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 2, 1)) - 1) AS b0,
+                     ((instr('0123456789ABCDEF', substr(x, 3, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 4, 1)) - 1) AS b1,
+                     ((instr('0123456789ABCDEF', substr(x, 5, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 6, 1)) - 1) AS b2
+              FROM (SELECT hex(substr(new.entries, 5, 3)) AS x)))
+        WHERE name = 'positions';
+END;
+CREATE TRIGGER posting_count_delete AFTER DELETE ON posting BEGIN
+    UPDATE kept_count SET n = n - (SELECT b0 % 128 + CASE WHEN b0 >= 128 THEN (b1 % 128) * 128
+            + CASE WHEN b1 >= 128 THEN (b2 % 128) * 16384 ELSE 0 END ELSE 0 END
+        FROM (SELECT ((instr('0123456789ABCDEF', substr(x, 1, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 2, 1)) - 1) AS b0,
+                     ((instr('0123456789ABCDEF', substr(x, 3, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 4, 1)) - 1) AS b1,
+                     ((instr('0123456789ABCDEF', substr(x, 5, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 6, 1)) - 1) AS b2
+              FROM (SELECT hex(substr(old.entries, 5, 3)) AS x)))
+        WHERE name = 'positions';
+END;
+CREATE TRIGGER game_status_delete AFTER DELETE ON game BEGIN
+    UPDATE tag_value SET games = games - 1 WHERE field = 'status' AND value = old.status;
+    DELETE FROM tag_value WHERE field = 'status' AND value = old.status AND games <= 0;
+END;
+CREATE TRIGGER game_status_update AFTER UPDATE OF status ON game
+WHEN old.status IS NOT new.status
+BEGIN
+    UPDATE tag_value SET games = games - 1 WHERE field = 'status' AND value = old.status;
+    DELETE FROM tag_value WHERE field = 'status' AND value = old.status AND games <= 0;
+    INSERT INTO tag_value (field, value, games) VALUES ('status', new.status, 1)
+        ON CONFLICT DO UPDATE SET games = games + 1;
+END;

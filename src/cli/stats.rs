@@ -20,7 +20,8 @@ pub struct StatsArgs {
     #[arg(long)]
     pub json: bool,
     /// Also check that what pdndb keeps is consistent (SQLite's quick
-    /// check, every game from a file, complete files whole, the tree counts,
+    /// check, the counts printed against a recount, every game from a
+    /// file, complete files whole, the tree counts,
     /// index rows read again for a sample of games); exit 1 when not.
     #[arg(long)]
     pub check: bool,

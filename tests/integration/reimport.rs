@@ -114,6 +114,36 @@ pub fn assert_same(db: &Path, fresh: &Path, context: &str) {
         }
     }
     assert_eq!(integrity(db), "ok", "{context}");
+    assert_counts_kept(db, context);
+}
+
+/// `stats` against a count of the database's rows: the counts it keeps
+/// (files, games, duplicates, by status, by variant) equal a recount, and
+/// `stats --check` (which also recounts the positions) finds nothing
+/// wrong.
+fn assert_counts_kept(db: &Path, context: &str) {
+    let (out, err, code) = run(Path::new("."), db, &["stats", "--check", "--json"]);
+    assert_eq!(code, 0, "{context}: {out}{err}");
+    let stats: Value = serde_json::from_str(out.trim()).unwrap();
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let files = count("SELECT count(*) FROM source_file");
+    let games = count("SELECT count(*) FROM game");
+    let copies = count("SELECT count(*) FROM provenance");
+    assert_eq!(stats["files"], files, "{context}: {stats}");
+    assert_eq!(stats["games"], games, "{context}: {stats}");
+    assert_eq!(stats["duplicates"], copies - games, "{context}: {stats}");
+    for (field, column) in [("by_status", "status"), ("by_variant", "variant")] {
+        let counted: serde_json::Map<String, Value> = conn
+            .prepare(&format!("SELECT {column}, count(*) FROM game GROUP BY 1"))
+            .unwrap()
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .unwrap()
+            .map(|row| row.map(|(name, n)| (name, Value::from(n))))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(stats[field], Value::Object(counted), "{context}: {stats}");
+    }
 }
 
 /// Runs `pdndb --db DB ARGS…` in `dir`: stdout, stderr, exit code.
@@ -354,6 +384,7 @@ fn a_reimport_killed_at_ten_moments_is_completed_by_the_same_command() {
             [3000, 3001].contains(&games),
             "run {run}: {games} games, a mix of the two versions"
         );
+        assert_counts_kept(&db, &format!("run {run}, killed after {delay:?}"));
         let status = import_command(&db, root.path(), &["games"])
             .status()
             .unwrap();
@@ -448,6 +479,7 @@ fn removed_files_and_games_leave_what_a_fresh_import_without_them_holds() {
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_lines(&out)[0]["games"], 2);
+    assert_counts_kept(&db, "after removing a file and two games");
 
     // Fresh: the folder without the file, the archive without the games.
     std::fs::remove_file(dir.join("seed-dama.pdn")).unwrap();
@@ -472,6 +504,56 @@ fn removed_files_and_games_leave_what_a_fresh_import_without_them_holds() {
     assert_eq!(json_lines(&out)[0]["files"], 10);
     let empty = snapshot(&db);
     assert!(empty.games.is_empty() && empty.index.is_empty() && empty.tree.is_empty());
+    assert_counts_kept(&db, "after removing every file");
+}
+
+#[test]
+fn the_counts_stats_prints_follow_the_statuses_recheck_changes() {
+    let root = tempfile::tempdir().unwrap();
+    folder(root.path(), 20);
+    let db = root.path().join("recheck.sqlite");
+    import(&db, root.path(), &["games"]);
+    assert_counts_kept(&db, "imported");
+    // Statuses that reading the games again changes back.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE game SET status = 'ambiguous' WHERE id IN (SELECT id FROM game WHERE status = 'ok' LIMIT 3)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    assert_counts_kept(&db, "statuses changed");
+    let (out, err, code) = run(root.path(), &db, &["recheck", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_counts_kept(&db, "rechecked");
+    let fresh = root.path().join("fresh.sqlite");
+    import(&fresh, root.path(), &["games"]);
+    assert_same(&db, &fresh, "rechecked");
+}
+
+#[test]
+fn a_count_stats_keeps_that_differs_from_a_recount_fails_the_check() {
+    let root = tempfile::tempdir().unwrap();
+    folder(root.path(), 5);
+    let db = root.path().join("tampered.sqlite");
+    import(&db, root.path(), &["games"]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "UPDATE kept_count SET n = n + 1 WHERE name = 'copies'; \
+         UPDATE tag_value SET games = games + 2 WHERE field = 'status' AND value = 'illegal';",
+    )
+    .unwrap();
+    drop(conn);
+    let (out, err, code) = run(root.path(), &db, &["stats", "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("check: stats keeps 28 copies of games in files, a recount finds 27"),
+        "{out}"
+    );
+    assert!(
+        out.contains("check: stats keeps 8 illegal games, a recount finds 6"),
+        "{out}"
+    );
 }
 
 #[test]

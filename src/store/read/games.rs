@@ -1525,6 +1525,7 @@ mod tests {
                 variant: "english",
                 preset: "english",
                 supported: true,
+                status: "ok",
                 white,
                 black,
                 event: "",

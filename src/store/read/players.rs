@@ -154,6 +154,7 @@ mod tests {
             variant: "english",
             preset: "english",
             supported: true,
+            status: "ok",
             white,
             black,
             event: "",

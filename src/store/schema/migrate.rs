@@ -462,7 +462,11 @@ mod tests {
              ALTER TABLE game DROP COLUMN opening_ply; ALTER TABLE game DROP COLUMN ballot; \
              DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP INDEX game_result_check; ALTER TABLE game DROP COLUMN result_check; \
-             DROP TABLE player_alias; \
+             DROP TABLE player_alias; DROP TABLE kept_count; \
+             DELETE FROM tag_value WHERE field = 'status'; \
+             DROP TRIGGER source_file_count_insert; DROP TRIGGER source_file_count_delete; \
+             DROP TRIGGER provenance_count_insert; DROP TRIGGER provenance_count_delete; \
+             DROP TRIGGER game_status_delete; DROP TRIGGER game_status_update; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
              DROP TABLE popular_rows; DROP TABLE posting; \
              ALTER TABLE game DROP COLUMN summary; \
@@ -688,6 +692,89 @@ mod tests {
             Some("11-15 23-19 8-11".to_string()),
         );
         assert_eq!(named, [first, (None, None, None), (None, None, None)]);
+    }
+
+    #[test]
+    fn step_twenty_two_counts_what_stats_prints_and_keeps_it_counted() {
+        use crate::store::stored::postings::{Entry, encode};
+        let mut conn = at_step(20);
+        let entries: Vec<Entry> = (1..=3)
+            .map(|ply| Entry {
+                suffix: 7,
+                game: 1,
+                ply,
+                open: false,
+            })
+            .collect();
+        conn.execute_batch(
+            "INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (1, 'a.pdn', 1, 'h', ''); \
+             INSERT INTO game (id, status, variant, preset) VALUES \
+                 (1, 'ok', 'english', 'english'), (2, 'illegal', 'english', 'english'); \
+             INSERT INTO provenance (file, idx, game, byte_offset, line, text) VALUES \
+                 (1, 1, 1, 0, 1, x''), (1, 2, 2, 0, 9, x''), (1, 3, 2, 0, 17, x'');",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO posting (bucket, suffix, game, entries) VALUES (0, 7, 1, ?1)",
+            [encode(&entries)],
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let kept = |conn: &Connection| -> Vec<(String, i64)> {
+            conn.prepare(
+                "SELECT name, n FROM kept_count UNION ALL \
+                 SELECT 'status ' || value, games FROM tag_value WHERE field = 'status' ORDER BY 1",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+        };
+        let pairs = |list: &[(&str, i64)]| -> Vec<(String, i64)> {
+            list.iter().map(|&(k, n)| (k.to_string(), n)).collect()
+        };
+        assert_eq!(
+            kept(&conn),
+            pairs(&[
+                ("copies", 3),
+                ("files", 1),
+                ("positions", 3),
+                ("status illegal", 1),
+                ("status ok", 1)
+            ])
+        );
+        // The triggers count what the writers change after it.
+        conn.execute_batch(
+            "UPDATE game SET status = 'ok' WHERE id = 2; \
+             DELETE FROM provenance WHERE idx = 3; \
+             DELETE FROM posting; \
+             INSERT INTO source_file (id, path, size, hash, imported_at) VALUES (2, 'b.pdn', 1, 'i', '');",
+        )
+        .unwrap();
+        assert_eq!(
+            kept(&conn),
+            pairs(&[
+                ("copies", 2),
+                ("files", 2),
+                ("positions", 0),
+                ("status ok", 2)
+            ])
+        );
+        conn.execute_batch(
+            "DELETE FROM provenance WHERE game = 2; DELETE FROM game WHERE id = 2; \
+             DELETE FROM source_file WHERE id = 2;",
+        )
+        .unwrap();
+        assert_eq!(
+            kept(&conn),
+            pairs(&[
+                ("copies", 1),
+                ("files", 1),
+                ("positions", 0),
+                ("status ok", 1)
+            ])
+        );
     }
 
     #[test]

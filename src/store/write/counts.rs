@@ -1,6 +1,6 @@
-//! The counts an import keeps with the games it adds (schema step 13):
-//! each player's games and results (`player_stat`), the games of each
-//! event, site, variant and preset (`tag_value`) and of each start
+//! The counts an import keeps with the games it adds (schema steps 13
+//! and 22): each player's games and results (`player_stat`), the games of
+//! each event, site, variant, preset and status (`tag_value`) and of each start
 //! position by first move and outcome (`start_move`). They are summed in
 //! memory as games are added and written in the same transaction, one
 //! upsert per name or value, before it commits; an update or a delete of a
@@ -52,7 +52,7 @@ impl PlayerCount {
 }
 
 /// The fields `tag_value` counts, in the order of [`GameCounts::tags`].
-const TAG_FIELDS: [&str; 4] = ["event", "site", "variant", "preset"];
+const TAG_FIELDS: [&str; 5] = ["event", "site", "variant", "preset", "status"];
 
 /// Counts of added games not yet written.
 #[derive(Debug, Default)]
@@ -60,7 +60,7 @@ pub(in crate::store) struct GameCounts {
     /// By variant, a NUL, then the name.
     players: HashMap<String, PlayerCount>,
     /// By value, per field of [`TAG_FIELDS`].
-    tags: [HashMap<String, i64>; 4],
+    tags: [HashMap<String, i64>; 5],
     /// By start key, first move, outcome, then variant, a NUL, then the
     /// start FEN ('' for the initial position); with the preset.
     starts: HashMap<(i64, i64, i64, String), (String, i64)>,
@@ -113,7 +113,7 @@ impl GameCounts {
             count.add(outcome, game.day);
         }
         let preset = if game.supported { game.preset } else { "" };
-        for (field, value) in [game.event, game.site, game.variant, preset]
+        for (field, value) in [game.event, game.site, game.variant, preset, game.status]
             .into_iter()
             .enumerate()
         {
@@ -247,6 +247,7 @@ mod tests {
             variant: "english",
             preset: "english",
             supported: true,
+            status: "ok",
             white,
             black,
             event: "Open",
@@ -305,6 +306,7 @@ mod tests {
             ("preset", "", 1),
             ("preset", "english", 3),
             ("site", "", 4),
+            ("status", "ok", 4),
             ("variant", "english", 4),
         ];
         let expected: Vec<(String, String, i64)> = expected

@@ -6,11 +6,12 @@
 //! complete holds the games it says, every indexed game's index rows are
 //! what reading its stored text again gives, the tree's counts at start
 //! positions and at popular positions agree with the index, and the counts
-//! of each player's games and of the games by tag agree with the games.
+//! of each player's games and of the games by tag agree with the games,
+//! and the counts `stats` prints agree with a recount.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rusqlite::Transaction;
+use rusqlite::{OptionalExtension, Transaction};
 use serde::Serialize;
 
 use crate::store::stored::postings;
@@ -147,7 +148,62 @@ fn check_rows_and_counts(
         player_differences(tx)?,
         "differences between the players' counts (games, results, dates) and their games",
     );
+    check_kept_counts(tx, problems)?;
     Ok(through)
+}
+
+/// The counts `stats` reads (schema step 22) against a recount: one
+/// problem per count that differs.
+fn check_kept_counts(tx: &Transaction<'_>, problems: &mut Vec<String>) -> Result<(), StoreError> {
+    let count = |sql: &str| count(tx, sql);
+    let kept = |name: &str| -> Result<Option<i64>, StoreError> {
+        Ok(tx
+            .prepare_cached("SELECT n FROM kept_count WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))
+            .optional()?)
+    };
+    let recounted = [
+        ("files", "files", count("SELECT count(*) FROM source_file")?),
+        (
+            "copies",
+            "copies of games in files",
+            count("SELECT count(*) FROM provenance")?,
+        ),
+        ("positions", "positions indexed", postings::count(tx)?),
+    ];
+    for (name, what, found) in recounted {
+        let kept = kept(name)?;
+        if kept != Some(found) {
+            let kept = kept.map_or_else(|| "no count".to_string(), |n| n.to_string());
+            problems.push(format!(
+                "stats keeps {kept} {what}, a recount finds {found}"
+            ));
+        }
+    }
+    let mut by_status: BTreeMap<String, (i64, i64)> = BTreeMap::new();
+    for (sql, at) in [
+        ("SELECT status, count(*) FROM game GROUP BY status", 0),
+        (
+            "SELECT value, games FROM tag_value WHERE field = 'status'",
+            1,
+        ),
+    ] {
+        let mut stmt = tx.prepare(sql)?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        for row in rows {
+            let (status, n) = row?;
+            let entry = by_status.entry(status).or_default();
+            if at == 0 { entry.0 = n } else { entry.1 = n }
+        }
+    }
+    for (status, (found, kept)) in by_status {
+        if found != kept {
+            problems.push(format!(
+                "stats keeps {kept} {status} games, a recount finds {found}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Up to [`SAMPLE_GAMES`] games indexed by `through`, spread over them.
@@ -314,7 +370,9 @@ const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROU
      FROM game GROUP BY 2";
 
 /// `tag_value` as stored.
-const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value";
+/// `tag_value` as stored (the games by status are checked apart, by
+/// [`check_kept_counts`]).
+const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value WHERE field <> 'status'";
 
 /// Returns the error `rows` reads next, if it reads one.
 fn first_error<T>(
@@ -535,6 +593,64 @@ mod tests {
             checked.problems
         );
         assert_eq!(store.unindexed().unwrap(), 10);
+    }
+
+    #[test]
+    fn the_counts_stats_keeps_equal_a_recount_and_a_tampered_one_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        let mut text = Vec::new();
+        let options = crate::generate::GenerateOptions {
+            games: 30,
+            seed: 5,
+            rules: crate::rules::Preset::English.rules(),
+            notation: crate::notation::Notation::Numeric,
+        };
+        crate::generate::generate(&options, &mut text).unwrap();
+        std::fs::write(&pdn, text).unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        Importer::new(&mut store, Default::default())
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
+            .unwrap();
+        let stats = store.stats().unwrap();
+        let recount = |sql: &str| -> i64 { store.conn().query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(stats.files, 1);
+        assert_eq!(stats.games, recount("SELECT count(*) FROM game"));
+        assert_eq!(stats.games, 30);
+        assert_eq!(stats.positions, postings::count(store.conn()).unwrap());
+        assert_eq!(stats.by_status.get("ok"), Some(&serde_json::json!(30)));
+        assert!(store.check_invariants().unwrap().ok);
+        store
+            .conn()
+            .execute_batch(
+                "UPDATE kept_count SET n = n + 2 WHERE name = 'positions'; \
+                 UPDATE game SET status = 'illegal' WHERE id = 3; \
+                 UPDATE tag_value SET games = games + 1 WHERE field = 'status' AND value = 'ok';",
+            )
+            .unwrap();
+        let stats = store.stats().unwrap();
+        assert_eq!(stats.by_status.get("illegal"), Some(&serde_json::json!(1)));
+        let found = store.check_invariants().unwrap().problems;
+        let positions = postings::count(store.conn()).unwrap();
+        assert!(
+            found.contains(&format!(
+                "stats keeps {} positions indexed, a recount finds {positions}",
+                positions + 2
+            )),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&"stats keeps 30 ok games, a recount finds 29".to_string()),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|p| p.contains("illegal games")),
+            "{found:?}"
+        );
     }
 
     #[test]

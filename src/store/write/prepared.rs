@@ -24,6 +24,8 @@ pub(in crate::store) struct CountedGame<'a> {
     /// Whether the game's rules are supported (else its preset is counted
     /// as '').
     pub supported: bool,
+    /// As `game.status`.
+    pub status: &'a str,
     pub white: &'a str,
     pub black: &'a str,
     pub event: &'a str,
@@ -402,6 +404,7 @@ impl Prepared {
             variant: &self.variant,
             preset: &self.preset,
             supported: self.status != Status::Unsupported,
+            status: self.status.name(),
             white: &self.white,
             black: &self.black,
             event: &self.event,
