@@ -109,12 +109,22 @@ fn aliases_join_a_players_names_in_players_and_games() {
         (out.as_str(), code),
         ("Lowder, Bill\n    LOWDER B\n    Lowder, B.\n", 0)
     );
+    let (out, _, code) = run(&db, &["alias", "--list", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_lines(&out),
+        [serde_json::json!({"canonical": "Lowder, Bill", "aliases": ["LOWDER B", "Lowder, B."]})]
+    );
     let (out, err, code) = run(&db, &["alias", "--remove", "LOWDER B"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "LOWDER B is no longer an alias\n");
     assert_eq!(games_of(&db, "Lowder, Bill"), [1, 2, 4]);
-    let (_, _, code) = run(&db, &["alias", "--remove", "Lowder, Bill"]);
+    let (out, _, code) = run(&db, &["alias", "--remove", "Lowder, Bill", "--json"]);
     assert_eq!(code, 0);
+    assert_eq!(
+        json_lines(&out),
+        [serde_json::json!({"removed": ["Lowder, B."]})]
+    );
     let (out, _, _) = run(&db, &["alias", "--list", "--json"]);
     assert_eq!(out, "");
 }
