@@ -109,6 +109,8 @@ fn games_are_named_at_import_and_chosen_by_a_part_of_the_name() {
     );
     assert_eq!(hits.len(), 2);
     assert!(hits.iter().all(|h| h["opening"] == "Laird and Lady"));
+    let ballots: Vec<&Value> = hits.iter().map(|h| &h["ballot"]).collect();
+    assert_eq!(ballots, ["11-15 23-19 8-11", "11-15 22-17 8-11"]);
 }
 
 #[test]
@@ -221,9 +223,10 @@ fn show_and_the_api_name_the_opening_and_refuse_an_unknown_one() {
     let view = &lines(&db, &["show", &id, "--json"])[0];
     assert_eq!(view["opening"], "Laird and Lady");
     assert_eq!(view["opening_ply"], 5);
+    assert_eq!(view["ballot"], "11-15 23-19 8-11");
     let (text, _, _) = run(&db, &["show", &id]);
     assert!(
-        text.contains("opening Laird and Lady (reached at ply 5)"),
+        text.contains("opening Laird and Lady (reached at ply 5)\nballot 11-15 23-19 8-11\n"),
         "{text}"
     );
     let server = Server::start(&db, &[]);
