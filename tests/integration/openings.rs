@@ -216,6 +216,27 @@ fn openings_counts_games_share_and_score_per_opening() {
 }
 
 #[test]
+fn a_variant_without_a_table_is_said_to_have_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    for args in [
+        &["openings", "--variant", "filipino"][..],
+        &["openings", "--table", "--variant", "FILIPINO"][..],
+    ] {
+        let (out, err, code) = run(&db, args);
+        assert_eq!((out.as_str(), code), ("", 0), "{args:?}: {err}");
+        assert!(
+            err.contains("filipino: no table of named openings") && err.contains("0 openings"),
+            "{args:?}: {err}"
+        );
+    }
+    // A variant with a table says nothing of the kind.
+    let (_, err, code) = run(&db, &["openings", "--variant", "english"]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("no table"), "{err}");
+}
+
+#[test]
 fn show_and_the_api_name_the_opening_and_refuse_an_unknown_one() {
     let dir = tempfile::tempdir().unwrap();
     let db = games_db(dir.path());
