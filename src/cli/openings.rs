@@ -59,15 +59,23 @@ pub fn cmd_openings(
     }
     .parse()
     .map_err(|e| CliError::Usage(e.worded(Wording::Options)))?;
+    let preset = match &args.variant {
+        Some(v) => Some(
+            Rules::parse(v)
+                .map_err(|e| CliError::Usage(e.to_string()))?
+                .preset,
+        ),
+        None => None,
+    };
+    if let Some(p) = preset
+        && crate::openings::book(p).is_none()
+    {
+        say!(
+            "{}: no table of named openings (no standard naming of its openings was found); its games have no opening",
+            p.name()
+        );
+    }
     if args.table {
-        let preset = match &args.variant {
-            Some(v) => Some(
-                Rules::parse(v)
-                    .map_err(|e| CliError::Usage(e.to_string()))?
-                    .preset,
-            ),
-            None => None,
-        };
         return list_tables(preset, args.json, out);
     }
     let store = open_store(db)?;

@@ -228,6 +228,27 @@ mod tests {
     }
 
     #[test]
+    fn the_first_king_wins_breakthrough() {
+        // White has a king on 5, Black a man on 36 that still has moves.
+        let crowned = "B:WK5:B36";
+        let white_won = game("96", crowned, "", "2-0", "2-0");
+        assert_eq!(checked(&white_won), ResultCheck::Consistent);
+        for tag in ["0-2", "1-1"] {
+            let wrong = game("96", crowned, "", tag, tag);
+            assert_eq!(checked(&wrong), ResultCheck::ContradictsPosition, "{tag}");
+        }
+        // The same board in international draughts is no finished game:
+        // Black may have resigned.
+        let resigned = game("20", crowned, "", "0-2", "0-2");
+        assert_eq!(checked(&resigned), ResultCheck::Consistent);
+        // A man crowned by the last move ends the game too.
+        let crowning = game("96", "W:W6:B36", "1. 6-1", "2-0", "2-0");
+        assert_eq!(checked(&crowning), ResultCheck::Consistent);
+        let crowning = game("96", "W:W6:B36", "1. 6-1", "0-2", "0-2");
+        assert_eq!(checked(&crowning), ResultCheck::ContradictsPosition);
+    }
+
+    #[test]
     fn a_loss_with_moves_left_is_a_resignation() {
         let start = game("21", "B:W21,22:B9,10", "", "1-0", "1-0");
         assert_eq!(checked(&start), ResultCheck::Consistent);

@@ -96,6 +96,31 @@ fn aliases_join_a_players_names_in_players_and_games() {
     assert_eq!(games_of(&db, "Lowder, Bill"), [1, 2, 3, 4]);
     assert_eq!(games_of(&db, "LOWDER B"), [1, 2, 3, 4]);
     assert_eq!(games_of(&db, "Ross, B."), [3]);
+    // The explorer's player filter (the API's games and tree) finds them
+    // as `games` and `tree` do.
+    {
+        let server = super::serve::Server::start(&db, &[]);
+        let games = server.json("/api/games?player=LOWDER%20B");
+        let ids: Vec<i64> = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["game"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids, [1, 2, 3, 4]);
+        let tree_games = |query: &str| -> i64 {
+            let moves = server.json(&format!("/api/tree?{query}"));
+            moves
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["games"].as_i64().unwrap())
+                .sum()
+        };
+        assert_eq!(tree_games("player=LOWDER%20B"), 4);
+        // Black only in game 2, as "Lowder, B.".
+        assert_eq!(tree_games("player=lowder,%20bill&colour=black"), 1);
+    }
 
     // Export writes canonical names only when asked; the tags stay.
     let (out, _, code) = run(&db, &["export", "--canonical-names", "--game", "3"]);
@@ -109,12 +134,22 @@ fn aliases_join_a_players_names_in_players_and_games() {
         (out.as_str(), code),
         ("Lowder, Bill\n    LOWDER B\n    Lowder, B.\n", 0)
     );
+    let (out, _, code) = run(&db, &["alias", "--list", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_lines(&out),
+        [serde_json::json!({"canonical": "Lowder, Bill", "aliases": ["LOWDER B", "Lowder, B."]})]
+    );
     let (out, err, code) = run(&db, &["alias", "--remove", "LOWDER B"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "LOWDER B is no longer an alias\n");
     assert_eq!(games_of(&db, "Lowder, Bill"), [1, 2, 4]);
-    let (_, _, code) = run(&db, &["alias", "--remove", "Lowder, Bill"]);
+    let (out, _, code) = run(&db, &["alias", "--remove", "Lowder, Bill", "--json"]);
     assert_eq!(code, 0);
+    assert_eq!(
+        json_lines(&out),
+        [serde_json::json!({"removed": ["Lowder, B."]})]
+    );
     let (out, _, _) = run(&db, &["alias", "--list", "--json"]);
     assert_eq!(out, "");
 }
@@ -252,6 +287,75 @@ fn results_are_checked_against_the_board_and_the_move_text() {
     assert_eq!(code, 0, "{err}");
     let (again, _, _) = run(&db, &["report", "--results", "--json"]);
     assert_eq!(json_lines(&again), records);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_problems_page_lists_the_results_that_contradict_the_moves() {
+    let test = "the_problems_page_lists_the_results_that_contradict_the_moves";
+    let Some((_driver, client)) = super::browser::browser(test).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = imported(dir.path(), RESULTS);
+    let server = super::serve::Server::start(&db, &[]);
+    let base = format!("http://{}", server.address);
+    let walker = client.clone();
+    let walked = tokio::spawn(async move { problems(&walker, &base).await }).await;
+    let _ = client.close().await;
+    drop(server);
+    if let Err(failed) = walked {
+        std::panic::resume_unwind(failed.into_panic());
+    }
+}
+
+/// The problems page by status (every game is `ok`: none), then with the
+/// results filter chosen in its form, then opened at `results=1`.
+async fn problems(client: &fantoccini::Client, base: &str) {
+    use super::browser::{until, value};
+    /// The rows: each game's id and what the last column says of it.
+    const ROWS: &str = "return [...document.querySelectorAll('#problems tbody tr')]\
+         .map((tr) => [tr.children[0].textContent, tr.children[7].textContent])";
+    let expected = serde_json::json!([
+        ["2", "the result contradicts the last position"],
+        [
+            "3",
+            "the Result tag differs from the result after the moves"
+        ]
+    ]);
+    client.goto(&format!("{base}/report")).await.unwrap();
+    until(
+        client,
+        "no problem game by status",
+        "return document.getElementById('count').textContent === '(0)'",
+    )
+    .await;
+    client
+        .execute(
+            "const form = document.getElementById('filters'); \
+             form.elements.results.value = '1'; form.requestSubmit();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    until(
+        client,
+        "the two games whose results contradict their moves",
+        "return document.getElementById('count').textContent === '(2)' \
+         && new URLSearchParams(location.search).get('results') === '1'",
+    )
+    .await;
+    assert_eq!(value(client, ROWS).await, expected);
+    client
+        .goto(&format!("{base}/report?results=1"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the results filter from the address",
+        "return document.getElementById('count').textContent === '(2)'",
+    )
+    .await;
+    assert_eq!(value(client, ROWS).await, expected);
 }
 
 /// The groups `players --similar --json` proposes, as lists of names.

@@ -1,10 +1,13 @@
 //! Openings through the real binary: named at import, listed by
-//! `openings`, chosen by `--opening`, shown by `show`, served by the API.
+//! `openings`, chosen by `--opening`, shown by `show`, served by the API
+//! and shown by the explorer and the game viewer (in a real browser, as
+//! `browser.rs` runs it).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::browser::{browser, click, shot, until, value};
 use super::serve::Server;
 use super::{json_lines, run};
 
@@ -106,6 +109,8 @@ fn games_are_named_at_import_and_chosen_by_a_part_of_the_name() {
     );
     assert_eq!(hits.len(), 2);
     assert!(hits.iter().all(|h| h["opening"] == "Laird and Lady"));
+    let ballots: Vec<&Value> = hits.iter().map(|h| &h["ballot"]).collect();
+    assert_eq!(ballots, ["11-15 23-19 8-11", "11-15 22-17 8-11"]);
 }
 
 #[test]
@@ -126,6 +131,46 @@ fn an_opening_no_name_has_is_refused_and_changes_nothing() {
         "{err}"
     );
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn tree_and_export_take_the_opening_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    // The English tree at the start: 11-15 and 9-13 in all, 11-15 alone
+    // for the games in the Laird and Lady.
+    let moves = |filters: &[&str]| -> Vec<(String, i64)> {
+        let mut args = vec!["tree", "--json", "--variant", "english"];
+        args.extend_from_slice(filters);
+        lines(&db, &args)
+            .iter()
+            .map(|r| {
+                (
+                    r["move"].as_str().unwrap().to_string(),
+                    r["games"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        moves(&[]),
+        [("11-15".to_string(), 2), ("9-13".to_string(), 1)]
+    );
+    assert_eq!(moves(&["--opening", "LAIRD"]), [("11-15".to_string(), 2)]);
+    // Export writes the games of the opening and no other.
+    let (out, err, code) = run(&db, &["export", "--opening", "laird and lady"]);
+    assert_eq!(code, 0, "{err}");
+    let whites: Vec<&str> = out.lines().filter(|l| l.starts_with("[White ")).collect();
+    assert_eq!(whites, ["[White \"Ann\"]", "[White \"Cy\"]"], "{out}");
+    let (out, err, code) = run(&db, &["export", "--opening", "ГОРОДСКАЯ"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("[White \"Ed\"]") && !out.contains("Ann"),
+        "{out}"
+    );
+    let (out, err, code) = run(&db, &["export", "--opening", "xyz"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("--opening: no opening named \"xyz\""), "{err}");
 }
 
 #[test]
@@ -171,6 +216,27 @@ fn openings_counts_games_share_and_score_per_opening() {
 }
 
 #[test]
+fn a_variant_without_a_table_is_said_to_have_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    for args in [
+        &["openings", "--variant", "filipino"][..],
+        &["openings", "--table", "--variant", "FILIPINO"][..],
+    ] {
+        let (out, err, code) = run(&db, args);
+        assert_eq!((out.as_str(), code), ("", 0), "{args:?}: {err}");
+        assert!(
+            err.contains("filipino: no table of named openings") && err.contains("0 openings"),
+            "{args:?}: {err}"
+        );
+    }
+    // A variant with a table says nothing of the kind.
+    let (_, err, code) = run(&db, &["openings", "--variant", "english"]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("no table"), "{err}");
+}
+
+#[test]
 fn show_and_the_api_name_the_opening_and_refuse_an_unknown_one() {
     let dir = tempfile::tempdir().unwrap();
     let db = games_db(dir.path());
@@ -178,9 +244,10 @@ fn show_and_the_api_name_the_opening_and_refuse_an_unknown_one() {
     let view = &lines(&db, &["show", &id, "--json"])[0];
     assert_eq!(view["opening"], "Laird and Lady");
     assert_eq!(view["opening_ply"], 5);
+    assert_eq!(view["ballot"], "11-15 23-19 8-11");
     let (text, _, _) = run(&db, &["show", &id]);
     assert!(
-        text.contains("opening Laird and Lady (reached at ply 5)"),
+        text.contains("opening Laird and Lady (reached at ply 5)\nballot 11-15 23-19 8-11\n"),
         "{text}"
     );
     let server = Server::start(&db, &[]);
@@ -251,4 +318,96 @@ fn a_game_through_a_deeper_system_gets_the_system_and_the_table_lists_it() {
         .unwrap();
     assert_eq!(mosolov["plies"], 17);
     assert!(mosolov["source"].as_str().unwrap().starts_with("https://"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_and_the_viewer_name_the_opening() {
+    let test = "the_explorer_and_the_viewer_name_the_opening";
+    let Some((_driver, client)) = browser(test).await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = games_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let base = format!("http://{}", server.address);
+    let walker = client.clone();
+    let walked = tokio::spawn(async move { walk(&walker, &base).await }).await;
+    let _ = client.close().await;
+    drop(server);
+    if let Err(failed) = walked {
+        std::panic::resume_unwind(failed.into_panic());
+    }
+}
+
+/// The explorer at the Laird and Lady, then the viewer of a game that
+/// leaves it and of one that ends in it.
+async fn walk(client: &fantoccini::Client, base: &str) {
+    let laird = "11-15,23-19,8-11,22-17,9-13";
+    client
+        .goto(&format!("{base}/?variant=english&moves={laird}"))
+        .await
+        .unwrap();
+    // The name above the board; both games reach the position, by their
+    // own orders of moves, and the games list names their opening.
+    until(
+        client,
+        "the opening above the board and its two games",
+        "return document.getElementById('opening').textContent === 'Opening: Laird and Lady' \
+         && document.querySelectorAll('#games tbody tr').length === 2",
+    )
+    .await;
+    let named = value(
+        client,
+        "return [...document.querySelectorAll('#games tbody tr')].map((tr) => tr.children[5].textContent)",
+    )
+    .await;
+    assert_eq!(
+        named,
+        serde_json::json!(["Laird and Lady", "Laird and Lady"])
+    );
+    shot(client, "openings-explorer").await;
+    // One move back the position has no name of its own: the line is
+    // named after the last named position it reached, 11-15.
+    client
+        .goto(&format!(
+            "{base}/?variant=english&moves=11-15,23-19,8-11,22-17"
+        ))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the last named position of the line above the board",
+        "return document.getElementById('opening').textContent === 'Opening: Old Faithful' \
+         && document.querySelectorAll('#games tbody tr').length === 2",
+    )
+    .await;
+
+    // The viewer: the opening, the ply that reaches it and the link to
+    // the ply where the game leaves it; then a game that ends in it.
+    client.goto(&format!("{base}/game/1")).await.unwrap();
+    let text = "Opening: Laird and Lady (reached at ply 5; leaves the named line at ply 6) \
+                · Ballot: 11-15 23-19 8-11";
+    until(
+        client,
+        "the opening line of the viewer",
+        &format!("return document.getElementById('opening').textContent === {text:?}"),
+    )
+    .await;
+    click(client, "#opening a").await;
+    until(
+        client,
+        "the viewer at the ply leaving the opening",
+        "return new URLSearchParams(location.search).get('ply') === '6'",
+    )
+    .await;
+    shot(client, "openings-viewer").await;
+    client.goto(&format!("{base}/game/2")).await.unwrap();
+    let text = "Opening: Laird and Lady (reached at ply 5; follows the named line to its end) \
+                · Ballot: 11-15 22-17 8-11";
+    until(
+        client,
+        "the opening line of a game ending in it",
+        &format!("return document.getElementById('opening').textContent === {text:?}"),
+    )
+    .await;
 }

@@ -1389,6 +1389,27 @@ mod tests {
     }
 
     #[test]
+    fn an_opening_is_found_by_a_part_of_its_name_in_any_case_without_accents() {
+        use crate::rules::Preset;
+        // ё is е with a diaeresis: a name written without it is found.
+        let found = opening_names("ОБРАТНЫЙ ПЕРЕКРЕСТОК", Some(Preset::Russian));
+        assert!(found.contains(&"Обратный перекрёсток"), "{found:?}");
+        assert!(
+            found.contains(&"Отказанный обратный перекрёсток"),
+            "{found:?}"
+        );
+        assert!(!found.contains(&"Перекрёсток"), "{found:?}");
+        assert_eq!(
+            opening_names("partie CLASSIQUE", Some(Preset::International)),
+            ["Partie classique"]
+        );
+        // Without a variant every table is looked at; with one, only its.
+        assert_eq!(opening_names("laird and lady", None).len(), 2);
+        assert!(opening_names("laird", Some(Preset::Russian)).is_empty());
+        assert!(opening_names("no such name", None).is_empty());
+    }
+
+    #[test]
     fn filter_errors_name_their_part_for_either_front_end() {
         let parse = |text: GameFilterText<'_>| text.parse().unwrap_err();
         let e = parse(GameFilterText {
