@@ -272,6 +272,51 @@ fn a_killed_import_leaves_a_sound_database_that_the_same_command_completes() {
     assert_eq!(integrity(&db), "ok");
 }
 
+/// The counts `stats` reads (files, games, duplicates, positions).
+fn kept_stats(db: &Path) -> Vec<Value> {
+    let (out, err, code) = run(db, &["stats", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let stats: Value = serde_json::from_str(&out).unwrap();
+    ["files", "games", "duplicates", "positions"]
+        .iter()
+        .map(|field| stats[field].clone())
+        .collect()
+}
+
+#[test]
+fn the_counts_stats_reads_are_kept_by_imports_killed_or_not_and_by_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("gen.pdn");
+    crate::generate(&archive, "filipino", 4000, 3);
+    // The same games again in another file: each a duplicate.
+    let again = dir.path().join("again.pdn");
+    let mut text = std::fs::read(&archive).unwrap();
+    text.extend_from_slice(b"\n");
+    std::fs::write(&again, text).unwrap();
+    let inputs: [&Path; 2] = [&archive, &again];
+    let fresh = dir.path().join("fresh.sqlite");
+    import_json(&fresh, &inputs);
+    let db = dir.path().join("killed.sqlite");
+    let out = pdndb(&db)
+        .arg("import")
+        .args(inputs)
+        .env("PDNDB_TEST_ABORT_AFTER", "1000")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the import was to die midway");
+    let (check, err, code) = run(&db, &["stats", "--check"]);
+    assert_eq!(code, 0, "after the kill: {check}{err}");
+    import_json(&db, &inputs);
+    let counts = kept_stats(&fresh);
+    assert_eq!(counts[0], 2);
+    assert_eq!(counts[1], counts[2], "every game met twice: {counts:?}");
+    assert_eq!(kept_stats(&db), counts);
+    for db in [&fresh, &db] {
+        let (check, err, code) = run(db, &["stats", "--check"]);
+        assert_eq!(code, 0, "{check}{err}");
+    }
+}
+
 /// The game table's indexes, by name, with their definitions.
 fn game_indexes(db: &Path) -> Vec<(String, String)> {
     let conn = crate::open_with_index_rows(db);

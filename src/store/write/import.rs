@@ -27,6 +27,7 @@ pub use crate::store::stored::game::outcome;
 use crate::store::stored::{Store, StoreError};
 use crate::store::write::counts::GameCounts;
 use crate::store::write::index::{IndexBuffer, IndexRow, index_missing};
+use crate::store::write::kept::{self, Kept};
 use crate::store::write::move_ids::move_id;
 use crate::store::write::places::{Places, renumber};
 use crate::store::write::prepared::{
@@ -941,8 +942,8 @@ impl Replacement<'_> {
             None => None,
         };
         let Some(old_game) = kept else {
-            let added = write_game(tx, &mut self.carried, file_id, game, self.summary)?;
-            if let Some(id) = added {
+            let written = write_game(tx, &mut self.carried, file_id, game, self.summary)?;
+            if let Some(id) = written.added {
                 self.places.added(game.index, id);
             }
             return Ok(());
@@ -1142,7 +1143,28 @@ impl KeyFilter {
     }
 }
 
+/// Writes the batches of file `file_id` as they come, a transaction per
+/// [`COMMIT_GAMES`] games at most; returns the games written. The
+/// connection's triggers are off meanwhile: the copies recorded are counted
+/// in each transaction (see `kept`).
 fn write_batches(
+    store: &mut Store,
+    carried: Carried<'_>,
+    file_id: i64,
+    receiver: Receiver<Batch>,
+    summary: &mut ImportSummary,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<usize, StoreError> {
+    let were_on = kept::set_triggers(store.conn(), false)?;
+    let written = write_batches_counted(store, carried, file_id, receiver, summary, progress);
+    let restored = kept::set_triggers(store.conn(), were_on);
+    let written = written?;
+    restored?;
+    Ok(written)
+}
+
+/// [`write_batches`], the connection's triggers off.
+fn write_batches_counted(
     store: &mut Store,
     mut carried: Carried<'_>,
     file_id: i64,
@@ -1152,12 +1174,14 @@ fn write_batches(
 ) -> Result<usize, StoreError> {
     let mut games = 0;
     let mut uncommitted = 0;
+    let mut copies = 0;
     let conn = store.conn_mut();
     let stored: i64 = conn.query_row("SELECT coalesce(max(id), 0) FROM game", [], |r| r.get(0))?;
     let mut tx = conn.transaction()?;
     for batch in receiver {
         for game in &batch.games {
-            write_game(&tx, &mut carried, file_id, game, summary)?;
+            let written = write_game(&tx, &mut carried, file_id, game, summary)?;
+            copies += i64::from(written.copied);
             games += 1;
             if carried.index.is_full() {
                 summary.positions += carried.index.spill(&tx)?;
@@ -1167,6 +1191,7 @@ fn write_batches(
         let per_commit = (stored.max(0) as usize + games) / 4;
         if uncommitted >= per_commit.clamp(BATCH, COMMIT_GAMES) {
             carried.counts.write(&tx)?;
+            kept::add(&tx, Kept::Copies, std::mem::take(&mut copies))?;
             tx.commit()?;
             crash_point(games);
             tx = conn.transaction()?;
@@ -1178,6 +1203,7 @@ fn write_batches(
         });
     }
     carried.counts.write(&tx)?;
+    kept::add(&tx, Kept::Copies, copies)?;
     tx.commit()?;
     crash_point(games);
     Ok(games)
@@ -1211,16 +1237,24 @@ fn crash_point(games: usize) {
     }
 }
 
+/// What [`write_game`] stored.
+struct Written {
+    /// The game's id when it was stored as a new game.
+    added: Option<i64>,
+    /// Whether its copy was recorded (not when the file's game at its
+    /// index is recorded already).
+    copied: bool,
+}
+
 /// Stores a game read from file `file_id` (or, when it is stored already,
-/// its copy), counting it in `counts` and its positions in `index`; returns
-/// its id when it was stored as a new game.
+/// its copy), counting it in `counts` and its positions in `index`.
 fn write_game(
     tx: &Transaction<'_>,
     carried: &mut Carried<'_>,
     file_id: i64,
     game: &Prepared,
     summary: &mut ImportSummary,
-) -> Result<Option<i64>, StoreError> {
+) -> Result<Written, StoreError> {
     let duplicate_of = match carried.new_keys {
         Some(keys) if !keys.may_hold(game.dup_key) => None,
         _ => equal_game(tx, game, None)?,
@@ -1278,22 +1312,23 @@ fn write_game(
             (id, Some(id))
         }
     };
-    insert_copy(tx, file_id, game_id, game)?;
-    Ok(added)
+    let copied = insert_copy(tx, file_id, game_id, game)?;
+    Ok(Written { added, copied })
 }
 
-/// Records that game `game_id` is `game` of file `file_id`.
+/// Records that game `game_id` is `game` of file `file_id`; returns
+/// whether it did (not when the file's game at that index is recorded).
 fn insert_copy(
     tx: &Transaction<'_>,
     file_id: i64,
     game_id: i64,
     game: &Prepared,
-) -> Result<(), StoreError> {
-    tx.prepare_cached(
+) -> Result<bool, StoreError> {
+    let inserted = tx.prepare_cached(
         "INSERT OR IGNORE INTO provenance (file, idx, game, byte_offset, line, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
     .execute(params![file_id, game.index as i64, game_id, game.byte_offset as i64, game.line as i64, game.text])?;
-    Ok(())
+    Ok(inserted > 0)
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use crate::store::codec::moves::{read_leb128, write_leb128};
 use crate::store::stored::StoreError;
 use crate::store::stored::postings;
 use crate::store::write::chunk_coder::ChunkCoder;
+use crate::store::write::kept::{self, Kept};
 use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
 use smallvec::SmallVec;
 
@@ -195,6 +196,22 @@ impl IndexBuffer {
     /// A database failure, or `first`'s (the transaction is then not to be
     /// committed).
     pub fn flush_after(
+        &mut self,
+        tx: &Transaction<'_>,
+        first: impl FnOnce(&Transaction<'_>) -> Result<(), StoreError>,
+    ) -> Result<usize, StoreError> {
+        // The index's chunks are written without the triggers that count
+        // their entries (see `kept`): what the merge adds is counted once.
+        kept::without_triggers(tx, || {
+            let added = self.merge_after(tx, first)?;
+            kept::add(tx, Kept::Positions, added as i64)?;
+            Ok(added)
+        })
+    }
+
+    /// [`IndexBuffer::flush_after`] without the count of the index's
+    /// entries.
+    fn merge_after(
         &mut self,
         tx: &Transaction<'_>,
         first: impl FnOnce(&Transaction<'_>) -> Result<(), StoreError>,

@@ -7,6 +7,7 @@ pub(crate) mod identity;
 pub mod import;
 pub mod index;
 pub mod invariants;
+pub(crate) mod kept;
 pub(crate) mod move_ids;
 pub(crate) mod openings;
 pub(crate) mod places;

@@ -72,16 +72,26 @@ pub(in crate::store) fn build_missing(conn: &mut Connection) -> rusqlite::Result
 pub(in crate::store) fn build_missing_in(conn: &Connection) -> rusqlite::Result<usize> {
     // SQLite's sorter holds as much as the page cache before it writes a
     // run to its temporary file: the cache is made smaller while the
-    // indexes are built (beside the position index's own sort).
+    // indexes are built (beside the position index's own sort). Its
+    // helper threads sort and merge those runs while the table is read.
     let cache: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
-    conn.execute_batch(&format!("PRAGMA cache_size = -{SORT_KIB}"))?;
+    let threads: i64 = conn.query_row("PRAGMA threads", [], |r| r.get(0))?;
+    conn.execute_batch(&format!(
+        "PRAGMA cache_size = -{SORT_KIB}; PRAGMA threads = {SORT_THREADS}"
+    ))?;
     let built = build_each_missing(conn);
-    conn.execute_batch(&format!("PRAGMA cache_size = {cache}"))?;
+    conn.execute_batch(&format!(
+        "PRAGMA cache_size = {cache}; PRAGMA threads = {threads}"
+    ))?;
     built
 }
 
 /// The memory SQLite's sorter may take to build an index, in KiB.
 const SORT_KIB: i64 = 16 * 1024;
+
+/// Helper threads SQLite's sorter may use to build an index: the import's
+/// readers are done by then, the other core is free.
+const SORT_THREADS: i64 = 1;
 
 /// Builds the indexes that are missing.
 fn build_each_missing(conn: &Connection) -> rusqlite::Result<usize> {
