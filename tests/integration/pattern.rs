@@ -488,7 +488,7 @@ fn patterns_are_found_alike_with_summaries_of_phases_older_ones_and_after_rechec
             "--colours",
             "both",
         ],
-        &["--pattern", "W*22:B*11:(W18|E15)"],
+        &["--pattern", "B:W*17:B*11:(W22|E15)"],
         &["--material", "wm=8,bm=9", "--all-plies"],
     ];
     let search = || {
