@@ -43,7 +43,7 @@ pub struct Phases {
 impl Phases {
     /// Adds the game's next position (the first added is position 0).
     pub fn add(&mut self, position: &Position) {
-        if self.positions % PHASE_POSITIONS == 0 {
+        if self.positions.is_multiple_of(PHASE_POSITIONS) {
             self.men.push([0; 2]);
         }
         let men = !position.kings();
