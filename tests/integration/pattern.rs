@@ -403,6 +403,34 @@ fn manoeuvres_with_a_pattern_or_material_are_found_at_the_first_fit_from_the_las
     assert_eq!(api[0]["ply"], 2);
 }
 
+/// The lengths of the stored summaries of `db`, each once, in order.
+fn summary_lengths(db: &Path) -> Vec<i64> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT DISTINCT length(summary) FROM game ORDER BY 1")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Whether every length is that of a summary with phases on 8×8: 65
+/// bytes, 8 a phase and a closing byte.
+fn with_phases(lengths: &[i64]) -> bool {
+    lengths.iter().all(|&n| n > 66 && (n - 66) % 8 == 0)
+}
+
+/// `db` with its summaries cut to their first `bytes`, as an earlier
+/// pdndb stored them.
+fn cut_summaries(db: &Path, bytes: i64) {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute("UPDATE game SET summary = substr(summary, 1, ?1)", [bytes])
+        .unwrap();
+    assert_eq!(summary_lengths(db), [bytes]);
+}
+
 #[test]
 fn manoeuvres_are_found_alike_with_summaries_of_moves_older_ones_and_after_recheck() {
     let dir = tempfile::tempdir().unwrap();
@@ -428,29 +456,65 @@ fn manoeuvres_are_found_alike_with_summaries_of_moves_older_ones_and_after_reche
             })
             .collect::<Vec<_>>()
     };
-    let lengths = || -> Vec<(i64, i64)> {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        let mut stmt = conn
-            .prepare("SELECT length(summary), count(*) FROM game GROUP BY 1 ORDER BY 1")
-            .unwrap();
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
-    assert_eq!(lengths(), [(65, 300)]);
+    assert!(with_phases(&summary_lengths(&db)));
     let found = search();
     assert!(found.iter().all(|&n| n > 0 && n < 300), "{found:?}");
-    // Summaries as stored before they kept the moves: those games are
-    // replayed.
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute("UPDATE game SET summary = substr(summary, 1, 28)", [])
-        .unwrap();
-    assert_eq!(lengths(), [(28, 300)]);
+    // Summaries as stored before they kept the phases, and before they
+    // kept the moves: those games are replayed.
+    cut_summaries(&db, 65);
+    assert_eq!(search(), found);
+    cut_summaries(&db, 28);
     assert_eq!(search(), found);
     let (_, err, code) = run(&db, &["recheck"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(lengths(), [(65, 300)]);
+    assert!(with_phases(&summary_lengths(&db)));
+    assert_eq!(search(), found);
+}
+
+#[test]
+fn patterns_are_found_alike_with_summaries_of_phases_older_ones_and_after_recheck() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("games.pdn");
+    generate(&pdn, "filipino", 300, 13);
+    let db = dir.path().join("games.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let searches: [&[&str]; 4] = [
+        &["--pattern", "W:W27,28:B19"],
+        &[
+            "--pattern",
+            "W27,28:B19",
+            "--all-plies",
+            "--colours",
+            "both",
+        ],
+        &["--pattern", "B:W*17:B*11:(W22|E15)"],
+        &["--material", "wm=8,bm=9", "--all-plies"],
+    ];
+    let search = || {
+        searches
+            .iter()
+            .map(|args| {
+                let mut all = vec!["search", "--json", "--limit", "0"];
+                all.extend_from_slice(args);
+                let (out, err, code) = run(&db, &all);
+                assert_eq!(code, 0, "{args:?}: {err}");
+                out
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(with_phases(&summary_lengths(&db)));
+    let found = search();
+    for (args, out) in searches.iter().zip(&found) {
+        let hits = json_lines(out).len();
+        assert!(hits > 0 && hits < 300, "{args:?}: {hits}");
+    }
+    // Summaries as an earlier pdndb stored them: those games are
+    // replayed to the end, with the same answers.
+    cut_summaries(&db, 65);
+    assert_eq!(search(), found);
+    let (_, err, code) = run(&db, &["recheck"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(with_phases(&summary_lengths(&db)));
     assert_eq!(search(), found);
 }

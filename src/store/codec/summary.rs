@@ -8,20 +8,31 @@
 //! kings in turn, the most pieces one move took (a byte) and the sets of
 //! start and end squares; and a byte whose bit 0 tells that a white man
 //! was crowned, bit 1 a black man. 65 bytes a game on 8×8, 101 on 10×10;
-//! a summary of the first length reads with no `Played` part.
+//! a summary of the first length reads with no `Played` part. Then the
+//! [`Phases`]: per phase, the squares White's men and Black's men stood
+//! on, and last a byte `0x80 | n`, `n` the bytes of one square set (the
+//! last byte of the shorter forms is below `0x80`: a count or the
+//! crowning byte); 65 + 8 bytes a phase + 1 on 8×8 (a phase is
+//! [`PHASE_POSITIONS`](crate::pattern::PHASE_POSITIONS) positions). A
+//! summary without this part reads with no phases.
 
-use crate::pattern::{Moved, Played, Summary};
-use crate::rules::Geometry;
+use crate::pattern::{Moved, Phases, Played, Summary};
+use crate::rules::{Bitboard, Geometry};
+
+/// The flag of the last byte of a summary with phases.
+const WITH_PHASES: u8 = 0x80;
 
 /// The bytes one square set takes on `geometry`'s board.
 fn set_bytes(geometry: &Geometry) -> usize {
     geometry.len().div_ceil(8)
 }
 
-/// Codes a summary of a game on `geometry`'s board.
-pub fn encode(summary: &Summary, geometry: &Geometry) -> Vec<u8> {
+/// Codes a summary of a game on `geometry`'s board, with its phases
+/// when given (and when the summary keeps what the moves did).
+pub fn encode(summary: &Summary, phases: Option<&Phases>, geometry: &Geometry) -> Vec<u8> {
     let n = set_bytes(geometry);
-    let mut out = Vec::with_capacity(4 * n + 12);
+    let phase_bytes = phases.map_or(0, |p| 2 * n * p.men.len() + 1);
+    let mut out = Vec::with_capacity(12 * n + 17 + phase_bytes);
     for set in [
         summary.men[0],
         summary.kings[0],
@@ -42,8 +53,49 @@ pub fn encode(summary: &Summary, geometry: &Geometry) -> Vec<u8> {
             out.extend_from_slice(&moved.to.to_le_bytes()[..n]);
         }
         out.push(u8::from(played.crowned[0]) | u8::from(played.crowned[1]) << 1);
+        if let Some(phases) = phases {
+            for men in &phases.men {
+                out.extend_from_slice(&men[0].to_le_bytes()[..n]);
+                out.extend_from_slice(&men[1].to_le_bytes()[..n]);
+            }
+            // At most 8 bytes a set.
+            out.push(WITH_PHASES | n as u8);
+        }
     }
     out
+}
+
+/// The bytes of one square set and where the phases start, in a summary
+/// with phases; `None` for one without.
+fn phases_part(bytes: &[u8]) -> Option<(usize, usize)> {
+    let &last = bytes.last()?;
+    if last & WITH_PHASES == 0 {
+        return None;
+    }
+    let n = usize::from(last & !WITH_PHASES);
+    let start = 12 * n + 17;
+    let len = bytes.len().checked_sub(start + 1)?;
+    (n > 0 && n <= 8 && len > 0 && len % (2 * n) == 0).then_some((n, start))
+}
+
+/// Reads the phases of a coded summary into `men` (emptied first), as
+/// [`Phases::men`]: none for a summary stored without them or for bytes
+/// that are not a summary.
+pub fn decode_phases(bytes: &[u8], men: &mut Vec<[Bitboard; 2]>) {
+    men.clear();
+    let Some((n, start)) = phases_part(bytes) else {
+        return;
+    };
+    let set = |at: &[u8]| {
+        let mut word = [0u8; 8];
+        word[..n].copy_from_slice(at);
+        u64::from_le_bytes(word)
+    };
+    let sets = &bytes[start..bytes.len() - 1];
+    men.extend(
+        sets.chunks_exact(2 * n)
+            .map(|phase| [set(&phase[..n]), set(&phase[n..])]),
+    );
 }
 
 /// Reads a coded summary; `None` when the bytes are not one.
@@ -61,10 +113,11 @@ pub fn decode_positions(bytes: &[u8]) -> Option<Summary> {
 /// Reads a coded summary, the moves' part only when `moves` is true.
 fn decode_parts(bytes: &[u8], moves: bool) -> Option<Summary> {
     // 4n + 12 bytes without the moves' part, 12n + 17 with it (never equal:
-    // one is even, the other odd).
-    let (n, with_played) = match bytes.len() {
-        len if len >= 12 && (len - 12) % 4 == 0 => ((len - 12) / 4, false),
-        len if len >= 17 && (len - 17) % 12 == 0 => ((len - 17) / 12, true),
+    // one is even, the other odd), more with phases.
+    let (n, with_played) = match (phases_part(bytes), bytes.len()) {
+        (Some((n, _)), _) => (n, true),
+        (None, len) if len >= 12 && (len - 12) % 4 == 0 => ((len - 12) / 4, false),
+        (None, len) if len >= 17 && (len - 17) % 12 == 0 => ((len - 17) / 12, true),
         _ => return None,
     };
     if n > 8 {
@@ -103,35 +156,59 @@ fn decode_parts(bytes: &[u8], moves: bool) -> Option<Summary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::PHASE_POSITIONS;
     use crate::rules::{Position, Preset};
 
     #[test]
     fn summaries_read_back_on_every_board() {
         for preset in [Preset::English, Preset::International, Preset::Spanish] {
             let rules = preset.rules();
-            let start = Position::initial(&rules);
-            let mut summary = Summary::of([&start]);
-            let moves = start.legal_moves(&rules);
-            summary.add_move(&start, &moves[moves.len() / 2]);
+            let mut position = Position::initial(&rules);
+            let mut summary = Summary::of([&position]);
+            let mut phases = Phases::default();
+            phases.add(&position);
+            // Past one phase, so that there are two.
+            for _ in 0..PHASE_POSITIONS + 2 {
+                let moves = position.legal_moves(&rules);
+                summary.add_move(&position, &moves[moves.len() / 2]);
+                position = position.play(&moves[moves.len() / 2]);
+                summary.add(&position);
+                phases.add(&position);
+            }
+            assert_eq!(phases.men.len(), 2);
             let n = rules.geometry.len().div_ceil(8);
-            let bytes = encode(&summary, rules.geometry);
-            assert_eq!(bytes.len(), 12 * n + 17);
+            let bytes = encode(&summary, Some(&phases), rules.geometry);
+            assert_eq!(bytes.len(), 12 * n + 17 + 2 * 2 * n + 1);
             assert_eq!(decode(&bytes), Some(summary));
             let positions_only = Summary {
                 played: None,
                 ..summary
             };
             assert_eq!(decode_positions(&bytes), Some(positions_only));
+            let mut men = vec![[1, 2]];
+            decode_phases(&bytes, &mut men);
+            assert_eq!(men, phases.men);
+            // As stored before phases were kept: read with none.
+            let bytes = encode(&summary, None, rules.geometry);
+            assert_eq!(bytes.len(), 12 * n + 17);
+            assert_eq!(decode(&bytes), Some(summary));
+            decode_phases(&bytes, &mut men);
+            assert!(men.is_empty());
             // As first stored: without the moves' part.
             let older = Summary {
                 played: None,
                 ..summary
             };
-            let bytes = encode(&older, rules.geometry);
+            let bytes = encode(&older, Some(&phases), rules.geometry);
             assert_eq!(bytes.len(), 4 * n + 12);
             assert_eq!(decode(&bytes), Some(older));
+            decode_phases(&bytes, &mut men);
+            assert!(men.is_empty());
         }
         assert_eq!(decode(&[1, 2, 3]), None);
         assert_eq!(decode(&[0; 13]), None);
+        // A flag byte with lengths that do not fit it.
+        assert_eq!(decode(&[0x84; 66]), None);
+        assert_eq!(decode(&[0x80; 66]), None);
     }
 }

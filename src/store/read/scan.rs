@@ -11,15 +11,16 @@
 //! order whatever the number of cores.
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
 use crate::notation::write_fen;
 use crate::pattern::{
     Colours, Criteria, Manoeuvre, Material, Pattern, PatternError, reversed_position,
 };
 use crate::replay::Status;
-use crate::rules::{Position, Rules};
+use crate::rules::{Bitboard, Position, Rules};
 use crate::store::codec::moves::{each_move, each_position};
+use crate::store::codec::summary;
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::Shown;
 use crate::store::read::query::{PositionQuery, SearchHit, VariantFilter};
@@ -106,14 +107,37 @@ const CHUNK: usize = 8_192;
 /// Start positions kept between games (most games share few).
 const STARTS_KEPT: usize = 4_096;
 
+/// Games read from the database to be replayed at once, their moves and
+/// stored summaries one after the other in one buffer.
+#[derive(Default)]
+pub(in crate::store) struct Chunk {
+    /// The games, in id order.
+    pub games: Vec<Candidate>,
+    /// Their moves and summaries.
+    pub bytes: Vec<u8>,
+}
+
 /// A game to replay.
 pub(in crate::store) struct Candidate {
     pub id: i64,
     pub outcome: i64,
     pub rules: Rules,
     pub start: Position,
-    pub moves: Vec<u8>,
-    /// The last position number looked at.
+    /// Where its stored moves are in the chunk's bytes.
+    pub moves: Range<usize>,
+    /// Where its stored summary is in the chunk's bytes (`None`: it has
+    /// none).
+    pub summary: Option<Range<usize>>,
+    /// The last position number of those a search looks at (all those of
+    /// the stored reading, or those every reading shares).
+    pub last: usize,
+}
+
+/// A game of a chunk to replay: its moves and the last position number
+/// to look at.
+pub(in crate::store) struct Replayed<'c> {
+    pub game: &'c Candidate,
+    pub moves: &'c [u8],
     pub last: usize,
 }
 
@@ -132,49 +156,43 @@ pub(in crate::store) struct Fit {
 /// Where `game` first fits `criteria` (and, with `all_plies`, everywhere
 /// it does); `None` when nowhere.
 pub(in crate::store) fn fit_in(
-    game: &Candidate,
+    Replayed { game, moves, last }: Replayed<'_>,
     criteria: &Criteria,
     all_plies: bool,
 ) -> Option<Fit> {
     if !criteria.manoeuvres.is_empty() {
-        return manoeuvres_in(game, criteria, all_plies);
+        return manoeuvres_in(Replayed { game, moves, last }, criteria, all_plies);
     }
     let mut fit: Option<Fit> = None;
-    each_position(
-        &game.rules,
-        &game.start,
-        &game.moves,
-        game.last,
-        |ply, position| {
-            let Some(reversed) = criteria.test(position) else {
-                // Nothing later can fit once a side is too short of men
-                // or pieces.
-                return if criteria.hopeless(position, &game.rules) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                };
-            };
-            match &mut fit {
-                Some(fit) => fit.plies.push(ply as i64),
-                None => {
-                    fit = Some(Fit {
-                        id: game.id,
-                        outcome: game.outcome,
-                        ply,
-                        position: *position,
-                        reversed,
-                        plies: vec![ply as i64],
-                    });
-                }
-            }
-            if all_plies {
-                ControlFlow::Continue(())
-            } else {
+    each_position(&game.rules, &game.start, moves, last, |ply, position| {
+        let Some(reversed) = criteria.test(position) else {
+            // Nothing later can fit once a side is too short of men
+            // or pieces.
+            return if criteria.hopeless(position, &game.rules) {
                 ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            };
+        };
+        match &mut fit {
+            Some(fit) => fit.plies.push(ply as i64),
+            None => {
+                fit = Some(Fit {
+                    id: game.id,
+                    outcome: game.outcome,
+                    ply,
+                    position: *position,
+                    reversed,
+                    plies: vec![ply as i64],
+                });
             }
-        },
-    );
+        }
+        if all_plies {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
     fit
 }
 
@@ -184,82 +202,108 @@ pub(in crate::store) fn fit_in(
 /// plays the last manoeuvre on (as given on a tie); `None` when none.
 /// With `all_plies` and a pattern or material, every later position that
 /// fits them in the same colours is listed too.
-fn manoeuvres_in(game: &Candidate, criteria: &Criteria, all_plies: bool) -> Option<Fit> {
+fn manoeuvres_in(
+    Replayed { game, moves, last }: Replayed<'_>,
+    criteria: &Criteria,
+    all_plies: bool,
+) -> Option<Fit> {
     let sequences = criteria.sequences();
     let more = all_plies && (criteria.pattern.is_some() || criteria.material.is_some());
     let mut done = [0usize; 2];
     let mut fit: Option<Fit> = None;
-    each_move(
-        &game.rules,
-        &game.start,
-        &game.moves,
-        game.last,
-        |ply, before, mv| {
-            let after = before.play(mv);
-            if let Some(fit) = &mut fit {
-                if criteria.holds(fit.reversed, &after) {
-                    fit.plies.push(ply as i64);
-                }
-                return ControlFlow::Continue(());
+    each_move(&game.rules, &game.start, moves, last, |ply, before, mv| {
+        let after = before.play(mv);
+        if let Some(fit) = &mut fit {
+            if criteria.holds(fit.reversed, &after) {
+                fit.plies.push(ply as i64);
             }
-            for (way, sequence) in sequences.iter().enumerate() {
-                let Some(sequence) = sequence else {
-                    continue;
+            return ControlFlow::Continue(());
+        }
+        for (way, sequence) in sequences.iter().enumerate() {
+            let Some(sequence) = sequence else {
+                continue;
+            };
+            if sequence
+                .get(done[way])
+                .is_some_and(|m| m.matches(before, mv, &after))
+            {
+                done[way] += 1;
+            }
+            if done[way] == sequence.len() && criteria.holds(way == 1, &after) {
+                fit = Some(Fit {
+                    id: game.id,
+                    outcome: game.outcome,
+                    ply,
+                    position: after,
+                    reversed: way == 1,
+                    plies: vec![ply as i64],
+                });
+                return if more {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
                 };
-                if sequence
-                    .get(done[way])
-                    .is_some_and(|m| m.matches(before, mv, &after))
-                {
-                    done[way] += 1;
-                }
-                if done[way] == sequence.len() && criteria.holds(way == 1, &after) {
-                    fit = Some(Fit {
-                        id: game.id,
-                        outcome: game.outcome,
-                        ply,
-                        position: after,
-                        reversed: way == 1,
-                        plies: vec![ply as i64],
-                    });
-                    return if more {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    };
-                }
             }
-            ControlFlow::Continue(())
-        },
-    );
+        }
+        ControlFlow::Continue(())
+    });
     fit
 }
 
+/// Games a core takes from a chunk at a time.
+const PIECE: usize = 128;
+
 /// The games of `chunk` that fit, in the chunk's order, found on up to
-/// `threads` cores.
+/// `threads` cores, each taking the next [`PIECE`] games as it is done
+/// with its last (games take unequal times to replay: long games, games
+/// stopped early). A game is replayed only up to the last position its
+/// stored summary leaves (see [`Criteria::last_to_look_at`]).
 pub(in crate::store) fn fits_of(
-    chunk: &[Candidate],
+    chunk: &Chunk,
     criteria: &Criteria,
     all_plies: bool,
     threads: usize,
 ) -> Vec<Fit> {
-    let each = chunk.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = chunk
-            .chunks(each)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .filter_map(|game| fit_in(game, criteria, all_plies))
-                        .collect::<Vec<_>>()
-                })
-            })
+    let pieces = chunk.games.len().div_ceil(PIECE);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut found = Vec::new();
+        let mut phases = Vec::new();
+        loop {
+            let piece = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(games) = chunk.games.chunks(PIECE).nth(piece) else {
+                return found;
+            };
+            for game in games {
+                let summary = game.summary.clone().map(|at| &chunk.bytes[at]);
+                let Some(last) = last_to_look_at(summary, criteria, &mut phases) else {
+                    continue;
+                };
+                let replayed = Replayed {
+                    game,
+                    moves: &chunk.bytes[game.moves.clone()],
+                    last: game.last.min(last),
+                };
+                if let Some(fit) = fit_in(replayed, criteria, all_plies) {
+                    found.push((piece, fit));
+                }
+            }
+        }
+    };
+    let mut found: Vec<(usize, Fit)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads.clamp(1, pieces.max(1)))
+            .map(|_| scope.spawn(work))
             .collect();
-        workers
-            .into_iter()
+        let mut found = work();
+        for worker in workers {
             // A worker panics only on a bug; its games are then left out.
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    })
+            found.extend(worker.join().unwrap_or_default());
+        }
+        found
+    });
+    // Each piece's fits are in order; pieces are put back in order.
+    found.sort_by_key(|(piece, _)| *piece);
+    found.into_iter().map(|(_, fit)| fit).collect()
 }
 
 /// The cores to scan on.
@@ -273,6 +317,9 @@ fn threads() -> usize {
 struct Starts {
     by_variant: HashMap<String, VariantStarts>,
     kept: usize,
+    /// The variant of the last game from its initial position, its rules
+    /// and that position (most games follow one of the same variant).
+    last_initial: Option<(String, Rules, Position)>,
 }
 
 /// A variant's rules, its initial position and the set-up starts met.
@@ -283,7 +330,25 @@ struct VariantStarts {
 }
 
 impl Starts {
+    /// The rules and start of a game of `variant` from `start_fen` (the
+    /// variant's initial position when `None`); `None` when either cannot
+    /// be rebuilt.
     fn get(&mut self, variant: &str, start_fen: Option<&str>) -> Option<(Rules, Position)> {
+        if start_fen.is_none()
+            && let Some((last, rules, start)) = &self.last_initial
+            && last == variant
+        {
+            return Some((*rules, *start));
+        }
+        let found = self.look_up(variant, start_fen);
+        if let (None, Some((rules, start))) = (start_fen, found) {
+            self.last_initial = Some((variant.to_string(), rules, start));
+        }
+        found
+    }
+
+    /// [`Starts::get`] through the maps.
+    fn look_up(&mut self, variant: &str, start_fen: Option<&str>) -> Option<(Rules, Position)> {
         if !self.by_variant.contains_key(variant) {
             let rules = Rules::parse(variant).ok();
             let starts = VariantStarts {
@@ -317,13 +382,16 @@ impl Starts {
 
 impl Store {
     /// Every game of the variant filter, in id order, as [`Candidate`]s
-    /// handed to `each` a chunk at a time (games never replayed and games
-    /// whose rules or start cannot be rebuilt left out).
+    /// handed to `each` a chunk at a time (games never replayed, games
+    /// whose rules or start cannot be rebuilt and games whose summary
+    /// rules out `criteria` left out); `each` gives back
+    /// the chunk to fill next (one it is done with, so that the buffers
+    /// are made once).
     fn each_candidate_chunk<E: From<StoreError>>(
         &self,
         filter: &VariantFilter,
         criteria: &Criteria,
-        mut each: impl FnMut(Vec<Candidate>) -> Result<(), E>,
+        mut each: impl FnMut(Chunk) -> Result<Chunk, E>,
     ) -> Result<(), E> {
         let sql = format!(
             "SELECT g.id, g.status, g.variant, g.start_fen, g.moves, g.outcome, g.record, g.summary \
@@ -338,16 +406,16 @@ impl Store {
         }
         .map_err(sqlite)?;
         let mut starts = Starts::default();
-        let mut chunk = Vec::with_capacity(CHUNK);
+        let mut chunk = Chunk::default();
         while let Some(r) = rows.next().map_err(sqlite)? {
-            if let Some(game) = candidate(r, criteria, &mut starts)? {
-                chunk.push(game);
-            }
-            if chunk.len() == CHUNK {
-                each(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)))?;
+            read_candidate(r, criteria, &mut starts, &mut chunk)?;
+            if chunk.games.len() == CHUNK {
+                chunk = each(chunk)?;
+                chunk.games.clear();
+                chunk.bytes.clear();
             }
         }
-        if !chunk.is_empty() {
+        if !chunk.games.is_empty() {
             each(chunk)?;
         }
         Ok(())
@@ -391,27 +459,29 @@ impl Store {
         // The games are read while the chunk before is replayed; the fits
         // come back in the chunks' order.
         std::thread::scope(|scope| -> Result<(), E> {
-            let (to_replay, chunks) = std::sync::mpsc::sync_channel::<Vec<Candidate>>(1);
-            let (to_hand_out, found) = std::sync::mpsc::channel::<Vec<Fit>>();
+            let (to_replay, chunks) = std::sync::mpsc::sync_channel::<Chunk>(1);
+            let (to_hand_out, found) = std::sync::mpsc::channel::<(Vec<Fit>, Chunk)>();
             scope.spawn(move || {
                 for chunk in chunks {
                     let fits = fits_of(&chunk, criteria, all_plies, threads);
-                    if to_hand_out.send(fits).is_err() {
+                    if to_hand_out.send((fits, chunk)).is_err() {
                         break;
                     }
                 }
             });
-            self.each_candidate_chunk(filter, criteria, |chunk| -> Result<(), E> {
+            let mut spare = None;
+            self.each_candidate_chunk(filter, criteria, |chunk| -> Result<Chunk, E> {
                 // Sending fails only when the replaying thread is gone
                 // (on a bug); its chunks are then left out.
                 let _ = to_replay.send(chunk);
-                while let Ok(fits) = found.try_recv() {
+                while let Ok((fits, done)) = found.try_recv() {
                     hand_out(fits)?;
+                    spare = Some(done);
                 }
-                Ok(())
+                Ok(spare.take().unwrap_or_default())
             })?;
             drop(to_replay);
-            for fits in found {
+            for (fits, _) in found {
                 hand_out(fits)?;
             }
             Ok(())
@@ -596,14 +666,42 @@ fn merge_first(
     all
 }
 
-/// The [`Candidate`] of a row of [`Store::each_candidate_chunk`]'s query;
-/// `None` for a game never replayed, whose start cannot be rebuilt, or
-/// whose stored summary shows that no position of it fits `criteria`.
-fn candidate(
+/// The last position of a game that may fit `criteria`, from its stored
+/// `summary` and phases (read into `phases`; see
+/// [`Criteria::last_to_look_at`]): `None` when none does, `usize::MAX`
+/// when the game has no summary that reads.
+fn last_to_look_at(
+    summary: Option<&[u8]>,
+    criteria: &Criteria,
+    phases: &mut Vec<[Bitboard; 2]>,
+) -> Option<usize> {
+    let Some(bytes) = summary else {
+        return Some(usize::MAX);
+    };
+    // What the moves did is read only when a manoeuvre may rule it out.
+    let decoded = if criteria.manoeuvres.is_empty() {
+        summary::decode_positions(bytes)
+    } else {
+        summary::decode(bytes)
+    };
+    let Some(decoded) = decoded else {
+        return Some(usize::MAX);
+    };
+    summary::decode_phases(bytes, phases);
+    criteria.last_to_look_at(&decoded, phases)
+}
+
+/// Adds the game of a row of [`Store::each_candidate_chunk`]'s query to
+/// `chunk`, with its moves and stored summary; not a game never
+/// replayed, one whose start cannot be rebuilt, nor one whose summary
+/// shows that no position of it fits `criteria` (its phases are tested
+/// where it is replayed: [`fits_of`]).
+fn read_candidate(
     r: &rusqlite::Row<'_>,
     criteria: &Criteria,
     starts: &mut Starts,
-) -> Result<Option<Candidate>, StoreError> {
+    chunk: &mut Chunk,
+) -> Result<(), StoreError> {
     let id: i64 = r.get(0)?;
     let summary = r
         .get_ref(7)?
@@ -611,22 +709,22 @@ fn candidate(
         .map_err(rusqlite::Error::from)?;
     // What the moves did is read only when a manoeuvre may rule it out.
     let decode = if criteria.manoeuvres.is_empty() {
-        crate::store::codec::summary::decode_positions
+        summary::decode_positions
     } else {
-        crate::store::codec::summary::decode
+        summary::decode
     };
     if summary
         .and_then(decode)
         .is_some_and(|s| !criteria.may_fit(&s))
     {
-        return Ok(None);
+        return Ok(());
     }
     let status = parse_status(
         GameId(id),
         r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?,
     )?;
     if matches!(status, Status::Unreadable | Status::Unsupported) {
-        return Ok(None);
+        return Ok(());
     }
     let variant = r.get_ref(2)?.as_str().map_err(rusqlite::Error::from)?;
     let start_fen = r
@@ -634,7 +732,7 @@ fn candidate(
         .as_str_or_null()
         .map_err(rusqlite::Error::from)?;
     let Some((rules, start)) = starts.get(variant, start_fen) else {
-        return Ok(None);
+        return Ok(());
     };
     let moves = r
         .get_ref(4)?
@@ -654,14 +752,24 @@ fn candidate(
         },
         _ => usize::MAX,
     };
-    Ok(Some(Candidate {
+    let outcome = r.get(5)?;
+    let bytes = &mut chunk.bytes;
+    let mut append = |part: &[u8]| {
+        bytes.extend_from_slice(part);
+        bytes.len() - part.len()..bytes.len()
+    };
+    let moves = append(moves.unwrap_or_default());
+    let summary = summary.map(append);
+    chunk.games.push(Candidate {
         id,
-        outcome: r.get(5)?,
+        outcome,
         rules,
         start,
-        moves: moves.unwrap_or_default().to_vec(),
+        moves,
+        summary,
         last,
-    }))
+    });
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1008,6 +1116,98 @@ mod tests {
         }
         assert!(hits_seen > 100, "{hits_seen}");
         assert!(stopped > 100, "{stopped}");
+    }
+
+    /// How far a search replays the game `id`: the last position its
+    /// stored summary and phases leave to look at (see
+    /// [`Criteria::last_to_look_at`]).
+    fn stored_last(store: &Store, id: i64, criteria: &Criteria) -> Option<usize> {
+        let bytes: Vec<u8> = store
+            .conn()
+            .query_row("SELECT summary FROM game WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap();
+        let mut phases = Vec::new();
+        summary::decode_phases(&bytes, &mut phases);
+        assert!(!phases.is_empty(), "game {id} has no phases");
+        criteria.last_to_look_at(&summary::decode(&bytes).unwrap(), &phases)
+    }
+
+    #[test]
+    fn patterns_of_pieces_from_two_moments_are_found_where_replaying_every_game_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [
+            Preset::Filipino,
+            Preset::English,
+            Preset::International,
+            Preset::Italian,
+        ];
+        let store = archive(dir.path(), &presets, 40);
+        let mut rng = SplitMix64::new(1961);
+        let (mut hits_seen, mut cut, mut out) = (0, 0, 0);
+        for preset in presets {
+            let games = every_position(&store, preset);
+            for round in 0..12 {
+                // A man of one position of a game and a piece of another.
+                let (_, rules, positions) = &games[rng.below(games.len())];
+                let mut pattern = Pattern::empty(rules.geometry);
+                for men_only in [true, false] {
+                    let seen = positions[rng.below(positions.len())];
+                    let wanted = if men_only { !seen.kings() } else { !0 };
+                    let occupied: Vec<Square> = squares(seen.occupied() & wanted).collect();
+                    if !occupied.is_empty() {
+                        let s = occupied[rng.below(occupied.len())];
+                        let piece = seen.piece_at(s).unwrap();
+                        let class = match (piece.color, piece.king) {
+                            (Color::White, false) => PieceClass::WhiteMan,
+                            (Color::White, true) => PieceClass::White,
+                            (Color::Black, false) => PieceClass::BlackMan,
+                            (Color::Black, true) => PieceClass::Black,
+                        };
+                        pattern.require(Cond {
+                            class,
+                            squares: s.bit(),
+                            negated: false,
+                        });
+                    }
+                }
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(Some(pattern.clone()), None, colours);
+                let mut expected = Vec::new();
+                for (id, _, positions) in &games {
+                    let plies: Vec<i64> = (0..positions.len())
+                        .filter(|&ply| criteria.test(&positions[ply]).is_some())
+                        .map(|ply| ply as i64)
+                        .collect();
+                    if let Some(&first) = plies.first() {
+                        let reversed = criteria.test(&positions[first as usize]) == Some(true);
+                        expected.push((*id, first, reversed, plies));
+                    }
+                    let last = stored_last(&store, *id, &criteria);
+                    cut += usize::from(last.is_some_and(|l| l + 1 < positions.len()));
+                    out += usize::from(last.is_none());
+                }
+                let mut found = Vec::new();
+                store
+                    .each_pattern_hit(
+                        &criteria,
+                        &VariantFilter::new(Some(preset.name())),
+                        &GameFilter::default(),
+                        true,
+                        0,
+                        |hit| {
+                            let plies = hit.matching_plies.unwrap();
+                            found.push((hit.game.get(), hit.ply, hit.reversed, plies));
+                            Ok::<_, StoreError>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(found, expected, "{preset:?} {pattern:?} {colours:?}");
+                hits_seen += expected.len();
+            }
+        }
+        // Games were found, stopped before their end and left out.
+        assert!(hits_seen > 50, "{hits_seen}");
+        assert!(cut > 500 && out > 100, "{cut} {out}");
     }
 
     /// A manoeuvre taken from a move a game plays, some of its parts left

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::notation::{Notation, write_fen};
 use crate::openings::{Named, name_game};
-use crate::pattern::Summary;
+use crate::pattern::{Phases, Summary};
 use crate::pdn::Game;
 use crate::replay::{CheckRecord, CheckedGame, Joiners, Reading, Replay, ResultCheck, Status};
 use crate::rules::{Color, Move, Position, Rules};
@@ -270,18 +270,21 @@ fn encoded_moves(rules: &Rules, start: &Position, replay: &Replay) -> Option<Vec
     encode(rules, start, &played)
 }
 
-/// The coded summary of the first reading's positions and moves (see
-/// [`crate::pattern::Summary`]).
+/// The coded summary of the first reading's positions and moves, with
+/// its phases (see [`crate::pattern::Summary`], [`Phases`]).
 fn summary_of(rules: &Rules, start: &Position, replay: &Replay) -> Vec<u8> {
     let mut summary = Summary::new();
+    let mut phases = Phases::default();
     let mut position = *start;
     summary.add(&position);
+    phases.add(&position);
     for ply in &replay.reading {
         summary.add_move(&position, &ply.chosen);
         position = position.play(&ply.chosen);
         summary.add(&position);
+        phases.add(&position);
     }
-    crate::store::codec::summary::encode(&summary, rules.geometry)
+    crate::store::codec::summary::encode(&summary, Some(&phases), rules.geometry)
 }
 
 pub(in crate::store) fn prepare(
