@@ -608,3 +608,58 @@ fn the_site_has_an_icon() {
     let page = server.get("/");
     assert!(page.body.contains(r#"rel="icon""#), "{}", page.body);
 }
+
+#[test]
+fn every_listing_row_says_who_moves_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("two.pdn");
+    std::fs::write(
+        &pdn,
+        "[White \"Wyllie\"]\n[Black \"Anderson\"]\n[GameType \"21\"]\n[Result \"1-0\"]\n\n\
+         1. 11-15 23-19 2. 8-11 22-17 1-0\n\n\
+         [White \"Derkx\"]\n[Black \"Meijer\"]\n[GameType \"20\"]\n[Result \"2-0\"]\n\n\
+         1. 32-28 19-23 2. 28x19 14x23 2-0\n",
+    )
+    .unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let first = |rows: &Value| -> Vec<(String, String)> {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let variant = r["variant"].as_str().unwrap();
+                (
+                    variant.to_string(),
+                    r["first_side"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let both = vec![
+        ("english".to_string(), "black".to_string()),
+        ("international".to_string(), "white".to_string()),
+    ];
+    let (out, err, code) = run(&db, &["games", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first(&Value::Array(json_lines(&out))), both);
+    let server = Server::start(&db, &[]);
+    assert_eq!(first(&server.json("/api/games")), both);
+    assert_eq!(first(&server.json("/api/games?player=Anderson")), both[..1]);
+    assert_eq!(first(&server.json("/api/report?status=ok")), both);
+    assert_eq!(
+        first(&server.json("/api/search?variant=english&moves=11-15")),
+        both[..1]
+    );
+    assert_eq!(
+        first(&server.json("/api/search?variant=international&moves=32-28")),
+        both[1..]
+    );
+    for (id, side) in [(1, "black"), (2, "white")] {
+        assert_eq!(server.json(&format!("/api/game/{id}"))["first_side"], side);
+    }
+    // The explorer's line numbers its moves from the same side.
+    let line = server.json("/api/position?variant=english");
+    assert_eq!(line["first_side"], "black");
+}

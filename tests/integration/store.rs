@@ -753,7 +753,7 @@ fn report_prints_the_records_of_check_in_their_order_with_the_game_id_in_front_a
         let mut r = r.as_object().unwrap().clone();
         let game = r.shift_remove("game").unwrap();
         let g = listed.iter().find(|g| g["game"] == game).unwrap();
-        for field in ["opening", "ballot"] {
+        for field in ["opening", "ballot", "first_side"] {
             assert_eq!(
                 r.shift_remove(field).as_ref(),
                 Some(&g[field]),
@@ -865,7 +865,16 @@ fn without_later_fields(text: &str) -> Vec<Value> {
                 return Value::from(line);
             };
             if let Some(record) = value.as_object_mut() {
-                for field in ["opening", "opening_ply", "ballot", "result_check"] {
+                // Fields newer than the answers kept; `message_key`, also
+                // null in the records an older pdndb stored.
+                for field in [
+                    "opening",
+                    "opening_ply",
+                    "ballot",
+                    "result_check",
+                    "first_side",
+                    "message_key",
+                ] {
                     record.shift_remove(field);
                 }
                 // `show --json`'s annotated moves, result as written, first

@@ -45,7 +45,7 @@ async function show() {
       el("td", { className: "num" }, el("a", { href }, r.game)),
       el("td", {}, badge(r.status)),
       el("td", {}, `${r.file}:${r.line} (game ${r.index})`),
-      el("td", {}, players(r.tags, firstSide(r.variant))),
+      el("td", {}, players(r.tags, r.first_side)),
       el("td", {}, r.variant),
       el("td", { className: "num" }, r.ply ?? ""),
       el("td", {}, r.token ?? ""),

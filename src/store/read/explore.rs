@@ -53,6 +53,9 @@ pub struct Line {
     pub variant: String,
     /// Canonical FEN of the start position.
     pub start_fen: String,
+    /// Who moves first by these rules (Black in English checkers and
+    /// pool): the side whose moves are numbered.
+    pub first_side: Color,
     /// The notation `name`s are written in.
     pub notation: &'static str,
     /// The moves, in order.
@@ -136,6 +139,7 @@ pub fn play_line(
     Ok(Line {
         variant: rules.name(),
         start_fen: write_fen(&start),
+        first_side: rules.first,
         notation: notation.name(),
         moves: played,
         fen: write_fen(&position),

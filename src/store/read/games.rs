@@ -19,7 +19,7 @@ use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::replay::{ResultCheck, Status};
 use crate::rules::Color;
 use crate::store::codec::id_set::IdSet;
-use crate::store::read::listing::{Outcome, Shown};
+use crate::store::read::listing::{Outcome, Shown, first_side};
 use crate::store::stored::aliases::{alias_map, canonical_name};
 pub use crate::store::stored::game::day_of;
 use crate::store::stored::id::GameId;
@@ -805,6 +805,10 @@ pub struct GameRow {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// Who moves first by the game's rules (Black in English checkers
+    /// and pool; White when its variant is not known): the side a listing
+    /// names first.
+    pub first_side: Color,
     /// Its status.
     pub status: Status,
     /// Moves in the main line: its move tokens, a capture written one jump
@@ -1135,6 +1139,7 @@ impl Store {
             tags: clean_tags(&source.tags, &row.variant),
             result: (row.result).map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(row.outcome),
+            first_side: first_side(&row.variant),
             variant: row.variant,
             status: crate::store::stored::record::parse_status(GameId(game), &row.status)?,
             plies: row.plies,

@@ -19,7 +19,7 @@ use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
-use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::read::listing::{Outcome, Place, Shown, first_side};
 use crate::store::stored::error::StoredPart;
 use crate::store::stored::game::{start_position, stored_text};
 use crate::store::stored::id::GameId;
@@ -125,6 +125,8 @@ pub struct SearchHit {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// Who moves first by the game's rules (as [`GameRow::first_side`](crate::store::games::GameRow::first_side)).
+    pub first_side: Color,
     /// The position found there, as FEN.
     pub fen: String,
     /// Whether it is the position asked for with colours reversed.
@@ -1184,6 +1186,7 @@ impl Store {
             tags: source.tags,
             result: stored.result,
             outcome: Outcome::from_code(outcome),
+            first_side: first_side(&stored.variant),
             variant: stored.variant,
             fen,
             reversed: false,
@@ -1328,6 +1331,7 @@ impl TwinGroup<'_> {
                 index: source.index,
                 line: source.line,
                 tags: source.tags,
+                first_side: first_side(&self.variant),
             }))
         })
     }
@@ -1372,6 +1376,8 @@ pub struct TwinMember {
     pub line: i64,
     /// Original tags.
     pub tags: serde_json::Map<String, serde_json::Value>,
+    /// Who moves first by the group's rules (as [`GameRow::first_side`](crate::store::games::GameRow::first_side)).
+    pub first_side: Color,
 }
 
 impl TwinMember {
@@ -1488,6 +1494,7 @@ impl Store {
             result_check: game.result_check,
             opening: game.opening,
             ballot: game.ballot,
+            first_side: first_side(&game.record.variant),
             record: game.record,
         }))
     }

@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::replay::{RecordBody, RecordSource, ResultCheck, Status};
+use crate::rules::Color;
 
 use crate::store::stored::error::{StoreError, StoredPart};
 use crate::store::stored::id::GameId;
@@ -39,6 +40,16 @@ pub struct ReportRecord {
     /// The game's result checked against its moves.
     #[serde(default = "unknown_check")]
     pub result_check: ResultCheck,
+    /// Who moves first by the game's rules (Black in English checkers
+    /// and pool; White when its variant is not known). Not read back: it
+    /// follows from the variant.
+    #[serde(skip_deserializing, default = "white_first")]
+    pub first_side: Color,
+}
+
+/// The first side a record read back holds until its variant says.
+fn white_first() -> Color {
+    Color::White
 }
 
 /// A record read without its result check: `unknown`.
@@ -249,6 +260,7 @@ mod tests {
             opening: Some("Old Fourteenth".into()),
             ballot: None,
             result_check: ResultCheck::ContradictsMovetext,
+            first_side: Color::White,
         };
         let json = serde_json::to_string(&report).unwrap();
         assert!(
