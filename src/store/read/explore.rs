@@ -99,18 +99,10 @@ pub fn play_line(
     }
     for (i, token) in tokens.iter().enumerate() {
         let legal = position.legal_moves(rules);
-        let mv = find_move(&legal, token).ok_or_else(|| {
-            let names: Vec<String> = legal.iter().map(Move::full_numeric).collect();
-            let shown: String = token.chars().take(40).collect();
-            QueryError::Moves(format!(
-                "ply {}: {shown:?} is not a legal move here (legal: {})",
-                i + 1,
-                if names.is_empty() {
-                    "none, the game is over".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ))
+        let mv = find_move(&legal, token).ok_or_else(|| QueryError::NotLegalHere {
+            ply: i + 1,
+            token: token.chars().take(40).collect(),
+            legal: legal.iter().map(Move::full_numeric).collect(),
         })?;
         let name = write_move_among(&mv, &legal, notation, rules.geometry);
         position = position.play(&mv);

@@ -16,6 +16,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
+use crate::message::RequestMessage;
 use crate::replay::{ResultCheck, Status};
 use crate::rules::Color;
 use crate::store::codec::id_set::IdSet;
@@ -484,14 +485,31 @@ pub enum FilterProblem {
 impl FilterError {
     /// The message, the part named as `wording` names it.
     pub fn worded(&self, wording: Wording) -> String {
-        let name = wording.name(self.param);
+        self.said(wording).to_string()
+    }
+
+    /// The message as a code and its parts, the part named as `wording`
+    /// names it.
+    pub fn said(&self, wording: Wording) -> RequestMessage {
+        let param = wording.name(self.param);
         match &self.why {
-            FilterProblem::Date(e) => format!("{name} {e}"),
-            FilterProblem::ColourWithoutPlayer => format!(
-                "{name}: give {} too: the colour is the side that player had",
-                wording.name(Param::Player)
-            ),
-            why => format!("{name}: {why}"),
+            FilterProblem::Date(e) => RequestMessage::BadDateRange {
+                param,
+                value: e.text.clone(),
+                why: e.to_string(),
+            },
+            FilterProblem::Variant(e) => e.said(param),
+            FilterProblem::ColourWithoutPlayer => RequestMessage::BadValue {
+                param,
+                why: format!(
+                    "give {} too: the colour is the side that player had",
+                    wording.name(Param::Player)
+                ),
+            },
+            why => RequestMessage::BadValue {
+                param,
+                why: why.to_string(),
+            },
         }
     }
 }

@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
+use crate::message::RequestMessage;
 use crate::notation::{Fen, Notation, write_fen};
 use crate::replay::{
     MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
@@ -437,6 +438,15 @@ pub enum QueryError {
     Fen(SetupError),
     /// The moves cannot be read, or do not make one legal sequence.
     Moves(String),
+    /// A move of a line is not legal where it is played.
+    NotLegalHere {
+        /// The ply (1-based).
+        ply: usize,
+        /// The move as given, cut at 40 characters.
+        token: String,
+        /// The legal moves there, canonical numeric full paths.
+        legal: Vec<String>,
+    },
     /// The moves are not legal under the variant used but are under others.
     LegalElsewhere {
         /// Why they do not read under the variant used.
@@ -463,36 +473,68 @@ impl QueryError {
         match self {
             QueryError::Variant(_) | QueryError::Absent { .. } => Some(Param::Variant),
             QueryError::Fen(_) => Some(Param::Fen),
-            QueryError::Moves(_) | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
+            QueryError::Moves(_)
+            | QueryError::NotLegalHere { .. }
+            | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
             QueryError::Store(_) => None,
         }
     }
 
     /// The message, values named as `wording` names them.
     pub fn worded(&self, wording: Wording) -> String {
+        match (self, self.said(wording)) {
+            (_, Some(said)) => said.to_string(),
+            (QueryError::Store(e), None) => e.to_string(),
+            (_, None) => String::new(),
+        }
+    }
+
+    /// The message as a code and its parts, values named as `wording`
+    /// names them; `None` for a database failure.
+    pub fn said(&self, wording: Wording) -> Option<RequestMessage> {
         let name = |param| wording.name(param);
-        match self {
-            QueryError::Variant(e) => format!("{}: {e}", name(Param::Variant)),
-            QueryError::Fen(e) => format!("{}: {e}", name(Param::Fen)),
-            QueryError::Moves(m) => format!("{}: {m}", name(Param::Moves)),
+        Some(match self {
+            QueryError::Variant(e) => e.said(name(Param::Variant)),
+            QueryError::Fen(e) => RequestMessage::BadFen {
+                param: name(Param::Fen),
+                why: e.to_string(),
+            },
+            QueryError::Moves(m) => RequestMessage::BadMoves {
+                param: name(Param::Moves),
+                why: m.clone(),
+            },
+            QueryError::NotLegalHere { ply, token, legal } if legal.is_empty() => {
+                RequestMessage::NoMoveLeft {
+                    param: name(Param::Moves),
+                    ply: *ply,
+                    token: format!("{token:?}"),
+                }
+            }
+            QueryError::NotLegalHere { ply, token, legal } => RequestMessage::MoveNotLegalHere {
+                param: name(Param::Moves),
+                ply: *ply,
+                token: format!("{token:?}"),
+                legal: legal.join(", "),
+            },
             QueryError::LegalElsewhere {
                 message,
                 variant,
                 legal_under,
-            } => format!(
-                "{}: {message} under {variant}; legal under {}: add {} {}",
-                name(Param::Moves),
-                names(legal_under),
-                name(Param::Variant),
-                legal_under.first().map_or("", |p| p.name())
-            ),
-            QueryError::Absent { asked, present } => format!(
-                "{} {asked}: no game in the database is {asked}; {}",
-                name(Param::Variant),
-                holdings(present)
-            ),
-            QueryError::Store(e) => e.to_string(),
-        }
+            } => RequestMessage::LegalElsewhere {
+                param: name(Param::Moves),
+                why: message.clone(),
+                variant: variant.clone(),
+                legal_under: names(legal_under),
+                variant_param: name(Param::Variant),
+                first: legal_under.first().map_or("", |p| p.name()).to_string(),
+            },
+            QueryError::Absent { asked, present } => RequestMessage::VariantAbsent {
+                param: name(Param::Variant),
+                asked: asked.clone(),
+                holdings: holdings(present),
+            },
+            QueryError::Store(_) => return None,
+        })
     }
 }
 

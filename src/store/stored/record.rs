@@ -235,7 +235,7 @@ mod tests {
     }
 
     #[test]
-    fn records_of_older_databases_gain_the_newer_fields_at_the_end() {
+    fn records_of_older_databases_gain_the_newer_fields() {
         let old = r#"{"variant":"filipino","notation":"numeric","status":"illegal","plies":3,"reached":2,"interpretations":1,"ply":3,"move_number":2,"side":"white","token":"18-13","fen":"W:W1:B2","candidates":[],"resolved":[{"ply":1,"token":"x","candidates":["a","b"]}],"message":"m"}"#;
         let record: RecordBody = serde_json::from_str(old).unwrap();
         assert_eq!(record.status, Status::Illegal);
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(
             again,
             format!(
-                "{},\"variant_from\":null,\"reads_ok_under\":[]}}",
+                "{},\"message_key\":null,\"variant_from\":null,\"reads_ok_under\":[]}}",
                 &old[..old.len() - 1]
             )
         );
