@@ -72,13 +72,27 @@ pub struct DateRange {
     to_prefix: Option<String>,
 }
 
-/// Why a `--date` cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?}: {reason}")]
+/// Why a `--date` cannot be read: the range as written, then why (the
+/// range named once: a reason that begins with it, a single date's, is
+/// the whole message).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DateRangeError {
     text: String,
     reason: String,
 }
+
+impl std::fmt::Display for DateRangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let named = format!("{:?}", self.text.trim());
+        if self.reason.starts_with(&named) {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "{:?}: {}", self.text, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for DateRangeError {}
 
 impl DateRangeError {
     /// Why, without the range as written.
@@ -1421,7 +1435,16 @@ mod tests {
         assert_eq!(e.param, Param::Date);
         assert_eq!(
             e.worded(Wording::Options),
-            "--date \"2019.13\": \"2019.13\": there is no month 13"
+            "--date \"2019.13\": there is no month 13"
+        );
+        // A range names the end that is wrong after the whole range.
+        let e = parse(GameFilterText {
+            date: Some("2019..2020.13"),
+            ..Default::default()
+        });
+        assert_eq!(
+            e.worded(Wording::Parameters),
+            "date \"2019..2020.13\": \"2020.13\": there is no month 13"
         );
         assert_eq!(e.to_string(), e.worded(Wording::Parameters));
         let e = parse(GameFilterText {
