@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "",
         &[
-            &["escape", "quote", "fs_error"],
+            &["escape", "quote", "fs_error", "message"],
             &["rules"],
             &["notation"],
             &["pattern"],

@@ -98,6 +98,7 @@ pub mod export;
 pub(crate) mod fs_error;
 #[doc(hidden)]
 pub mod generate;
+pub mod message;
 pub mod notation;
 pub mod openings;
 pub mod pattern;

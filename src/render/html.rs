@@ -500,6 +500,7 @@ mod tests {
             opening: None,
             ballot: None,
             result_check: crate::replay::ResultCheck::Unknown,
+            first_side: crate::rules::Color::White,
         }
     }
 

@@ -37,6 +37,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::message::RecordMessage;
 use crate::notation::{Fen, MoveToken, Notation, SquareToken};
 use crate::pdn::GameType;
 use crate::rules::{
@@ -267,7 +268,7 @@ pub enum Reading {
         /// The rules it would have been read by, if known.
         rules: Option<Rules>,
         /// Why.
-        message: String,
+        message: RecordMessage,
         /// Where those rules came from.
         from: VariantFrom,
     },
@@ -321,7 +322,9 @@ pub fn read_record_in(
         Some(Err(err)) => {
             return Reading::Unreadable {
                 rules: overrides.rules,
-                message: format!("FEN: {err}"),
+                message: RecordMessage::UnusableFen {
+                    why: err.to_string(),
+                },
                 from: if overrides.rules.is_some() {
                     VariantFrom::Forced
                 } else {
@@ -344,10 +347,10 @@ pub fn read_record_in(
     if text.moves.len() > MAX_PLIES {
         return Reading::Unreadable {
             rules: plan.candidates(&record, overrides).next().map(|c| c.rules),
-            message: format!(
-                "{} plies: over the limit of {MAX_PLIES} plies per game",
-                text.moves.len()
-            ),
+            message: RecordMessage::TooManyPlies {
+                plies: text.moves.len(),
+                most: MAX_PLIES,
+            },
             from: plan.from,
         };
     }
@@ -355,7 +358,7 @@ pub fn read_record_in(
     let Some(mut reading) = best else {
         return Reading::Unreadable {
             rules: None,
-            message: "no rules fit the record's squares".to_string(),
+            message: RecordMessage::NoRulesFit,
             from: plan.from,
         };
     };
@@ -813,14 +816,22 @@ impl<'t, 'a> Record<'t, 'a> {
             Some(fen) => {
                 let mut setup = match fen.setup(rules.geometry) {
                     Ok(setup) => setup,
-                    Err(err) => return unreadable(format!("FEN: {err}")),
+                    Err(err) => {
+                        return unreadable(RecordMessage::UnusableFen {
+                            why: err.to_string(),
+                        });
+                    }
                 };
                 if setup.side.is_none() {
                     setup.side = Some(side_of_first_move(&setup, first, notation, &rules));
                 }
                 match Position::from_setup(&setup, &rules) {
                     Ok(position) => position,
-                    Err(err) => return unreadable(format!("FEN: {err}")),
+                    Err(err) => {
+                        return unreadable(RecordMessage::UnusableFen {
+                            why: err.to_string(),
+                        });
+                    }
                 }
             }
         };
@@ -1073,7 +1084,7 @@ mod tests {
                 replay.interpretations,
             ),
             Reading::Unsupported { message, .. } => (message.clone(), None, 0, None),
-            Reading::Unreadable { message, .. } => (message.clone(), None, 0, None),
+            Reading::Unreadable { message, .. } => (message.to_string(), None, 0, None),
         }
     }
 

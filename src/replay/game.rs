@@ -1,6 +1,7 @@
 //! Checking one game as read: detection, replay of the main line and of
 //! its variations, and the record of `check`.
 
+use crate::message::RecordMessage;
 use crate::notation::Notation;
 use crate::pdn::{Game, Line, Ply, Position as TextPosition, Severity};
 use crate::rules::{Position, Preset, Rules};
@@ -465,7 +466,7 @@ fn read_game(
     match reader_error {
         Some(message) => Reading::Unreadable {
             rules: overrides.rules,
-            message: format!("the text cannot be read: {message}"),
+            message: RecordMessage::TextUnreadable { why: message },
             from: if overrides.rules.is_some() {
                 VariantFrom::Forced
             } else {

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::detect::{Reading, VariantFrom};
 use super::interpret::Limit;
+use crate::message::{AgainstTag, RecordMessage};
 use crate::notation::{Notation, write_fen};
 use crate::pdn::{Game, Ply};
 use crate::rules::{Color, Move, Rules};
@@ -146,6 +147,11 @@ pub struct RecordBody {
     pub resolved: Vec<ResolvedRecord>,
     /// A line for people; `None` when ok.
     pub message: Option<String>,
+    /// The same as a code and its parts, for front ends that word it in
+    /// another language (`None` when ok, and in records stored before
+    /// messages had codes).
+    #[serde(default)]
+    pub message_key: Option<RecordMessage>,
     /// Where the rules came from: `forced`, `tag`, `inferred`, `default`
     /// (`None` in a stored record of a game stored before rules were
     /// inferred, until `recheck`).
@@ -158,6 +164,12 @@ pub struct RecordBody {
 }
 
 impl RecordBody {
+    /// Sets the record's message: its text and its code.
+    pub fn say(&mut self, message: RecordMessage) {
+        self.message = Some(message.to_string());
+        self.message_key = Some(message);
+    }
+
     /// The record of an `ok` game of `plies` plies without resolved
     /// ambiguities (what the store's columns say of a game that keeps no
     /// record).
@@ -177,6 +189,7 @@ impl RecordBody {
             candidates: Vec::new(),
             resolved: Vec::new(),
             message: None,
+            message_key: None,
             variant_from: None,
             reads_ok_under: Vec::new(),
         }
@@ -258,7 +271,7 @@ impl CheckRecord {
                 record.outcome.variant = rules.map_or_else(|| "unknown".to_string(), |r| r.name());
                 record.outcome.status = Status::Unreadable;
                 record.outcome.plies = None;
-                record.outcome.message = Some(message.clone());
+                record.outcome.say(message.clone());
                 return record;
             }
             Reading::Replayed {
@@ -354,27 +367,23 @@ impl Read<'_> {
     fn past_the_limit(&self, record: &mut RecordBody, limit: Limit) {
         let replay = self.replay;
         record.status = Status::Ambiguous;
-        let stop = replay.reached + 1;
-        let what = match limit {
-            Limit::PositionsPerPly => {
-                format!(
-                    "more than {} positions",
-                    super::interpret::MAX_POSITIONS_PER_PLY
-                )
-            }
-            Limit::Tracked => format!(
-                "more than {} positions and moves in all",
-                super::interpret::MAX_TRACKED
-            ),
-        };
         if let Some((ply, moves)) = &replay.divergence {
             self.set_ply(record, *ply);
             record.candidates = names(moves);
         }
-        record.message = Some(format!(
-            "readings multiply past the replay limit ({what} at ply {stop}): replay stopped after ply {}",
-            replay.reached
-        ));
+        let (ply, reached) = (replay.reached + 1, replay.reached);
+        record.say(match limit {
+            Limit::PositionsPerPly => RecordMessage::TooManyPositions {
+                most: super::interpret::MAX_POSITIONS_PER_PLY,
+                ply,
+                reached,
+            },
+            Limit::Tracked => RecordMessage::TooManyTracked {
+                most: super::interpret::MAX_TRACKED,
+                ply,
+                reached,
+            },
+        });
     }
 
     /// No reading goes on past `reached`: illegal; `contradiction` is
@@ -383,7 +392,7 @@ impl Read<'_> {
         &self,
         record: &mut RecordBody,
         notation: Option<Notation>,
-        contradiction: Option<String>,
+        contradiction: Option<AgainstTag>,
     ) {
         record.status = Status::Illegal;
         let ply = self.replay.reached + 1;
@@ -393,13 +402,14 @@ impl Read<'_> {
             .get(ply - 1)
             .map_or("", |p| self.game.ply_text(p));
         let written = self.plies.get(ply - 1).and_then(Ply::move_token);
-        let mut message = format!(
-            "ply {} {token} {}",
+        record.say(why_illegal(
             ply_label(self.rules, self.start_side, ply),
-            why_illegal(token, written, notation, self.rules)
-        );
-        message.push_str(contradiction.as_deref().unwrap_or_default());
-        record.message = Some(message);
+            token,
+            written,
+            notation,
+            self.rules,
+            contradiction,
+        ));
     }
 
     /// Every move read: ambiguous when several complete readings part.
@@ -412,31 +422,41 @@ impl Read<'_> {
             self.set_ply(record, *ply);
             record.candidates = names(moves);
             let label = ply_label(self.rules, self.start_side, *ply);
-            record.message = Some(format!(
-                "ply {label} {} fits {} moves that each lead to a complete reading ({}); {n} readings in all",
-                record.token.clone().unwrap_or_default(),
-                moves.len(),
-                record.candidates.join(", ")
-            ));
+            record.say(RecordMessage::Ambiguous {
+                ply: label,
+                token: record.token.clone().unwrap_or_default(),
+                moves: moves.len(),
+                candidates: record.candidates.join(", "),
+                readings: n,
+            });
         }
     }
 }
 
-/// Why `token`, the written move (when it reads as one) where no reading
-/// goes on, is not a move there.
+/// Why `token`, the written move (when it reads as one) at `ply` (its
+/// label) where no reading goes on, is not a move there; `tag`, what the
+/// tags say that the moves contradict.
 fn why_illegal(
+    ply: String,
     token: &str,
     written: Option<&crate::notation::MoveToken>,
     notation: Option<Notation>,
     rules: &Rules,
-) -> String {
+    tag: Option<AgainstTag>,
+) -> RecordMessage {
+    let token = token.to_string();
     match (written, notation) {
-        (None, _) if is_unknown_move(token) => "is an unknown move".to_string(),
-        (None, _) => "is not a move".to_string(),
+        (None, _) if is_unknown_move(&token) => RecordMessage::UnknownMove { ply, token, tag },
+        (None, _) => RecordMessage::NotAMove { ply, token, tag },
         (Some(t), Some(n)) if t.square_sets(n, rules.geometry).is_err() => {
-            format!("names a square that {n} notation does not have")
+            RecordMessage::NoSuchSquare {
+                ply,
+                token,
+                notation: n.to_string(),
+                tag,
+            }
         }
-        _ => "is illegal".to_string(),
+        _ => RecordMessage::IllegalMove { ply, token, tag },
     }
 }
 
@@ -444,7 +464,7 @@ fn why_illegal(
 /// under which it reads ok (`others`): what to add to its message, as
 /// `; the tag says international, but the moves are on 8×8 and read ok as
 /// russian`.
-fn tag_contradicted(tagged: &Rules, others: &[Rules]) -> Option<String> {
+fn tag_contradicted(tagged: &Rules, others: &[Rules]) -> Option<AgainstTag> {
     let board = |r: &Rules| (r.geometry.width(), r.geometry.height());
     let elsewhere: Vec<&Rules> = others
         .iter()
@@ -452,11 +472,11 @@ fn tag_contradicted(tagged: &Rules, others: &[Rules]) -> Option<String> {
         .collect();
     let (width, height) = board(elsewhere.first()?);
     let names: Vec<String> = elsewhere.iter().map(|r| r.name()).collect();
-    Some(format!(
-        "; the tag says {}, but the moves are on {width}×{height} and read ok as {}",
-        tagged.preset.name(),
-        names.join(", ")
-    ))
+    Some(AgainstTag {
+        tag: tagged.preset.name().to_string(),
+        board: format!("{width}×{height}"),
+        read_ok_as: names.join(", "),
+    })
 }
 
 /// Whether a written move stands for an unknown move (`- -`).

@@ -468,6 +468,26 @@ pub enum RulesError {
     Switch(#[from] SwitchError),
 }
 
+impl RulesError {
+    /// The message of a parameter `param` whose value names no rules,
+    /// as a code and its parts.
+    pub fn said(&self, param: String) -> crate::message::RequestMessage {
+        use crate::message::RequestMessage;
+        match self {
+            RulesError::UnknownPreset(name) => RequestMessage::UnknownVariant {
+                param,
+                value: name.clone(),
+                expected: Preset::ALL.map(Preset::name).join(", "),
+                why: self.to_string(),
+            },
+            RulesError::Switch(e) => RequestMessage::BadRules {
+                param,
+                why: e.to_string(),
+            },
+        }
+    }
+}
+
 impl Rules {
     /// Whether every capture is legal when any is: no majority, king-first,
     /// most-kings or king-met-first rule chooses among them.

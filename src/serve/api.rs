@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::error::{ApiError, JsonRecords, json};
 use super::params::{Params, shown};
 use super::state::AppState;
+use crate::message::RequestMessage;
 use crate::notation::Notation;
 use crate::pattern::Colours;
 use crate::replay::Status;
@@ -68,9 +69,7 @@ fn notation(params: &Params) -> Result<Option<Notation>, ApiError> {
 /// and `--moves`.
 fn asked_position(store: &Store, params: &Params) -> Result<PositionQuery, ApiError> {
     if params.text("fen").is_some() && params.text("moves").is_some() {
-        return Err(ApiError::bad_request(
-            "give fen or moves, not both".to_string(),
-        ));
+        return Err(ApiError::bad_request(RequestMessage::FenAndMoves));
     }
     Ok(store.position_query(
         params.text("fen"),
@@ -114,7 +113,7 @@ pub async fn tree(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery)
     let asked = notation(&params)?;
     let games = filter_text(&params, None)
         .parse()
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| ApiError::bad_request(e.said(Wording::Parameters)))?;
     let moves = state
         .with_store(move |store| {
             let query = asked_position(store, &params)?;
@@ -153,7 +152,7 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
     let filter = filter_text(&params, None)
         .parse()
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| ApiError::bad_request(e.said(Wording::Parameters)))?;
     let colours = params
         .parsed("colours", |c| c.parse::<Colours>())?
         .unwrap_or_default();
@@ -166,9 +165,7 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
                     .iter()
                     .any(|name| params.text(name).is_some());
             if by_criteria && (params.text("fen").is_some() || params.text("moves").is_some()) {
-                return Err(ApiError::bad_request(
-                    "give fen or moves, or pattern, material and manoeuvre, not both".to_string(),
-                ));
+                return Err(ApiError::bad_request(RequestMessage::PositionAndCriteria));
             }
             let query = asked_position(store, &params)?;
             let mut found = JsonRecords::default();
@@ -196,7 +193,7 @@ pub async fn search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
                     colours,
                     &query.rules,
                 )
-                .map_err(|e| ApiError::bad_request(e.worded(Wording::Parameters)))?;
+                .map_err(|e| ApiError::bad_request(e.said(Wording::Parameters)))?;
                 store.each_pattern_hit(
                     &sought,
                     &query.filter,
@@ -230,15 +227,15 @@ pub async fn games(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery
         Some((_, Ok(sort))) => sort,
         // The value as messages show it, cut when long.
         Some((other, Err(_))) => {
-            return Err(ApiError::bad_request(format!(
-                "sort: {} is not id, date, event or player",
-                shown(other)
-            )));
+            return Err(ApiError::bad_request(RequestMessage::BadSort {
+                param: "sort".to_string(),
+                value: shown(other),
+            }));
         }
     };
     let filter = filter_text(&params, params.text("variant"))
         .parse()
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| ApiError::bad_request(e.said(Wording::Parameters)))?;
     let (rows, total) = state
         .with_store(move |store| {
             let mut rows = JsonRecords::default();
@@ -264,10 +261,7 @@ pub async fn report(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
     let limit = params.number("limit", 50, 1..=MAX_LIMIT)?;
     let offset = params.number("offset", 0, 0..=MAX_OFFSET)?;
     let statuses = params.statuses("status")?;
-    if let Some(variant) = params.text("variant") {
-        crate::rules::Rules::parse(variant)
-            .map_err(|e| ApiError::bad_request(format!("variant: {e}")))?;
-    }
+    super::params::rules(&params, "variant")?;
     let filter = ProblemFilter {
         statuses,
         resolved: params.flag("resolved")?,
@@ -310,12 +304,7 @@ pub fn game_id(text: &str) -> Result<i64, ApiError> {
     text.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
-        .ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "{} is not a game id (a number from 1)",
-                shown(text)
-            ))
-        })
+        .ok_or_else(|| ApiError::bad_request(RequestMessage::NotAGameId { value: shown(text) }))
 }
 
 /// `GET /api/game/ID`: as `show --json`, with every move of the main line
@@ -336,7 +325,12 @@ pub async fn game(
         .text("notation")
         .map(|n| n.parse::<Notation>())
         .transpose()
-        .map_err(|e| ApiError::bad_request(format!("notation: {e}")))?;
+        .map_err(|e| {
+            ApiError::bad_request(RequestMessage::BadValue {
+                param: "notation".to_string(),
+                why: e.to_string(),
+            })
+        })?;
     let detail = state
         .with_store(move |store| {
             store
@@ -344,7 +338,15 @@ pub async fn game(
                 .map_err(|e| match e {
                     ViewError::NotFound(m) => ApiError::not_found(m),
                     ViewError::Store(e) => e.into(),
-                    e => ApiError::bad_request(e.worded(Wording::Parameters)),
+                    ViewError::Value { param, why } => {
+                        ApiError::bad_request(RequestMessage::BadValue {
+                            param: Wording::Parameters.name(param),
+                            why,
+                        })
+                    }
+                    ViewError::NoBoard(why) => {
+                        ApiError::bad_request(RequestMessage::NoBoard { why })
+                    }
                 })
         })
         .await?;

@@ -13,11 +13,13 @@ use super::error::ApiError;
 use super::params::{Params, shown};
 use super::state::AppState;
 use crate::export::{ExportOptions, Paths};
+use crate::message::RequestMessage;
 use crate::notation::Notation;
 use crate::replay::Status;
 use crate::rules::Rules;
 use crate::store::export::{ExportChoice, ExportError};
 use crate::store::games::GameFilterText;
+use crate::store::param::Wording;
 use crate::store::query::VariantFilter;
 use crate::store::{GameId, Store};
 
@@ -104,9 +106,12 @@ fn read(params: Params) -> Result<Asked, ApiError> {
         .all("game")
         .into_iter()
         .map(|id| {
-            super::api::game_id(id.trim())
-                .map(GameId)
-                .map_err(|e| ApiError::bad_request(format!("game: {}", e.message)))
+            super::api::game_id(id.trim()).map(GameId).map_err(|e| {
+                ApiError::bad_request(RequestMessage::BadValue {
+                    param: "game".to_string(),
+                    why: e.message,
+                })
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let paths = params
@@ -147,15 +152,13 @@ fn choose(store: &Store, asked: Asked) -> Result<ExportChoice, ApiError> {
         params.text("variant"),
     );
     if fen.is_some() && moves.is_some() {
-        return Err(ApiError::bad_request(
-            "give fen or moves, not both".to_string(),
-        ));
+        return Err(ApiError::bad_request(RequestMessage::FenAndMoves));
     }
     let at = match fen.is_some() || moves.is_some() {
         true => Some(store.position_query(fen, moves, variant)?),
         false => {
             if let Some(v) = variant {
-                Rules::parse(v).map_err(|e| ApiError::bad_request(format!("variant: {e}")))?;
+                Rules::parse(v).map_err(super::params::unknown_variant)?;
             }
             None
         }
@@ -174,7 +177,7 @@ fn choose(store: &Store, asked: Asked) -> Result<ExportChoice, ApiError> {
         colour: params.text("colour"),
     }
     .parse()
-    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    .map_err(|e| ApiError::bad_request(e.said(Wording::Parameters)))?;
     let canonical = match asked.canonical_names {
         true => store.canonical_names()?,
         false => HashMap::new(),

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
+use crate::message::RequestMessage;
 use crate::store::StoreError;
 use crate::store::param::Wording;
 use crate::store::query::QueryError;
@@ -21,6 +22,9 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which the client may ask again (`Retry-After`).
     pub retry_after: Option<u32>,
+    /// The message as a code and its parts (every 400 has one), written
+    /// beside it as `code` and `parts`.
+    pub said: Option<Box<RequestMessage>>,
 }
 
 impl ApiError {
@@ -30,12 +34,17 @@ impl ApiError {
             status,
             message,
             retry_after: None,
+            said: None,
         }
     }
 
-    /// 400: the request cannot be read.
-    pub fn bad_request(message: String) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
+    /// 400: the request cannot be read, and why.
+    pub fn bad_request(said: RequestMessage) -> ApiError {
+        ApiError {
+            message: said.to_string(),
+            said: Some(Box::new(said)),
+            ..ApiError::new(StatusCode::BAD_REQUEST, String::new())
+        }
     }
 
     /// 404: nothing there.
@@ -72,16 +81,21 @@ impl From<StoreError> for ApiError {
 
 impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
-        match e {
-            QueryError::Store(e) => e.into(),
-            other => ApiError::bad_request(other.worded(Wording::Parameters)),
+        match (e.said(Wording::Parameters), e) {
+            (Some(said), _) => ApiError::bad_request(said),
+            (None, QueryError::Store(e)) => e.into(),
+            (None, other) => ApiError::unavailable(other.to_string()),
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response = json(self.status, &serde_json::json!({ "error": self.message }));
+        let body = Refusal {
+            error: &self.message,
+            said: self.said.as_deref(),
+        };
+        let mut response = json(self.status, &body);
         if let Some(seconds) = self.retry_after {
             response
                 .headers_mut()
@@ -89,6 +103,15 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// The body of a refusal: `{"error": "…"}`, and for a 400 the message's
+/// `code` and `parts` beside it.
+#[derive(Serialize)]
+struct Refusal<'a> {
+    error: &'a str,
+    #[serde(flatten)]
+    said: Option<&'a RequestMessage>,
 }
 
 /// JSON as serde_json writes it compactly, but for `<`, `>` and `&`,

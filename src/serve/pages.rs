@@ -8,10 +8,11 @@ use axum::response::{IntoResponse, Response};
 use super::api::game_id;
 use super::error::ApiError;
 use super::params::Params;
+use crate::message::RequestMessage;
 use crate::notation::Notation;
 use crate::render::Board;
 use crate::render::svg;
-use crate::rules::{Color, Move, Rules};
+use crate::rules::{Color, Move};
 use crate::store::query::position_from_fen;
 
 /// A built-in file: its name under `/assets/`, type and content.
@@ -232,10 +233,14 @@ pub async fn board(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
             "clickable",
         ],
     )?;
-    let asked = params.parsed("variant", Rules::parse)?;
+    let asked = super::params::rules(&params, "variant")?;
     let (mut position, rules) = match params.text("fen") {
-        Some(fen) => position_from_fen(fen, asked.as_ref())
-            .map_err(|e| ApiError::bad_request(format!("fen: {e}")))?,
+        Some(fen) => position_from_fen(fen, asked.as_ref()).map_err(|e| {
+            ApiError::bad_request(RequestMessage::BadFen {
+                param: "fen".to_string(),
+                why: e.to_string(),
+            })
+        })?,
         None => {
             let rules = asked.unwrap_or_default();
             (crate::rules::Position::initial(&rules), rules)
@@ -251,10 +256,13 @@ pub async fn board(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
             .find(|m| m.full_numeric() == token)
             .copied()
             .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "{what}: {} is not a legal move of the position",
-                    super::params::shown(token)
-                ))
+                ApiError::bad_request(RequestMessage::BadMoves {
+                    param: what.to_string(),
+                    why: format!(
+                        "{} is not a legal move of the position",
+                        super::params::shown(token)
+                    ),
+                })
             })
     };
     let mut last = None;

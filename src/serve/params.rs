@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use super::error::ApiError;
+use crate::message::RequestMessage;
 use crate::replay::Status;
 
 /// The longest value read, in bytes (a move list of a long game fits).
@@ -45,21 +46,24 @@ impl Params {
         for (name, value) in pairs {
             if !names.contains(&name.as_str()) {
                 let shown: String = name.chars().take(40).collect();
-                return Err(ApiError::bad_request(format!(
-                    "unknown parameter {shown:?}; this route takes: {}",
-                    names.join(", ")
-                )));
+                return Err(ApiError::bad_request(RequestMessage::UnknownParameter {
+                    name: format!("{shown:?}"),
+                    takes: names.join(", "),
+                }));
             }
             if value.len() > MAX_VALUE {
-                return Err(ApiError::bad_request(format!(
-                    "{name}: {} bytes; at most {MAX_VALUE} are read",
-                    value.len()
-                )));
+                return Err(ApiError::bad_request(RequestMessage::TooLong {
+                    param: name,
+                    bytes: value.len(),
+                    most: MAX_VALUE,
+                }));
             }
             if REPEATABLE.contains(&name.as_str()) {
                 lists.entry(name).or_default().push(value);
             } else if values.insert(name.clone(), value).is_some() {
-                return Err(ApiError::bad_request(format!("{name}: given twice")));
+                return Err(ApiError::bad_request(RequestMessage::GivenTwice {
+                    param: name,
+                }));
             }
         }
         Ok(Params { values, lists })
@@ -102,12 +106,12 @@ impl Params {
             return Ok(default);
         };
         let out_of_range = || {
-            ApiError::bad_request(format!(
-                "{name}: {} is not a whole number from {} to {}",
-                shown(text),
-                range.start(),
-                range.end()
-            ))
+            ApiError::bad_request(RequestMessage::NotInRange {
+                param: name.to_string(),
+                value: shown(text),
+                low: range.start().to_string(),
+                high: range.end().to_string(),
+            })
         };
         let value: T = text.trim().parse().map_err(|_| out_of_range())?;
         if range.contains(&value) {
@@ -125,10 +129,10 @@ impl Params {
         match self.text(name).map(str::to_ascii_lowercase).as_deref() {
             None | Some("0" | "false" | "off") => Ok(false),
             Some("1" | "true" | "on") => Ok(true),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "{name}: {} is not 1 or 0",
-                shown(other)
-            ))),
+            Some(other) => Err(ApiError::bad_request(RequestMessage::NotAFlag {
+                param: name.to_string(),
+                value: shown(other),
+            })),
         }
     }
 
@@ -143,7 +147,14 @@ impl Params {
         parse: impl FnOnce(&str) -> Result<T, E>,
     ) -> Result<Option<T>, ApiError> {
         self.text(name)
-            .map(|text| parse(text).map_err(|e| ApiError::bad_request(format!("{name}: {e}"))))
+            .map(|text| {
+                parse(text).map_err(|e| {
+                    ApiError::bad_request(RequestMessage::BadValue {
+                        param: name.to_string(),
+                        why: e.to_string(),
+                    })
+                })
+            })
             .transpose()
     }
 
@@ -169,9 +180,23 @@ fn decode(part: &str) -> Result<String, ApiError> {
     percent_encoding::percent_decode_str(&spaced)
         .decode_utf8()
         .map(|text| text.into_owned())
-        .map_err(|_| {
-            ApiError::bad_request("the query string cannot be read: it is not UTF-8".into())
-        })
+        .map_err(|_| ApiError::bad_request(RequestMessage::NotUtf8))
+}
+
+/// A variant parameter that names no rules (`variant: …`, 400).
+pub fn unknown_variant(e: crate::rules::RulesError) -> ApiError {
+    ApiError::bad_request(e.said("variant".to_string()))
+}
+
+/// The rules a parameter names, if given.
+///
+/// # Errors
+/// A name that is no variant.
+pub fn rules(params: &Params, name: &str) -> Result<Option<crate::rules::Rules>, ApiError> {
+    params
+        .text(name)
+        .map(|v| crate::rules::Rules::parse(v).map_err(unknown_variant))
+        .transpose()
 }
 
 /// A value as it appears in a message: quoted, cut at 40 characters.

@@ -19,10 +19,7 @@ pub async fn players(
 ) -> Result<Response, ApiError> {
     let params = Params::parse(query.as_deref(), &["variant", "min_games"])?;
     let min_games = params.number("min_games", 0u64, 0..=u64::from(u32::MAX))?;
-    if let Some(variant) = params.text("variant") {
-        crate::rules::Rules::parse(variant)
-            .map_err(|e| ApiError::bad_request(format!("variant: {e}")))?;
-    }
+    super::params::rules(&params, "variant")?;
     let rows = state
         .with_store(move |store| Ok(store.players(params.text("variant"), min_games)?))
         .await?;

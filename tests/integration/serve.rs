@@ -608,3 +608,146 @@ fn the_site_has_an_icon() {
     let page = server.get("/");
     assert!(page.body.contains(r#"rel="icon""#), "{}", page.body);
 }
+
+#[test]
+fn every_listing_row_says_who_moves_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("two.pdn");
+    std::fs::write(
+        &pdn,
+        "[White \"Wyllie\"]\n[Black \"Anderson\"]\n[GameType \"21\"]\n[Result \"1-0\"]\n\n\
+         1. 11-15 23-19 2. 8-11 22-17 1-0\n\n\
+         [White \"Derkx\"]\n[Black \"Meijer\"]\n[GameType \"20\"]\n[Result \"2-0\"]\n\n\
+         1. 32-28 19-23 2. 28x19 14x23 2-0\n",
+    )
+    .unwrap();
+    let db = dir.path().join("db.sqlite");
+    let (_, err, code) = run(&db, &["import", "--quiet", pdn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let first = |rows: &Value| -> Vec<(String, String)> {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let variant = r["variant"].as_str().unwrap();
+                (
+                    variant.to_string(),
+                    r["first_side"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let both = vec![
+        ("english".to_string(), "black".to_string()),
+        ("international".to_string(), "white".to_string()),
+    ];
+    let (out, err, code) = run(&db, &["games", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first(&Value::Array(json_lines(&out))), both);
+    let server = Server::start(&db, &[]);
+    assert_eq!(first(&server.json("/api/games")), both);
+    assert_eq!(first(&server.json("/api/games?player=Anderson")), both[..1]);
+    assert_eq!(first(&server.json("/api/report?status=ok")), both);
+    assert_eq!(
+        first(&server.json("/api/search?variant=english&moves=11-15")),
+        both[..1]
+    );
+    assert_eq!(
+        first(&server.json("/api/search?variant=international&moves=32-28")),
+        both[1..]
+    );
+    for (id, side) in [(1, "black"), (2, "white")] {
+        assert_eq!(server.json(&format!("/api/game/{id}"))["first_side"], side);
+    }
+    // The explorer's line numbers its moves from the same side.
+    let line = server.json("/api/position?variant=english");
+    assert_eq!(line["first_side"], "black");
+}
+
+#[test]
+fn refusals_and_record_messages_carry_a_code_and_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sample_db(dir.path());
+    let messages = crate_path("tests/data/messages.pdn");
+    let (_, err, code) = run(&db, &["import", "--quiet", messages.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let server = Server::start(&db, &[]);
+    let refused = |target: &str, code: &str| -> Value {
+        let r = server.get(target);
+        assert_eq!(r.status, 400, "{target}: {}", r.body);
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["code"], code, "{target}: {body}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}"
+        );
+        body["parts"].clone()
+    };
+    let parts = refused("/api/games?date=2019.13", "bad_date_range");
+    assert_eq!(
+        (&parts["param"], &parts["value"]),
+        (&"date".into(), &"2019.13".into())
+    );
+    let parts = refused(
+        "/api/position?variant=filipino&moves=22-18,22-17",
+        "move_not_legal_here",
+    );
+    assert_eq!(parts["ply"], 2);
+    assert_eq!(parts["token"], "\"22-17\"");
+    assert!(
+        parts["legal"].as_str().unwrap().contains("11-15"),
+        "{parts}"
+    );
+    let parts = refused(
+        "/api/search?variant=filipino&pattern=W%3AW99",
+        "bad_pattern",
+    );
+    assert_eq!(parts["param"], "pattern");
+    let parts = refused("/api/tree?variant=chess", "unknown_variant");
+    assert_eq!(parts["value"], "chess");
+    assert!(
+        parts["expected"]
+            .as_str()
+            .unwrap()
+            .starts_with("filipino, ")
+    );
+    refused("/api/tree?fen=W:Wzz", "bad_fen");
+    refused("/api/games?limit=x", "not_in_range");
+    refused("/api/games?nothing=1", "unknown_parameter");
+    refused("/api/tree?fen=W:W21&moves=22-18", "fen_and_moves");
+    refused(
+        "/api/search?variant=filipino&moves=32-28",
+        "legal_elsewhere",
+    );
+    // The records of the report: the code and parts of their message.
+    let records = server.json("/api/report?file=messages");
+    let by_code: Vec<(String, String, Value)> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let key = &r["message_key"];
+            (
+                r["message"].as_str().unwrap().to_string(),
+                key["code"].as_str().unwrap().to_string(),
+                key["parts"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(by_code.len(), 2, "{records}");
+    let (message, code, parts) = &by_code[0];
+    assert_eq!(code, "illegal_move");
+    assert!(message.contains("; the tag says international, but the moves are on 8×8"));
+    assert_eq!(parts["tag"], "international");
+    assert_eq!(parts["board"], "8×8");
+    assert_eq!(parts["ply"], "1 (1.)");
+    let (message, code, parts) = &by_code[1];
+    assert_eq!(code, "unusable_fen");
+    assert_eq!(message, &format!("FEN: {}", parts["why"].as_str().unwrap()));
+    // `check --json` writes the same.
+    let (out, _, code) = run(&db, &["check", "--json", messages.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let checked = json_lines(&out);
+    assert_eq!(checked[0]["message_key"], Value::Null);
+    assert_eq!(checked[1]["message_key"]["code"], "illegal_move");
+}

@@ -20,11 +20,26 @@ where
     F: FnOnce(Client, String, PathBuf) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send,
 {
+    walk_db_with(test, language, &[], walk).await;
+}
+
+/// As [`walk_db`], the files `more` (paths from the crate's directory)
+/// imported too.
+async fn walk_db_with<F, Fut>(test: &str, language: &str, more: &[&str], walk: F)
+where
+    F: FnOnce(Client, String, PathBuf) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
     let Some((_driver, client)) = browser_in(test, language).await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let db = sample_db(dir.path());
+    for file in more {
+        let path = super::crate_path(file);
+        let (_, err, code) = run(&db, &["import", "--quiet", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+    }
     let server = Server::start(&db, &[]);
     let base = format!("http://{}", server.address);
     let walker = client.clone();
@@ -465,26 +480,96 @@ async fn no_english_left(client: &Client, base: &str, language: &str) {
     }
 }
 
+/// The pages showing what the server says in words of its own — a
+/// record's message (a tag the moves contradict, a set-up that cannot be
+/// used), a result the moves contradict, a refused request (moves, a
+/// pattern, a variant, a date range) — say it in the browser's language:
+/// none of the server's English is left in the part that shows it.
+async fn no_server_english_left(client: &Client, base: &str, language: &str, db: &std::path::Path) {
+    let (out, err, code) = run(db, &["games", "--json", "--event", "Result contradicted"]);
+    assert_eq!(code, 0, "{err}");
+    let contradicted = super::json_lines(&out)[0]["game"].as_i64().unwrap();
+    let pages: [(String, &str, &[&str]); 6] = [
+        (
+            "/report?file=messages".to_string(),
+            "#problems tbody",
+            &["the tag says", "is illegal", "FEN: invalid", "two pieces"],
+        ),
+        (
+            format!("/game/{contradicted}"),
+            "#fault",
+            &["Result tag differs"],
+        ),
+        (
+            "/?variant=filipino&moves=22-18,22-17".to_string(),
+            "#message",
+            &["is not a legal move", "legal:"],
+        ),
+        (
+            "/?variant=filipino&edit=1&pattern=W%3AW99&search=pattern".to_string(),
+            "#hits",
+            &["is not on the", "board"],
+        ),
+        (
+            "/?variant=chess".to_string(),
+            "#message",
+            &["unknown variant", "expected"],
+        ),
+        (
+            "/?variant=filipino&date=2019.13".to_string(),
+            "#tree-note",
+            &["there is no month", "date \""],
+        ),
+    ];
+    for (path, shown, english) in pages {
+        client.goto(&format!("{base}{path}")).await.unwrap();
+        let said = format!("((document.querySelector({shown:?}) || {{}}).textContent || '')");
+        until(
+            client,
+            &path,
+            &format!("return document.documentElement.lang === '{language}' && {said} !== ''"),
+        )
+        .await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let text = value(client, &format!("return {said}")).await;
+        let text = text.as_str().unwrap_or_default();
+        for words in english {
+            assert!(
+                !text.contains(words),
+                "{path} in {language}: {words:?} left in {text:?}"
+            );
+        }
+        let left = english_left(client).await;
+        assert!(left.is_empty(), "{path} in {language}: {left:#?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_page_leaves_a_translated_word_in_english() {
     for language in ["ru", "nl"] {
         let test = "no_page_leaves_a_translated_word_in_english";
-        walk_db(test, language, move |client, base, _db| async move {
-            no_english_left(&client, &base, language).await;
-            if language == "ru" {
-                client
-                    .goto(&format!("{base}/game/19?ply=69"))
-                    .await
-                    .unwrap();
-                until(
-                    &client,
-                    "the arrows",
-                    "return document.querySelectorAll('#board svg .arrow').length > 0",
-                )
-                .await;
-                shot(&client, "russian-viewer").await;
-            }
-        })
+        walk_db_with(
+            test,
+            language,
+            &["tests/data/messages.pdn"],
+            move |client, base, db| async move {
+                no_english_left(&client, &base, language).await;
+                no_server_english_left(&client, &base, language, &db).await;
+                if language == "ru" {
+                    client
+                        .goto(&format!("{base}/game/19?ply=69"))
+                        .await
+                        .unwrap();
+                    until(
+                        &client,
+                        "the arrows",
+                        "return document.querySelectorAll('#board svg .arrow').length > 0",
+                    )
+                    .await;
+                    shot(&client, "russian-viewer").await;
+                }
+            },
+        )
         .await;
     }
 }

@@ -1,14 +1,22 @@
 // Shared by every page: API calls, element building (text is always set as
 // text, never parsed as HTML), the board picture and the page's URL state.
 
-/** Fetches a JSON route; resolves to {data, total}; throws Error(message). */
+import { said } from "./i18n.js";
+
+/** Why the server refused: its message in the page's language, else its text. */
+function refusal(body) {
+  return said(body) ?? body.error;
+}
+
+/** Fetches a JSON route; resolves to {data, total}; throws Error(message),
+ * the server's message in the page's language. */
 export async function api(path, params = {}) {
   const url = path + query(params);
   const response = await fetch(url, { headers: { Accept: "application/json" } });
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const why = data && typeof data.error === "string" ? data.error : `${response.status} ${response.statusText}`;
+    const why = data && typeof data.error === "string" ? refusal(data) : `${response.status} ${response.statusText}`;
     throw new Error(why);
   }
   const total = response.headers.get("x-total-count");
@@ -61,7 +69,7 @@ export async function loadBoard(box, params) {
   const text = await response.text();
   if (!response.ok) {
     let why = text;
-    try { why = JSON.parse(text).error; } catch { /* keep the text */ }
+    try { why = refusal(JSON.parse(text)); } catch { /* keep the text */ }
     throw new Error(why);
   }
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
@@ -84,18 +92,20 @@ export function tag(tags, name) {
   return value === "" ? "?" : value;
 }
 
-/** The side that moves first in a game of `variant`: Black in English
- * checkers and pool, White elsewhere. */
-export function firstSide(variant) {
-  return /^(english|pool)\b/.test(variant || "") ? "black" : "white";
-}
-
 /** Both players as every page names them: the side that moves first
  * first, each with its colour ("Anderson (Black) – Wyllie (White)"). */
 export function players(tags, first) {
   const white = `${tag(tags, "White")} (White)`;
   const black = `${tag(tags, "Black")} (Black)`;
   return first === "black" ? `${black} – ${white}` : `${white} – ${black}`;
+}
+
+/** What a game's result check says when its result contradicts its
+ * moves ("" otherwise). */
+export function resultCheckText(check) {
+  if (check === "contradicts_position") return "the result contradicts the last position";
+  if (check === "contradicts_movetext") return "the Result tag differs from the result after the moves";
+  return "";
 }
 
 /** Who won, in words. */

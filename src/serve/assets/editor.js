@@ -6,7 +6,7 @@
 // lives in the URL: pattern, material, colours, search (exact or pattern)
 // and hits (the first hit shown).
 
-import { api, el, fill, firstSide, loadBoard, outcomeText, players, query, tag } from "./common.js";
+import { api, el, fill, loadBoard, outcomeText, players, query, tag } from "./common.js";
 
 const PAGE = 20;
 const SVG = "http://www.w3.org/2000/svg";
@@ -437,7 +437,7 @@ export class Editor {
       : null;
     return el("a", { className: "hit", href, "data-game": hit.game, "data-ply": hit.ply },
       picture,
-      el("span", { className: "who" }, players(hit.cleaned_tags, firstSide(hit.variant))),
+      el("span", { className: "who" }, players(hit.cleaned_tags, hit.first_side)),
       el("span", { className: "note" }, `${tag(hit.cleaned_tags, "Event")} · ${tag(hit.cleaned_tags, "Date")}`),
       el("span", { className: "note" }, `game ${hit.game} · ply ${hit.ply} · ${hit.result ?? "*"} (${outcomeText(hit.outcome)})`,
         hit.reversed ? el("span", { className: "badge reversed" }, "colours reversed") : null),

@@ -6,7 +6,7 @@
 // the page of games; with edit=1, the position editor (editor.js) and its
 // search.
 
-import { api, badge, el, fill, firstSide, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
+import { api, badge, el, fill, loadBoard, onStepKeys, outcomeText, pageParams, setPageParams, showSummary, tag } from "./common.js";
 import { Editor, marksOfFen, readSearch, searchParams, writePattern } from "./editor.js";
 
 const PAGE = 20;
@@ -140,12 +140,11 @@ async function drawBoard(mine) {
 
 function drawLine() {
   const items = [];
-  // A move number begins with the preset's first side (Black in English
-  // checkers and pool, White elsewhere).
-  const blackFirst = /^(english|pool)\b/.test(full.variant);
-  const firstSide = full.start_fen.startsWith(blackFirst ? "W" : "B") ? 1 : 0;
+  // A move number begins with the rules' first side: a line whose start
+  // has the other side to move begins half a move in.
+  const offset = full.start_fen.startsWith(full.first_side === "black" ? "W" : "B") ? 1 : 0;
   full.moves.forEach((move, i) => {
-    const half = i + firstSide;
+    const half = i + offset;
     if (half % 2 === 0) items.push(el("span", { className: "num" }, `${half / 2 + 1}.`));
     else if (i === 0) items.push(el("span", { className: "num" }, `${(half - 1) / 2 + 1}…`));
     const cls = ["mv", i + 1 === state.ply ? "current" : "", i + 1 > state.ply ? "ahead" : ""].join(" ");
@@ -199,7 +198,7 @@ async function drawGames(mine) {
   if (mine !== generation) return;
   document.dispatchEvent(new CustomEvent("explorer:games", { detail: { variant: full.variant, fen: here.fen, filters: { ...state.filters } } }));
   // Players in the order they move: Black first in English checkers and pool.
-  const order = firstSide(full.variant) === "black" ? ["Black", "White"] : ["White", "Black"];
+  const order = full.first_side === "black" ? ["Black", "White"] : ["White", "Black"];
   fill($("games-first"), order[0]);
   fill($("games-second"), order[1]);
   fill(body, found.data.map((g) => el("tr", { className: "clickable", "data-game": g.game, onclick: () => { location.href = `/game/${g.game}?ply=${g.ply}`; } },

@@ -5,8 +5,8 @@
 // puts the board there and the arrows step along it.
 // The URL holds the view: ply, variation, notation, flip, reading, tags.
 
-import { api, badge, el, fill, loadBoard, onStepKeys, pageParams, players, setPageParams, showSummary, tag } from "./common.js";
-import { listOf, sentence, t } from "./i18n.js";
+import { api, badge, el, fill, loadBoard, onStepKeys, pageParams, players, resultCheckText, setPageParams, showSummary, tag } from "./common.js";
+import { listOf, said, sentence, t } from "./i18n.js";
 
 /** The words the page shows. */
 const WORDS = {
@@ -280,12 +280,12 @@ async function show() {
 
 function drawFault(atFault) {
   const fault = game.fault;
-  if (!fault) { fill($("fault")); return; }
+  if (!fault) { fill($("fault"), resultCheckText(game.result_check)); return; }
   const parts = [];
   const where = el("a", { href: "#", onclick: (e) => { e.preventDefault(); state.reading = 0; state.path = []; drawReadings(); go(fault.ply - 1); } }, WORDS.partAt(fault.ply));
   if (fault.token === null || fault.token === undefined) {
     // No token to name: the record's own message says what is wrong.
-    parts.push(fault.message || "", " (", where, ")");
+    parts.push(said(fault.message_key) ?? fault.message ?? "", " (", where, ")");
   } else if (game.status === "ambiguous") {
     const named = (fault.candidates || []).map((c) => (c.name === c.move ? c.move : t(WORDS.numeric(c.name, c.move))));
     parts.push(...sentence(WORDS.readingsPart, where, fault.token, listOf(named)));

@@ -10,6 +10,13 @@
 // dates are written as the language writes them (Intl). A new language is
 // one table more.
 //
+// What the server says (a check record's message, a refused request) comes
+// with a code and its parts beside its English text (`{code, parts}`, see
+// docs/api.md); `said` gives a language's words for it from the table's
+// `said` templates (`{name}` a part as it is, `{name:n}` as a number,
+// `{name:t}` translated as a text of its own), the English text being
+// shown where a language has none.
+//
 // Texts are translated as they appear: the page's text is watched, so
 // what its script draws later is translated too. Names and other text from
 // the database are never looked up in the tables where a page marks them
@@ -104,7 +111,46 @@ const RU = {
     "the result contradicts the last position": "результат противоречит последней позиции",
     "the Result tag differs from the result after the moves": "тег Result расходится с результатом по ходам",
   },
+  said: {
+    illegal_move: "полуход {ply}: ход {token} недопустим",
+    not_a_move: "полуход {ply}: {token} — не ход",
+    unknown_move: "полуход {ply}: {token} — неизвестный ход",
+    no_such_square: "полуход {ply}: {token} называет поле, которого нет в нотации {notation}",
+    against_tag: "; тег называет {tag}, но ходы сделаны на доске {board} и читаются без ошибок как {read_ok_as}",
+    ambiguous: "полуход {ply}: {token} подходит к ходам ({moves:n}), каждый из которых ведёт к полному прочтению ({candidates}); всего прочтений: {readings:n}",
+    too_many_positions: "прочтения множатся сверх предела воспроизведения (больше {most:n} позиций на полуходе {ply}): воспроизведение остановлено после полухода {reached}",
+    too_many_tracked: "прочтения множатся сверх предела воспроизведения (больше {most:n} позиций и ходов всего на полуходе {ply}): воспроизведение остановлено после полухода {reached}",
+    unusable_fen: "FEN непригоден: {why:t}",
+    text_unreadable: "текст не читается: {why}",
+    too_many_plies: "полуходов: {plies:n} — больше предела в {most:n} полуходов на партию",
+    no_rules_fit: "ни одни правила не подходят к полям записи",
+    unknown_parameter: "неизвестный параметр {name}; этот адрес принимает: {takes}",
+    given_twice: "{param}: задан дважды",
+    too_long: "{param}: байт: {bytes:n}; читается не больше {most:n}",
+    not_utf8: "строку запроса нельзя прочитать: это не UTF-8",
+    not_in_range: "{param}: {value} — не целое число от {low:n} до {high:n}",
+    not_a_flag: "{param}: {value} — не 1 и не 0",
+    bad_sort: "{param}: {value} — не id, date, event и не player",
+    not_a_game_id: "{value} — не номер партии (число от 1)",
+    fen_and_moves: "укажите fen или moves, но не оба",
+    position_and_criteria: "укажите fen или moves либо pattern, material и manoeuvre, но не то и другое вместе",
+    bad_fen: "{param}: непригодный FEN: {why:t}",
+    bad_moves: "{param}: ходы не читаются: {why:t}",
+    move_not_legal_here: "{param}: полуход {ply}: {token} — здесь недопустимый ход (допустимы: {legal})",
+    no_move_left: "{param}: полуход {ply}: {token} — здесь недопустимый ход (допустимых нет, партия окончена)",
+    legal_elsewhere: "{param}: {why:t} по правилам {variant}; допустимо по правилам {legal_under}: добавьте {variant_param} {first}",
+    unknown_variant: "{param}: неизвестный вариант «{value}» (ожидается один из: {expected})",
+    bad_rules: "{param}: правила не читаются: {why}",
+    variant_absent: "{param} {asked}: в базе нет партий варианта {asked}; {holdings}",
+    bad_date_range: "{param}: «{value}» — не диапазон дат: пишите ГГГГ, ГГГГ.ММ или ГГГГ.ММ.ДД, концы через «..»",
+    bad_pattern: "{param}: {why:t}",
+    bad_value: "{param}: {why:t}",
+  },
   patterns: [
+    ["^'(.)' is no kind of piece \\(W, B, X or E\\), in (.+)$", "«{1}» — не вид шашки (W, B, X или E), в {2}"],
+    ["^square (\\S+) is not on the (\\S+) board \\((.+)\\), in (.+)$", "поля {1} нет на доске {2} ({3}), в {4}"],
+    ["^`(.+)` is not a square$", "«{1}» — не поле"],
+    ["^invalid position: two pieces on square (\\d+)$", "недопустимая позиция: две шашки на поле {1}"],
     ["^(\\d+) games · (\\d+) positions indexed$", "партий: {1:n} · позиций в индексе: {2:n}"],
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Дебют: {1} (достигнут на полуходе {2};"],
     ["^leaves the named line at ply (\\d+)$", "уходит от его линии на полуходе {1}"],
@@ -246,7 +292,46 @@ const NL = {
     "the result contradicts the last position": "de uitslag is in strijd met de laatste stelling",
     "the Result tag differs from the result after the moves": "de Result-tag wijkt af van de uitslag na de zetten",
   },
+  said: {
+    illegal_move: "halve zet {ply}: {token} is onreglementair",
+    not_a_move: "halve zet {ply}: {token} is geen zet",
+    unknown_move: "halve zet {ply}: {token} is een onbekende zet",
+    no_such_square: "halve zet {ply}: {token} noemt een veld dat de notatie {notation} niet heeft",
+    against_tag: "; de tag zegt {tag}, maar de zetten staan op een bord van {board} en zijn in orde als {read_ok_as}",
+    ambiguous: "halve zet {ply}: {token} past bij {moves:n} zetten die elk tot een volledige lezing leiden ({candidates}); {readings:n} lezingen in totaal",
+    too_many_positions: "de lezingen groeien voorbij de grens van het naspelen (meer dan {most:n} stellingen bij halve zet {ply}): naspelen gestopt na halve zet {reached}",
+    too_many_tracked: "de lezingen groeien voorbij de grens van het naspelen (meer dan {most:n} stellingen en zetten in totaal bij halve zet {ply}): naspelen gestopt na halve zet {reached}",
+    unusable_fen: "onbruikbare FEN: {why:t}",
+    text_unreadable: "de tekst kan niet gelezen worden: {why}",
+    too_many_plies: "{plies:n} halve zetten: meer dan de grens van {most:n} halve zetten per partij",
+    no_rules_fit: "geen enkele regelset past bij de velden van de notatie",
+    unknown_parameter: "onbekende parameter {name}; dit adres neemt: {takes}",
+    given_twice: "{param}: twee keer gegeven",
+    too_long: "{param}: {bytes:n} bytes; hoogstens {most:n} worden gelezen",
+    not_utf8: "de querystring kan niet gelezen worden: het is geen UTF-8",
+    not_in_range: "{param}: {value} is geen geheel getal van {low:n} tot {high:n}",
+    not_a_flag: "{param}: {value} is geen 1 of 0",
+    bad_sort: "{param}: {value} is geen id, date, event of player",
+    not_a_game_id: "{value} is geen partijnummer (een getal vanaf 1)",
+    fen_and_moves: "geef fen of moves, niet beide",
+    position_and_criteria: "geef fen of moves, of pattern, material en manoeuvre, niet beide",
+    bad_fen: "{param}: onbruikbare FEN: {why:t}",
+    bad_moves: "{param}: de zetten kunnen niet gelezen worden: {why:t}",
+    move_not_legal_here: "{param}: halve zet {ply}: {token} is hier geen reglementaire zet (reglementair: {legal})",
+    no_move_left: "{param}: halve zet {ply}: {token} is hier geen reglementaire zet (er is geen, de partij is uit)",
+    legal_elsewhere: "{param}: {why:t} volgens {variant}; reglementair volgens {legal_under}: voeg {variant_param} {first} toe",
+    unknown_variant: "{param}: onbekende variant \"{value}\" (verwacht: een van {expected})",
+    bad_rules: "{param}: de regels kunnen niet gelezen worden: {why}",
+    variant_absent: "{param} {asked}: de database heeft geen partijen van {asked}; {holdings}",
+    bad_date_range: "{param}: \"{value}\" is geen datumbereik: schrijf JJJJ, JJJJ.MM of JJJJ.MM.DD, de einden gescheiden door ..",
+    bad_pattern: "{param}: {why:t}",
+    bad_value: "{param}: {why:t}",
+  },
   patterns: [
+    ["^'(.)' is no kind of piece \\(W, B, X or E\\), in (.+)$", "'{1}' is geen soort stuk (W, B, X of E), in {2}"],
+    ["^square (\\S+) is not on the (\\S+) board \\((.+)\\), in (.+)$", "veld {1} staat niet op het bord van {2} ({3}), in {4}"],
+    ["^`(.+)` is not a square$", "`{1}` is geen veld"],
+    ["^invalid position: two pieces on square (\\d+)$", "ongeldige stelling: twee stukken op veld {1}"],
     ["^(\\d+) games · (\\d+) positions indexed$", "{1:n} partijen · {2:n} stellingen geïndexeerd"],
     ["^Opening: (.+) \\(reached at ply (\\d+);$", "Opening: {1} (bereikt na halve zet {2};"],
     ["^leaves the named line at ply (\\d+)$", "verlaat de lijn bij halve zet {1}"],
@@ -301,9 +386,9 @@ const NL = {
   ],
 };
 
-/** Every language: its own name, its words and patterns (English: none needed). */
+/** Every language: its own name, its words, the server's messages by code, and patterns (English: none needed). */
 export const LANGUAGES = {
-  en: { name: "English", words: {}, patterns: [] },
+  en: { name: "English", words: {}, said: {}, patterns: [] },
   ru: RU,
   nl: NL,
 };
@@ -384,6 +469,32 @@ export function t(english) {
   const lead = english.slice(0, english.indexOf(trimmed));
   const tail = english.slice(english.indexOf(trimmed) + trimmed.length);
   return lead + out + tail;
+}
+
+/** A template's `{name}`, `{name:n}` and `{name:t}` filled from `parts`. */
+function filled(template, parts) {
+  return template.replace(/\{(\w+)(?::([nt]))?\}/g, (_, name, how) => {
+    const part = String(parts[name] ?? "");
+    if (how === "n") return formatNumber(part);
+    if (how === "t") return t(part);
+    return part;
+  });
+}
+
+/**
+ * A message the server sent as a code and its parts (`{code, parts}`) in
+ * the language; null when the language has no words for it (then the
+ * server's English text is shown). A record's message whose parts name a
+ * tag the moves contradict (`tag`) ends with the words for `against_tag`.
+ */
+export function said(message) {
+  if (!message || typeof message.code !== "string") return null;
+  const template = table.said[message.code];
+  if (typeof template !== "string") return null;
+  const parts = message.parts || {};
+  if (parts.tag === undefined) return filled(template, parts);
+  const against = table.said.against_tag;
+  return typeof against === "string" ? filled(template, parts) + filled(against, parts) : null;
 }
 
 const ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];

@@ -1,7 +1,8 @@
 // The problems page: `report` as a list, filtered by status, variant and
 // file, a page at a time; each game links to the viewer at its fault.
 
-import { api, badge, el, fill, firstSide, pageParams, players, setPageParams, showSummary } from "./common.js";
+import { api, badge, el, fill, pageParams, players, resultCheckText, setPageParams, showSummary } from "./common.js";
+import { said } from "./i18n.js";
 
 const PAGE = 50;
 const FIELDS = ["status", "variant", "file", "resolved", "results"];
@@ -20,11 +21,11 @@ function faultPly(record) {
   return Math.max(0, record.ply - 1);
 }
 
-/** What the result check says of a game whose result contradicts its moves. */
-function resultNote(record) {
-  if (record.result_check === "contradicts_position") return "the result contradicts the last position";
-  if (record.result_check === "contradicts_movetext") return "the Result tag differs from the result after the moves";
-  return "";
+/** What is wrong with a game, in the page's language where it can be. */
+function why(record) {
+  if (record.message) return said(record.message_key) ?? record.message;
+  if (record.resolved && record.resolved.length) return `${record.resolved.length} readings resolved`;
+  return resultCheckText(record.result_check);
 }
 
 async function show() {
@@ -45,11 +46,11 @@ async function show() {
       el("td", { className: "num" }, el("a", { href }, r.game)),
       el("td", {}, badge(r.status)),
       el("td", {}, `${r.file}:${r.line} (game ${r.index})`),
-      el("td", {}, players(r.tags, firstSide(r.variant))),
+      el("td", {}, players(r.tags, r.first_side)),
       el("td", {}, r.variant),
       el("td", { className: "num" }, r.ply ?? ""),
       el("td", {}, r.token ?? ""),
-      el("td", {}, r.message ?? (r.resolved && r.resolved.length ? `${r.resolved.length} readings resolved` : resultNote(r))));
+      el("td", {}, why(r)));
   }));
   const total = found.total ?? found.data.length;
   fill($("count"), `(${total})`);

@@ -53,6 +53,9 @@ pub struct Line {
     pub variant: String,
     /// Canonical FEN of the start position.
     pub start_fen: String,
+    /// Who moves first by these rules (Black in English checkers and
+    /// pool): the side whose moves are numbered.
+    pub first_side: Color,
     /// The notation `name`s are written in.
     pub notation: &'static str,
     /// The moves, in order.
@@ -96,18 +99,10 @@ pub fn play_line(
     }
     for (i, token) in tokens.iter().enumerate() {
         let legal = position.legal_moves(rules);
-        let mv = find_move(&legal, token).ok_or_else(|| {
-            let names: Vec<String> = legal.iter().map(Move::full_numeric).collect();
-            let shown: String = token.chars().take(40).collect();
-            QueryError::Moves(format!(
-                "ply {}: {shown:?} is not a legal move here (legal: {})",
-                i + 1,
-                if names.is_empty() {
-                    "none, the game is over".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ))
+        let mv = find_move(&legal, token).ok_or_else(|| QueryError::NotLegalHere {
+            ply: i + 1,
+            token: token.chars().take(40).collect(),
+            legal: legal.iter().map(Move::full_numeric).collect(),
         })?;
         let name = write_move_among(&mv, &legal, notation, rules.geometry);
         position = position.play(&mv);
@@ -136,6 +131,7 @@ pub fn play_line(
     Ok(Line {
         variant: rules.name(),
         start_fen: write_fen(&start),
+        first_side: rules.first,
         notation: notation.name(),
         moves: played,
         fen: write_fen(&position),

@@ -16,10 +16,11 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
+use crate::message::RequestMessage;
 use crate::replay::{ResultCheck, Status};
 use crate::rules::Color;
 use crate::store::codec::id_set::IdSet;
-use crate::store::read::listing::{Outcome, Shown};
+use crate::store::read::listing::{Outcome, Shown, first_side};
 use crate::store::stored::aliases::{alias_map, canonical_name};
 pub use crate::store::stored::game::day_of;
 use crate::store::stored::id::GameId;
@@ -71,13 +72,27 @@ pub struct DateRange {
     to_prefix: Option<String>,
 }
 
-/// Why a `--date` cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?}: {reason}")]
+/// Why a `--date` cannot be read: the range as written, then why (the
+/// range named once: a reason that begins with it, a single date's, is
+/// the whole message).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DateRangeError {
     text: String,
     reason: String,
 }
+
+impl std::fmt::Display for DateRangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let named = format!("{:?}", self.text.trim());
+        if self.reason.starts_with(&named) {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "{:?}: {}", self.text, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for DateRangeError {}
 
 impl DateRangeError {
     /// Why, without the range as written.
@@ -484,14 +499,31 @@ pub enum FilterProblem {
 impl FilterError {
     /// The message, the part named as `wording` names it.
     pub fn worded(&self, wording: Wording) -> String {
-        let name = wording.name(self.param);
+        self.said(wording).to_string()
+    }
+
+    /// The message as a code and its parts, the part named as `wording`
+    /// names it.
+    pub fn said(&self, wording: Wording) -> RequestMessage {
+        let param = wording.name(self.param);
         match &self.why {
-            FilterProblem::Date(e) => format!("{name} {e}"),
-            FilterProblem::ColourWithoutPlayer => format!(
-                "{name}: give {} too: the colour is the side that player had",
-                wording.name(Param::Player)
-            ),
-            why => format!("{name}: {why}"),
+            FilterProblem::Date(e) => RequestMessage::BadDateRange {
+                param,
+                value: e.text.clone(),
+                why: e.to_string(),
+            },
+            FilterProblem::Variant(e) => e.said(param),
+            FilterProblem::ColourWithoutPlayer => RequestMessage::BadValue {
+                param,
+                why: format!(
+                    "give {} too: the colour is the side that player had",
+                    wording.name(Param::Player)
+                ),
+            },
+            why => RequestMessage::BadValue {
+                param,
+                why: why.to_string(),
+            },
         }
     }
 }
@@ -805,6 +837,10 @@ pub struct GameRow {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// Who moves first by the game's rules (Black in English checkers
+    /// and pool; White when its variant is not known): the side a listing
+    /// names first.
+    pub first_side: Color,
     /// Its status.
     pub status: Status,
     /// Moves in the main line: its move tokens, a capture written one jump
@@ -1135,6 +1171,7 @@ impl Store {
             tags: clean_tags(&source.tags, &row.variant),
             result: (row.result).map(|r| normalise_result(&r).map_or(r, str::to_string)),
             outcome: Outcome::from_code(row.outcome),
+            first_side: first_side(&row.variant),
             variant: row.variant,
             status: crate::store::stored::record::parse_status(GameId(game), &row.status)?,
             plies: row.plies,
@@ -1419,7 +1456,16 @@ mod tests {
         assert_eq!(e.param, Param::Date);
         assert_eq!(
             e.worded(Wording::Options),
-            "--date \"2019.13\": \"2019.13\": there is no month 13"
+            "--date \"2019.13\": there is no month 13"
+        );
+        // A range names the end that is wrong after the whole range.
+        let e = parse(GameFilterText {
+            date: Some("2019..2020.13"),
+            ..Default::default()
+        });
+        assert_eq!(
+            e.worded(Wording::Parameters),
+            "date \"2019..2020.13\": \"2020.13\": there is no month 13"
         );
         assert_eq!(e.to_string(), e.worded(Wording::Parameters));
         let e = parse(GameFilterText {

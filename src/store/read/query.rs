@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
+use crate::message::RequestMessage;
 use crate::notation::{Fen, Notation, write_fen};
 use crate::replay::{
     MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
@@ -19,7 +20,7 @@ use crate::rules::{Color, Geometry, Move, Position, Preset, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{canonical_moves, decode, index_at};
 use crate::store::read::games::GameFilter;
-use crate::store::read::listing::{Outcome, Place, Shown};
+use crate::store::read::listing::{Outcome, Place, Shown, first_side};
 use crate::store::stored::error::StoredPart;
 use crate::store::stored::game::{start_position, stored_text};
 use crate::store::stored::id::GameId;
@@ -125,6 +126,8 @@ pub struct SearchHit {
     pub outcome: Outcome,
     /// The game's variant.
     pub variant: String,
+    /// Who moves first by the game's rules (as [`GameRow::first_side`](crate::store::games::GameRow::first_side)).
+    pub first_side: Color,
     /// The position found there, as FEN.
     pub fen: String,
     /// Whether it is the position asked for with colours reversed.
@@ -435,6 +438,15 @@ pub enum QueryError {
     Fen(SetupError),
     /// The moves cannot be read, or do not make one legal sequence.
     Moves(String),
+    /// A move of a line is not legal where it is played.
+    NotLegalHere {
+        /// The ply (1-based).
+        ply: usize,
+        /// The move as given, cut at 40 characters.
+        token: String,
+        /// The legal moves there, canonical numeric full paths.
+        legal: Vec<String>,
+    },
     /// The moves are not legal under the variant used but are under others.
     LegalElsewhere {
         /// Why they do not read under the variant used.
@@ -461,36 +473,68 @@ impl QueryError {
         match self {
             QueryError::Variant(_) | QueryError::Absent { .. } => Some(Param::Variant),
             QueryError::Fen(_) => Some(Param::Fen),
-            QueryError::Moves(_) | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
+            QueryError::Moves(_)
+            | QueryError::NotLegalHere { .. }
+            | QueryError::LegalElsewhere { .. } => Some(Param::Moves),
             QueryError::Store(_) => None,
         }
     }
 
     /// The message, values named as `wording` names them.
     pub fn worded(&self, wording: Wording) -> String {
+        match (self, self.said(wording)) {
+            (_, Some(said)) => said.to_string(),
+            (QueryError::Store(e), None) => e.to_string(),
+            (_, None) => String::new(),
+        }
+    }
+
+    /// The message as a code and its parts, values named as `wording`
+    /// names them; `None` for a database failure.
+    pub fn said(&self, wording: Wording) -> Option<RequestMessage> {
         let name = |param| wording.name(param);
-        match self {
-            QueryError::Variant(e) => format!("{}: {e}", name(Param::Variant)),
-            QueryError::Fen(e) => format!("{}: {e}", name(Param::Fen)),
-            QueryError::Moves(m) => format!("{}: {m}", name(Param::Moves)),
+        Some(match self {
+            QueryError::Variant(e) => e.said(name(Param::Variant)),
+            QueryError::Fen(e) => RequestMessage::BadFen {
+                param: name(Param::Fen),
+                why: e.to_string(),
+            },
+            QueryError::Moves(m) => RequestMessage::BadMoves {
+                param: name(Param::Moves),
+                why: m.clone(),
+            },
+            QueryError::NotLegalHere { ply, token, legal } if legal.is_empty() => {
+                RequestMessage::NoMoveLeft {
+                    param: name(Param::Moves),
+                    ply: *ply,
+                    token: format!("{token:?}"),
+                }
+            }
+            QueryError::NotLegalHere { ply, token, legal } => RequestMessage::MoveNotLegalHere {
+                param: name(Param::Moves),
+                ply: *ply,
+                token: format!("{token:?}"),
+                legal: legal.join(", "),
+            },
             QueryError::LegalElsewhere {
                 message,
                 variant,
                 legal_under,
-            } => format!(
-                "{}: {message} under {variant}; legal under {}: add {} {}",
-                name(Param::Moves),
-                names(legal_under),
-                name(Param::Variant),
-                legal_under.first().map_or("", |p| p.name())
-            ),
-            QueryError::Absent { asked, present } => format!(
-                "{} {asked}: no game in the database is {asked}; {}",
-                name(Param::Variant),
-                holdings(present)
-            ),
-            QueryError::Store(e) => e.to_string(),
-        }
+            } => RequestMessage::LegalElsewhere {
+                param: name(Param::Moves),
+                why: message.clone(),
+                variant: variant.clone(),
+                legal_under: names(legal_under),
+                variant_param: name(Param::Variant),
+                first: legal_under.first().map_or("", |p| p.name()).to_string(),
+            },
+            QueryError::Absent { asked, present } => RequestMessage::VariantAbsent {
+                param: name(Param::Variant),
+                asked: asked.clone(),
+                holdings: holdings(present),
+            },
+            QueryError::Store(_) => return None,
+        })
     }
 }
 
@@ -1184,6 +1228,7 @@ impl Store {
             tags: source.tags,
             result: stored.result,
             outcome: Outcome::from_code(outcome),
+            first_side: first_side(&stored.variant),
             variant: stored.variant,
             fen,
             reversed: false,
@@ -1328,6 +1373,7 @@ impl TwinGroup<'_> {
                 index: source.index,
                 line: source.line,
                 tags: source.tags,
+                first_side: first_side(&self.variant),
             }))
         })
     }
@@ -1372,6 +1418,8 @@ pub struct TwinMember {
     pub line: i64,
     /// Original tags.
     pub tags: serde_json::Map<String, serde_json::Value>,
+    /// Who moves first by the group's rules (as [`GameRow::first_side`](crate::store::games::GameRow::first_side)).
+    pub first_side: Color,
 }
 
 impl TwinMember {
@@ -1488,6 +1536,7 @@ impl Store {
             result_check: game.result_check,
             opening: game.opening,
             ballot: game.ballot,
+            first_side: first_side(&game.record.variant),
             record: game.record,
         }))
     }

@@ -44,11 +44,20 @@ impl CriteriaError {
     /// The message, the value named as `wording` names it
     /// (`--pattern: …` or `pattern: …`).
     pub fn worded(&self, wording: Wording) -> String {
-        let name = match (self.param, wording) {
+        self.said(wording).to_string()
+    }
+
+    /// The message as a code and its parts, the value named as `wording`
+    /// names it.
+    pub fn said(&self, wording: Wording) -> crate::message::RequestMessage {
+        let param = match (self.param, wording) {
             (Param::PatternJson, Wording::Options) => "--pattern-json".to_string(),
             (param, wording) => wording.name(param),
         };
-        format!("{name}: {}", self.error)
+        crate::message::RequestMessage::BadPattern {
+            param,
+            why: self.error.to_string(),
+        }
     }
 }
 

@@ -18,6 +18,7 @@ use std::ops::ControlFlow;
 
 use crate::notation::Notation;
 use crate::rules::{Geometry, Move, Position};
+use crate::store::codec::id_set::IdSet;
 use crate::store::read::games::{Candidates, GameFilter};
 use crate::store::read::query::{Ply, TreeMove, VariantFilter, count_move, tree_moves};
 use crate::store::stored::popular::is_popular;
@@ -77,22 +78,42 @@ impl Store {
             }
             Ok(())
         };
+        self.next_moves_among(position, filter, among.as_ref(), |game, next, outcome| {
+            waiting.push((game, next, outcome));
+            if waiting.len() == TESTED_AT_ONCE {
+                count(&mut waiting)?;
+            }
+            Ok(())
+        })?;
+        count(&mut waiting)?;
+        Ok(tree_moves(by_move, position.side(), notation, geometry))
+    }
+
+    /// Hands `each` every game of `filter` (of `among` only, when given)
+    /// at `position` whose next move there is certain: its id, that move
+    /// and its outcome code. Both trees, [`Store::tree_of`] and the one
+    /// read from the covering indexes, read games so.
+    ///
+    /// # Errors
+    /// A database failure, or the first error `each` returns.
+    pub(in crate::store) fn next_moves_among(
+        &self,
+        position: &Position,
+        filter: &VariantFilter,
+        among: Option<&IdSet>,
+        mut each: impl FnMut(i64, Move, i64) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         self.games_at_among(
             position,
             filter,
             Ply::Any,
-            among.as_ref(),
+            among,
             |(game, _, next, outcome)| {
                 if let Some(next) = next {
-                    waiting.push((game, next, outcome));
-                    if waiting.len() == TESTED_AT_ONCE {
-                        count(&mut waiting)?;
-                    }
+                    each(game, next, outcome)?;
                 }
                 Ok::<_, StoreError>(ControlFlow::Continue(()))
             },
-        )?;
-        count(&mut waiting)?;
-        Ok(tree_moves(by_move, position.side(), notation, geometry))
+        )
     }
 }

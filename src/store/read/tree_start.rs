@@ -24,7 +24,6 @@
 //! as written, combinations), the caller reads the games.
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 
 use rusqlite::types::Value;
 
@@ -33,7 +32,7 @@ use crate::rules::{Geometry, Move, Position, Rules};
 use crate::store::codec::id_set::IdSet;
 use crate::store::codec::moves::{canonical_moves, index_at};
 use crate::store::read::games::{GameFilter, ResultFilter, date_terms, in_list, json_list, param};
-use crate::store::read::query::{Ply, TreeMove, VariantFilter, count_move, tree_moves};
+use crate::store::read::query::{TreeMove, VariantFilter, count_move, tree_moves};
 use crate::store::stored::game::start_position;
 use crate::store::stored::{Store, StoreError};
 
@@ -90,18 +89,10 @@ impl Store {
         }
         if !uncertain.is_empty() {
             let uncertain: IdSet = uncertain.into_iter().collect();
-            self.games_at_among(
-                position,
-                filter,
-                Ply::Any,
-                Some(&uncertain),
-                |(_, _, next, outcome)| {
-                    if let Some(next) = next {
-                        count_move(&mut by_move, next.full_numeric(), outcome, 1);
-                    }
-                    Ok::<_, StoreError>(ControlFlow::Continue(()))
-                },
-            )?;
+            self.next_moves_among(position, filter, Some(&uncertain), |_, next, outcome| {
+                count_move(&mut by_move, next.full_numeric(), outcome, 1);
+                Ok(())
+            })?;
         }
         Ok(Some(tree_moves(
             by_move,

@@ -224,6 +224,8 @@ pub struct Fault {
     pub legal: Option<Vec<NamedMove>>,
     /// What is wrong, for people.
     pub message: Option<String>,
+    /// The same as a code and its parts (see [`crate::message`]).
+    pub message_key: Option<crate::message::RecordMessage>,
 }
 
 /// One reading of an ambiguous game, from the ply where the readings part.
@@ -784,6 +786,7 @@ fn fault(record: &RecordBody, reading: &FirstReading) -> Option<Fault> {
         candidates,
         legal,
         message: record.message.clone(),
+        message_key: record.message_key.clone(),
     })
 }
 

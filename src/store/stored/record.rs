@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::replay::{RecordBody, RecordSource, ResultCheck, Status};
+use crate::rules::Color;
 
 use crate::store::stored::error::{StoreError, StoredPart};
 use crate::store::stored::id::GameId;
@@ -39,6 +40,16 @@ pub struct ReportRecord {
     /// The game's result checked against its moves.
     #[serde(default = "unknown_check")]
     pub result_check: ResultCheck,
+    /// Who moves first by the game's rules (Black in English checkers
+    /// and pool; White when its variant is not known). Not read back: it
+    /// follows from the variant.
+    #[serde(skip_deserializing, default = "white_first")]
+    pub first_side: Color,
+}
+
+/// The first side a record read back holds until its variant says.
+fn white_first() -> Color {
+    Color::White
 }
 
 /// A record read without its result check: `unknown`.
@@ -224,7 +235,7 @@ mod tests {
     }
 
     #[test]
-    fn records_of_older_databases_gain_the_newer_fields_at_the_end() {
+    fn records_of_older_databases_gain_the_newer_fields() {
         let old = r#"{"variant":"filipino","notation":"numeric","status":"illegal","plies":3,"reached":2,"interpretations":1,"ply":3,"move_number":2,"side":"white","token":"18-13","fen":"W:W1:B2","candidates":[],"resolved":[{"ply":1,"token":"x","candidates":["a","b"]}],"message":"m"}"#;
         let record: RecordBody = serde_json::from_str(old).unwrap();
         assert_eq!(record.status, Status::Illegal);
@@ -233,7 +244,7 @@ mod tests {
         assert_eq!(
             again,
             format!(
-                "{},\"variant_from\":null,\"reads_ok_under\":[]}}",
+                "{},\"message_key\":null,\"variant_from\":null,\"reads_ok_under\":[]}}",
                 &old[..old.len() - 1]
             )
         );
@@ -249,6 +260,7 @@ mod tests {
             opening: Some("Old Fourteenth".into()),
             ballot: None,
             result_check: ResultCheck::ContradictsMovetext,
+            first_side: Color::White,
         };
         let json = serde_json::to_string(&report).unwrap();
         assert!(
