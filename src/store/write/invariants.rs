@@ -7,7 +7,8 @@
 //! what reading its stored text again gives, the tree's counts at start
 //! positions and at popular positions agree with the index, and the counts
 //! of each player's games and of the games by tag agree with the games,
-//! and the counts `stats` prints agree with a recount.
+//! the counts `stats` prints agree with a recount, and every event, site
+//! and name is found by a part of it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -58,6 +59,7 @@ impl Store {
         check_kept_counts(&tx, &tally, index.entries, &mut problems)?;
         check_index_of_sample(&tx, &sample, &index.sampled, &mut problems)?;
         problems.extend(unreadable_games(&tx, tally.broken)?);
+        problems.extend(crate::store::stored::folds::check(&tx)?);
         let keys = check_popular_counts(&tx, &mut problems)?;
         Ok(Checked {
             ok: problems.is_empty(),
