@@ -655,3 +655,72 @@ BEGIN
     INSERT INTO tag_value (field, value, games) VALUES ('status', new.status, 1)
         ON CONFLICT DO UPDATE SET games = games + 1;
 END;
+-- step 23: names, events and sites found by a part of them without
+-- reading every distinct one. `tag_fold` holds each distinct event and site
+-- (those of `tag_value`) and each player's name (those of `player_stat`),
+-- kept by the triggers below as those tables gain and lose values;
+-- `tag_fold_text` indexes each value's folded form (src/store/read/games.rs,
+-- `fold`: cleaned, without accents, lower case) by its trigrams, under the
+-- value's `id`. Folding is pdndb's, not SQLite's: a value enters the
+-- trigram index when a writer folds it (an import, a recheck, this step's
+-- code in src/store/stored/folds.rs) and sets `indexed`; until then a query
+-- reads it and folds it itself, so answers never depend on it.
+-- `posting_entries` reads how many entries a chunk of `posting` holds (as
+-- the fill of step 22 spells out), so that the triggers that count them
+-- say it once.
+CREATE TABLE tag_fold (
+    id      INTEGER PRIMARY KEY,
+    field   TEXT    NOT NULL,              -- 'event', 'site' or 'player'
+    value   TEXT    NOT NULL,              -- as in tag_value / player_stat
+    indexed INTEGER NOT NULL DEFAULT 0,    -- 1 once in tag_fold_text
+    UNIQUE (field, value)
+);
+CREATE INDEX tag_fold_unindexed ON tag_fold (field) WHERE indexed = 0;
+CREATE VIRTUAL TABLE tag_fold_text USING fts5(
+    folded, content = '', contentless_delete = 1, detail = 'none',
+    tokenize = 'trigram case_sensitive 1'
+);
+INSERT INTO tag_fold (field, value)
+    SELECT field, value FROM tag_value WHERE field IN ('event', 'site') ORDER BY field, value;
+INSERT INTO tag_fold (field, value) SELECT DISTINCT 'player', name FROM player_stat ORDER BY name;
+CREATE TRIGGER tag_value_fold_insert AFTER INSERT ON tag_value
+WHEN new.field IN ('event', 'site') BEGIN
+    INSERT INTO tag_fold (field, value) SELECT new.field, new.value
+        WHERE NOT EXISTS (SELECT 1 FROM tag_fold WHERE field = new.field AND value = new.value);
+END;
+CREATE TRIGGER tag_value_fold_delete AFTER DELETE ON tag_value
+WHEN old.field IN ('event', 'site') BEGIN
+    DELETE FROM tag_fold WHERE field = old.field AND value = old.value;
+END;
+CREATE TRIGGER player_stat_fold_insert AFTER INSERT ON player_stat BEGIN
+    INSERT INTO tag_fold (field, value) SELECT 'player', new.name
+        WHERE NOT EXISTS (SELECT 1 FROM tag_fold WHERE field = 'player' AND value = new.name);
+END;
+CREATE TRIGGER player_stat_fold_delete AFTER DELETE ON player_stat
+WHEN NOT EXISTS (SELECT 1 FROM player_stat WHERE name = old.name) BEGIN
+    DELETE FROM tag_fold WHERE field = 'player' AND value = old.name;
+END;
+CREATE TRIGGER tag_fold_delete AFTER DELETE ON tag_fold WHEN old.indexed = 1 BEGIN
+    DELETE FROM tag_fold_text WHERE rowid = old.id;
+END;
+CREATE VIEW posting_entries AS
+    SELECT bucket, suffix, game, (SELECT b0 % 128 + CASE WHEN b0 >= 128 THEN (b1 % 128) * 128
+            + CASE WHEN b1 >= 128 THEN (b2 % 128) * 16384 ELSE 0 END ELSE 0 END
+        FROM (SELECT ((instr('0123456789ABCDEF', substr(x, 1, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 2, 1)) - 1) AS b0,
+                     ((instr('0123456789ABCDEF', substr(x, 3, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 4, 1)) - 1) AS b1,
+                     ((instr('0123456789ABCDEF', substr(x, 5, 1)) - 1) * 16 + instr('0123456789ABCDEF', substr(x, 6, 1)) - 1) AS b2
+              FROM (SELECT hex(substr(entries, 5, 3)) AS x))) AS n
+    FROM posting;
+DROP TRIGGER posting_count_insert;
+DROP TRIGGER posting_count_delete;
+CREATE TRIGGER posting_count_insert AFTER INSERT ON posting BEGIN
+    UPDATE kept_count SET n = n + (SELECT n FROM posting_entries
+        WHERE bucket = new.bucket AND suffix = new.suffix AND game = new.game)
+        WHERE name = 'positions';
+END;
+-- Before the chunk goes, while the view still reads it.
+CREATE TRIGGER posting_count_delete BEFORE DELETE ON posting BEGIN
+    UPDATE kept_count SET n = n - (SELECT n FROM posting_entries
+        WHERE bucket = old.bucket AND suffix = old.suffix AND game = old.game)
+        WHERE name = 'positions';
+END;

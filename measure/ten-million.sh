@@ -6,7 +6,8 @@
 # runs, each RUNS times (p50 and p99 in ms, the process started each
 # time): tree at the start, search at a common and at a rare position,
 # games by player, by event and by date, players, stats, three routes of
-# the web API (`pdndb serve`, answered to curl) and `stats --check` once.
+# the web API (`pdndb serve`, answered to curl, timed by curl from its
+# connection on) and `stats --check` once.
 # Prints one Markdown table row; the work directory goes at the end.
 #
 #   measure/ten-million.sh                      # 10,000,000 games
@@ -32,7 +33,14 @@ cleanup() {
 trap cleanup EXIT
 db=$work/db.sqlite
 
-# ms p50 p99 of RUNS runs of a command, e.g. "12.3 15.0".
+# ms p50/p99 of a list of µs, one a line, e.g. "12.3/15.0".
+p50_p99() {
+    sort -n | awk '{a[NR]=$1}
+        END {p50 = a[int((NR + 1) / 2)]; i = int(NR * 0.99 + 0.999); if (i > NR) i = NR;
+             printf "%.1f/%.1f", p50 / 1000, a[i] / 1000}'
+}
+
+# ms p50/p99 of RUNS runs of a command, the process started each time.
 percentiles() {
     local times=()
     for _ in $(seq "$runs"); do
@@ -42,9 +50,17 @@ percentiles() {
         t1=$(date +%s%N)
         times+=($(( (t1 - t0) / 1000 )))
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1}
-        END {p50 = a[int((NR + 1) / 2)]; i = int(NR * 0.99 + 0.999); if (i > NR) i = NR;
-             printf "%.1f/%.1f", p50 / 1000, a[i] / 1000}'
+    printf '%s\n' "${times[@]}" | p50_p99
+}
+
+# ms p50/p99 of RUNS requests of a URL, each from its connection to the
+# last byte of the answer as curl times it: without the start of the
+# curl process itself (some 10 ms on an idle machine, many times that on
+# a loaded one), which is no part of the server's answer.
+request_percentiles() {
+    for _ in $(seq "$runs"); do
+        curl -sf -o /dev/null -w '%{time_total}\n' "$1" || true
+    done | awk '{printf "%d\n", $1 * 1000000}' | p50_p99
 }
 
 q() { "$bin" --db "$db" "$@"; }
@@ -93,9 +109,9 @@ done
 curl -sf "http://127.0.0.1:$port/api/stats" >/dev/null || { echo "pdndb serve did not answer on port $port" >&2; exit 1; }
 api=http://127.0.0.1:$port/api
 enc_event=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$event")
-api_stats=$(percentiles curl -sf "$api/stats")
-api_tree=$(percentiles curl -sf "$api/tree?variant=filipino")
-api_games=$(percentiles curl -sf "$api/games?event=$enc_event&limit=50")
+api_stats=$(request_percentiles "$api/stats")
+api_tree=$(request_percentiles "$api/tree?variant=filipino")
+api_games=$(request_percentiles "$api/games?event=$enc_event&limit=50")
 kill "$server"; wait "$server" 2>/dev/null || true; server=
 
 t0=$(date +%s%N)

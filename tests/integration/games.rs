@@ -321,6 +321,48 @@ const NAMES: &str = r#"[Event "Cebu Open"]
 1. 21-17 9-13 *
 "#;
 
+/// Events and names are found by a part of them (three characters or
+/// more through the trigram index, fewer by reading them all) as the
+/// games that hold them come and go; the check finds them kept.
+#[test]
+fn parts_of_events_and_names_find_the_games_as_files_come_and_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = dir.path().join("names.pdn");
+    std::fs::write(&names, NAMES).unwrap();
+    let other = dir.path().join("other.pdn");
+    std::fs::write(
+        &other,
+        "[Event \"Open de Cebú\"]\n[White \"Zoë Añonuevo\"]\n[Black \"Ånström\"]\n\n1. 22-18 *\n",
+    )
+    .unwrap();
+    let db = import(
+        dir.path(),
+        &[names.to_str().unwrap(), other.to_str().unwrap()],
+    );
+    let count = |args: &[&str]| games(&db, args).1;
+    let checked = || {
+        let (out, err, code) = run(&db, &["stats", "--check"]);
+        assert_eq!(code, 0, "{out}{err}");
+    };
+    assert_eq!(count(&["--event", "DE CEBU"]), 1);
+    assert_eq!(count(&["--event", "bú"]), 2);
+    assert_eq!(count(&["--player", "anonu"]), 1);
+    assert_eq!(count(&["--player", "NSTR"]), 2);
+    checked();
+    let (_, err, code) = run(&db, &["remove", other.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(count(&["--event", "de cebu"]), 0);
+    assert_eq!(count(&["--event", "BU"]), 1);
+    assert_eq!(count(&["--player", "anonu"]), 0);
+    assert_eq!(count(&["--player", "nstr"]), 1);
+    checked();
+    let (_, err, code) = run(&db, &["import", "--quiet", other.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(count(&["--event", "de cebu"]), 1);
+    assert_eq!(count(&["--player", "zoe"]), 1);
+    checked();
+}
+
 #[test]
 fn names_match_without_case_or_accents_and_sql_wildcards_match_literally() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,17 +3,15 @@
 //!
 //! Names, events and sites are matched as substrings without case or
 //! accents (`jose` finds `José`; `%` and `_` are plain characters). The
-//! distinct values are few beside the games: they are read from
-//! `player_stat` and `tag_value` (kept with the games, schema steps 6 and
-//! 12), matched here, and the games found by value through an index.
+//! distinct values are found through the trigram index of their folded
+//! forms (schema step 23, src/store/stored/folds.rs), and the games by
+//! value through an index.
 
 use std::str::FromStr;
 
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 use serde::Serialize;
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 
 use crate::export::{clean_tag_value, normalise_date, normalise_result};
 use crate::message::RequestMessage;
@@ -22,23 +20,13 @@ use crate::rules::Color;
 use crate::store::codec::id_set::IdSet;
 use crate::store::read::listing::{Outcome, Shown, first_side};
 use crate::store::stored::aliases::{alias_map, canonical_name};
+use crate::store::stored::folds::{FoldField, values_containing};
 pub use crate::store::stored::game::day_of;
 use crate::store::stored::id::GameId;
 use crate::store::stored::param::{Param, Wording};
 use crate::store::stored::{Store, StoreError};
 
-/// Text as names are compared: cleaned, without accents, lower case.
-pub fn fold(text: &str) -> String {
-    let clean = clean_tag_value(text);
-    if clean.is_ascii() {
-        return clean.to_ascii_lowercase();
-    }
-    clean
-        .nfd()
-        .filter(|c| !is_combining_mark(*c))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
+pub use crate::store::stored::folds::fold;
 
 /// The names of the openings (of `preset`'s table, or of every table)
 /// that contain `needle`, compared as [`fold`] folds them.
@@ -957,61 +945,47 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub fn names_containing(&self, needle: &str) -> Result<Vec<String>, StoreError> {
-        let aliases = alias_map(self.conn())?;
+        let conn = self.conn();
+        let mut names: std::collections::BTreeSet<String> =
+            values_containing(conn, FoldField::Player, needle)?
+                .into_iter()
+                .collect();
+        let aliases = alias_map(conn)?;
         if aliases.is_empty() {
-            return self.texts_containing("SELECT DISTINCT name FROM player_stat", [], needle);
+            return Ok(names.into_iter().collect());
         }
+        // The players found: by a name of theirs, or by their canonical name.
         let folded = fold(needle);
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT DISTINCT name FROM player_stat")?;
-        let mut rows = stmt.query([])?;
-        // Every stored name with its canonical name; the players found.
-        let mut names: Vec<(String, String)> = Vec::new();
-        let mut found = std::collections::HashSet::new();
-        while let Some(row) = rows.next()? {
-            let text = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            let canonical = canonical_name(&aliases, text);
-            if fold(text).contains(&folded) || fold(&canonical).contains(&folded) {
-                found.insert(canonical.clone());
-            }
-            names.push((text.to_string(), canonical));
+        let mut found: std::collections::HashSet<String> = (names.iter())
+            .map(|name| canonical_name(&aliases, name))
+            .collect();
+        found.extend(
+            (aliases.values())
+                .filter(|canonical| fold(canonical).contains(&folded))
+                .cloned(),
+        );
+        // Their other names: the aliases and canonical names of those
+        // found, stored in any spelling that cleans to them (any other
+        // spelling of a name found folds as it does, so was found).
+        let others: std::collections::BTreeSet<&String> = (aliases.iter())
+            .filter(|(_, canonical)| found.contains(*canonical))
+            .flat_map(|(alias, canonical)| [alias, canonical])
+            .collect();
+        for other in others {
+            let spelt = values_containing(conn, FoldField::Player, other)?;
+            names.extend(spelt.into_iter().filter(|s| clean_tag_value(s) == *other));
         }
-        Ok(names
-            .into_iter()
-            .filter(|(_, canonical)| found.contains(canonical))
-            .map(|(name, _)| name)
-            .collect())
+        Ok(names.into_iter().collect())
     }
 
     /// The values of a tag kept in `tag_value` (`event`, `site`) that
     /// contain `needle`, without case or accents.
     fn values_containing(&self, field: &str, needle: &str) -> Result<Vec<String>, StoreError> {
-        self.texts_containing(
-            "SELECT value FROM tag_value WHERE field = ?1",
-            [field],
-            needle,
-        )
-    }
-
-    /// The texts `sql` selects that contain `needle`, both folded.
-    fn texts_containing(
-        &self,
-        sql: &str,
-        params: impl rusqlite::Params,
-        needle: &str,
-    ) -> Result<Vec<String>, StoreError> {
-        let needle = fold(needle);
-        let mut stmt = self.conn().prepare_cached(sql)?;
-        let mut rows = stmt.query(params)?;
-        let mut found = Vec::new();
-        while let Some(row) = rows.next()? {
-            let text = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
-            if fold(text).contains(&needle) {
-                found.push(text.to_string());
-            }
-        }
-        Ok(found)
+        let field = match field {
+            "site" => FoldField::Site,
+            _ => FoldField::Event,
+        };
+        values_containing(self.conn(), field, needle)
     }
 
     /// The games that pass `filter`, ordered by `sort`, `offset` skipped,
@@ -1416,14 +1390,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn folding_ignores_case_accents_and_extra_blanks() {
-        assert_eq!(fold("  José   MARÍA "), "jose maria");
-        assert_eq!(fold("Ølsen"), "ølsen");
-        assert!(fold("Łukasz Ñúñez").contains("nunez"));
-        assert_eq!(fold("100%_sure"), "100%_sure");
-    }
 
     #[test]
     fn an_opening_is_found_by_a_part_of_its_name_in_any_case_without_accents() {

@@ -98,6 +98,10 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             crate::store::write::identity::make_keys_again(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
+        if step.number == crate::store::stored::folds::STEP {
+            crate::store::stored::folds::index_new(&tx)
+                .map_err(|e| MigrateError::Index(Box::new(e)))?;
+        }
         if step.number == 20 {
             crate::store::write::result_checks::fill_result_checks(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
@@ -458,7 +462,10 @@ mod tests {
         let imported = keys(&conn);
         assert!(imported.iter().all(Option::is_some));
         conn.execute_batch(
-            "DROP INDEX game_opening; ALTER TABLE game DROP COLUMN opening; \
+            "DROP TABLE posting; DROP VIEW posting_entries; DROP TABLE tag_fold_text; DROP TABLE tag_fold; \
+             DROP TRIGGER tag_value_fold_insert; DROP TRIGGER tag_value_fold_delete; \
+             DROP TRIGGER player_stat_fold_insert; DROP TRIGGER player_stat_fold_delete; \
+             DROP INDEX game_opening; ALTER TABLE game DROP COLUMN opening; \
              ALTER TABLE game DROP COLUMN opening_ply; ALTER TABLE game DROP COLUMN ballot; \
              DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
              DROP INDEX game_result_check; ALTER TABLE game DROP COLUMN result_check; \
@@ -468,7 +475,7 @@ mod tests {
              DROP TRIGGER provenance_count_insert; DROP TRIGGER provenance_count_delete; \
              DROP TRIGGER game_status_delete; DROP TRIGGER game_status_update; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
-             DROP TABLE popular_rows; DROP TABLE posting; \
+             DROP TABLE popular_rows; \
              ALTER TABLE game DROP COLUMN summary; \
              ALTER TABLE provenance ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'; \
              CREATE INDEX game_white ON game (white); \
@@ -1066,5 +1073,77 @@ mod tests {
             .unwrap();
         assert_eq!(step, latest());
         assert_eq!(tables(&late), upgraded);
+    }
+
+    #[test]
+    fn step_twenty_three_folds_the_names_events_and_sites_kept_and_counts_chunks_as_before() {
+        use crate::store::stored::folds::{FoldField, values_containing};
+        use crate::store::stored::postings::{Entry, encode};
+        let mut conn = at_step(22);
+        conn.execute_batch(
+            "INSERT INTO tag_value (field, value, games) VALUES ('event', 'Open de Cebú', 2), \
+                 ('site', 'Manila', 2), ('variant', 'english', 2); \
+             INSERT INTO player_stat VALUES ('José', 'english', 'english', 2, 1, 0, 1, 0, NULL, NULL), \
+                 ('José', 'pool', 'pool', 1, 1, 0, 0, 0, NULL, NULL), \
+                 ('Ann', 'english', 'english', 2, 1, 0, 1, 0, NULL, NULL);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let rows: Vec<(String, String, i64)> = conn
+            .prepare("SELECT field, value, indexed FROM tag_fold ORDER BY field, value")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [
+            ("event", "Open de Cebú"),
+            ("player", "Ann"),
+            ("player", "José"),
+            ("site", "Manila"),
+        ];
+        assert_eq!(
+            rows,
+            expected.map(|(f, v)| (f.to_string(), v.to_string(), 1))
+        );
+        assert_eq!(
+            values_containing(&conn, FoldField::Event, "CEBU").unwrap(),
+            ["Open de Cebú"]
+        );
+        assert_eq!(
+            values_containing(&conn, FoldField::Player, "jos").unwrap(),
+            ["José"]
+        );
+        assert!(
+            values_containing(&conn, FoldField::Site, "cebu")
+                .unwrap()
+                .is_empty()
+        );
+        // A chunk's entries are counted in when it comes and out when it goes.
+        let positions = |conn: &Connection| -> i64 {
+            conn.query_row(
+                "SELECT n FROM kept_count WHERE name = 'positions'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        let before = positions(&conn);
+        let entries: Vec<Entry> = (1..=200)
+            .map(|ply| Entry {
+                suffix: 7,
+                game: 1,
+                ply,
+                open: false,
+            })
+            .collect();
+        conn.execute(
+            "INSERT INTO posting (bucket, suffix, game, entries) VALUES (0, 7, 1, ?1)",
+            [encode(&entries)],
+        )
+        .unwrap();
+        assert_eq!(positions(&conn), before + 200);
+        conn.execute("DELETE FROM posting", []).unwrap();
+        assert_eq!(positions(&conn), before);
     }
 }

@@ -296,6 +296,7 @@ pub fn all(conn: &Connection) -> Result<Vec<(i64, i64, u32, bool)>, StoreError> 
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
+#[cfg(test)]
 pub fn count(conn: &Connection) -> Result<i64, StoreError> {
     let mut n = 0;
     each_chunk(conn, |_, entries| {

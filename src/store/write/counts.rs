@@ -225,6 +225,8 @@ impl GameCounts {
                 ])?;
             }
         }
+        // The names, events and sites counted for the first time.
+        crate::store::stored::folds::index_new(tx)?;
         Ok(())
     }
 

@@ -7,7 +7,8 @@
 //! what reading its stored text again gives, the tree's counts at start
 //! positions and at popular positions agree with the index, and the counts
 //! of each player's games and of the games by tag agree with the games,
-//! and the counts `stats` prints agree with a recount.
+//! the counts `stats` prints agree with a recount, and every event, site
+//! and name is found by a part of it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -51,10 +52,14 @@ impl Store {
     pub fn check_invariants(&self) -> Result<Checked, StoreError> {
         let tx = self.conn().unchecked_transaction()?;
         let mut problems = Vec::new();
-        let through = check_rows_and_counts(&tx, &mut problems)?;
+        let tally = GameTally::read(&tx)?;
+        let through = check_rows_and_counts(&tx, &tally, &mut problems)?;
         let sample = sample_of_indexed_games(&tx, through)?;
-        check_index_of_sample(&tx, &sample, &mut problems)?;
-        problems.extend(unreadable_games(&tx)?);
+        let index = IndexPass::read(&tx, &sample)?;
+        check_kept_counts(&tx, &tally, index.entries, &mut problems)?;
+        check_index_of_sample(&tx, &sample, &index.sampled, &mut problems)?;
+        problems.extend(unreadable_games(&tx, tally.broken)?);
+        problems.extend(crate::store::stored::folds::check(&tx)?);
         let keys = check_popular_counts(&tx, &mut problems)?;
         Ok(Checked {
             ok: problems.is_empty(),
@@ -91,10 +96,99 @@ fn expect(problems: &mut Vec<String>, found: i64, what: &str) {
     }
 }
 
+/// What one pass over the game table finds: its games by variant, by
+/// preset (`''` for an unsupported game, as `tag_value` counts them) and
+/// by status, and those whose check record or status does not read back.
+#[derive(Debug, Default)]
+struct GameTally {
+    by_variant: BTreeMap<String, i64>,
+    by_preset: BTreeMap<String, i64>,
+    by_status: BTreeMap<String, i64>,
+    broken: BTreeSet<i64>,
+}
+
+impl GameTally {
+    /// Reads every game once, in the table's order.
+    fn read(tx: &Transaction<'_>) -> Result<GameTally, StoreError> {
+        let mut tally = GameTally::default();
+        let mut games = tx.prepare(
+            "SELECT id, status, variant, CASE WHEN status = 'unsupported' THEN '' ELSE preset END, \
+             record FROM game",
+        )?;
+        let mut rows = games.query([])?;
+        while let Some(r) = rows.next()? {
+            let id = crate::store::stored::id::GameId(r.get(0)?);
+            let status = r.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+            let bad_record = r
+                .get_ref(4)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?
+                .is_some_and(|json| crate::store::stored::record::parse_record(id, json).is_err());
+            if bad_record || crate::store::stored::record::parse_status(id, status).is_err() {
+                tally.broken.insert(id.get());
+            }
+            for (map, at) in [
+                (&mut tally.by_status, 1),
+                (&mut tally.by_variant, 2),
+                (&mut tally.by_preset, 3),
+            ] {
+                let value = r.get_ref(at)?.as_str().map_err(rusqlite::Error::from)?;
+                match map.get_mut(value) {
+                    Some(n) => *n += 1,
+                    None => {
+                        map.insert(value.to_string(), 1);
+                    }
+                }
+            }
+        }
+        Ok(tally)
+    }
+
+    /// The games replayed (and so counted by the tree at their start).
+    fn replayed(&self) -> i64 {
+        ["ok", "ambiguous", "illegal"]
+            .iter()
+            .filter_map(|s| self.by_status.get(*s))
+            .sum()
+    }
+}
+
+/// What one pass over the position index finds: how many entries it
+/// holds, and the entries of the sampled games as (kept key, ply, open)
+/// per game (the index has no order by game).
+struct IndexPass {
+    entries: i64,
+    sampled: HashMap<i64, BTreeSet<(i64, u32, bool)>>,
+}
+
+impl IndexPass {
+    /// Reads every chunk of the index once.
+    fn read(tx: &Transaction<'_>, sample: &[i64]) -> Result<IndexPass, StoreError> {
+        let wanted: std::collections::HashSet<i64> = sample.iter().copied().collect();
+        let mut pass = IndexPass {
+            entries: 0,
+            sampled: HashMap::new(),
+        };
+        postings::each_chunk(tx, |bucket, entries| {
+            pass.entries += entries.len() as i64;
+            for e in entries.iter().filter(|e| wanted.contains(&e.game)) {
+                let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
+                pass.sampled
+                    .entry(e.game)
+                    .or_default()
+                    .insert((kept, e.ply, e.open));
+            }
+            Ok(())
+        })?;
+        Ok(pass)
+    }
+}
+
 /// SQLite's check, then the games against their files and the counts of
 /// games by start, tag and player; returns the last game indexed.
 fn check_rows_and_counts(
     tx: &Transaction<'_>,
+    tally: &GameTally,
     problems: &mut Vec<String>,
 ) -> Result<i64, StoreError> {
     let count = |sql: &str| count(tx, sql);
@@ -131,8 +225,7 @@ fn check_rows_and_counts(
     }
     let through: i64 = count("SELECT coalesce(max(indexed_through), 0) FROM index_state")?;
     let at_start = count("SELECT coalesce(sum(games), 0) FROM start_move")?;
-    let replayed =
-        count("SELECT count(*) FROM game WHERE status IN ('ok', 'ambiguous', 'illegal')")?;
+    let replayed = tally.replayed();
     if at_start != replayed {
         problems.push(format!(
             "the tree counts {at_start} games at their start positions, the database holds {replayed} replayed games"
@@ -140,7 +233,7 @@ fn check_rows_and_counts(
     }
     expect(
         problems,
-        count(&differences(TAG_VALUES_COUNTED, TAG_VALUES_STORED))?,
+        tag_differences(tx, tally)?,
         "differences between the counts of games by event, site, variant or preset and the games",
     );
     expect(
@@ -148,13 +241,18 @@ fn check_rows_and_counts(
         player_differences(tx)?,
         "differences between the players' counts (games, results, dates) and their games",
     );
-    check_kept_counts(tx, problems)?;
     Ok(through)
 }
 
-/// The counts `stats` reads (schema step 22) against a recount: one
-/// problem per count that differs.
-fn check_kept_counts(tx: &Transaction<'_>, problems: &mut Vec<String>) -> Result<(), StoreError> {
+/// The counts `stats` reads (schema step 22) against a recount (the
+/// games by status from `tally`, the index's entries from one pass over
+/// it): one problem per count that differs.
+fn check_kept_counts(
+    tx: &Transaction<'_>,
+    tally: &GameTally,
+    entries: i64,
+    problems: &mut Vec<String>,
+) -> Result<(), StoreError> {
     let count = |sql: &str| count(tx, sql);
     let kept = |name: &str| -> Result<Option<i64>, StoreError> {
         Ok(tx
@@ -169,7 +267,7 @@ fn check_kept_counts(tx: &Transaction<'_>, problems: &mut Vec<String>) -> Result
             "copies of games in files",
             count("SELECT count(*) FROM provenance")?,
         ),
-        ("positions", "positions indexed", postings::count(tx)?),
+        ("positions", "positions indexed", entries),
     ];
     for (name, what, found) in recounted {
         let kept = kept(name)?;
@@ -180,21 +278,11 @@ fn check_kept_counts(tx: &Transaction<'_>, problems: &mut Vec<String>) -> Result
             ));
         }
     }
-    let mut by_status: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-    for (sql, at) in [
-        ("SELECT status, count(*) FROM game GROUP BY status", 0),
-        (
-            "SELECT value, games FROM tag_value WHERE field = 'status'",
-            1,
-        ),
-    ] {
-        let mut stmt = tx.prepare(sql)?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-        for row in rows {
-            let (status, n) = row?;
-            let entry = by_status.entry(status).or_default();
-            if at == 0 { entry.0 = n } else { entry.1 = n }
-        }
+    let mut by_status: BTreeMap<String, (i64, i64)> = (tally.by_status.iter())
+        .map(|(status, &n)| (status.clone(), (n, 0)))
+        .collect();
+    for (status, n) in stored_counts(tx, "status")? {
+        by_status.entry(status).or_default().1 = n;
     }
     for (status, (found, kept)) in by_status {
         if found != kept {
@@ -204,6 +292,13 @@ fn check_kept_counts(tx: &Transaction<'_>, problems: &mut Vec<String>) -> Result
         }
     }
     Ok(())
+}
+
+/// The counts of `tag_value` under `field`, by value.
+fn stored_counts(tx: &Transaction<'_>, field: &str) -> Result<BTreeMap<String, i64>, StoreError> {
+    let mut stmt = tx.prepare_cached("SELECT value, games FROM tag_value WHERE field = ?1")?;
+    let rows = stmt.query_map([field], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Up to [`SAMPLE_GAMES`] games indexed by `through`, spread over them.
@@ -224,27 +319,15 @@ fn sample_of_indexed_games(tx: &Transaction<'_>, through: i64) -> Result<Vec<i64
     Ok(sample)
 }
 
-/// The index entries of the sampled games against those reading them
-/// again gives, and their copies' stored texts.
+/// The index entries of the sampled games (`stored`, gathered by
+/// [`IndexPass`]) against those reading them again gives, and their
+/// copies' stored texts.
 fn check_index_of_sample(
     tx: &Transaction<'_>,
     sample: &[i64],
+    stored: &HashMap<i64, BTreeSet<(i64, u32, bool)>>,
     problems: &mut Vec<String>,
 ) -> Result<(), StoreError> {
-    // The sampled games' entries, by one pass over the index (it has no
-    // order by game): (kept key, ply, open) per game.
-    let sampled: std::collections::HashSet<i64> = sample.iter().copied().collect();
-    let mut stored: HashMap<i64, BTreeSet<(i64, u32, bool)>> = HashMap::new();
-    postings::each_chunk(tx, |bucket, entries| {
-        for e in entries.iter().filter(|e| sampled.contains(&e.game)) {
-            let kept = (bucket << postings::SUFFIX_BITS) | i64::from(e.suffix);
-            stored
-                .entry(e.game)
-                .or_default()
-                .insert((kept, e.ply, e.open));
-        }
-        Ok(())
-    })?;
     // Each entry with the name of the move its game plays there (its
     // stored move, unless open) against the certain positions and next
     // moves reading the game again gives.
@@ -353,26 +436,68 @@ fn check_popular_counts(
     Ok(keys.len())
 }
 
-/// The query counting the rows in one of two row sets and not in the
-/// other (a row that differs counts twice, once on each side).
-fn differences(counted: &str, stored: &str) -> String {
-    format!(
-        "SELECT (SELECT count(*) FROM (SELECT * FROM ({counted}) EXCEPT SELECT * FROM ({stored}))) \
-         + (SELECT count(*) FROM (SELECT * FROM ({stored}) EXCEPT SELECT * FROM ({counted})))"
-    )
+/// The rows of `tag_value` (but its games by status, checked by
+/// [`check_kept_counts`]) and of `tag_value` as the games give it that
+/// are not in the other (a value whose count differs counts twice, once
+/// on each side). Events and sites are read in the order of values, from
+/// the games' index and the table's key, and compared as they come: no
+/// sort, and memory for one value at a time; variants and presets, few,
+/// come from `tally`.
+fn tag_differences(tx: &Transaction<'_>, tally: &GameTally) -> Result<i64, StoreError> {
+    let mut differences = 0;
+    for field in ["event", "site"] {
+        let mut counted = tx.prepare(&format!(
+            "SELECT {field}, count(*) FROM game GROUP BY {field} ORDER BY {field}"
+        ))?;
+        let mut stored = tx
+            .prepare_cached("SELECT value, games FROM tag_value WHERE field = ?1 ORDER BY value")?;
+        let pair = |r: &rusqlite::Row<'_>| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?));
+        let mut counted = counted.query_map([], pair)?.peekable();
+        let mut stored = stored.query_map([field], pair)?.peekable();
+        loop {
+            first_error(&mut counted)?;
+            first_error(&mut stored)?;
+            let (c, s) = (peeked(&mut counted), peeked(&mut stored));
+            differences += match (&c, &s) {
+                (None, None) => break,
+                (Some(c), Some(s)) if c.0 == s.0 => {
+                    counted.next();
+                    stored.next();
+                    if c.1 == s.1 { 0 } else { 2 }
+                }
+                (Some(c), Some(s)) if c.0 < s.0 => {
+                    counted.next();
+                    1
+                }
+                (Some(_), None) => {
+                    counted.next();
+                    1
+                }
+                _ => {
+                    stored.next();
+                    1
+                }
+            };
+        }
+    }
+    for (field, counted) in [("variant", &tally.by_variant), ("preset", &tally.by_preset)] {
+        let stored = stored_counts(tx, field)?;
+        differences += (counted.iter())
+            .filter(|&(value, n)| stored.get(value) != Some(n))
+            .count() as i64;
+        differences += (stored.iter())
+            .filter(|&(value, n)| counted.get(value) != Some(n))
+            .count() as i64;
+    }
+    Ok(differences)
 }
 
-/// `tag_value` as the games give it.
-const TAG_VALUES_COUNTED: &str = "SELECT 'event', event, count(*) FROM game GROUP BY event \
-     UNION ALL SELECT 'site', site, count(*) FROM game GROUP BY site \
-     UNION ALL SELECT 'variant', variant, count(*) FROM game GROUP BY variant \
-     UNION ALL SELECT 'preset', CASE WHEN status = 'unsupported' THEN '' ELSE preset END, count(*) \
-     FROM game GROUP BY 2";
-
-/// `tag_value` as stored.
-/// `tag_value` as stored (the games by status are checked apart, by
-/// [`check_kept_counts`]).
-const TAG_VALUES_STORED: &str = "SELECT field, value, games FROM tag_value WHERE field <> 'status'";
+/// The row `rows` reads next, if it reads one.
+fn peeked<T: Clone>(
+    rows: &mut std::iter::Peekable<impl Iterator<Item = rusqlite::Result<T>>>,
+) -> Option<T> {
+    rows.peek().and_then(|r| r.as_ref().ok()).cloned()
+}
 
 /// Returns the error `rows` reads next, if it reads one.
 fn first_error<T>(
@@ -385,10 +510,13 @@ fn first_error<T>(
 }
 
 /// The games of one side, a row per game: the player's name, the variant,
-/// the outcome and the day, in the order of names (read through the index
-/// on the name, so nothing is sorted in memory however long the names).
+/// the outcome and the day, in the order of names: read in the table's
+/// order and sorted by SQLite's sorter, which sets runs aside in files
+/// (rather than read in the index's order, a game's row looked up for
+/// each name: one random read per game), so memory stays bounded however
+/// long the names and however large the table.
 const SIDE: &str =
-    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY {side}";
+    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY +{side}";
 
 /// The rows of `player_stat` and of `player_stat` as the games give it
 /// that are not in the other (a row that differs counts twice, once on
@@ -479,31 +607,14 @@ fn player_differences(tx: &rusqlite::Transaction<'_>) -> Result<i64, StoreError>
 /// Ids listed in a problem, at most.
 const IDS_SHOWN: usize = 10;
 
-/// The games whose stored check record, status or tags (of any copy) do
-/// not read back, as a problem naming how many and the first
-/// [`IDS_SHOWN`] ids; `None` when every game's read.
-fn unreadable_games(tx: &rusqlite::Transaction<'_>) -> Result<Option<String>, StoreError> {
-    let mut broken: BTreeSet<i64> = BTreeSet::new();
-    let mut games = tx.prepare("SELECT id, status, record FROM game")?;
-    let mut rows = games.query([])?;
-    while let Some(r) = rows.next()? {
-        let id: i64 = r.get(0)?;
-        let status: String = r.get(1)?;
-        let record: Option<String> = r.get(2)?;
-        let bad_record = record.is_some_and(|json| {
-            crate::store::stored::record::parse_record(crate::store::stored::id::GameId(id), &json)
-                .is_err()
-        });
-        if bad_record
-            || crate::store::stored::record::parse_status(
-                crate::store::stored::id::GameId(id),
-                &status,
-            )
-            .is_err()
-        {
-            broken.insert(id);
-        }
-    }
+/// The games whose stored check record or status (`broken`, found by
+/// [`GameTally`]) or tags (of any copy) do not read back, as a problem
+/// naming how many and the first [`IDS_SHOWN`] ids; `None` when every
+/// game's read.
+fn unreadable_games(
+    tx: &rusqlite::Transaction<'_>,
+    mut broken: BTreeSet<i64>,
+) -> Result<Option<String>, StoreError> {
     let mut copies = tx.prepare("SELECT game, text FROM provenance")?;
     let mut rows = copies.query([])?;
     while let Some(r) = rows.next()? {
