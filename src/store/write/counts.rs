@@ -54,6 +54,15 @@ impl PlayerCount {
 /// The fields `tag_value` counts, in the order of [`GameCounts::tags`].
 const TAG_FIELDS: [&str; 5] = ["event", "site", "variant", "preset", "status"];
 
+/// The fields of [`TAG_FIELDS`] whose values are found by a part of them
+/// (`tag_fold`, schema step 23).
+const FOLDED_FIELDS: [&str; 2] = ["event", "site"];
+
+/// Enters a name, event or site in `tag_fold` unless it is there: what the
+/// triggers of `tag_value` and `player_stat` do, done here too because an
+/// import writes with the triggers off (see `kept`).
+const FOLD_NEW: &str = "INSERT OR IGNORE INTO tag_fold (field, value) VALUES (?1, ?2)";
+
 /// Counts of added games not yet written.
 #[derive(Debug, Default)]
 pub(in crate::store) struct GameCounts {
@@ -181,7 +190,9 @@ impl GameCounts {
                 })
                 .collect();
             players.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut fold = tx.prepare_cached(FOLD_NEW)?;
             for ((name, variant), c) in players {
+                fold.execute(params!["player", name])?;
                 upsert.execute(params![
                     name,
                     variant,
@@ -201,11 +212,16 @@ impl GameCounts {
                 "INSERT INTO tag_value (field, value, games) VALUES (?1, ?2, ?3) \
                  ON CONFLICT DO UPDATE SET games = games + excluded.games",
             )?;
+            let mut fold = tx.prepare_cached(FOLD_NEW)?;
             for (field, values) in TAG_FIELDS.iter().zip(&mut self.tags) {
                 let mut values: Vec<(String, i64)> = values.drain().collect();
                 values.sort_unstable();
+                let folded = FOLDED_FIELDS.contains(field);
                 for (value, games) in values {
                     upsert.execute(params![field, value, games])?;
+                    if folded {
+                        fold.execute(params![field, value])?;
+                    }
                 }
             }
         }

@@ -1146,8 +1146,7 @@ impl KeyFilter {
 /// Writes the batches of file `file_id` as they come, a transaction per
 /// [`COMMIT_GAMES`] games at most; returns the games written. The
 /// connection's triggers are off meanwhile: the copies recorded are counted
-/// in each transaction (see `kept`); they are on while the names, events
-/// and sites are counted, whose triggers enter new ones in `tag_fold`.
+/// in each transaction (see `kept`).
 fn write_batches(
     store: &mut Store,
     carried: Carried<'_>,
@@ -1191,7 +1190,7 @@ fn write_batches_counted(
         uncommitted += batch.games.len();
         let per_commit = (stored.max(0) as usize + games) / 4;
         if uncommitted >= per_commit.clamp(BATCH, COMMIT_GAMES) {
-            kept::with_triggers(&tx, || carried.counts.write(&tx))?;
+            carried.counts.write(&tx)?;
             kept::add(&tx, Kept::Copies, std::mem::take(&mut copies))?;
             tx.commit()?;
             crash_point(games);
@@ -1203,7 +1202,7 @@ fn write_batches_counted(
             games: summary.games + summary.duplicates,
         });
     }
-    kept::with_triggers(&tx, || carried.counts.write(&tx))?;
+    carried.counts.write(&tx)?;
     kept::add(&tx, Kept::Copies, copies)?;
     tx.commit()?;
     crash_point(games);

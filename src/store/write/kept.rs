@@ -56,30 +56,7 @@ pub(in crate::store) fn without_triggers<T>(
     conn: &Connection,
     work: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    with_triggers_set(conn, false, work)
-}
-
-/// Runs `work` with the connection's triggers on, then turns them back as
-/// they were (also when `work` fails): for writes inside
-/// [`without_triggers`] whose tables' triggers keep other tables right
-/// (the distinct names, events and sites of `tag_value` and
-/// `player_stat`, which the triggers enter in `tag_fold`).
-///
-/// # Errors
-/// `work`'s error, or a database failure.
-pub(in crate::store) fn with_triggers<T>(
-    conn: &Connection,
-    work: impl FnOnce() -> Result<T, StoreError>,
-) -> Result<T, StoreError> {
-    with_triggers_set(conn, true, work)
-}
-
-fn with_triggers_set<T>(
-    conn: &Connection,
-    on: bool,
-    work: impl FnOnce() -> Result<T, StoreError>,
-) -> Result<T, StoreError> {
-    let was = set_triggers(conn, on)?;
+    let was = set_triggers(conn, false)?;
     let done = work();
     let restored = set_triggers(conn, was);
     let done = done?;
