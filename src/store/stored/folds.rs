@@ -226,18 +226,22 @@ pub(crate) fn check(conn: &Connection) -> Result<Vec<String>, StoreError> {
 /// `marked` ones, the trigram index does not find by their folded form.
 fn sample_not_found(conn: &Connection, marked: i64) -> Result<i64, StoreError> {
     let step = (marked / SAMPLE_VALUES).max(1);
-    let sample: Vec<(i64, String)> = conn
+    // The ids first, each value then on its own: a value may be as long as
+    // a tag (1 MiB), and memory holds one at a time.
+    let sample: Vec<i64> = conn
         .prepare(
-            "SELECT id, value FROM (SELECT id, value, row_number() OVER (ORDER BY id) AS n \
+            "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n \
              FROM tag_fold WHERE indexed = 1) WHERE n % ?1 = 0 LIMIT ?2",
         )?
-        .query_map([step, SAMPLE_VALUES], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map([step, SAMPLE_VALUES], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
+    let mut value_of = conn.prepare_cached("SELECT value FROM tag_fold WHERE id = ?1")?;
     let mut found = conn.prepare_cached(
         "SELECT 1 FROM tag_fold_text WHERE tag_fold_text MATCH ?1 AND rowid = ?2",
     )?;
     let mut lost = 0;
-    for (id, value) in sample {
+    for id in sample {
+        let value: String = value_of.query_row([id], |r| r.get(0))?;
         if let Some(query) = trigram_query(&fold(&value)) {
             lost += i64::from(!found.exists(params![query, id])?);
         }

@@ -510,13 +510,11 @@ fn first_error<T>(
 }
 
 /// The games of one side, a row per game: the player's name, the variant,
-/// the outcome and the day, in the order of names: read in the table's
-/// order and sorted by SQLite's sorter, which sets runs aside in files
-/// (rather than read in the index's order, a game's row looked up for
-/// each name: one random read per game), so memory stays bounded however
-/// long the names and however large the table.
+/// the outcome and the day, in the order of names (read through the index
+/// on the name, so nothing is sorted in memory however long the names:
+/// SQLite's sorter holds whole rows, 300 MiB for 160 names of 1 MB).
 const SIDE: &str =
-    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY +{side}";
+    "SELECT {side}, variant, outcome, day FROM game WHERE {side} <> '' ORDER BY {side}";
 
 /// The rows of `player_stat` and of `player_stat` as the games give it
 /// that are not in the other (a row that differs counts twice, once on
