@@ -1059,6 +1059,31 @@ mod tests {
         pattern
     }
 
+    /// Every hit of `criteria` among the games of `preset`, each with all
+    /// its matching plies: (game, first ply, reversed, plies).
+    fn every_hit(
+        store: &Store,
+        criteria: &Criteria,
+        preset: Preset,
+    ) -> Vec<(i64, i64, bool, Vec<i64>)> {
+        let mut found = Vec::new();
+        store
+            .each_pattern_hit(
+                criteria,
+                &VariantFilter::new(Some(preset.name())),
+                &GameFilter::default(),
+                true,
+                0,
+                |hit| {
+                    let plies = hit.matching_plies.unwrap();
+                    found.push((hit.game.get(), hit.ply, hit.reversed, plies));
+                    Ok::<_, StoreError>(())
+                },
+            )
+            .unwrap();
+        found
+    }
+
     #[test]
     fn games_whose_men_went_past_are_left_as_replaying_them_through_finds() {
         let dir = tempfile::tempdir().unwrap();
@@ -1104,21 +1129,7 @@ mod tests {
                             criteria.hopeless(p, rules) && !criteria.hopeless(p, &backwards)
                         }));
                 }
-                let mut found = Vec::new();
-                store
-                    .each_pattern_hit(
-                        &criteria,
-                        &VariantFilter::new(Some(preset.name())),
-                        &GameFilter::default(),
-                        true,
-                        0,
-                        |hit| {
-                            let plies = hit.matching_plies.unwrap();
-                            found.push((hit.game.get(), hit.ply, hit.reversed, plies));
-                            Ok::<_, StoreError>(())
-                        },
-                    )
-                    .unwrap();
+                let found = every_hit(&store, &criteria, preset);
                 assert_eq!(found, expected, "{preset:?} {pattern:?} {colours:?}");
                 hits_seen += expected.len();
             }
@@ -1195,21 +1206,7 @@ mod tests {
                     cut += usize::from(last.is_some_and(|l| l + 1 < positions.len()));
                     out += usize::from(last.is_none());
                 }
-                let mut found = Vec::new();
-                store
-                    .each_pattern_hit(
-                        &criteria,
-                        &VariantFilter::new(Some(preset.name())),
-                        &GameFilter::default(),
-                        true,
-                        0,
-                        |hit| {
-                            let plies = hit.matching_plies.unwrap();
-                            found.push((hit.game.get(), hit.ply, hit.reversed, plies));
-                            Ok::<_, StoreError>(())
-                        },
-                    )
-                    .unwrap();
+                let found = every_hit(&store, &criteria, preset);
                 assert_eq!(found, expected, "{preset:?} {pattern:?} {colours:?}");
                 hits_seen += expected.len();
             }
