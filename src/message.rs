@@ -1,10 +1,13 @@
 //! Messages for people, each a stable code and its parts beside the
 //! English text made from them, so that a front end can word them in
 //! another language: [`RecordMessage`] (what a check record says of a
-//! game) and [`RequestMessage`] (why a request or a value given cannot be
-//! used). Both are written to JSON as `{"code": "…", "parts": {…}}`, the
-//! code in snake case, the parts named as the fields below; the English
-//! text is their `Display`.
+//! game), [`RequestMessage`] (why a request or a value given cannot be
+//! used or answered), and the details some of them carry as parts of
+//! their own: [`FenMessage`] (why a FEN cannot be used, with
+//! [`SetupMessage`] for each kind of problem of its set-up) and
+//! [`SwitchMessage`] (why a rules switch cannot be read). All are written
+//! to JSON as `{"code": "…", "parts": {…}}`, the code in snake case, the
+//! parts named as the fields below; the English text is their `Display`.
 
 use std::fmt;
 
@@ -94,6 +97,10 @@ pub enum RecordMessage {
     UnusableFen {
         /// Why (English).
         why: String,
+        /// Why, as a code and its parts (absent in the records of an
+        /// earlier pdndb).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<FenMessage>,
     },
     /// The game's text cannot be read.
     TextUnreadable {
@@ -109,6 +116,23 @@ pub enum RecordMessage {
     },
     /// No rules have every square the record names.
     NoRulesFit,
+    /// `unsupported`: the GameType tag names a game pdndb does not play.
+    GameNotPlayed {
+        /// The tag's value as written.
+        game_type: String,
+        /// The game's name (English: `chess`, `Thai draughts`).
+        game: String,
+    },
+    /// `unsupported`: the GameType tag names no game pdndb knows.
+    UnknownGameType {
+        /// The tag's value as written.
+        game_type: String,
+    },
+    /// `unsupported`: a square beyond the 8×8 and 10×10 boards.
+    SquareBeyondBoards {
+        /// The farthest square named, as written (`57`, `l12`).
+        square: String,
+    },
 }
 
 /// The part of a message saying that the rules a game's tags name are on
@@ -180,12 +204,25 @@ impl fmt::Display for RecordMessage {
                 let what = format!("more than {most} positions and moves in all");
                 past_the_limit(f, &what, *ply, *reached)
             }
-            RecordMessage::UnusableFen { why } => write!(f, "FEN: {why}"),
+            RecordMessage::UnusableFen { why, .. } => write!(f, "FEN: {why}"),
             RecordMessage::TextUnreadable { why } => write!(f, "the text cannot be read: {why}"),
             RecordMessage::TooManyPlies { plies, most } => {
                 write!(f, "{plies} plies: over the limit of {most} plies per game")
             }
             RecordMessage::NoRulesFit => f.write_str("no rules fit the record's squares"),
+            RecordMessage::GameNotPlayed { game_type, game } => {
+                write!(
+                    f,
+                    "GameType \"{game_type}\" is {game}, a game pdndb does not play"
+                )
+            }
+            RecordMessage::UnknownGameType { game_type } => {
+                write!(f, "GameType \"{game_type}\" names no game pdndb knows")
+            }
+            RecordMessage::SquareBeyondBoards { square } => write!(
+                f,
+                "square {square} lies beyond every board pdndb plays (8x8 and 10x10)"
+            ),
         }
     }
 }
@@ -205,10 +242,267 @@ fn past_the_limit(
     )
 }
 
-/// Why a request, or a value given in it, cannot be used. `param` is the
-/// name of the value as the front end calls it (a parameter of the web
-/// API); `value` a value as given, quoted and cut at 40 characters; `why`
-/// the library's own explanation (English).
+/// Why a FEN cannot be used: it cannot be read, or its set-up is not a
+/// position of the rules. `text` is the part of the FEN at fault, cut as
+/// [`crate::quote::shortened`] cuts it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "parts", rename_all = "snake_case")]
+pub enum FenMessage {
+    /// Nothing but spaces.
+    EmptyFen,
+    /// The first field is not `W`, `B`, `R` or `?`.
+    NotASide {
+        /// The field.
+        text: String,
+    },
+    /// A piece list that does not start with a colour letter.
+    NotAPieceList {
+        /// The list.
+        text: String,
+    },
+    /// A piece that is not a square.
+    NotASquare {
+        /// The piece as written.
+        text: String,
+    },
+    /// A range whose ends are not ascending numbers.
+    NotARange {
+        /// The range as written.
+        text: String,
+    },
+    /// Algebraic squares from both boards.
+    OtherBoard {
+        /// The first square on the other board.
+        text: String,
+    },
+    /// No side to move and no piece list.
+    NoPieceLists {
+        /// The FEN.
+        text: String,
+    },
+    /// A king-runs field that is not `+` count and square, twice.
+    NotKingRuns {
+        /// The field.
+        text: String,
+    },
+    /// A set-up that is not a position of the rules: each kind of problem
+    /// once, in the order found.
+    InvalidPosition {
+        /// The problems.
+        problems: Vec<SetupMessage>,
+    },
+}
+
+impl fmt::Display for FenMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use FenMessage as M;
+        match self {
+            M::EmptyFen => f.write_str("empty FEN"),
+            M::NotASide { text } => {
+                write!(f, "`{text}` is not a side to move (expected W, B or ?)")
+            }
+            M::NotAPieceList { text } => {
+                write!(f, "`{text}` is not a piece list (expected W… or B…)")
+            }
+            M::NotASquare { text } => write!(f, "`{text}` is not a square"),
+            M::NotARange { text } => write!(f, "`{text}` is not a range of squares"),
+            M::OtherBoard { text } => write!(
+                f,
+                "`{text}` is on the other board than the FEN's earlier squares"
+            ),
+            M::NoPieceLists { text } => write!(f, "`{text}` has no piece lists"),
+            M::NotKingRuns { text } => write!(
+                f,
+                "`{text}` is not a field of king moves (expected +N[square]+N[square])"
+            ),
+            M::InvalidPosition { problems } => {
+                f.write_str("invalid position: ")?;
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One kind of problem of a set-up: its first problem, and how many more
+/// of that kind there are.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "parts", rename_all = "snake_case")]
+pub enum SetupMessage {
+    /// A label that is not a playing square of the board.
+    SquareOffBoard {
+        /// The square.
+        square: u32,
+        /// The others like it.
+        #[serde(flatten)]
+        more: Option<MoreLikeIt>,
+    },
+    /// Two pieces on one square.
+    TwoPieces {
+        /// The square.
+        square: u32,
+        /// The others like it.
+        #[serde(flatten)]
+        more: Option<MoreLikeIt>,
+    },
+    /// A man on the row where it would have been crowned.
+    ManOnCrowningRow {
+        /// The square.
+        square: u32,
+        /// Its colour, `white` or `black`.
+        colour: String,
+        /// The others like it.
+        #[serde(flatten)]
+        more: Option<MoreLikeIt>,
+    },
+    /// More pieces of one side than the side starts with.
+    TooManyPieces {
+        /// The side, `white` or `black`.
+        colour: String,
+        /// Its pieces.
+        pieces: usize,
+        /// The most it starts with.
+        most: usize,
+        /// The others like it.
+        #[serde(flatten)]
+        more: Option<MoreLikeIt>,
+    },
+}
+
+/// The further problems of one kind: how many, and their first squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoreLikeIt {
+    /// How many more.
+    pub more: usize,
+    /// The first of their squares, each once.
+    pub squares: Vec<u32>,
+    /// Whether they have squares beyond those named.
+    pub more_squares: bool,
+}
+
+impl fmt::Display for SetupMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let more = match self {
+            SetupMessage::SquareOffBoard { square, more } => {
+                write!(f, "square {square} is not on the board")?;
+                more
+            }
+            SetupMessage::TwoPieces { square, more } => {
+                write!(f, "two pieces on square {square}")?;
+                more
+            }
+            SetupMessage::ManOnCrowningRow {
+                square,
+                colour,
+                more,
+            } => {
+                write!(f, "a {colour} man on square {square}, its own crowning row")?;
+                more
+            }
+            SetupMessage::TooManyPieces {
+                colour,
+                pieces,
+                most,
+                more,
+            } => {
+                write!(f, "{pieces} {colour} pieces (at most {most})")?;
+                more
+            }
+        };
+        match more {
+            Some(more) => write!(f, "{more}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for MoreLikeIt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            " (and {} more like it",
+            crate::quote::thousands(self.more)
+        )?;
+        if !self.squares.is_empty() {
+            let plural = if self.squares.len() > 1 { "s" } else { "" };
+            let named: Vec<String> = self.squares.iter().map(u32::to_string).collect();
+            let etc = if self.more_squares { ", …" } else { "" };
+            write!(f, ": square{plural} {}{etc}", named.join(", "))?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Why a rules switch (`key=value`) cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "parts", rename_all = "snake_case")]
+pub enum SwitchMessage {
+    /// Not one of the switch names.
+    UnknownSwitch {
+        /// The name given.
+        name: String,
+        /// The switches.
+        expected: Vec<String>,
+    },
+    /// A value the switch does not take.
+    NotAValueOf {
+        /// The switch.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The values it takes.
+        expected: Vec<String>,
+    },
+    /// A switch without `=`.
+    NotKeyValue {
+        /// The text given.
+        text: String,
+    },
+}
+
+impl fmt::Display for SwitchMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SwitchMessage::UnknownSwitch { name, expected } => write!(
+                f,
+                "unknown rules switch `{name}` (expected {})",
+                one_of(expected)
+            ),
+            SwitchMessage::NotAValueOf {
+                key,
+                value,
+                expected,
+            } => write!(
+                f,
+                "`{value}` is not a value of `{key}` (expected {})",
+                one_of(expected)
+            ),
+            SwitchMessage::NotKeyValue { text } => {
+                write!(f, "`{text}` is not of the form key=value")
+            }
+        }
+    }
+}
+
+/// `a, b or c`.
+fn one_of(names: &[String]) -> String {
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Why a request, or a value given in it, cannot be used (a 400 of the
+/// web API), or why the server does not answer it (404, 403, 414, 503).
+/// `param` is the name of the value as the front end calls it (a
+/// parameter of the web API); `value` a value as given, quoted and cut at
+/// 40 characters; `why` the library's own explanation (English).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", content = "parts", rename_all = "snake_case")]
 pub enum RequestMessage {
@@ -275,6 +569,9 @@ pub enum RequestMessage {
         param: String,
         /// Why.
         why: String,
+        /// Why, as a code and its parts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<FenMessage>,
     },
     /// Moves that cannot be read or played.
     BadMoves {
@@ -309,6 +606,10 @@ pub enum RequestMessage {
         param: String,
         /// Why they do not read (English).
         why: String,
+        /// Why they do not read, as the record of the moves read as a game
+        /// says it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<RecordMessage>,
         /// The variant used.
         variant: String,
         /// The presets under which they read, `, ` between them.
@@ -335,6 +636,9 @@ pub enum RequestMessage {
         param: String,
         /// Why.
         why: String,
+        /// Why, as a code and its parts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        switch: Option<SwitchMessage>,
     },
     /// A variant no stored game has.
     VariantAbsent {
@@ -344,6 +648,10 @@ pub enum RequestMessage {
         asked: String,
         /// What the database holds (English).
         holdings: String,
+        /// What the database holds: each variant with its games, most
+        /// first (empty when it holds none).
+        #[serde(default)]
+        held: Vec<Held>,
     },
     /// A date range that cannot be read (its `why` begins with the value
     /// given).
@@ -374,6 +682,93 @@ pub enum RequestMessage {
         /// Why.
         why: String,
     },
+    /// 404: a route the server does not have.
+    NoSuchRoute {
+        /// The path asked for.
+        path: String,
+    },
+    /// 404: a game id no game has.
+    NoSuchGame {
+        /// The id.
+        id: i64,
+    },
+    /// 404: a game whose source text is not kept.
+    NoSource {
+        /// The game's id.
+        id: i64,
+    },
+    /// 403: a request for another host than localhost.
+    LocalhostOnly,
+    /// 414: a request longer than is read.
+    RequestTooLong {
+        /// Its length in bytes.
+        bytes: usize,
+        /// The most read.
+        most: usize,
+    },
+    /// 503 with `Retry-After`: too many requests are answered or wait.
+    Busy {
+        /// Requests answered at once.
+        running: usize,
+        /// Requests that wait their turn.
+        waiting: usize,
+        /// Seconds after which to ask again.
+        seconds: u32,
+    },
+    /// 503: the server is stopping.
+    Stopping,
+    /// 503: the query stopped before it answered.
+    QueryStopped {
+        /// Why (English).
+        why: String,
+    },
+    /// 503: the database cannot answer now.
+    DatabaseUnavailable {
+        /// What the database says (English).
+        why: String,
+    },
+}
+
+/// One variant a database holds games of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// The variant.
+    pub variant: String,
+    /// Its games.
+    pub games: i64,
+}
+
+impl RequestMessage {
+    /// The English of a request the server does not answer (not a 400).
+    fn fmt_refusal(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RequestMessage as M;
+        match self {
+            M::NoSuchRoute { path } => write!(f, "no such route: {path}"),
+            M::NoSuchGame { id } => write!(f, "no game {id} in the database"),
+            M::NoSource { id } => write!(f, "game {id} has no source"),
+            M::LocalhostOnly => f.write_str("this server answers requests for localhost only"),
+            M::RequestTooLong { bytes, most } => {
+                write!(
+                    f,
+                    "the request is {bytes} bytes long; at most {most} are read"
+                )
+            }
+            M::Busy {
+                running,
+                waiting,
+                seconds,
+            } => write!(
+                f,
+                "the server is busy: {running} requests are being answered and {waiting} \
+                 wait; try again in {seconds} s"
+            ),
+            M::Stopping => f.write_str("the server is stopping"),
+            M::QueryStopped { why } => write!(f, "the query stopped: {why}"),
+            M::DatabaseUnavailable { why } => f.write_str(why),
+            // The 400s, worded by `Display` itself.
+            _ => Ok(()),
+        }
+    }
 }
 
 impl fmt::Display for RequestMessage {
@@ -428,6 +823,7 @@ impl fmt::Display for RequestMessage {
                 legal_under,
                 variant_param,
                 first,
+                ..
             } => write!(
                 f,
                 "{param}: {why} under {variant}; legal under {legal_under}: \
@@ -437,17 +833,19 @@ impl fmt::Display for RequestMessage {
                 param,
                 asked,
                 holdings,
+                ..
             } => write!(
                 f,
                 "{param} {asked}: no game in the database is {asked}; {holdings}"
             ),
             M::BadDateRange { param, why, .. } => write!(f, "{param} {why}"),
-            M::BadFen { param, why }
+            M::BadFen { param, why, .. }
             | M::BadMoves { param, why }
             | M::UnknownVariant { param, why, .. }
-            | M::BadRules { param, why }
+            | M::BadRules { param, why, .. }
             | M::BadPattern { param, why }
             | M::BadValue { param, why } => write!(f, "{param}: {why}"),
+            refused => refused.fmt_refusal(f),
         }
     }
 }
@@ -532,6 +930,84 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&m).unwrap(),
             serde_json::json!({"code": "fen_and_moves"})
+        );
+    }
+
+    #[test]
+    fn details_are_messages_of_their_own_within_their_parts() {
+        let fen = FenMessage::InvalidPosition {
+            problems: vec![
+                SetupMessage::TwoPieces {
+                    square: 21,
+                    more: Some(MoreLikeIt {
+                        more: 8999,
+                        squares: vec![22, 23],
+                        more_squares: true,
+                    }),
+                },
+                SetupMessage::TooManyPieces {
+                    colour: "white".into(),
+                    pieces: 40,
+                    most: 12,
+                    more: None,
+                },
+            ],
+        };
+        assert_eq!(
+            fen.to_string(),
+            "invalid position: two pieces on square 21 (and 8,999 more like it: squares \
+             22, 23, …); 40 white pieces (at most 12)"
+        );
+        let said = RecordMessage::UnusableFen {
+            why: fen.to_string(),
+            fen: Some(fen.clone()),
+        };
+        let json = serde_json::to_value(&said).unwrap();
+        assert_eq!(
+            json["parts"]["fen"]["parts"]["problems"][0],
+            serde_json::json!({"code": "two_pieces", "parts": {"square": 21, "more": 8999,
+                "squares": [22, 23], "more_squares": true}})
+        );
+        assert_eq!(serde_json::from_value::<RecordMessage>(json).unwrap(), said);
+        // A key stored before FEN messages had codes still reads.
+        let old = serde_json::json!({"code": "unusable_fen", "parts": {"why": "empty FEN"}});
+        assert_eq!(
+            serde_json::from_value::<RecordMessage>(old).unwrap(),
+            RecordMessage::UnusableFen {
+                why: "empty FEN".into(),
+                fen: None
+            }
+        );
+        let switch = SwitchMessage::NotAValueOf {
+            key: "promotion".into(),
+            value: "x".into(),
+            expected: vec!["continue-man".into(), "stop".into(), "continue-king".into()],
+        };
+        assert_eq!(
+            switch.to_string(),
+            "`x` is not a value of `promotion` (expected continue-man, stop or continue-king)"
+        );
+    }
+
+    #[test]
+    fn refusals_other_than_400_are_coded_and_worded_as_before() {
+        let m = RequestMessage::NoSuchGame { id: 9 };
+        assert_eq!(m.to_string(), "no game 9 in the database");
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            serde_json::json!({"code": "no_such_game", "parts": {"id": 9}})
+        );
+        let m = RequestMessage::RequestTooLong {
+            bytes: 9000,
+            most: 8192,
+        };
+        assert_eq!(
+            m.to_string(),
+            "the request is 9000 bytes long; at most 8192 are read"
+        );
+        assert_eq!(
+            RequestMessage::Stopping.to_string(),
+            "the server is stopping"
         );
     }
 }

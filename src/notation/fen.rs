@@ -12,6 +12,7 @@
 //! the king on 7 three times). Written:
 //! `W:W21,22,K30:B1,K5` — side, then White's and Black's squares ascending.
 
+use crate::message::FenMessage;
 use crate::quote::shortened;
 use std::fmt::Write as _;
 
@@ -24,29 +25,46 @@ use crate::rules::{Color, Geometry, KingRun, Piece, Position, Setup, squares};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// Nothing but spaces.
-    #[error("empty FEN")]
+    #[error("{}", self.said())]
     Empty,
     /// The first field is not `W`, `B`, `R` or `?`.
-    #[error("`{}` is not a side to move (expected W, B or ?)", shortened(.0))]
+    #[error("{}", self.said())]
     BadSide(String),
     /// A piece list that does not start with a colour letter.
-    #[error("`{}` is not a piece list (expected W… or B…)", shortened(.0))]
+    #[error("{}", self.said())]
     BadField(String),
     /// A piece that is not a square.
-    #[error("`{}` is not a square", shortened(.0))]
+    #[error("{}", self.said())]
     BadSquare(String),
     /// A range whose ends are not ascending numbers.
-    #[error("`{}` is not a range of squares", shortened(.0))]
+    #[error("{}", self.said())]
     BadRange(String),
     /// Algebraic squares from both boards.
-    #[error("`{}` is on the other board than the FEN's earlier squares", shortened(.0))]
+    #[error("{}", self.said())]
     MixedOrientation(String),
     /// No side to move and no piece list.
-    #[error("`{}` has no piece lists", shortened(.0))]
+    #[error("{}", self.said())]
     NoPieces(String),
     /// A king-runs field that is not `+` count and square, twice.
-    #[error("`{}` is not a field of king moves (expected +N[square]+N[square])", shortened(.0))]
+    #[error("{}", self.said())]
     BadKingRuns(String),
+}
+
+impl FenError {
+    /// The error as a code and its parts.
+    pub fn said(&self) -> FenMessage {
+        let text = |t: &String| shortened(t).into_owned();
+        match self {
+            FenError::Empty => FenMessage::EmptyFen,
+            FenError::BadSide(t) => FenMessage::NotASide { text: text(t) },
+            FenError::BadField(t) => FenMessage::NotAPieceList { text: text(t) },
+            FenError::BadSquare(t) => FenMessage::NotASquare { text: text(t) },
+            FenError::BadRange(t) => FenMessage::NotARange { text: text(t) },
+            FenError::MixedOrientation(t) => FenMessage::OtherBoard { text: text(t) },
+            FenError::NoPieces(t) => FenMessage::NoPieceLists { text: text(t) },
+            FenError::BadKingRuns(t) => FenMessage::NotKingRuns { text: text(t) },
+        }
+    }
 }
 
 /// Most squares a range may cover (a 10×10 board has 50).

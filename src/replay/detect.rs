@@ -259,7 +259,7 @@ pub enum Reading {
         /// `unknown` (kept as a name for the records).
         variant: &'static str,
         /// Why.
-        message: String,
+        message: RecordMessage,
         /// Where the verdict came from.
         from: VariantFrom,
     },
@@ -324,6 +324,7 @@ pub fn read_record_in(
                 rules: overrides.rules,
                 message: RecordMessage::UnusableFen {
                     why: err.to_string(),
+                    fen: Some(err.said()),
                 },
                 from: if overrides.rules.is_some() {
                     VariantFrom::Forced
@@ -518,7 +519,7 @@ impl Plan {
 
 /// A record of a game the engine does not play: why, and what said so.
 struct Unplayable {
-    message: String,
+    message: RecordMessage,
     from: VariantFrom,
 }
 
@@ -546,11 +547,13 @@ fn plan(
         Some((raw, parsed)) => match Preset::of_game_type(parsed.number, text.variant) {
             Some(preset) => Some(preset),
             None => {
+                let game_type = (*raw).to_string();
                 let message = match game_type_name(parsed.number) {
-                    Some(name) => {
-                        format!("GameType \"{raw}\" is {name}, a game pdndb does not play")
-                    }
-                    None => format!("GameType \"{raw}\" names no game pdndb knows"),
+                    Some(name) => RecordMessage::GameNotPlayed {
+                        game_type,
+                        game: name.to_string(),
+                    },
+                    None => RecordMessage::UnknownGameType { game_type },
                 };
                 return Err(Unplayable {
                     message,
@@ -577,10 +580,9 @@ fn plan(
     }
     if !record.fits(Geometry::standard()) && !record.fits(Geometry::international()) {
         return Err(Unplayable {
-            message: format!(
-                "square {} lies beyond every board pdndb plays (8x8 and 10x10)",
-                record.farthest_square()
-            ),
+            message: RecordMessage::SquareBeyondBoards {
+                square: record.farthest_square(),
+            },
             from: VariantFrom::Inferred,
         });
     }
@@ -819,6 +821,7 @@ impl<'t, 'a> Record<'t, 'a> {
                     Err(err) => {
                         return unreadable(RecordMessage::UnusableFen {
                             why: err.to_string(),
+                            fen: Some(err.said()),
                         });
                     }
                 };
@@ -830,6 +833,7 @@ impl<'t, 'a> Record<'t, 'a> {
                     Err(err) => {
                         return unreadable(RecordMessage::UnusableFen {
                             why: err.to_string(),
+                            fen: Some(err.said()),
                         });
                     }
                 }
@@ -1083,7 +1087,7 @@ mod tests {
                 replay.reached,
                 replay.interpretations,
             ),
-            Reading::Unsupported { message, .. } => (message.clone(), None, 0, None),
+            Reading::Unsupported { message, .. } => (message.to_string(), None, 0, None),
             Reading::Unreadable { message, .. } => (message.to_string(), None, 0, None),
         }
     }

@@ -269,6 +269,8 @@ pub enum MovesError {
         status: super::record::Status,
         /// The record's message, which says where.
         message: Option<String>,
+        /// That message as a code and its parts.
+        said: Option<crate::message::RecordMessage>,
     },
     /// The moves cannot be replayed.
     #[error("the moves cannot be read")]
@@ -346,6 +348,7 @@ pub fn position_after_moves(
         return Err(MovesError::NotOk {
             status: checked.record.outcome.status,
             message: checked.record.outcome.message,
+            said: checked.record.outcome.message_key,
         });
     }
     let Reading::Replayed { start, replay, .. } = checked.reading else {

@@ -264,7 +264,7 @@ impl CheckRecord {
             } => {
                 record.outcome.variant = variant.to_string();
                 record.outcome.status = Status::Unsupported;
-                record.outcome.message = Some(message.clone());
+                record.outcome.say(message.clone());
                 return record;
             }
             Reading::Unreadable { rules, message, .. } => {

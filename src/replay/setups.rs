@@ -109,6 +109,16 @@ pub enum SetupError {
     Position(#[from] crate::rules::PositionError),
 }
 
+impl SetupError {
+    /// The error as a code and its parts.
+    pub fn said(&self) -> crate::message::FenMessage {
+        match self {
+            SetupError::Fen(e) => e.said(),
+            SetupError::Position(e) => e.said(),
+        }
+    }
+}
+
 /// The position a set-up's FEN shows under `rules`, its side to move
 /// `side` when it names none.
 fn setup_position(

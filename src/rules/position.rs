@@ -1,5 +1,6 @@
 //! Set-ups (any list of pieces) and validated positions.
 
+use crate::message::{FenMessage, MoreLikeIt, SetupMessage};
 use std::fmt;
 
 use super::board::{Bitboard, Color, Geometry, Piece, Square, squares};
@@ -131,16 +132,7 @@ pub enum SetupProblem {
 
 impl fmt::Display for SetupProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupProblem::SquareOffBoard(s) => write!(f, "square {s} is not on the board"),
-            SetupProblem::TwoPieces(s) => write!(f, "two pieces on square {s}"),
-            SetupProblem::ManOnCrowningRow(s, c) => {
-                write!(f, "a {} man on square {s}, its own crowning row", c.name())
-            }
-            SetupProblem::TooManyPieces(c, n, max) => {
-                write!(f, "{n} {} pieces (at most {max})", c.name())
-            }
-        }
+        write!(f, "{}", self.said(None))
     }
 }
 
@@ -176,56 +168,81 @@ impl SetupProblem {
 /// Squares a message names of the further problems of one kind.
 const SQUARES_NAMED: usize = 5;
 
-impl fmt::Display for PositionError {
-    /// The problems in the order found, each kind once: its first problem,
-    /// then how many more there are and their first squares.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid position: ")?;
+impl PositionError {
+    /// The problems as a code and its parts: in the order found, each
+    /// kind once (its first problem), with how many more there are and
+    /// their first squares.
+    pub fn said(&self) -> FenMessage {
         let mut firsts: Vec<&SetupProblem> = Vec::new();
         for p in &self.problems {
             if !firsts.iter().any(|first| first.is_like(p)) {
                 firsts.push(p);
             }
         }
-        for (i, first) in firsts.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{first}")?;
-            let more: Vec<&SetupProblem> = self
-                .problems
-                .iter()
-                .filter(|p| first.is_like(p))
-                .skip(1)
-                .collect();
-            if more.is_empty() {
+        let problems = firsts
+            .into_iter()
+            .map(|first| first.said(self.more_like(first)))
+            .collect();
+        FenMessage::InvalidPosition { problems }
+    }
+
+    /// The problems of the kind of `first` after it, if any.
+    fn more_like(&self, first: &SetupProblem) -> Option<MoreLikeIt> {
+        let more: Vec<&SetupProblem> = self
+            .problems
+            .iter()
+            .filter(|p| first.is_like(p))
+            .skip(1)
+            .collect();
+        if more.is_empty() {
+            return None;
+        }
+        let mut squares: Vec<u32> = Vec::new();
+        let mut more_squares = false;
+        for square in more.iter().filter_map(|p| p.square()) {
+            if squares.contains(&square) {
                 continue;
             }
-            write!(
-                f,
-                " (and {} more like it",
-                crate::quote::thousands(more.len())
-            )?;
-            let mut squares: Vec<u32> = Vec::new();
-            let mut etc = "";
-            for square in more.iter().filter_map(|p| p.square()) {
-                if squares.contains(&square) {
-                    continue;
-                }
-                if squares.len() == SQUARES_NAMED {
-                    etc = ", …";
-                    break;
-                }
-                squares.push(square);
+            if squares.len() == SQUARES_NAMED {
+                more_squares = true;
+                break;
             }
-            if !squares.is_empty() {
-                let plural = if squares.len() > 1 { "s" } else { "" };
-                let named: Vec<String> = squares.iter().map(u32::to_string).collect();
-                write!(f, ": square{plural} {}{etc}", named.join(", "))?;
-            }
-            f.write_str(")")?;
+            squares.push(square);
         }
-        Ok(())
+        Some(MoreLikeIt {
+            more: more.len(),
+            squares,
+            more_squares,
+        })
+    }
+}
+
+impl SetupProblem {
+    /// The problem as a code and its parts, with `more` like it.
+    fn said(&self, more: Option<MoreLikeIt>) -> SetupMessage {
+        match *self {
+            SetupProblem::SquareOffBoard(square) => SetupMessage::SquareOffBoard { square, more },
+            SetupProblem::TwoPieces(square) => SetupMessage::TwoPieces { square, more },
+            SetupProblem::ManOnCrowningRow(square, colour) => SetupMessage::ManOnCrowningRow {
+                square,
+                colour: colour.name().to_string(),
+                more,
+            },
+            SetupProblem::TooManyPieces(colour, pieces, most) => SetupMessage::TooManyPieces {
+                colour: colour.name().to_string(),
+                pieces,
+                most,
+                more,
+            },
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    /// The problems in the order found, each kind once: its first problem,
+    /// then how many more there are and their first squares.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.said())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The rules switches as values: what `--rules` and the recorded form of
 //! a variant (`filipino+promotion=stop`) set on top of a preset.
 
+use crate::message::SwitchMessage;
 use std::fmt;
 use std::str::FromStr;
 
@@ -56,23 +57,47 @@ pub enum Promotion {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SwitchError {
     /// Not one of the switch names.
-    #[error(
-        "unknown rules switch `{0}` (expected max-capture, king-first, promotion or king-limit)"
-    )]
+    #[error("{}", self.said())]
     UnknownSwitch(String),
     /// A value the switch does not take.
-    #[error("`{value}` is not a value of `{key}` (expected {expected})")]
+    #[error("{}", self.said())]
     BadValue {
         /// The switch.
         key: String,
         /// The value given.
         value: String,
         /// The values it takes.
-        expected: &'static str,
+        expected: &'static [&'static str],
     },
     /// A `key=value` pair without `=`.
-    #[error("`{0}` is not of the form key=value")]
+    #[error("{}", self.said())]
     NotKeyValue(String),
+}
+
+/// The switches' names.
+const SWITCHES: [&str; 4] = ["max-capture", "king-first", "promotion", "king-limit"];
+
+impl SwitchError {
+    /// The error as a code and its parts.
+    pub fn said(&self) -> SwitchMessage {
+        let names = |list: &[&str]| list.iter().map(|n| (*n).to_string()).collect();
+        match self {
+            SwitchError::UnknownSwitch(name) => SwitchMessage::UnknownSwitch {
+                name: name.clone(),
+                expected: names(&SWITCHES),
+            },
+            SwitchError::BadValue {
+                key,
+                value,
+                expected,
+            } => SwitchMessage::NotAValueOf {
+                key: key.clone(),
+                value: value.clone(),
+                expected: names(expected),
+            },
+            SwitchError::NotKeyValue(text) => SwitchMessage::NotKeyValue { text: text.clone() },
+        }
+    }
 }
 
 /// One switch with its value.
@@ -106,23 +131,23 @@ impl Switch {
                 "on" => MaxCapture::On,
                 "off" => MaxCapture::Off,
                 "value" => MaxCapture::Value,
-                _ => return Err(bad("on, off or value")),
+                _ => return Err(bad(&["on", "off", "value"])),
             }),
             "king-first" => Switch::KingFirst(match value {
                 "on" => KingFirst::On,
                 "off" => KingFirst::Off,
-                _ => return Err(bad("on or off")),
+                _ => return Err(bad(&["on", "off"])),
             }),
             "promotion" => Switch::Promotion(match value {
                 "continue-man" => Promotion::ContinueMan,
                 "stop" => Promotion::Stop,
                 "continue-king" => Promotion::ContinueKing,
-                _ => return Err(bad("continue-man, stop or continue-king")),
+                _ => return Err(bad(&["continue-man", "stop", "continue-king"])),
             }),
             "king-limit" => Switch::KingLimit(match value {
                 "on" => KingLimit::On,
                 "off" => KingLimit::Off,
-                _ => return Err(bad("on or off")),
+                _ => return Err(bad(&["on", "off"])),
             }),
             _ => return Err(SwitchError::UnknownSwitch(key.to_string())),
         })

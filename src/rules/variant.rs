@@ -483,6 +483,7 @@ impl RulesError {
             RulesError::Switch(e) => RequestMessage::BadRules {
                 param,
                 why: e.to_string(),
+                switch: Some(e.said()),
             },
         }
     }

@@ -1,5 +1,6 @@
 //! Answers that refuse a request: a status and one line saying why, as
-//! JSON `{"error": "…"}`; and how every JSON answer is written.
+//! JSON `{"error": "…", "code": "…", "parts": {…}}`; and how every JSON
+//! answer is written.
 
 use std::io;
 
@@ -22,8 +23,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which the client may ask again (`Retry-After`).
     pub retry_after: Option<u32>,
-    /// The message as a code and its parts (every 400 has one), written
-    /// beside it as `code` and `parts`.
+    /// The message as a code and its parts (every refusal but a fault of
+    /// the server has one), written beside it as `code` and `parts`.
     pub said: Option<Box<RequestMessage>>,
 }
 
@@ -38,31 +39,40 @@ impl ApiError {
         }
     }
 
-    /// 400: the request cannot be read, and why.
-    pub fn bad_request(said: RequestMessage) -> ApiError {
+    /// A refusal with a status, and why as a code and its parts.
+    pub fn refused(status: StatusCode, said: RequestMessage) -> ApiError {
         ApiError {
             message: said.to_string(),
             said: Some(Box::new(said)),
-            ..ApiError::new(StatusCode::BAD_REQUEST, String::new())
+            ..ApiError::new(status, String::new())
         }
     }
 
+    /// 400: the request cannot be read, and why.
+    pub fn bad_request(said: RequestMessage) -> ApiError {
+        ApiError::refused(StatusCode::BAD_REQUEST, said)
+    }
+
     /// 404: nothing there.
-    pub fn not_found(message: String) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, message)
+    pub fn not_found(said: RequestMessage) -> ApiError {
+        ApiError::refused(StatusCode::NOT_FOUND, said)
     }
 
     /// 503: the database cannot answer now.
-    pub fn unavailable(message: String) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    pub fn unavailable(said: RequestMessage) -> ApiError {
+        ApiError::refused(StatusCode::SERVICE_UNAVAILABLE, said)
     }
 
     /// 503 with `Retry-After`: too many requests are being answered or
-    /// wait; ask again in `seconds`.
-    pub fn busy(message: String, seconds: u32) -> ApiError {
+    /// wait ([`RequestMessage::Busy`] says when to ask again).
+    pub fn busy(running: usize, waiting: usize, seconds: u32) -> ApiError {
         ApiError {
             retry_after: Some(seconds),
-            ..ApiError::unavailable(message)
+            ..ApiError::unavailable(RequestMessage::Busy {
+                running,
+                waiting,
+                seconds,
+            })
         }
     }
 
@@ -75,7 +85,7 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        ApiError::unavailable(e.to_string())
+        ApiError::unavailable(RequestMessage::DatabaseUnavailable { why: e.to_string() })
     }
 }
 
@@ -84,7 +94,9 @@ impl From<QueryError> for ApiError {
         match (e.said(Wording::Parameters), e) {
             (Some(said), _) => ApiError::bad_request(said),
             (None, QueryError::Store(e)) => e.into(),
-            (None, other) => ApiError::unavailable(other.to_string()),
+            (None, other) => ApiError::unavailable(RequestMessage::DatabaseUnavailable {
+                why: other.to_string(),
+            }),
         }
     }
 }
@@ -105,8 +117,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The body of a refusal: `{"error": "…"}`, and for a 400 the message's
-/// `code` and `parts` beside it.
+/// The body of a refusal: `{"error": "…"}`, and the message's `code` and
+/// `parts` beside it.
 #[derive(Serialize)]
 struct Refusal<'a> {
     error: &'a str,
@@ -247,11 +259,21 @@ mod tests {
 
     #[test]
     fn a_busy_answer_says_when_to_ask_again() {
-        let e = ApiError::busy("busy".to_string(), 1);
+        let e = ApiError::busy(4, 64, 1);
         assert!(!e.is_unavailable());
+        assert_eq!(
+            e.message,
+            "the server is busy: 4 requests are being answered and 64 wait; try again in 1 s"
+        );
         let response = e.into_response();
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        let body: serde_json::Value = serde_json::from_str(&futures_body(response)).unwrap();
+        assert_eq!(body["code"], "busy");
+        assert_eq!(
+            body["parts"],
+            serde_json::json!({"running": 4, "waiting": 64, "seconds": 1})
+        );
     }
 
     #[test]
@@ -263,6 +285,7 @@ mod tests {
         assert!(!e.message.starts_with("fen: --"), "{}", e.message);
         let elsewhere = QueryError::LegalElsewhere {
             message: "ply 1 (1.) 32-28 is illegal".into(),
+            said: None,
             variant: "filipino".into(),
             legal_under: vec![Preset::International],
         };

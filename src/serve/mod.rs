@@ -28,6 +28,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
+use crate::message::RequestMessage;
 use crate::store::{Mode, Store, StoreError};
 pub use error::ApiError;
 use state::AppState;
@@ -155,7 +156,10 @@ fn router(state: Arc<AppState>) -> Router {
 async fn not_found(request: Request) -> Response {
     let path = request.uri().path();
     if path.starts_with("/api/") || path == "/api" {
-        ApiError::not_found(format!("no such route: {}", request.uri().path())).into_response()
+        ApiError::not_found(RequestMessage::NoSuchRoute {
+            path: path.to_string(),
+        })
+        .into_response()
     } else {
         pages::not_found_page()
     }
@@ -171,19 +175,18 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
         .path_and_query()
         .map_or(0, |p| p.as_str().len());
     let mut response = if target_len > MAX_TARGET {
-        ApiError::new(
+        ApiError::refused(
             StatusCode::URI_TOO_LONG,
-            format!("the request is {target_len} bytes long; at most {MAX_TARGET} are read"),
+            RequestMessage::RequestTooLong {
+                bytes: target_len,
+                most: MAX_TARGET,
+            },
         )
         .into_response()
     } else if state.loopback_only && !local_host(&request) {
         // A page elsewhere that renamed itself to this address (DNS
         // rebinding) must not read the database through the browser.
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "this server answers requests for localhost only".to_string(),
-        )
-        .into_response()
+        ApiError::refused(StatusCode::FORBIDDEN, RequestMessage::LocalhostOnly).into_response()
     } else {
         next.run(request).await
     };

@@ -239,6 +239,7 @@ pub async fn board(RawQuery(query): RawQuery) -> Result<Response, ApiError> {
             ApiError::bad_request(RequestMessage::BadFen {
                 param: "fen".to_string(),
                 why: e.to_string(),
+                fen: Some(e.said()),
             })
         })?,
         None => {

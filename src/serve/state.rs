@@ -18,6 +18,7 @@ use axum::body::{Body, Bytes};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::error::ApiError;
+use crate::message::RequestMessage;
 use crate::store::{Mode, Store};
 
 /// Requests answered at once (open connections, threads that query).
@@ -74,13 +75,7 @@ impl AppState {
         let place = match self.places.clone().try_acquire_owned() {
             Ok(place) => place,
             Err(TryAcquireError::NoPermits) => {
-                return Err(ApiError::busy(
-                    format!(
-                        "the server is busy: {MAX_CONNECTIONS} requests are being answered and \
-                         {MAX_WAITING} wait; try again in {RETRY_AFTER} s"
-                    ),
-                    RETRY_AFTER,
-                ));
+                return Err(ApiError::busy(MAX_CONNECTIONS, MAX_WAITING, RETRY_AFTER));
             }
             Err(TryAcquireError::Closed) => return Err(stopping()),
         };
@@ -120,7 +115,7 @@ impl AppState {
             answer
         })
         .await
-        .map_err(|e| ApiError::unavailable(format!("the query stopped: {e}")))?
+        .map_err(|e| ApiError::unavailable(RequestMessage::QueryStopped { why: e.to_string() }))?
     }
 
     /// Runs `prepare` on a connection of the pool as [`Self::with_store`]
@@ -166,9 +161,9 @@ impl AppState {
             }
             state.give_back(store, true);
         });
-        started
-            .await
-            .map_err(|e| ApiError::unavailable(format!("the query stopped: {e}")))??;
+        started.await.map_err(|e| {
+            ApiError::unavailable(RequestMessage::QueryStopped { why: e.to_string() })
+        })??;
         Ok(body)
     }
 
@@ -261,7 +256,7 @@ impl futures_core::Stream for Received {
 
 /// The answer while the server shuts down.
 fn stopping() -> ApiError {
-    ApiError::unavailable("the server is stopping".to_string())
+    ApiError::unavailable(RequestMessage::Stopping)
 }
 
 #[cfg(test)]

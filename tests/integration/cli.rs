@@ -284,3 +284,50 @@ fn rough_edges_a_new_user_met_are_smoothed() {
         "{err}"
     );
 }
+
+/// `players` has a column of unknown results only when some player has
+/// one: with every result known it is a column of zeros no one needs
+/// (once printed as `?0` on every line).
+#[test]
+fn players_show_unknown_results_only_when_there_are_some() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let known = dir.path().join("known.pdn");
+    std::fs::write(
+        &known,
+        "[White \"Ana\"]\n[Black \"Ben\"]\n[Result \"1-0\"]\n1. 11-15 23-19 1-0\n\n\
+         [White \"Ben\"]\n[Black \"Ana\"]\n[Result \"1/2-1/2\"]\n1. 11-15 23-19 1/2-1/2\n",
+    )
+    .unwrap();
+    let (_, err, code) = run(&db, &["import", "--quiet", known.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, code) = run(&db, &["players"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(!lines[0].contains("unknown"), "{out}");
+    assert!(!out.contains("?0") && !out.contains(" ?"), "{out}");
+    let cells = |line: &str| line.split_whitespace().count();
+    assert!(lines.iter().all(|l| cells(l) == cells(lines[0])), "{out}");
+    // A game without a result: the column appears, with its count.
+    let open = dir.path().join("open.pdn");
+    std::fs::write(
+        &open,
+        "[White \"Ana\"]\n[Black \"Cid\"]\n[Result \"*\"]\n1. 11-15 22-18 *\n",
+    )
+    .unwrap();
+    let (_, err, code) = run(&db, &["import", "--quiet", open.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = run(&db, &["players"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let head: Vec<&str> = lines[0].split_whitespace().collect();
+    let at = head.iter().position(|h| *h == "unknown").expect(&out);
+    let ana: Vec<&str> = lines
+        .iter()
+        .find(|l| l.starts_with("Ana"))
+        .expect(&out)
+        .split_whitespace()
+        .collect();
+    assert_eq!(ana[at], "1", "{out}");
+    assert!(!out.contains("?0") && !out.contains("?1"), "{out}");
+}

@@ -408,3 +408,57 @@ fn show_of_a_game_whose_setup_cannot_be_read_draws_no_board() {
     let (out, _) = ok(&db, &["show", &good[0]["game"].to_string()]);
     assert!(out.contains("FEN ") && !out.contains("no board"), "{out}");
 }
+
+/// `--moves "1. 11-15 22-19"`, illegal in English checkers, is legal in
+/// Spanish draughts only: the advice names Spanish when the database holds
+/// Spanish games, and no variant it holds no game of.
+#[test]
+fn the_advice_names_only_variants_the_database_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let generated = |variant: &str| {
+        let file = dir.path().join(format!("{variant}.pdn"));
+        let out = pdndb(&db)
+            .args(["generate", "--variant", variant, "--games", "3"])
+            .args(["--seed", "5", "-o"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let (_, err, code) = run(&db, &["import", "--quiet", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+    };
+    let advice = |db: &Path| {
+        let (out, err, code) = run(
+            db,
+            &[
+                "search",
+                "--variant",
+                "english",
+                "--moves",
+                "1. 11-15 22-19",
+            ],
+        );
+        assert_eq!((out.as_str(), code), ("", 2), "{err}");
+        err
+    };
+    generated("english");
+    let err = advice(&db);
+    assert!(
+        err.contains("(and under every other variant of the database's games)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("spanish") && !err.contains("add --variant"),
+        "{err}"
+    );
+    generated("spanish");
+    let err = advice(&db);
+    assert!(
+        err.contains("legal under spanish: add --variant spanish"),
+        "{err}"
+    );
+    let named = err.split("; legal under ").nth(1).unwrap_or_default();
+    let named = named.split(':').next().unwrap_or_default();
+    assert_eq!(named, "spanish", "{err}");
+}

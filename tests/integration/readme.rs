@@ -81,3 +81,43 @@ fn the_pages_have_examples_that_run() {
         );
     }
 }
+
+/// The pictures a page names (`![…](path)` or `<img src="path">`), in
+/// the order named.
+fn pictures(text: &str) -> Vec<String> {
+    let markdown = text.split("](").skip(1).filter_map(|rest| {
+        let path = rest.split(')').next()?;
+        let picture = [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]
+            .iter()
+            .any(|ext| path.to_ascii_lowercase().ends_with(ext));
+        picture.then(|| path.to_string())
+    });
+    let html = text
+        .split("<img ")
+        .skip(1)
+        .filter_map(|rest| rest.split("src=\"").nth(1)?.split('"').next())
+        .map(str::to_string);
+    markdown.chain(html).collect()
+}
+
+#[test]
+fn every_picture_the_readme_names_is_in_the_repository() {
+    let readme = std::fs::read_to_string(crate_path("README.md")).unwrap();
+    let named = pictures(&readme);
+    assert!(!named.is_empty(), "the README names no picture");
+    for path in &named {
+        assert!(
+            !path.contains("://") && crate_path(path).is_file(),
+            "README.md names {path}, which is not a file of the repository"
+        );
+    }
+    // The tour shows the explorer where it opens it: its picture follows
+    // the `pdndb serve` example, before the next section.
+    let serve = readme.find("$ pdndb serve").expect("no pdndb serve step");
+    let step = &readme[serve..];
+    let step = &step[..step.find("\n## ").unwrap_or(step.len())];
+    assert!(
+        pictures(step).iter().any(|p| p.contains("explorer")),
+        "the pdndb serve step shows no picture of the explorer"
+    );
+}

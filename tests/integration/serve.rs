@@ -711,14 +711,61 @@ fn refusals_and_record_messages_carry_a_code_and_its_parts() {
             .unwrap()
             .starts_with("filipino, ")
     );
-    refused("/api/tree?fen=W:Wzz", "bad_fen");
+    let parts = refused("/api/tree?fen=W:Wzz", "bad_fen");
+    assert_eq!(
+        parts["fen"],
+        serde_json::json!({"code": "not_a_square", "parts": {"text": "zz"}})
+    );
+    let parts = refused("/api/tree?variant=english&fen=W:W5,5:B9", "bad_fen");
+    assert_eq!(parts["fen"]["code"], "invalid_position");
+    assert_eq!(
+        parts["fen"]["parts"]["problems"][0],
+        serde_json::json!({"code": "two_pieces", "parts": {"square": 5}})
+    );
+    let parts = refused(
+        "/api/tree?variant=filipino%2Bking-first%3Dmaybe",
+        "bad_rules",
+    );
+    assert_eq!(
+        parts["switch"],
+        serde_json::json!({"code": "not_a_value_of",
+            "parts": {"key": "king-first", "value": "maybe", "expected": ["on", "off"]}})
+    );
+    let parts = refused("/api/tree?variant=frisian", "variant_absent");
+    let held = parts["held"].as_array().unwrap();
+    assert!(!held.is_empty(), "{parts}");
+    assert!(
+        held.iter().all(|h| h["games"].as_i64() > Some(0)),
+        "{parts}"
+    );
     refused("/api/games?limit=x", "not_in_range");
     refused("/api/games?nothing=1", "unknown_parameter");
     refused("/api/tree?fen=W:W21&moves=22-18", "fen_and_moves");
-    refused(
+    let parts = refused(
         "/api/search?variant=filipino&moves=32-28",
         "legal_elsewhere",
     );
+    assert_eq!(parts["reason"]["code"], "illegal_move", "{parts}");
+    assert_eq!(parts["reason"]["parts"]["token"], "32-28", "{parts}");
+    // 404, 414: a code and its parts too.
+    let not_found = |target: &str, code: &str| {
+        let r = server.get(target);
+        assert_eq!(r.status, 404, "{target}: {}", r.body);
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["code"], code, "{body}");
+        body
+    };
+    let body = not_found("/api/nowhere", "no_such_route");
+    assert_eq!(body["error"], "no such route: /api/nowhere");
+    assert_eq!(body["parts"]["path"], "/api/nowhere");
+    let body = not_found("/api/game/99999", "no_such_game");
+    assert_eq!(body["error"], "no game 99999 in the database");
+    assert_eq!(body["parts"]["id"], 99999);
+    let long = server.get(&format!("/api/games?player={}", "a".repeat(9000)));
+    assert_eq!(long.status, 414, "{}", long.body);
+    let body: Value = serde_json::from_str(&long.body).unwrap();
+    assert_eq!(body["code"], "request_too_long", "{body}");
+    assert_eq!(body["parts"]["most"], 8192, "{body}");
     // The records of the report: the code and parts of their message.
     let records = server.json("/api/report?file=messages");
     let by_code: Vec<(String, String, Value)> = records
@@ -734,16 +781,53 @@ fn refusals_and_record_messages_carry_a_code_and_its_parts() {
             )
         })
         .collect();
-    assert_eq!(by_code.len(), 2, "{records}");
+    let codes: Vec<&str> = by_code.iter().map(|(_, code, _)| code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "illegal_move",
+            "unusable_fen",
+            "unusable_fen",
+            "unusable_fen",
+            "game_not_played",
+            "unknown_game_type",
+            "square_beyond_boards"
+        ],
+        "{records}"
+    );
     let (message, code, parts) = &by_code[0];
     assert_eq!(code, "illegal_move");
     assert!(message.contains("; the tag says international, but the moves are on 8×8"));
     assert_eq!(parts["tag"], "international");
     assert_eq!(parts["board"], "8×8");
     assert_eq!(parts["ply"], "1 (1.)");
-    let (message, code, parts) = &by_code[1];
-    assert_eq!(code, "unusable_fen");
+    let (message, _, parts) = &by_code[1];
     assert_eq!(message, &format!("FEN: {}", parts["why"].as_str().unwrap()));
+    // The FEN's fault as a code and its parts.
+    let fen = |i: usize| by_code[i].2["fen"].clone();
+    assert_eq!(
+        fen(1)["parts"]["problems"][0],
+        serde_json::json!({"code": "two_pieces", "parts": {"square": 18}})
+    );
+    assert_eq!(
+        fen(2)["parts"]["problems"][0],
+        serde_json::json!({"code": "man_on_crowning_row", "parts": {"square": 1, "colour": "white"}})
+    );
+    assert_eq!(
+        fen(3),
+        serde_json::json!({"code": "not_a_side", "parts": {"text": "X"}})
+    );
+    // Games pdndb does not play: their message as a code and its parts.
+    assert_eq!(
+        by_code[4].2,
+        serde_json::json!({"game_type": "0", "game": "chess"})
+    );
+    assert_eq!(
+        by_code[4].0,
+        "GameType \"0\" is chess, a game pdndb does not play"
+    );
+    assert_eq!(by_code[5].2, serde_json::json!({"game_type": "77"}));
+    assert_eq!(by_code[6].2, serde_json::json!({"square": "60"}));
     // `check --json` writes the same.
     let (out, _, code) = run(&db, &["check", "--json", messages.to_str().unwrap()]);
     assert_eq!(code, 1);

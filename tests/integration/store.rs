@@ -1074,3 +1074,36 @@ fn queries_started_together_on_a_database_of_the_previous_release_upgrade_it_onc
     let (check, err, code) = run(&db, &["stats", "--check"]);
     assert_eq!(code, 0, "{check}{err}");
 }
+
+/// Records stored by an earlier pdndb have `message_key` null (docs/api.md
+/// says so: the server does not make one up from the English message);
+/// `recheck` checks their games again and stores it beside the message.
+#[test]
+fn recheck_gives_the_records_of_an_earlier_pdndb_their_message_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.sqlite");
+    std::fs::copy(crate_path("tests/data/step-11/step-11.sqlite"), &db).unwrap();
+    let report = |db: &Path| {
+        // Exit 1: problem games are listed.
+        let (out, err, code) = run(db, &["report", "--json"]);
+        assert_eq!(code, 1, "{err}");
+        json_lines(&out)
+    };
+    let before = report(&db);
+    assert!(!before.is_empty());
+    assert!(
+        before
+            .iter()
+            .all(|r| !r["message"].is_null() && r["message_key"].is_null()),
+        "{before:?}"
+    );
+    let (_, err, code) = run(&db, &["recheck", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    let after = report(&db);
+    let worded: Vec<&Value> = after.iter().filter(|r| !r["message"].is_null()).collect();
+    assert!(!worded.is_empty(), "{after:?}");
+    for r in worded {
+        let key = &r["message_key"];
+        assert!(key["code"].is_string(), "{r}");
+    }
+}

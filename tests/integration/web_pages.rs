@@ -481,19 +481,47 @@ async fn no_english_left(client: &Client, base: &str, language: &str) {
 }
 
 /// The pages showing what the server says in words of its own — a
-/// record's message (a tag the moves contradict, a set-up that cannot be
-/// used), a result the moves contradict, a refused request (moves, a
-/// pattern, a variant, a date range) — say it in the browser's language:
-/// none of the server's English is left in the part that shows it.
+/// record's message (a tag the moves contradict, set-ups that cannot be
+/// used, games pdndb does not play), a result the moves contradict, a
+/// refused request (moves, a pattern, a variant, a date range, a FEN,
+/// rules switches, a game that is not there) — say it in the browser's
+/// language: none of the server's English is left in the part that shows
+/// it.
 async fn no_server_english_left(client: &Client, base: &str, language: &str, db: &std::path::Path) {
     let (out, err, code) = run(db, &["games", "--json", "--event", "Result contradicted"]);
     assert_eq!(code, 0, "{err}");
     let contradicted = super::json_lines(&out)[0]["game"].as_i64().unwrap();
-    let pages: [(String, &str, &[&str]); 6] = [
+    let pages: [(String, &str, &[&str]); 9] = [
         (
             "/report?file=messages".to_string(),
             "#problems tbody",
-            &["the tag says", "is illegal", "FEN: invalid", "two pieces"],
+            &[
+                "the tag says",
+                "is illegal",
+                "FEN: invalid",
+                "two pieces",
+                "crowning row",
+                "not a side to move",
+                "a game pdndb does not play",
+                "chess",
+                "names no game",
+                "lies beyond every board",
+            ],
+        ),
+        (
+            "/game/99999".to_string(),
+            "#message",
+            &["no game", "in the database"],
+        ),
+        (
+            "/?variant=filipino&fen=X%3AW22".to_string(),
+            "#message",
+            &["is not a side to move", "expected"],
+        ),
+        (
+            "/?variant=english&fen=W%3AW1%2C22%3AB9".to_string(),
+            "#message",
+            &["invalid position", "white man", "crowning row"],
         ),
         (
             format!("/game/{contradicted}"),
@@ -542,6 +570,56 @@ async fn no_server_english_left(client: &Client, base: &str, language: &str, db:
         let left = english_left(client).await;
         assert!(left.is_empty(), "{path} in {language}: {left:#?}");
     }
+    no_refusal_left_in_english(client, base, language).await;
+}
+
+/// Every refusal of the API that carries English beyond its code — a FEN
+/// and its set-up, rules switches, what the database holds, why moves do
+/// not read, a route or game that is not there — is worded by the pages'
+/// tables in the browser's language, with none of its English left.
+async fn no_refusal_left_in_english(client: &Client, base: &str, language: &str) {
+    let asked: [(&str, &[&str]); 8] = [
+        ("/api/tree?fen=W%3AWzz", &["is not a square"]),
+        (
+            "/api/tree?variant=english&fen=W%3AW5%2C5%2C6%2C6%3AB9",
+            &["invalid position", "two pieces", "more like it"],
+        ),
+        (
+            "/api/tree?variant=filipino%2Bking-first%3Dmaybe",
+            &["is not a value of", "expected", " or "],
+        ),
+        (
+            "/api/tree?variant=filipino%2Bcolour%3Dred",
+            &["unknown rules switch", "expected"],
+        ),
+        ("/api/tree?variant=frisian", &["it holds", "games)"]),
+        (
+            "/api/search?variant=filipino&moves=32-28",
+            &["is illegal under"],
+        ),
+        ("/api/nowhere", &["no such route"]),
+        ("/api/game/99999", &["no game", "in the database"]),
+    ];
+    client.goto(&format!("{base}/players")).await.unwrap();
+    for (path, english) in asked {
+        let script = format!(
+            "const done = arguments[arguments.length - 1];
+             import('/assets/i18n.js').then(({{ said }}) => fetch({path:?})
+               .then((r) => r.json()).then((body) => done([said(body), body.error, body.code])))
+               .catch((e) => done(['failed: ' + e, '', '']));"
+        );
+        let found = client.execute_async(&script, vec![]).await.unwrap();
+        let (worded, error, code): (Option<String>, String, String) =
+            serde_json::from_value(found).unwrap();
+        let worded = worded
+            .unwrap_or_else(|| panic!("{path} ({code}) in {language}: no words for {error:?}"));
+        for words in english {
+            assert!(
+                !worded.contains(words),
+                "{path} ({code}) in {language}: {words:?} left in {worded:?}"
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -567,6 +645,30 @@ async fn no_page_leaves_a_translated_word_in_english() {
                     )
                     .await;
                     shot(&client, "russian-viewer").await;
+                    for (path, drawn, name) in [
+                        (
+                            "/report?file=messages",
+                            "#problems tbody tr",
+                            "russian-report-messages",
+                        ),
+                        ("/game/99999", "#message", "russian-game-not-found"),
+                        (
+                            "/?variant=english&fen=W%3AW1%2C22%3AB9",
+                            "#message",
+                            "russian-explorer-fen",
+                        ),
+                    ] {
+                        client.goto(&format!("{base}{path}")).await.unwrap();
+                        until(
+                            &client,
+                            path,
+                            &format!(
+                                "return (document.querySelector({drawn:?}) || {{}}).textContent > ''"
+                            ),
+                        )
+                        .await;
+                        shot(&client, name).await;
+                    }
                 }
             },
         )

@@ -14,8 +14,11 @@
 // with a code and its parts beside its English text (`{code, parts}`, see
 // docs/api.md); `said` gives a language's words for it from the table's
 // `said` templates (`{name}` a part as it is, `{name:n}` as a number,
-// `{name:t}` translated as a text of its own), the English text being
-// shown where a language has none.
+// `{name:t}` translated as a text of its own; a part that is itself a
+// message in its own words, a list of messages joined by `; `, a list of
+// names as the language lists alternatives), the English text being
+// shown where a language has no words for the message or one of its
+// parts.
 //
 // Texts are translated as they appear: the page's text is watched, so
 // what its script draws later is translated too. Names and other text from
@@ -110,6 +113,10 @@ const RU = {
     "default": "по умолчанию",
     "the result contradicts the last position": "результат противоречит последней позиции",
     "the Result tag differs from the result after the moves": "тег Result расходится с результатом по ходам",
+    "white": "белые", "black": "чёрные", "chess": "шахматы", "Chinese chess": "китайские шахматы",
+    "Canadian draughts (12x12)": "канадские шашки (12×12)", "Portuguese draughts": "португальские шашки",
+    "Turkish draughts": "турецкие шашки", "Thai draughts": "тайские шашки", "Spantsiretti": "спанциретти",
+    "Gothic draughts": "готические шашки",
   },
   said: {
     illegal_move: "полуход {ply}: ход {token} недопустим",
@@ -120,10 +127,43 @@ const RU = {
     ambiguous: "полуход {ply}: {token} подходит к ходам ({moves:n}), каждый из которых ведёт к полному прочтению ({candidates}); всего прочтений: {readings:n}",
     too_many_positions: "прочтения множатся сверх предела воспроизведения (больше {most:n} позиций на полуходе {ply}): воспроизведение остановлено после полухода {reached}",
     too_many_tracked: "прочтения множатся сверх предела воспроизведения (больше {most:n} позиций и ходов всего на полуходе {ply}): воспроизведение остановлено после полухода {reached}",
-    unusable_fen: "FEN непригоден: {why:t}",
+    unusable_fen: "FEN непригоден: {fen}",
     text_unreadable: "текст не читается: {why}",
     too_many_plies: "полуходов: {plies:n} — больше предела в {most:n} полуходов на партию",
     no_rules_fit: "ни одни правила не подходят к полям записи",
+    game_not_played: "GameType «{game_type}» — это {game:t}, игра, в которую pdndb не играет",
+    unknown_game_type: "GameType «{game_type}» не называет ни одной игры, известной pdndb",
+    square_beyond_boards: "поле {square} лежит за пределами всех досок, на которых играет pdndb (8×8 и 10×10)",
+    empty_fen: "пустой FEN",
+    not_a_side: "«{text}» — не сторона, которая ходит (ожидается W, B или ?)",
+    not_a_piece_list: "«{text}» — не список шашек (ожидается W… или B…)",
+    not_a_square: "«{text}» — не поле",
+    not_a_range: "«{text}» — не диапазон полей",
+    other_board: "«{text}» — на другой доске, чем прежние поля FEN",
+    no_piece_lists: "в «{text}» нет списков шашек",
+    not_king_runs: "«{text}» — не поле ходов дамок (ожидается +N[поле]+N[поле])",
+    invalid_position: "недопустимая позиция: {problems}",
+    square_off_board: "поля {square} нет на доске",
+    two_pieces: "две шашки на поле {square}",
+    man_on_crowning_row: "простая на поле {square} (цвет: {colour:t}) стоит в своём ряду превращения",
+    too_many_pieces: "{colour:t}: шашек {pieces:n} (не больше {most:n})",
+    more_like_it: " (и ещё таких: {more:n})",
+    more_like_it_on: " (и ещё таких: {more:n}; поля {squares})",
+    unknown_switch: "неизвестный переключатель правил «{name}» (ожидается {expected})",
+    not_a_value_of: "«{value}» — не значение «{key}» (ожидается {expected})",
+    not_key_value: "«{text}» не имеет вида ключ=значение",
+    holds: "в ней есть {list}",
+    held_variant: "{variant} (партий: {games:n})",
+    holds_nothing: "в ней нет ни одной партии",
+    no_such_route: "нет такого адреса: {path}",
+    no_such_game: "в базе нет партии {id}",
+    no_source: "у партии {id} нет исходного текста",
+    localhost_only: "этот сервер отвечает только на запросы к localhost",
+    request_too_long: "длина запроса — {bytes:n} байт; читается не больше {most:n}",
+    busy: "сервер занят: обрабатывается запросов: {running:n}, ждут: {waiting:n}; попробуйте снова через {seconds:n} с",
+    stopping: "сервер останавливается",
+    query_stopped: "запрос прерван: {why}",
+    database_unavailable: "база данных сейчас не может ответить: {why}",
     unknown_parameter: "неизвестный параметр {name}; этот адрес принимает: {takes}",
     given_twice: "{param}: задан дважды",
     too_long: "{param}: байт: {bytes:n}; читается не больше {most:n}",
@@ -134,14 +174,14 @@ const RU = {
     not_a_game_id: "{value} — не номер партии (число от 1)",
     fen_and_moves: "укажите fen или moves, но не оба",
     position_and_criteria: "укажите fen или moves либо pattern, material и manoeuvre, но не то и другое вместе",
-    bad_fen: "{param}: непригодный FEN: {why:t}",
+    bad_fen: "{param}: непригодный FEN: {fen}",
     bad_moves: "{param}: ходы не читаются: {why:t}",
     move_not_legal_here: "{param}: полуход {ply}: {token} — здесь недопустимый ход (допустимы: {legal})",
     no_move_left: "{param}: полуход {ply}: {token} — здесь недопустимый ход (допустимых нет, партия окончена)",
-    legal_elsewhere: "{param}: {why:t} по правилам {variant}; допустимо по правилам {legal_under}: добавьте {variant_param} {first}",
+    legal_elsewhere: "{param}: {reason} по правилам {variant}; допустимо по правилам {legal_under}: добавьте {variant_param} {first}",
     unknown_variant: "{param}: неизвестный вариант «{value}» (ожидается один из: {expected})",
-    bad_rules: "{param}: правила не читаются: {why}",
-    variant_absent: "{param} {asked}: в базе нет партий варианта {asked}; {holdings}",
+    bad_rules: "{param}: правила не читаются: {switch}",
+    variant_absent: "{param} {asked}: в базе нет партий варианта {asked}; {held}",
     bad_date_range: "{param}: «{value}» — не диапазон дат: пишите ГГГГ, ГГГГ.ММ или ГГГГ.ММ.ДД, концы через «..»",
     bad_pattern: "{param}: {why:t}",
     bad_value: "{param}: {why:t}",
@@ -291,6 +331,9 @@ const NL = {
     "default": "standaard",
     "the result contradicts the last position": "de uitslag is in strijd met de laatste stelling",
     "the Result tag differs from the result after the moves": "de Result-tag wijkt af van de uitslag na de zetten",
+    "white": "wit", "black": "zwart", "chess": "schaken", "Chinese chess": "Chinees schaken",
+    "Canadian draughts (12x12)": "Canadees dammen (12×12)", "Portuguese draughts": "Portugees dammen",
+    "Turkish draughts": "Turks dammen", "Thai draughts": "Thais dammen", "Gothic draughts": "Gotisch dammen",
   },
   said: {
     illegal_move: "halve zet {ply}: {token} is onreglementair",
@@ -301,10 +344,43 @@ const NL = {
     ambiguous: "halve zet {ply}: {token} past bij {moves:n} zetten die elk tot een volledige lezing leiden ({candidates}); {readings:n} lezingen in totaal",
     too_many_positions: "de lezingen groeien voorbij de grens van het naspelen (meer dan {most:n} stellingen bij halve zet {ply}): naspelen gestopt na halve zet {reached}",
     too_many_tracked: "de lezingen groeien voorbij de grens van het naspelen (meer dan {most:n} stellingen en zetten in totaal bij halve zet {ply}): naspelen gestopt na halve zet {reached}",
-    unusable_fen: "onbruikbare FEN: {why:t}",
+    unusable_fen: "onbruikbare FEN: {fen}",
     text_unreadable: "de tekst kan niet gelezen worden: {why}",
     too_many_plies: "{plies:n} halve zetten: meer dan de grens van {most:n} halve zetten per partij",
     no_rules_fit: "geen enkele regelset past bij de velden van de notatie",
+    game_not_played: "GameType \"{game_type}\" is {game:t}, een spel dat pdndb niet speelt",
+    unknown_game_type: "GameType \"{game_type}\" noemt geen spel dat pdndb kent",
+    square_beyond_boards: "veld {square} ligt buiten elk bord waarop pdndb speelt (8×8 en 10×10)",
+    empty_fen: "lege FEN",
+    not_a_side: "`{text}` is geen kleur aan zet (verwacht: W, B of ?)",
+    not_a_piece_list: "`{text}` is geen lijst van stukken (verwacht: W… of B…)",
+    not_a_square: "`{text}` is geen veld",
+    not_a_range: "`{text}` is geen reeks velden",
+    other_board: "`{text}` staat op een ander bord dan de eerdere velden van de FEN",
+    no_piece_lists: "`{text}` heeft geen lijsten van stukken",
+    not_king_runs: "`{text}` is geen veld van damzetten (verwacht: +N[veld]+N[veld])",
+    invalid_position: "ongeldige stelling: {problems}",
+    square_off_board: "veld {square} staat niet op het bord",
+    two_pieces: "twee stukken op veld {square}",
+    man_on_crowning_row: "een schijf van {colour:t} op veld {square}, zijn eigen promotierij",
+    too_many_pieces: "{pieces:n} stukken van {colour:t} (hoogstens {most:n})",
+    more_like_it: " (en nog {more:n} zo)",
+    more_like_it_on: " (en nog {more:n} zo: velden {squares})",
+    unknown_switch: "onbekende regelschakelaar `{name}` (verwacht: {expected})",
+    not_a_value_of: "`{value}` is geen waarde van `{key}` (verwacht: {expected})",
+    not_key_value: "`{text}` heeft niet de vorm sleutel=waarde",
+    holds: "ze bevat {list}",
+    held_variant: "{variant} (partijen: {games:n})",
+    holds_nothing: "ze bevat geen enkele partij",
+    no_such_route: "zo'n adres bestaat niet: {path}",
+    no_such_game: "geen partij {id} in de database",
+    no_source: "partij {id} heeft geen brontekst",
+    localhost_only: "deze server beantwoordt alleen verzoeken voor localhost",
+    request_too_long: "het verzoek is {bytes:n} bytes lang; hoogstens {most:n} worden gelezen",
+    busy: "de server is bezig: {running:n} verzoeken worden beantwoord en {waiting:n} wachten; probeer het over {seconds:n} s opnieuw",
+    stopping: "de server stopt",
+    query_stopped: "de zoekvraag is gestopt: {why}",
+    database_unavailable: "de database kan nu niet antwoorden: {why}",
     unknown_parameter: "onbekende parameter {name}; dit adres neemt: {takes}",
     given_twice: "{param}: twee keer gegeven",
     too_long: "{param}: {bytes:n} bytes; hoogstens {most:n} worden gelezen",
@@ -315,14 +391,14 @@ const NL = {
     not_a_game_id: "{value} is geen partijnummer (een getal vanaf 1)",
     fen_and_moves: "geef fen of moves, niet beide",
     position_and_criteria: "geef fen of moves, of pattern, material en manoeuvre, niet beide",
-    bad_fen: "{param}: onbruikbare FEN: {why:t}",
+    bad_fen: "{param}: onbruikbare FEN: {fen}",
     bad_moves: "{param}: de zetten kunnen niet gelezen worden: {why:t}",
     move_not_legal_here: "{param}: halve zet {ply}: {token} is hier geen reglementaire zet (reglementair: {legal})",
     no_move_left: "{param}: halve zet {ply}: {token} is hier geen reglementaire zet (er is geen, de partij is uit)",
-    legal_elsewhere: "{param}: {why:t} volgens {variant}; reglementair volgens {legal_under}: voeg {variant_param} {first} toe",
+    legal_elsewhere: "{param}: {reason} volgens {variant}; reglementair volgens {legal_under}: voeg {variant_param} {first} toe",
     unknown_variant: "{param}: onbekende variant \"{value}\" (verwacht: een van {expected})",
-    bad_rules: "{param}: de regels kunnen niet gelezen worden: {why}",
-    variant_absent: "{param} {asked}: de database heeft geen partijen van {asked}; {holdings}",
+    bad_rules: "{param}: de regels kunnen niet gelezen worden: {switch}",
+    variant_absent: "{param} {asked}: de database heeft geen partijen van {asked}; {held}",
     bad_date_range: "{param}: \"{value}\" is geen datumbereik: schrijf JJJJ, JJJJ.MM of JJJJ.MM.DD, de einden gescheiden door ..",
     bad_pattern: "{param}: {why:t}",
     bad_value: "{param}: {why:t}",
@@ -471,30 +547,75 @@ export function t(english) {
   return lead + out + tail;
 }
 
-/** A template's `{name}`, `{name:n}` and `{name:t}` filled from `parts`. */
+/** A template's `{name}`, `{name:n}` and `{name:t}` filled from `parts`; null when it names a part there is none of. */
 function filled(template, parts) {
-  return template.replace(/\{(\w+)(?::([nt]))?\}/g, (_, name, how) => {
-    const part = String(parts[name] ?? "");
+  let missing = false;
+  const out = template.replace(/\{(\w+)(?::([nt]))?\}/g, (_, name, how) => {
+    if (parts[name] === undefined || parts[name] === null) { missing = true; return ""; }
+    const part = String(parts[name]);
     if (how === "n") return formatNumber(part);
     if (how === "t") return t(part);
     return part;
   });
+  return missing ? null : out;
+}
+
+const isMessage = (part) => part !== null && typeof part === "object" && typeof part.code === "string";
+
+/**
+ * The parts of a message as its template takes them: a message within it
+ * in the language, a list of messages joined by `; `, the `squares` of a
+ * kind of problem (with `…` when it has more), what a database holds
+ * (`held`) in words, any other list as the language lists alternatives;
+ * null when the language has no words for one of them.
+ */
+function worded(parts) {
+  const out = {};
+  for (const [name, part] of Object.entries(parts)) {
+    let value = part;
+    if (isMessage(part)) value = said(part);
+    else if (Array.isArray(part) && name === "held") value = holdings(part);
+    else if (Array.isArray(part) && name === "squares") value = part.join(", ") + (parts.more_squares ? ", …" : "");
+    else if (Array.isArray(part) && part.every(isMessage)) {
+      const each = part.map(said);
+      value = each.includes(null) ? null : each.join("; ");
+    } else if (Array.isArray(part)) value = new Intl.ListFormat(language, { type: "disjunction" }).format(part.map(String));
+    if (value === null) return null;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** What a database holds (`[{variant, games}]`, most first) in words; null without words for it. */
+function holdings(held) {
+  const { holds, held_variant: one, holds_nothing: nothing } = table.said;
+  if (!held.length) return typeof nothing === "string" ? nothing : null;
+  if (typeof holds !== "string" || typeof one !== "string") return null;
+  const each = held.map((h) => filled(one, h));
+  return each.includes(null) ? null : filled(holds, { list: listOf(each) });
 }
 
 /**
  * A message the server sent as a code and its parts (`{code, parts}`) in
- * the language; null when the language has no words for it (then the
- * server's English text is shown). A record's message whose parts name a
- * tag the moves contradict (`tag`) ends with the words for `against_tag`.
+ * the language; null when the language has no words for it or for one of
+ * its parts (then the server's English text is shown). A record's message
+ * whose parts name a tag the moves contradict (`tag`) ends with the words
+ * for `against_tag`; a problem of a set-up with others like it (`more`)
+ * with those for `more_like_it` (`more_like_it_on` when it names their
+ * squares).
  */
 export function said(message) {
-  if (!message || typeof message.code !== "string") return null;
+  if (!isMessage(message)) return null;
   const template = table.said[message.code];
   if (typeof template !== "string") return null;
-  const parts = message.parts || {};
-  if (parts.tag === undefined) return filled(template, parts);
-  const against = table.said.against_tag;
-  return typeof against === "string" ? filled(template, parts) + filled(against, parts) : null;
+  const parts = worded(message.parts || {});
+  if (parts === null) return null;
+  const ends = [];
+  if (parts.tag !== undefined) ends.push(table.said.against_tag);
+  if (parts.more !== undefined) ends.push(table.said[parts.squares ? "more_like_it_on" : "more_like_it"]);
+  if (ends.some((end) => typeof end !== "string")) return null;
+  const texts = [template, ...ends].map((one) => filled(one, parts));
+  return texts.includes(null) ? null : texts.join("");
 }
 
 const ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use crate::message::RequestMessage;
+use crate::message::{Held, RecordMessage, RequestMessage};
 use crate::notation::{Fen, Notation, write_fen};
 use crate::replay::{
     MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
@@ -451,6 +451,9 @@ pub enum QueryError {
     LegalElsewhere {
         /// Why they do not read under the variant used.
         message: String,
+        /// That reason as a code and its parts, where the record of the
+        /// moves read as a game gives one.
+        said: Option<RecordMessage>,
         /// The variant used.
         variant: String,
         /// The presets under which they read, those with most games first.
@@ -498,6 +501,7 @@ impl QueryError {
             QueryError::Fen(e) => RequestMessage::BadFen {
                 param: name(Param::Fen),
                 why: e.to_string(),
+                fen: Some(e.said()),
             },
             QueryError::Moves(m) => RequestMessage::BadMoves {
                 param: name(Param::Moves),
@@ -518,11 +522,13 @@ impl QueryError {
             },
             QueryError::LegalElsewhere {
                 message,
+                said,
                 variant,
                 legal_under,
             } => RequestMessage::LegalElsewhere {
                 param: name(Param::Moves),
                 why: message.clone(),
+                reason: said.clone(),
                 variant: variant.clone(),
                 legal_under: names(legal_under),
                 variant_param: name(Param::Variant),
@@ -532,6 +538,13 @@ impl QueryError {
                 param: name(Param::Variant),
                 asked: asked.clone(),
                 holdings: holdings(present),
+                held: present
+                    .iter()
+                    .map(|(variant, games)| Held {
+                        variant: variant.clone(),
+                        games: *games,
+                    })
+                    .collect(),
             },
             QueryError::Store(_) => return None,
         })
@@ -687,13 +700,19 @@ impl Store {
         rules: Rules,
         variant: Option<&str>,
     ) -> Result<(Position, Option<Move>), QueryError> {
-        let message = match position_after_moves(moves, rules) {
+        let (message, said) = match position_after_moves(moves, rules) {
             Ok(found) => return Ok(found),
             // Not moves under any rules.
             Err(e @ (MovesError::None | MovesError::NotAMove { .. })) => {
                 return Err(QueryError::Moves(e.to_string()));
             }
-            Err(e) => e.to_string(),
+            Err(e) => {
+                let said = match &e {
+                    MovesError::NotOk { said, .. } => said.clone(),
+                    _ => None,
+                };
+                (e.to_string(), said)
+            }
         };
         let variant = variant.map_or_else(|| rules.name(), str::to_string);
         // Only the presets the database holds games of, most games first:
@@ -711,6 +730,7 @@ impl Store {
         }
         Err(QueryError::LegalElsewhere {
             message,
+            said,
             variant,
             legal_under,
         })
@@ -1701,6 +1721,7 @@ mod tests {
         );
         let elsewhere = QueryError::LegalElsewhere {
             message: "ply 1 (1.) 23-18 is illegal".to_string(),
+            said: None,
             variant: "english".to_string(),
             legal_under: vec![Preset::Filipino, Preset::Russian],
         };

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::message::RequestMessage;
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::{Game, Line, Nag, Ply, Reader};
 use crate::replay::{
@@ -26,7 +27,7 @@ use crate::replay::RecordBody;
 pub enum ViewError {
     /// No such game (or it has no source).
     #[error("{0}")]
-    NotFound(String),
+    NotFound(RequestMessage),
     /// The game has no board or no moves to show at a ply.
     #[error("{0}")]
     NoBoard(String),
@@ -436,10 +437,10 @@ impl Store {
     ) -> Result<(GameView, Option<Reading>), ViewError> {
         let game = self
             .game(id)?
-            .ok_or_else(|| ViewError::NotFound(format!("no game {id} in the database")))?;
+            .ok_or(ViewError::NotFound(RequestMessage::NoSuchGame { id: id.0 }))?;
         let source = self
             .source(id)?
-            .ok_or_else(|| ViewError::NotFound(format!("game {id} has no source")))?;
+            .ok_or(ViewError::NotFound(RequestMessage::NoSource { id: id.0 }))?;
         let notation = notation.or(game.notation).unwrap_or(Notation::Numeric);
         let mut view = empty_view(id, &game, source);
         if let Some(why) = game.no_board() {
@@ -1055,7 +1056,7 @@ mod tests {
         ));
         assert!(matches!(
             store.game_view(GameId(9), None, None),
-            Err(ViewError::NotFound(m)) if m == "no game 9 in the database"
+            Err(ViewError::NotFound(m)) if m.to_string() == "no game 9 in the database"
         ));
     }
 }
