@@ -340,7 +340,7 @@ pub fn read_record_in(
         Err(Unplayable { message, from }) => {
             return Reading::Unsupported {
                 variant: "unknown",
-                message,
+                message: *message,
                 from,
             };
         }
@@ -519,7 +519,7 @@ impl Plan {
 
 /// A record of a game the engine does not play: why, and what said so.
 struct Unplayable {
-    message: RecordMessage,
+    message: Box<RecordMessage>,
     from: VariantFrom,
 }
 
@@ -556,7 +556,7 @@ fn plan(
                     None => RecordMessage::UnknownGameType { game_type },
                 };
                 return Err(Unplayable {
-                    message,
+                    message: Box::new(message),
                     from: VariantFrom::Tag,
                 });
             }
@@ -580,9 +580,9 @@ fn plan(
     }
     if !record.fits(Geometry::standard()) && !record.fits(Geometry::international()) {
         return Err(Unplayable {
-            message: RecordMessage::SquareBeyondBoards {
+            message: Box::new(RecordMessage::SquareBeyondBoards {
                 square: record.farthest_square(),
-            },
+            }),
             from: VariantFrom::Inferred,
         });
     }

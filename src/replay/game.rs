@@ -270,7 +270,7 @@ pub enum MovesError {
         /// The record's message, which says where.
         message: Option<String>,
         /// That message as a code and its parts.
-        said: Option<crate::message::RecordMessage>,
+        said: Option<Box<crate::message::RecordMessage>>,
     },
     /// The moves cannot be replayed.
     #[error("the moves cannot be read")]
@@ -348,7 +348,7 @@ pub fn position_after_moves(
         return Err(MovesError::NotOk {
             status: checked.record.outcome.status,
             message: checked.record.outcome.message,
-            said: checked.record.outcome.message_key,
+            said: checked.record.outcome.message_key.map(Box::new),
         });
     }
     let Reading::Replayed { start, replay, .. } = checked.reading else {

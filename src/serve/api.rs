@@ -336,7 +336,7 @@ pub async fn game(
             store
                 .game_detail(crate::store::GameId(id), ply, asked)
                 .map_err(|e| match e {
-                    ViewError::NotFound(m) => ApiError::not_found(m),
+                    ViewError::NotFound(m) => ApiError::not_found(*m),
                     ViewError::Store(e) => e.into(),
                     ViewError::Value { param, why } => {
                         ApiError::bad_request(RequestMessage::BadValue {

@@ -453,7 +453,7 @@ pub enum QueryError {
         message: String,
         /// That reason as a code and its parts, where the record of the
         /// moves read as a game gives one.
-        said: Option<RecordMessage>,
+        said: Option<Box<RecordMessage>>,
         /// The variant used.
         variant: String,
         /// The presets under which they read, those with most games first.
@@ -528,7 +528,7 @@ impl QueryError {
             } => RequestMessage::LegalElsewhere {
                 param: name(Param::Moves),
                 why: message.clone(),
-                reason: said.clone(),
+                reason: said.as_deref().cloned(),
                 variant: variant.clone(),
                 legal_under: names(legal_under),
                 variant_param: name(Param::Variant),

@@ -27,7 +27,7 @@ use crate::replay::RecordBody;
 pub enum ViewError {
     /// No such game (or it has no source).
     #[error("{0}")]
-    NotFound(RequestMessage),
+    NotFound(Box<RequestMessage>),
     /// The game has no board or no moves to show at a ply.
     #[error("{0}")]
     NoBoard(String),
@@ -435,12 +435,12 @@ impl Store {
         ply: Option<usize>,
         notation: Option<Notation>,
     ) -> Result<(GameView, Option<Reading>), ViewError> {
-        let game = self
-            .game(id)?
-            .ok_or(ViewError::NotFound(RequestMessage::NoSuchGame { id: id.0 }))?;
+        let game = self.game(id)?.ok_or_else(|| {
+            ViewError::NotFound(Box::new(RequestMessage::NoSuchGame { id: id.0 }))
+        })?;
         let source = self
             .source(id)?
-            .ok_or(ViewError::NotFound(RequestMessage::NoSource { id: id.0 }))?;
+            .ok_or_else(|| ViewError::NotFound(Box::new(RequestMessage::NoSource { id: id.0 })))?;
         let notation = notation.or(game.notation).unwrap_or(Notation::Numeric);
         let mut view = empty_view(id, &game, source);
         if let Some(why) = game.no_board() {
