@@ -32,27 +32,74 @@ use super::framing::{Framed, Framer};
 use super::input::Content;
 use super::reader::FramedGame;
 
-/// Bytes a chunk holds, about, for a file of `size` bytes read on `jobs`
-/// threads: some 8 chunks a thread, from 256 KiB to 2 MiB. The variable
-/// `PDNDB_CHUNK_BYTES` sets it (for the tests of chunk starts at every
-/// place).
-pub(crate) fn chunk_bytes(size: u64, jobs: usize) -> Option<u64> {
+/// How many bytes a file's chunks hold, about, from where they start.
+///
+/// Far from the file's end, a chunk holds [`ChunkSize::most`] bytes; near
+/// it, a part of what is left (down to [`TAIL_CHUNK`]): the threads then
+/// take the last chunks in small pieces and end together, none left alone
+/// with a whole chunk while the others wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChunkSize {
+    /// Bytes of a chunk far from the end.
+    pub(crate) most: u64,
+    /// Bytes of a chunk near the end, at least.
+    least: u64,
+    /// A chunk near the end takes `1 / parts` of what is left.
+    parts: u64,
+    /// The file's size, as measured before its reading.
+    size: u64,
+}
+
+impl ChunkSize {
+    /// Chunks of `bytes` bytes each, whatever is left.
+    pub(crate) fn fixed(bytes: u64) -> ChunkSize {
+        let bytes = bytes.max(1);
+        ChunkSize {
+            most: bytes,
+            least: bytes,
+            parts: 1,
+            size: 0,
+        }
+    }
+
+    /// The bytes of the chunk that starts at byte `at`.
+    fn at(&self, at: u64) -> u64 {
+        let left = self.size.saturating_sub(at);
+        (left / self.parts).clamp(self.least, self.most)
+    }
+}
+
+/// The chunks of a file of `size` bytes read on `jobs` threads: some 8
+/// chunks a thread, from 256 KiB to 2 MiB each, the last ones smaller
+/// (each half of what is left for one thread, down to [`TAIL_CHUNK`]).
+/// `None` for a file of fewer than two chunks, read as a whole. The
+/// variable `PDNDB_CHUNK_BYTES` sets a fixed size (for the tests of chunk
+/// starts at every place).
+pub(crate) fn chunk_bytes(size: u64, jobs: usize) -> Option<ChunkSize> {
     if let Some(bytes) = std::env::var("PDNDB_CHUNK_BYTES")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
     {
-        return Some(bytes.max(1));
+        return Some(ChunkSize::fixed(bytes));
     }
-    let per_chunk = size / (jobs.max(1) as u64 * 8);
-    // A file of fewer than two chunks is read as a whole.
-    (size >= 2 * MIN_CHUNK).then(|| per_chunk.clamp(MIN_CHUNK, MAX_CHUNK))
+    let jobs = jobs.max(1) as u64;
+    let most = (size / (jobs * 8)).clamp(MIN_CHUNK, MAX_CHUNK);
+    (size >= 2 * MIN_CHUNK).then_some(ChunkSize {
+        most,
+        least: TAIL_CHUNK,
+        parts: jobs * 2,
+        size,
+    })
 }
 
-/// The smallest chunk, but for tests.
+/// The smallest chunk far from the file's end, but for tests.
 const MIN_CHUNK: u64 = 256 << 10;
 
 /// The largest chunk.
 const MAX_CHUNK: u64 = 2 << 20;
+
+/// The smallest chunk near the file's end.
+const TAIL_CHUNK: u64 = 64 << 10;
 
 /// Bytes read at a time by the planner.
 const BLOCK: usize = 1 << 20;
@@ -76,8 +123,8 @@ pub(crate) fn reads_as_is(head: &[u8], encoding: Option<&'static Encoding>) -> b
 /// Reads a file in order and proposes where its chunks start.
 pub(crate) struct Planner {
     file: File,
-    /// Every chunk's bytes, about.
-    chunk: u64,
+    /// The chunks' bytes, about.
+    chunk: ChunkSize,
     /// Bytes read and not yet passed; `data[0]` is byte `base`.
     data: Vec<u8>,
     base: u64,
@@ -98,17 +145,17 @@ impl Planner {
     /// read are hashed (see [`Planner::content`]).
     pub(crate) fn new(
         file: File,
-        chunk: u64,
+        chunk: ChunkSize,
         encoding: Option<&'static Encoding>,
         hash: bool,
     ) -> Planner {
         Planner {
             file,
-            chunk: chunk.max(1),
+            chunk,
             data: Vec::new(),
             base: 0,
             lines: 0,
-            target: chunk.max(1),
+            target: chunk.at(0),
             eof: false,
             choice: encoding.map(Choice::forced),
             hasher: hash.then(|| (blake3::Hasher::new(), 0)),
@@ -148,7 +195,7 @@ impl Planner {
                 self.data.drain(..p);
                 self.base = at.byte;
                 self.lines = line - 1;
-                self.target = at.byte + self.chunk;
+                self.target = at.byte + self.chunk.at(at.byte);
                 return Ok(Some(at));
             }
             // Nothing found before the end of the bytes read: keep only
@@ -330,7 +377,7 @@ mod tests {
 
     /// Every game of `bytes` framed in chunks of about `chunk` bytes,
     /// chained as the threads chain them, with its index and position.
-    fn framed_in_chunks(bytes: &[u8], chunk: u64) -> (Vec<String>, Vec<Diagnostic>) {
+    fn framed_in_chunks(bytes: &[u8], chunk: ChunkSize) -> (Vec<String>, Vec<Diagnostic>) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.pdn");
         std::fs::write(&path, bytes).unwrap();
@@ -398,8 +445,38 @@ mod tests {
         let whole = framed_whole(&text);
         assert!(whole.0.len() > 40);
         for chunk in [1, 7, 30, 64, 200, 100_000] {
-            assert_eq!(framed_in_chunks(&text, chunk), whole, "chunks of {chunk}");
+            let fixed = ChunkSize::fixed(chunk);
+            assert_eq!(framed_in_chunks(&text, fixed), whole, "chunks of {chunk}");
         }
+        let shrinking = ChunkSize {
+            most: 300,
+            least: 5,
+            parts: 3,
+            size: text.len() as u64,
+        };
+        assert_eq!(framed_in_chunks(&text, shrinking), whole, "{shrinking:?}");
+    }
+
+    #[test]
+    fn chunks_shrink_near_the_end_of_the_file() {
+        let size = 100 << 20;
+        let chunk = chunk_bytes(size, 2).unwrap();
+        assert_eq!(chunk.most, MAX_CHUNK);
+        let mut sizes = Vec::new();
+        let mut at = 0;
+        while at < size {
+            sizes.push(chunk.at(at));
+            at += chunk.at(at);
+        }
+        assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "{sizes:?}");
+        assert_eq!(sizes[0], MAX_CHUNK);
+        assert_eq!(sizes.last(), Some(&TAIL_CHUNK));
+        let tail = sizes.iter().filter(|&&s| s < MAX_CHUNK).count();
+        assert!((10..30).contains(&tail), "{tail} smaller chunks: {sizes:?}");
+        assert_eq!(chunk_bytes(2 * MIN_CHUNK - 1, 2), None);
+        let small = chunk_bytes(3 * MIN_CHUNK, 8).unwrap();
+        assert_eq!((small.most, small.at(0)), (MIN_CHUNK, TAIL_CHUNK));
+        assert_eq!(ChunkSize::fixed(0).at(1 << 30), 1);
     }
 
     #[test]
@@ -431,7 +508,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.pdn");
         std::fs::write(&path, &text).unwrap();
-        let mut planner = Planner::new(File::open(&path).unwrap(), 1000, None, true);
+        let mut planner = Planner::new(
+            File::open(&path).unwrap(),
+            ChunkSize::fixed(1000),
+            None,
+            true,
+        );
         while planner.next().unwrap().is_some() {}
         let mut reader = Reader::new(&text[..]);
         while reader.next_game().unwrap().is_some() {}

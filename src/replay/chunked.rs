@@ -32,19 +32,23 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use crate::pdn::chunks::{Choice, ChunkFramer, Planner, Step};
+use crate::pdn::chunks::{Choice, ChunkFramer, ChunkSize, Planner, Step};
 use crate::pdn::{Content, Diagnostic, FramedGame, Game, Position};
 use crate::rules::Preset;
 
 use super::file_check::{FileCheck, FileEnd, Handed};
 use super::game::{CheckedGame, check_in};
 
-/// Games sent together from a worker to the caller's thread, at most.
-const GAMES_PER_BATCH: usize = 32;
+/// Games sent together from a worker to the caller's thread, at most: one
+/// message, and one wake-up of the caller's thread, for many games.
+const GAMES_PER_BATCH: usize = 256;
 
-/// Chunks taken by the workers and not all handed out, at most, per
-/// worker: a worker checks a whole chunk while the caller's thread hands
-/// out an earlier one, and memory stays bounded.
+/// Chunks taken by the workers and not all handed out, per worker: a
+/// worker checks a whole chunk while the caller's thread hands out an
+/// earlier one, and memory stays bounded. A worker takes a chunk while
+/// fewer are taken, or while fewer bytes than this many chunks of the
+/// largest size lie between its start and that of the first chunk not
+/// handed out (the chunks near the file's end are smaller).
 const CHUNKS_AHEAD_PER_JOB: usize = 2;
 
 /// Bytes of game text a worker keeps framed for the checks to come; past
@@ -103,8 +107,19 @@ struct Planned {
     taken: usize,
     /// Chunks whose games are all handed out (or that hold none).
     retired: usize,
-    /// Chunks taken and not retired, at most.
+    /// Chunks taken and not retired, at most, unless within `ahead_bytes`.
     ahead: usize,
+    /// Bytes from the first chunk not retired to a chunk taken, at most,
+    /// unless within `ahead` chunks.
+    ahead_bytes: u64,
+}
+
+impl Planned {
+    /// Whether the chunk `k`, whose start and end are known, may be taken.
+    fn room_for(&self, k: usize) -> bool {
+        let first = self.starts[self.retired].byte;
+        k < self.retired + self.ahead || self.starts[k].byte - first < self.ahead_bytes
+    }
 }
 
 /// A chunk as a worker takes it.
@@ -151,8 +166,9 @@ impl Plan {
                 return None;
             }
             let k = plan.taken;
-            let room = k < plan.retired + plan.ahead;
-            if let (Some(&choice), true) = (plan.choices.get(k), room) {
+            if let Some(&choice) = plan.choices.get(k)
+                && plan.room_for(k)
+            {
                 plan.taken += 1;
                 let start = plan.starts[k];
                 let (games, receiver) = channel();
@@ -306,7 +322,7 @@ struct ChunkEnd {
 /// `check.jobs` workers, `hash`ing what the planner reads when asked.
 pub(super) fn run_chunked<T, W, E>(
     check: &FileCheck<'_>,
-    (file, path, chunk): (File, &Path, u64),
+    (file, path, chunk): (File, &Path, ChunkSize),
     (encoding, hash, preset): (Option<&'static crate::pdn::Encoding>, bool, Option<Preset>),
     wanted: &(dyn Fn(u64) -> bool + Sync),
     worker: &(dyn Fn() -> W + Sync),
@@ -324,6 +340,7 @@ where
             state: Mutex::new(Planned {
                 starts: vec![Position::START],
                 ahead: CHUNKS_AHEAD_PER_JOB * check.jobs.max(1),
+                ahead_bytes: CHUNKS_AHEAD_PER_JOB as u64 * check.jobs.max(1) as u64 * chunk.most,
                 ..Planned::default()
             }),
             changed: Condvar::new(),

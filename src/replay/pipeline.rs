@@ -24,7 +24,7 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use crate::pdn::chunks::{chunk_bytes, reads_as_is};
+use crate::pdn::chunks::{ChunkSize, chunk_bytes, reads_as_is};
 use crate::pdn::{Diagnostic, Encoding, FramedGame, Game, Hashed, Position, Reader};
 use crate::rules::Preset;
 
@@ -269,10 +269,14 @@ impl FileCheck<'_> {
     }
 }
 
-/// The bytes of a chunk of `file`, when it is read in chunks on `jobs`
+/// The sizes of the chunks of `file`, when it is read in chunks on `jobs`
 /// threads (see [`chunk_bytes`]: a file of some size, read as its bytes
 /// are); the file is left at its start.
-fn in_chunks(file: &mut File, encoding: Option<&'static Encoding>, jobs: usize) -> Option<u64> {
+fn in_chunks(
+    file: &mut File,
+    encoding: Option<&'static Encoding>,
+    jobs: usize,
+) -> Option<ChunkSize> {
     let size = file.metadata().ok()?.len();
     let chunk = chunk_bytes(size, jobs)?;
     let mut head = [0; 16];

@@ -73,6 +73,8 @@ pub struct TextEncoder {
     /// The coder's output (it needs room for twice the text, which a
     /// stored text should not keep).
     coded: Vec<u8>,
+    /// The coder's buffer.
+    scratch: crate::store::codec::text_model::EncodeScratch,
     /// For texts format 2 codes poorly; made when first needed.
     deflate: Option<DeflateEncoder>,
 }
@@ -89,6 +91,7 @@ impl TextEncoder {
         TextEncoder {
             text: Vec::new(),
             coded: Vec::new(),
+            scratch: crate::store::codec::text_model::EncodeScratch::default(),
             deflate: None,
         }
     }
@@ -117,7 +120,7 @@ impl TextEncoder {
         text.push(b'\n');
         text.extend_from_slice(movetext.as_bytes());
         self.coded.clear();
-        crate::store::codec::text_model::encode(text, &mut self.coded);
+        crate::store::codec::text_model::encode_with(text, &mut self.coded, &mut self.scratch);
         let mut out = Vec::with_capacity(self.coded.len() + 11);
         out.push(V2);
         crate::store::codec::moves::write_leb128(&mut out, text.len() as u64);

@@ -127,8 +127,9 @@ impl Coder {
     /// text waits for.
     #[inline]
     fn step(&self, state: u32) -> u32 {
-        let quotient = ((u64::from(state) * u64::from(self.reciprocal)) >> 32) as u32 >> self.shift;
-        state + quotient * (TOTAL - self.freq) + self.bias
+        // One shift of the product, and the sum not waiting for it.
+        let quotient = (u64::from(state) * u64::from(self.reciprocal)) >> (32 + self.shift);
+        (state + self.bias) + quotient as u32 * (TOTAL - self.freq)
     }
 }
 
@@ -338,20 +339,41 @@ impl Table {
 }
 
 /// Appends `text` coded (its length is not in it: the decoder is told).
+#[cfg(test)]
 pub fn encode(text: &[u8], out: &mut Vec<u8>) {
+    encode_with(text, out, &mut EncodeScratch::default());
+}
+
+/// What [`encode_with`] keeps from one text to the next: the coder of each
+/// byte of the text.
+#[derive(Default)]
+pub struct EncodeScratch {
+    coders: Vec<Coder>,
+}
+
+/// [`encode`], its buffer kept in `scratch` for the next text.
+///
+/// Two passes: the first looks up the coder of each byte (by the two
+/// bytes before it), lookups that do not wait for one another; the
+/// second runs the coder's state through them, from the last byte, each
+/// step waiting for the one before but for no lookup.
+pub fn encode_with(text: &[u8], out: &mut Vec<u8>, scratch: &mut EncodeScratch) {
     let model = Model::get();
+    let coders = &mut scratch.coders;
+    coders.clear();
+    let mut pair = 0u16;
+    coders.extend(text.iter().map(|&byte| {
+        let table = usize::from(model.by_pair[usize::from(pair)]);
+        pair = pair << 8 | u16::from(byte);
+        model.coders(table)[usize::from(byte)]
+    }));
     let start = out.len();
     // A byte puts out two bytes at most (below), the state four at the end.
     out.resize(start + 2 * text.len() + 4, 0);
     let coded = &mut out[start..];
     let mut len = 0;
     let mut state = STATE_LOW;
-    for i in (0..text.len()).rev() {
-        let previous = if i >= 2 { text[i - 2] } else { 0 };
-        let last = if i >= 1 { text[i - 1] } else { 0 };
-        let pair = u16::from(previous) << 8 | u16::from(last);
-        let table = usize::from(model.by_pair[usize::from(pair)]);
-        let coder = &model.coders(table)[usize::from(text[i])];
+    for coder in coders.iter().rev() {
         // The state's low bytes go out while it is at or above `most`, so
         // that the step stays below 2^31: none, one or two of them
         // (`state` < 2^31 and `most` ≥ 2^15), counted without a branch.
@@ -361,8 +383,7 @@ pub fn encode(text: &[u8], out: &mut Vec<u8>) {
         coded[len] = state as u8;
         coded[len + 1] = (state >> 8) as u8;
         len += put;
-        state = (state_wide >> (8 * put)) as u32;
-        state = coder.step(state);
+        state = coder.step((state_wide >> (8 * put)) as u32);
     }
     coded[len..len + 4].copy_from_slice(&state.to_le_bytes());
     len += 4;
