@@ -25,6 +25,7 @@ use crate::rules::Move;
 use crate::store::codec::id_set::IdSet;
 pub use crate::store::stored::game::outcome;
 use crate::store::stored::{Store, StoreError};
+use crate::store::write::checkpoint::Checkpointer;
 use crate::store::write::counts::GameCounts;
 use crate::store::write::index::{IndexBuffer, IndexRow, index_missing};
 use crate::store::write::kept::{self, Kept};
@@ -224,17 +225,35 @@ impl<'a> Importer<'a> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(ImportSummary, usize), StoreError> {
         let began = Instant::now();
+        let checkpointer = Checkpointer::start(self.store.conn(), self.store.path());
+        let done = self.run_beside(&checkpointer, files, progress);
+        let stopped = checkpointer.stop(self.store.conn());
+        let (mut summary, failed) = done?;
+        stopped?;
+        summary.seconds = began.elapsed().as_secs_f64();
+        Ok((summary, failed))
+    }
+
+    /// [`Importer::run`], the log copied into the database by
+    /// `checkpointer`'s thread.
+    fn run_beside(
+        &mut self,
+        checkpointer: &Checkpointer,
+        files: &[Input],
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(ImportSummary, usize), StoreError> {
         let mut summary = ImportSummary::default();
         summary.positions += self.index_missing()?;
         let first = query_indexes::drop_for_first_import(self.store.conn_mut())?;
         self.new_keys = first.then(KeyFilter::default);
-        let stored = self.import_files(files, &mut summary, progress);
-        // Built even when the import failed, if the database lets it.
+        let stored = self.import_files(files, &mut summary, checkpointer, progress);
+        // Built even when the import failed, if the database lets it: in a
+        // transaction of their own, while the index's pages are copied
+        // from the log.
         let built = query_indexes::build_missing(self.store.conn_mut());
         let failed = stored?;
         built?;
         self.hand_back_free_pages()?;
-        summary.seconds = began.elapsed().as_secs_f64();
         Ok((summary, failed))
     }
 
@@ -244,11 +263,12 @@ impl<'a> Importer<'a> {
         &mut self,
         files: &[Input],
         summary: &mut ImportSummary,
+        checkpointer: &Checkpointer,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<usize, StoreError> {
         let mut failed = 0;
         for input in files {
-            match self.import_file(input, summary, progress) {
+            match self.import_file(input, summary, checkpointer, progress) {
                 Ok(()) => {}
                 Err(FileError::Io(message)) => {
                     progress(Progress::Problem(message));
@@ -271,15 +291,10 @@ impl<'a> Importer<'a> {
     }
 
     /// Writes the positions still in memory to the index and marks the
-    /// files read in full as complete, in one transaction; the query
-    /// indexes a first import dropped are built in it too, while the
-    /// positions sort.
+    /// files read in full as complete, in one transaction.
     fn finish(&mut self) -> Result<usize, StoreError> {
         let tx = self.store.conn_mut().transaction()?;
-        let added = self.index.flush_after(&tx, |tx| {
-            query_indexes::build_missing_in(tx)?;
-            Ok(())
-        })?;
+        let added = self.index.flush(&tx)?;
         for (file_id, games) in self.finished.drain(..) {
             tx.execute(
                 "UPDATE source_file SET complete = 1, games = ?2 WHERE id = ?1",
@@ -303,6 +318,7 @@ impl<'a> Importer<'a> {
         &mut self,
         input: &Input,
         summary: &mut ImportSummary,
+        checkpointer: &Checkpointer,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(), FileError> {
         let (path, name) = (input.given(), input.name());
@@ -370,6 +386,7 @@ impl<'a> Importer<'a> {
                 file_id,
                 receiver,
                 summary,
+                checkpointer,
                 progress,
             )?;
             Ok::<_, FileError>(worker.join().unwrap_or(Err(ReadFailed::Stopped)))
@@ -1153,22 +1170,38 @@ fn write_batches(
     file_id: i64,
     receiver: Receiver<Batch>,
     summary: &mut ImportSummary,
+    checkpointer: &Checkpointer,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
     let were_on = kept::set_triggers(store.conn(), false)?;
-    let written = write_batches_counted(store, carried, file_id, receiver, summary, progress);
+    let batches = Batches {
+        file_id,
+        receiver,
+        checkpointer,
+    };
+    let written = write_batches_counted(store, carried, batches, summary, progress);
     let restored = kept::set_triggers(store.conn(), were_on);
     let written = written?;
     restored?;
     Ok(written)
 }
 
+/// The batches of a file being written, and who copies them from the log.
+struct Batches<'a> {
+    file_id: i64,
+    receiver: Receiver<Batch>,
+    checkpointer: &'a Checkpointer,
+}
+
 /// [`write_batches`], the connection's triggers off.
 fn write_batches_counted(
     store: &mut Store,
     mut carried: Carried<'_>,
-    file_id: i64,
-    receiver: Receiver<Batch>,
+    Batches {
+        file_id,
+        receiver,
+        checkpointer,
+    }: Batches<'_>,
     summary: &mut ImportSummary,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<usize, StoreError> {
@@ -1194,6 +1227,7 @@ fn write_batches_counted(
             kept::add(&tx, Kept::Copies, std::mem::take(&mut copies))?;
             tx.commit()?;
             crash_point(games);
+            checkpointer.after_commit(conn)?;
             tx = conn.transaction()?;
             uncommitted = 0;
         }

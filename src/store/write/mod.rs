@@ -1,6 +1,7 @@
 //! Everything that writes: import, the index, rows, counts, identities, the places of games read again, popular positions, recheck, removal, aliases, the result checks of games stored before them, and the check of what they maintain.
 
 pub mod alias;
+pub(crate) mod checkpoint;
 pub(crate) mod chunk_coder;
 pub(crate) mod counts;
 pub(crate) mod identity;

@@ -198,14 +198,22 @@ pub(in crate::store) struct Tally {
     names: Vec<String>,
     boards: Boards,
     move_ids: HashMap<Move, i64>,
-    /// Rows of keys made popular, not yet counted: `(game, key, ply,
-    /// open)`, counted in game order so that each game is read once.
-    pending: Vec<(i64, i64, i64, bool)>,
+    /// Rows of keys made popular, not yet counted, counted in game order
+    /// so that each game is read once per [`PENDING_ROWS`] rows.
+    pending: Vec<PendingRow>,
+    /// The keys of the pending rows, by their number in a row.
+    pending_keys: Vec<i64>,
 }
 
-/// Rows of keys made popular waiting to be counted, at most (32 bytes
-/// each: 16 MiB).
-const PENDING_ROWS: usize = 1 << 19;
+/// A row of a key made popular, waiting to be counted: its game, its key
+/// by number (in [`Tally::pending_keys`]) and its ply and open bit (`ply
+/// << 1 | open`); 16 bytes.
+type PendingRow = (i64, u32, u32);
+
+/// Rows of keys made popular waiting to be counted, at most (16 bytes
+/// each: 32 MiB). The rows of a million games' popular keys (some five
+/// million) are counted in three passes over their games.
+const PENDING_ROWS: usize = 1 << 21;
 
 impl Tally {
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
@@ -355,12 +363,21 @@ impl Tally {
     /// Counts every index row under `key` (as [`Tally::row`] would), by
     /// [`Tally::write`] at the latest.
     fn key(&mut self, tx: &Transaction<'_>, key: i64) -> Result<(), StoreError> {
+        let number = match self.pending_keys.iter().rposition(|&k| k == key) {
+            Some(number) => number,
+            None => {
+                self.pending_keys.push(key);
+                self.pending_keys.len() - 1
+            }
+        };
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
         for entry in postings::entries_at(tx, key)? {
+            // A chunk's plies are at most `MAX_PLIES`: the bit fits.
+            let ply_open = entry.ply << 1 | u32::from(entry.open);
             if self.pending.len() >= PENDING_ROWS {
                 self.count_pending(tx)?;
             }
-            let ply = i64::from(entry.ply);
-            self.pending.push((entry.game, key, ply, entry.open));
+            self.pending.push((entry.game, number, ply_open));
         }
         Ok(())
     }
@@ -378,7 +395,9 @@ impl Tally {
             let Some(r) = game.next()? else {
                 continue;
             };
-            for &(_, key, ply, open) in rows_of_game {
+            for &(_, number, ply_open) in rows_of_game {
+                let key = self.pending_keys[number as usize];
+                let (ply, open) = (i64::from(ply_open >> 1), ply_open & 1 == 1);
                 self.game_row(r, 0, key, ply, open, 1)?;
             }
         }
