@@ -18,7 +18,8 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "",
         &[
-            &["escape", "quote", "fs_error", "message"],
+            &["escape", "quote", "fs_error"],
+            &["message"],
             &["rules"],
             &["notation"],
             &["pattern"],

@@ -13,6 +13,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::quote::thousands;
+
 /// What a check record says of a game that is not `ok`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", content = "parts", rename_all = "snake_case")]
@@ -423,7 +425,7 @@ impl fmt::Display for SetupMessage {
 
 impl fmt::Display for MoreLikeIt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, " (and {} more like it", grouped(self.more))?;
+        write!(f, " (and {} more like it", thousands(self.more))?;
         if !self.squares.is_empty() {
             let plural = if self.squares.len() > 1 { "s" } else { "" };
             let named: Vec<String> = self.squares.iter().map(u32::to_string).collect();
@@ -483,19 +485,6 @@ impl fmt::Display for SwitchMessage {
             }
         }
     }
-}
-
-/// A count with its thousands marked: `8,999`, `12,345,678`.
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// `a, b or c`.
