@@ -5,7 +5,9 @@
 //! used or answered), and the details some of them carry as parts of
 //! their own: [`FenMessage`] (why a FEN cannot be used, with
 //! [`SetupMessage`] for each kind of problem of its set-up) and
-//! [`SwitchMessage`] (why a rules switch cannot be read). All are written
+//! [`SwitchMessage`] (why a rules switch cannot be read), [`NoBoardMessage`]
+//! (why a stored game has no board to show) and [`DatabaseCause`] (why the
+//! database did not answer). All are written
 //! to JSON as `{"code": "…", "parts": {…}}`, the code in snake case, the
 //! parts named as the fields below; the English text is their `Display`.
 
@@ -672,6 +674,12 @@ pub enum RequestMessage {
     NoBoard {
         /// Why (English).
         why: String,
+        /// The game's id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<i64>,
+        /// Why, as a code and its parts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<NoBoardMessage>,
     },
     /// Any other value that cannot be used.
     BadValue {
@@ -719,12 +727,148 @@ pub enum RequestMessage {
     QueryStopped {
         /// Why (English).
         why: String,
+        /// Why, as far as it is known, as a code and its parts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<DatabaseCause>,
+        /// What SQLite said, as it said it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
     },
     /// 503: the database cannot answer now.
     DatabaseUnavailable {
         /// What the database says (English).
         why: String,
+        /// Why, as far as it is known, as a code and its parts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<DatabaseCause>,
+        /// What SQLite said, as it said it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
     },
+}
+
+/// Why a stored game has no board to show: it was never replayed, or its
+/// start cannot be rebuilt. `status` is the game's status (`unreadable`,
+/// `unsupported`, …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "parts", rename_all = "snake_case")]
+pub enum NoBoardMessage {
+    /// `the game is unreadable`: never replayed, its record saying nothing
+    /// more.
+    NotReplayed {
+        /// The game's status.
+        status: String,
+    },
+    /// `the game is unreadable: FEN: …`: never replayed, and why, as its
+    /// record says.
+    NotReplayedBecause {
+        /// The game's status.
+        status: String,
+        /// The record's message (English).
+        why: String,
+        /// The record's message as a code and its parts (absent in the
+        /// records of an earlier pdndb).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<RecordMessage>,
+    },
+    /// `the game is illegal: its start cannot be rebuilt under VARIANT`:
+    /// its rules, its set-up or its stored moves do not read back.
+    StartNotRebuilt {
+        /// The game's status.
+        status: String,
+        /// The game's variant.
+        variant: String,
+    },
+}
+
+impl fmt::Display for NoBoardMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoBoardMessage::NotReplayed { status } => write!(f, "the game is {status}"),
+            NoBoardMessage::NotReplayedBecause { status, why, .. } => {
+                write!(f, "the game is {status}: {why}")
+            }
+            NoBoardMessage::StartNotRebuilt { status, variant } => write!(
+                f,
+                "the game is {status}: its start cannot be rebuilt under {variant}"
+            ),
+        }
+    }
+}
+
+/// Why the database did not answer, as far as it is known; what SQLite
+/// said, which has no fixed wording, goes beside it as a `detail` of its
+/// own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "parts", rename_all = "snake_case")]
+pub enum DatabaseCause {
+    /// The query was interrupted (a time limit).
+    QueryInterrupted,
+    /// The query's work was cancelled (the server stopping).
+    QueryCancelled,
+    /// The query's work failed within the server.
+    QueryFailed,
+    /// Another connection holds the database locked.
+    DatabaseBusy,
+    /// No database file where it was.
+    DatabaseMissing,
+    /// The file cannot be opened or read.
+    DatabaseUnreadable,
+    /// The file is not an SQLite database.
+    NotADatabase,
+    /// The database is corrupt.
+    DatabaseCorrupt,
+    /// The disk is full.
+    DiskFull,
+    /// The database cannot be written.
+    DatabaseReadOnly,
+    /// An SQLite database of another application.
+    ForeignDatabase,
+    /// Written by a newer pdndb.
+    DatabaseTooNew {
+        /// The database's schema step.
+        found: u32,
+        /// The last step this pdndb knows.
+        known: u32,
+    },
+    /// Written by an older pdndb, and read-only here.
+    DatabaseOutdated {
+        /// The database's schema step.
+        found: u32,
+        /// The last step this pdndb knows.
+        known: u32,
+    },
+    /// Anything else (the `detail`, if any, says what).
+    DatabaseFailed,
+}
+
+impl fmt::Display for DatabaseCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DatabaseCause as C;
+        match self {
+            C::QueryInterrupted => f.write_str("the query ran past its time limit"),
+            C::QueryCancelled => f.write_str("the server cancelled the query"),
+            C::QueryFailed => f.write_str("the query failed within the server"),
+            C::DatabaseBusy => f.write_str("the database is locked by another connection"),
+            C::DatabaseMissing => f.write_str("the database file is missing"),
+            C::DatabaseUnreadable => f.write_str("the database file cannot be opened or read"),
+            C::NotADatabase => f.write_str("the file is not an SQLite database"),
+            C::DatabaseCorrupt => f.write_str("the database is corrupt"),
+            C::DiskFull => f.write_str("the disk is full"),
+            C::DatabaseReadOnly => f.write_str("the database cannot be written"),
+            C::ForeignDatabase => f.write_str("the database is another application's"),
+            C::DatabaseTooNew { found, known } => write!(
+                f,
+                "the database is at schema step {found}, newer than this pdndb knows (step {known})"
+            ),
+            C::DatabaseOutdated { found, known } => write!(
+                f,
+                "the database is at schema step {found}, older than this pdndb reads \
+                 (step {known}), and read-only here"
+            ),
+            C::DatabaseFailed => f.write_str("the database failed"),
+        }
+    }
 }
 
 /// One variant a database holds games of.
@@ -761,8 +905,8 @@ impl RequestMessage {
                  wait; try again in {seconds} s"
             ),
             M::Stopping => f.write_str("the server is stopping"),
-            M::QueryStopped { why } => write!(f, "the query stopped: {why}"),
-            M::DatabaseUnavailable { why } => f.write_str(why),
+            M::QueryStopped { why, .. } => write!(f, "the query stopped: {why}"),
+            M::DatabaseUnavailable { why, .. } => f.write_str(why),
             // The 400s, worded by `Display` itself.
             _ => Ok(()),
         }
@@ -794,7 +938,7 @@ impl fmt::Display for RequestMessage {
             M::BadSort { param, value } => {
                 write!(f, "{param}: {value} is not id, date, event or player")
             }
-            M::NoBoard { why } => f.write_str(why),
+            M::NoBoard { why, .. } => f.write_str(why),
             M::NotAGameId { value } => write!(f, "{value} is not a game id (a number from 1)"),
             M::FenAndMoves => f.write_str("give fen or moves, not both"),
             M::PositionAndCriteria => {
@@ -984,6 +1128,78 @@ mod tests {
         assert_eq!(
             switch.to_string(),
             "`x` is not a value of `promotion` (expected continue-man, stop or continue-king)"
+        );
+    }
+
+    #[test]
+    fn why_a_game_has_no_board_is_its_record_s_message_within_a_code_of_its_own() {
+        let reason = RecordMessage::UnknownGameType {
+            game_type: "77".into(),
+        };
+        let m = NoBoardMessage::NotReplayedBecause {
+            status: "unsupported".into(),
+            why: reason.to_string(),
+            reason: Some(reason),
+        };
+        assert_eq!(
+            m.to_string(),
+            "the game is unsupported: GameType \"77\" names no game pdndb knows"
+        );
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(json["code"], "not_replayed_because");
+        assert_eq!(json["parts"]["reason"]["code"], "unknown_game_type");
+        assert_eq!(serde_json::from_value::<NoBoardMessage>(json).unwrap(), m);
+        let m = NoBoardMessage::StartNotRebuilt {
+            status: "illegal".into(),
+            variant: "russian".into(),
+        };
+        assert_eq!(
+            m.to_string(),
+            "the game is illegal: its start cannot be rebuilt under russian"
+        );
+        let refused = RequestMessage::NoBoard {
+            why: format!("game 3 has no board to show: {m}"),
+            id: Some(3),
+            reason: Some(m),
+        };
+        assert_eq!(
+            refused.to_string(),
+            "game 3 has no board to show: the game is illegal: its start cannot be rebuilt \
+             under russian"
+        );
+        // A refusal written before it had parts of its own still reads.
+        let old = serde_json::json!({"code": "no_board", "parts": {"why": "no"}});
+        assert!(serde_json::from_value::<RequestMessage>(old).is_ok());
+    }
+
+    #[test]
+    fn a_database_failure_is_its_cause_beside_sqlite_s_own_words() {
+        let m = RequestMessage::DatabaseUnavailable {
+            why: "database: file is not a database".into(),
+            cause: Some(DatabaseCause::NotADatabase),
+            detail: Some("file is not a database".into()),
+        };
+        assert_eq!(m.to_string(), "database: file is not a database");
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            serde_json::json!({"code": "database_unavailable", "parts": {
+                "why": "database: file is not a database",
+                "cause": {"code": "not_a_database"},
+                "detail": "file is not a database"}})
+        );
+        let m = RequestMessage::QueryStopped {
+            why: "task 4 was cancelled".into(),
+            cause: Some(DatabaseCause::QueryCancelled),
+            detail: None,
+        };
+        assert_eq!(m.to_string(), "the query stopped: task 4 was cancelled");
+        let cause = DatabaseCause::DatabaseTooNew {
+            found: 30,
+            known: 29,
+        };
+        assert_eq!(
+            serde_json::to_value(&cause).unwrap(),
+            serde_json::json!({"code": "database_too_new", "parts": {"found": 30, "known": 29}})
         );
     }
 

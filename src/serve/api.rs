@@ -344,9 +344,7 @@ pub async fn game(
                             why,
                         })
                     }
-                    ViewError::NoBoard(why) => {
-                        ApiError::bad_request(RequestMessage::NoBoard { why })
-                    }
+                    ViewError::NoBoard(said) => ApiError::bad_request(*said),
                 })
         })
         .await?;

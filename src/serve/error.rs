@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-use crate::message::RequestMessage;
+use crate::message::{DatabaseCause, RequestMessage};
 use crate::store::StoreError;
 use crate::store::param::Wording;
 use crate::store::query::QueryError;
@@ -85,7 +85,12 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        ApiError::unavailable(RequestMessage::DatabaseUnavailable { why: e.to_string() })
+        let (cause, detail) = e.cause();
+        ApiError::unavailable(RequestMessage::DatabaseUnavailable {
+            why: e.to_string(),
+            cause: Some(cause),
+            detail,
+        })
     }
 }
 
@@ -96,6 +101,8 @@ impl From<QueryError> for ApiError {
             (None, QueryError::Store(e)) => e.into(),
             (None, other) => ApiError::unavailable(RequestMessage::DatabaseUnavailable {
                 why: other.to_string(),
+                cause: Some(DatabaseCause::DatabaseFailed),
+                detail: None,
             }),
         }
     }

@@ -18,7 +18,7 @@ use axum::body::{Body, Bytes};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use super::error::ApiError;
-use crate::message::RequestMessage;
+use crate::message::{DatabaseCause, RequestMessage};
 use crate::store::{Mode, Store};
 
 /// Requests answered at once (open connections, threads that query).
@@ -115,7 +115,14 @@ impl AppState {
             answer
         })
         .await
-        .map_err(|e| ApiError::unavailable(RequestMessage::QueryStopped { why: e.to_string() }))?
+        .map_err(|e| {
+            let cause = if e.is_cancelled() {
+                DatabaseCause::QueryCancelled
+            } else {
+                DatabaseCause::QueryFailed
+            };
+            stopped(e.to_string(), cause)
+        })?
     }
 
     /// Runs `prepare` on a connection of the pool as [`Self::with_store`]
@@ -161,9 +168,10 @@ impl AppState {
             }
             state.give_back(store, true);
         });
-        started.await.map_err(|e| {
-            ApiError::unavailable(RequestMessage::QueryStopped { why: e.to_string() })
-        })??;
+        // The query's thread ended without a word: it failed.
+        started
+            .await
+            .map_err(|e| stopped(e.to_string(), DatabaseCause::QueryFailed))??;
         Ok(body)
     }
 
@@ -183,6 +191,15 @@ impl AppState {
             idle.push(store);
         }
     }
+}
+
+/// 503: the query stopped before it answered, and why.
+fn stopped(why: String, cause: DatabaseCause) -> ApiError {
+    ApiError::unavailable(RequestMessage::QueryStopped {
+        why,
+        cause: Some(cause),
+        detail: None,
+    })
 }
 
 /// The bytes written at most before they are sent on.

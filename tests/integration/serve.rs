@@ -834,4 +834,80 @@ fn refusals_and_record_messages_carry_a_code_and_its_parts() {
     let checked = json_lines(&out);
     assert_eq!(checked[0]["message_key"], Value::Null);
     assert_eq!(checked[1]["message_key"]["code"], "illegal_move");
+    no_board_carries_its_reason(&server, &db);
+    drop(server);
+    a_database_gone_is_refused_with_its_cause(dir.path());
+}
+
+/// A game without a board says why as a code and its parts: in its view
+/// (`no_board_message` beside `no_board`), and when a ply of it is asked
+/// for (400 `no_board`), the record's own message within.
+fn no_board_carries_its_reason(server: &Server, db: &Path) {
+    let id_of = |event: &str| {
+        let (out, err, code) = run(db, &["games", "--json", "--event", event]);
+        assert_eq!(code, 0, "{err}");
+        json_lines(&out)[0]["game"].as_i64().unwrap()
+    };
+    for (event, status, reason) in [
+        ("Set-up unusable", "unreadable", "unusable_fen"),
+        ("Chess", "unsupported", "game_not_played"),
+    ] {
+        let id = id_of(event);
+        let game = server.json(&format!("/api/game/{id}"));
+        let said = &game["no_board_message"];
+        assert_eq!(said["code"], "not_replayed_because", "{game}");
+        assert_eq!(said["parts"]["status"], status, "{said}");
+        assert_eq!(said["parts"]["reason"]["code"], reason, "{said}");
+        assert_eq!(
+            game["no_board"].as_str().unwrap(),
+            format!(
+                "the game is {status}: {}",
+                said["parts"]["why"].as_str().unwrap()
+            )
+        );
+        let r = server.get(&format!("/api/game/{id}?ply=1"));
+        assert_eq!(r.status, 400, "{}", r.body);
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["code"], "no_board", "{body}");
+        assert_eq!(body["parts"]["id"], id, "{body}");
+        assert_eq!(body["parts"]["reason"], *said, "{body}");
+        assert_eq!(
+            body["error"].as_str().unwrap(),
+            format!(
+                "game {id} has no board to show: {}",
+                game["no_board"].as_str().unwrap()
+            )
+        );
+    }
+}
+
+/// A database made unusable under a running server — its file replaced by
+/// bytes that are no database, then removed — is refused (503
+/// `database_unavailable`) with its cause as a code.
+fn a_database_gone_is_refused_with_its_cause(dir: &Path) {
+    let db = dir.join("gone.sqlite");
+    let messages = crate_path("tests/data/messages.pdn");
+    let (_, err, code) = run(&db, &["import", "--quiet", messages.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let server = Server::start(&db, &[]);
+    let cause = |expected: &str| {
+        let r = server.get("/api/games");
+        assert_eq!(r.status, 503, "{}", r.body);
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(body["code"], "database_unavailable", "{body}");
+        assert_eq!(body["parts"]["cause"]["code"], expected, "{body}");
+        assert_eq!(body["parts"]["why"], body["error"], "{body}");
+        body
+    };
+    for companion in ["gone.sqlite-wal", "gone.sqlite-shm"] {
+        let _ = std::fs::remove_file(dir.join(companion));
+    }
+    std::fs::write(&db, vec![b'x'; 8192]).unwrap();
+    cause("not_a_database");
+    std::fs::remove_file(&db).unwrap();
+    let body = cause("database_missing");
+    assert!(
+        body["error"].as_str().unwrap().contains("no database here"),
+        "{body}"
+    );
 }

@@ -491,7 +491,9 @@ async fn no_server_english_left(client: &Client, base: &str, language: &str, db:
     let (out, err, code) = run(db, &["games", "--json", "--event", "Result contradicted"]);
     assert_eq!(code, 0, "{err}");
     let contradicted = super::json_lines(&out)[0]["game"].as_i64().unwrap();
-    let pages: [(String, &str, &[&str]); 9] = [
+    let unusable = game_of(db, "Set-up unusable");
+    let chess = game_of(db, "Chess");
+    let pages: [(String, &str, &[&str]); 11] = [
         (
             "/report?file=messages".to_string(),
             "#problems tbody",
@@ -527,6 +529,16 @@ async fn no_server_english_left(client: &Client, base: &str, language: &str, db:
             format!("/game/{contradicted}"),
             "#fault",
             &["Result tag differs"],
+        ),
+        (
+            format!("/game/{unusable}"),
+            "#message",
+            &["the game is", "FEN: invalid", "two pieces"],
+        ),
+        (
+            format!("/game/{chess}"),
+            "#message",
+            &["the game is", "a game pdndb does not play", "chess"],
         ),
         (
             "/?variant=filipino&moves=22-18,22-17".to_string(),
@@ -570,15 +582,23 @@ async fn no_server_english_left(client: &Client, base: &str, language: &str, db:
         let left = english_left(client).await;
         assert!(left.is_empty(), "{path} in {language}: {left:#?}");
     }
-    no_refusal_left_in_english(client, base, language).await;
+    no_refusal_left_in_english(client, base, language, unusable).await;
+}
+
+/// The id of the first game of an event.
+fn game_of(db: &std::path::Path, event: &str) -> i64 {
+    let (out, err, code) = run(db, &["games", "--json", "--event", event]);
+    assert_eq!(code, 0, "{err}");
+    super::json_lines(&out)[0]["game"].as_i64().unwrap()
 }
 
 /// Every refusal of the API that carries English beyond its code — a FEN
 /// and its set-up, rules switches, what the database holds, why moves do
 /// not read, a route or game that is not there — is worded by the pages'
 /// tables in the browser's language, with none of its English left.
-async fn no_refusal_left_in_english(client: &Client, base: &str, language: &str) {
-    let asked: [(&str, &[&str]); 8] = [
+async fn no_refusal_left_in_english(client: &Client, base: &str, language: &str, no_board: i64) {
+    let no_board = format!("/api/game/{no_board}?ply=1");
+    let asked: [(&str, &[&str]); 9] = [
         ("/api/tree?fen=W%3AWzz", &["is not a square"]),
         (
             "/api/tree?variant=english&fen=W%3AW5%2C5%2C6%2C6%3AB9",
@@ -599,27 +619,72 @@ async fn no_refusal_left_in_english(client: &Client, base: &str, language: &str)
         ),
         ("/api/nowhere", &["no such route"]),
         ("/api/game/99999", &["no game", "in the database"]),
+        (
+            &no_board,
+            &[
+                "no board to show",
+                "the game is",
+                "FEN: invalid",
+                "two pieces",
+            ],
+        ),
     ];
     client.goto(&format!("{base}/players")).await.unwrap();
     for (path, english) in asked {
-        let script = format!(
-            "const done = arguments[arguments.length - 1];
-             import('/assets/i18n.js').then(({{ said }}) => fetch({path:?})
-               .then((r) => r.json()).then((body) => done([said(body), body.error, body.code])))
-               .catch((e) => done(['failed: ' + e, '', '']));"
-        );
-        let found = client.execute_async(&script, vec![]).await.unwrap();
-        let (worded, error, code): (Option<String>, String, String) =
-            serde_json::from_value(found).unwrap();
-        let worded = worded
-            .unwrap_or_else(|| panic!("{path} ({code}) in {language}: no words for {error:?}"));
-        for words in english {
-            assert!(
-                !worded.contains(words),
-                "{path} ({code}) in {language}: {words:?} left in {worded:?}"
-            );
-        }
+        refusal_worded(client, path, language, english).await;
     }
+}
+
+/// The refusal of `path`, fetched by the page and worded by its tables:
+/// none of `english` left in it.
+async fn refusal_worded(client: &Client, path: &str, language: &str, english: &[&str]) {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         import('/assets/i18n.js').then(({{ said }}) => fetch({path:?})
+           .then((r) => r.json()).then((body) => done([said(body), body.error, body.code])))
+           .catch((e) => done(['failed: ' + e, '', '']));"
+    );
+    let found = client.execute_async(&script, vec![]).await.unwrap();
+    let (worded, error, code): (Option<String>, String, String) =
+        serde_json::from_value(found).unwrap();
+    let worded =
+        worded.unwrap_or_else(|| panic!("{path} ({code}) in {language}: no words for {error:?}"));
+    for words in english {
+        assert!(
+            !worded.contains(words),
+            "{path} ({code}) in {language}: {words:?} left in {worded:?}"
+        );
+    }
+}
+
+/// A database made unusable under a running server — replaced by bytes
+/// that are no database, then removed — is refused with its cause, which
+/// the pages word in the browser's language.
+async fn no_database_failure_left_in_english(client: &Client, language: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("gone.sqlite");
+    let messages = super::crate_path("tests/data/messages.pdn");
+    let (_, err, code) = run(&db, &["import", "--quiet", messages.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let server = Server::start(&db, &[]);
+    // The page is served without the database; no query has run yet.
+    client
+        .goto(&format!("http://{}/assets/i18n.js", server.address))
+        .await
+        .unwrap();
+    for companion in ["gone.sqlite-wal", "gone.sqlite-shm"] {
+        let _ = std::fs::remove_file(dir.path().join(companion));
+    }
+    std::fs::write(&db, vec![b'x'; 8192]).unwrap();
+    let english: &[&str] = &[
+        "not a pdndb database",
+        "not an SQLite file",
+        "give another --db",
+    ];
+    refusal_worded(client, "/api/games", language, english).await;
+    std::fs::remove_file(&db).unwrap();
+    let english: &[&str] = &["no database here", "pdndb import", "give --db"];
+    refusal_worded(client, "/api/games", language, english).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -633,6 +698,7 @@ async fn no_page_leaves_a_translated_word_in_english() {
             move |client, base, db| async move {
                 no_english_left(&client, &base, language).await;
                 no_server_english_left(&client, &base, language, &db).await;
+                no_database_failure_left_in_english(&client, language).await;
                 if language == "ru" {
                     client
                         .goto(&format!("{base}/game/19?ply=69"))

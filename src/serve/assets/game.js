@@ -244,6 +244,14 @@ function drawMoves(view) {
 
 async function show() {
   if (!game) return;
+  if (game.no_board) {
+    // Never replayed, or its start does not read back: why, in words.
+    fill($("where"));
+    fill($("board"));
+    fill($("message"), said(game.no_board_message) ?? game.no_board);
+    drawMoves({ path: null, first: game.first_side || "white", faultPly: null });
+    return;
+  }
   const { moves, starts } = line();
   const max = playable(moves);
   state.ply = Math.max(0, Math.min(state.ply, max));

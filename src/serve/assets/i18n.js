@@ -18,7 +18,8 @@
 // message in its own words, a list of messages joined by `; `, a list of
 // names as the language lists alternatives), the English text being
 // shown where a language has no words for the message or one of its
-// parts.
+// parts. What SQLite said of a database failure has no fixed wording: it
+// is shown as it is (`detail`), after the language's words for its cause.
 //
 // Texts are translated as they appear: the page's text is watched, so
 // what its script draws later is translated too. Names and other text from
@@ -162,8 +163,27 @@ const RU = {
     request_too_long: "длина запроса — {bytes:n} байт; читается не больше {most:n}",
     busy: "сервер занят: обрабатывается запросов: {running:n}, ждут: {waiting:n}; попробуйте снова через {seconds:n} с",
     stopping: "сервер останавливается",
-    query_stopped: "запрос прерван: {why}",
-    database_unavailable: "база данных сейчас не может ответить: {why}",
+    query_stopped: "запрос прерван: {cause}",
+    database_unavailable: "база данных сейчас не может ответить: {cause}",
+    sqlite_said: " (SQLite сообщает: {detail})",
+    query_interrupted: "запрос превысил отведённое ему время",
+    query_cancelled: "сервер отменил запрос",
+    query_failed: "запрос завершился сбоем на сервере",
+    database_busy: "база данных заблокирована другим соединением",
+    database_missing: "файла базы данных нет",
+    database_unreadable: "файл базы данных нельзя открыть или прочитать",
+    not_a_database: "файл не является базой данных SQLite",
+    database_corrupt: "база данных повреждена",
+    disk_full: "диск заполнен",
+    database_read_only: "в базу данных нельзя записывать",
+    foreign_database: "это база данных другой программы",
+    database_too_new: "база данных на шаге схемы {found}, более новом, чем знает этот pdndb (шаг {known})",
+    database_outdated: "база данных на шаге схемы {found}, более старом, чем читает этот pdndb (шаг {known}), и здесь её нельзя записать",
+    database_failed: "сбой базы данных",
+    no_board: "у партии {id} нет доски для показа: {reason}",
+    not_replayed: "партия {status:t}",
+    not_replayed_because: "партия {status:t}: {reason}",
+    start_not_rebuilt: "партия {status:t}: её начальную позицию нельзя восстановить по правилам {variant}",
     unknown_parameter: "неизвестный параметр {name}; этот адрес принимает: {takes}",
     given_twice: "{param}: задан дважды",
     too_long: "{param}: байт: {bytes:n}; читается не больше {most:n}",
@@ -379,8 +399,27 @@ const NL = {
     request_too_long: "het verzoek is {bytes:n} bytes lang; hoogstens {most:n} worden gelezen",
     busy: "de server is bezig: {running:n} verzoeken worden beantwoord en {waiting:n} wachten; probeer het over {seconds:n} s opnieuw",
     stopping: "de server stopt",
-    query_stopped: "de zoekvraag is gestopt: {why}",
-    database_unavailable: "de database kan nu niet antwoorden: {why}",
+    query_stopped: "de zoekvraag is gestopt: {cause}",
+    database_unavailable: "de database kan nu niet antwoorden: {cause}",
+    sqlite_said: " (SQLite zei: {detail})",
+    query_interrupted: "de zoekvraag duurde langer dan toegestaan",
+    query_cancelled: "de server heeft de zoekvraag afgebroken",
+    query_failed: "de zoekvraag is in de server mislukt",
+    database_busy: "de database is vergrendeld door een andere verbinding",
+    database_missing: "het databasebestand ontbreekt",
+    database_unreadable: "het databasebestand kan niet geopend of gelezen worden",
+    not_a_database: "het bestand is geen SQLite-database",
+    database_corrupt: "de database is beschadigd",
+    disk_full: "de schijf is vol",
+    database_read_only: "de database kan niet beschreven worden",
+    foreign_database: "de database is van een ander programma",
+    database_too_new: "de database staat op schemastap {found}, nieuwer dan deze pdndb kent (stap {known})",
+    database_outdated: "de database staat op schemastap {found}, ouder dan deze pdndb leest (stap {known}), en kan hier niet beschreven worden",
+    database_failed: "de database faalde",
+    no_board: "partij {id} heeft geen bord om te tonen: {reason}",
+    not_replayed: "de partij is {status:t}",
+    not_replayed_because: "de partij is {status:t}: {reason}",
+    start_not_rebuilt: "de partij is {status:t}: haar beginstelling kan niet herbouwd worden volgens {variant}",
     unknown_parameter: "onbekende parameter {name}; dit adres neemt: {takes}",
     given_twice: "{param}: twee keer gegeven",
     too_long: "{param}: {bytes:n} bytes; hoogstens {most:n} worden gelezen",
@@ -602,7 +641,8 @@ function holdings(held) {
  * whose parts name a tag the moves contradict (`tag`) ends with the words
  * for `against_tag`; a problem of a set-up with others like it (`more`)
  * with those for `more_like_it` (`more_like_it_on` when it names their
- * squares).
+ * squares); a database failure with what SQLite said (`detail`, shown as
+ * it is) with those for `sqlite_said`.
  */
 export function said(message) {
   if (!isMessage(message)) return null;
@@ -613,6 +653,7 @@ export function said(message) {
   const ends = [];
   if (parts.tag !== undefined) ends.push(table.said.against_tag);
   if (parts.more !== undefined) ends.push(table.said[parts.squares ? "more_like_it_on" : "more_like_it"]);
+  if (parts.detail !== undefined) ends.push(table.said.sqlite_said);
   if (ends.some((end) => typeof end !== "string")) return null;
   const texts = [template, ...ends].map((one) => filled(one, parts));
   return texts.includes(null) ? null : texts.join("");

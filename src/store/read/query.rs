@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use crate::message::{Held, RecordMessage, RequestMessage};
+use crate::message::{Held, NoBoardMessage, RecordMessage, RequestMessage};
 use crate::notation::{Fen, Notation, write_fen};
 use crate::replay::{
     MovesError, RecordSource, SetupError, Status, VariantFrom, position_after_moves,
@@ -360,21 +360,32 @@ impl StoredGame {
     /// unreadable game (a set-up that cannot be read, text the reader
     /// cannot parse, a game over the length limit) or an unsupported one
     /// was never replayed, and its stored start is not its own.
-    pub fn no_board(&self) -> Option<String> {
-        let why = |detail: Option<&str>| match detail {
-            Some(detail) => format!("the game is {}: {detail}", self.status),
-            None => format!("the game is {}", self.status),
-        };
+    pub fn no_board(&self) -> Option<NoBoardMessage> {
+        self.board().err()
+    }
+
+    /// The first reading of a game that has a board (see
+    /// [`StoredGame::reading`]).
+    ///
+    /// # Errors
+    /// Why the game has no board, as [`StoredGame::no_board`] says it.
+    pub fn board(&self) -> Result<(Rules, Position, PlayedMoves), NoBoardMessage> {
+        let status = self.status.name().to_string();
         if matches!(self.status, Status::Unreadable | Status::Unsupported) {
-            return Some(why(self.record.message.as_deref()));
+            return Err(match (&self.record.message, &self.record.message_key) {
+                (Some(why), reason) => NoBoardMessage::NotReplayedBecause {
+                    status,
+                    why: why.clone(),
+                    reason: reason.clone(),
+                },
+                (None, _) => NoBoardMessage::NotReplayed { status },
+            });
         }
-        if self.reading().is_none() {
-            return Some(why(Some(&format!(
-                "its start cannot be rebuilt under {}",
-                self.variant
-            ))));
-        }
-        None
+        self.reading()
+            .ok_or_else(|| NoBoardMessage::StartNotRebuilt {
+                status,
+                variant: self.variant.clone(),
+            })
     }
 
     /// The start position.

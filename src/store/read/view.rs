@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::message::RequestMessage;
+use crate::message::{NoBoardMessage, RequestMessage};
 use crate::notation::{Notation, write_fen, write_move_among};
 use crate::pdn::{Game, Line, Nag, Ply, Reader};
 use crate::replay::{
@@ -28,9 +28,9 @@ pub enum ViewError {
     /// No such game (or it has no source).
     #[error("{0}")]
     NotFound(Box<RequestMessage>),
-    /// The game has no board or no moves to show at a ply.
+    /// The game has no board to show at a ply ([`RequestMessage::NoBoard`]).
     #[error("{0}")]
-    NoBoard(String),
+    NoBoard(Box<RequestMessage>),
     /// A value given does not fit the game: a position beyond its end.
     #[error("{}", self.worded(Wording::Parameters))]
     Value {
@@ -104,6 +104,8 @@ pub struct GameView {
     pub fen: Option<String>,
     /// Why the game has no board, when it has none.
     pub no_board: Option<String>,
+    /// The same as a code and its parts.
+    pub no_board_message: Option<NoBoardMessage>,
     /// The name of its opening; `None` when it reaches no named position.
     pub opening: Option<String>,
     /// The ply where it reaches its opening's position: it leaves the
@@ -300,6 +302,8 @@ pub struct GameDetail {
     pub fen: Option<String>,
     /// Why the game has no board, when it has none.
     pub no_board: Option<String>,
+    /// The same as a code and its parts.
+    pub no_board_message: Option<NoBoardMessage>,
     /// The name of its opening; `None` when it reaches no named position.
     pub opening: Option<String>,
     /// The ply where it reaches its opening's position: it leaves the
@@ -388,6 +392,7 @@ impl Store {
             certain: view.certain,
             fen: view.fen,
             no_board: view.no_board,
+            no_board_message: view.no_board_message,
             opening: view.opening,
             opening_ply: view.opening_ply,
             ballot: view.ballot,
@@ -443,21 +448,21 @@ impl Store {
             .ok_or_else(|| ViewError::NotFound(Box::new(RequestMessage::NoSource { id: id.0 })))?;
         let notation = notation.or(game.notation).unwrap_or(Notation::Numeric);
         let mut view = empty_view(id, &game, source);
-        if let Some(why) = game.no_board() {
-            if ply.is_some() {
-                return Err(ViewError::NoBoard(format!(
-                    "game {id} has no board to show: {why}"
-                )));
+        let (rules, start, moves) = match game.board() {
+            Ok(reading) => reading,
+            Err(reason) if ply.is_some() => {
+                return Err(ViewError::NoBoard(Box::new(RequestMessage::NoBoard {
+                    why: format!("game {id} has no board to show: {reason}"),
+                    id: Some(id.0),
+                    reason: Some(reason),
+                })));
             }
-            view.notation = game.notation;
-            view.no_board = Some(why);
-            return Ok((view, None));
-        }
-        let Some((rules, start, moves)) = game.reading() else {
-            return Err(ViewError::NoBoard(format!(
-                "game {id} is {}: it has no moves to show",
-                game.status
-            )));
+            Err(reason) => {
+                view.notation = game.notation;
+                view.no_board = Some(reason.to_string());
+                view.no_board_message = Some(reason);
+                return Ok((view, None));
+            }
         };
         let (certain, checked) = self.certain_plies(id, &game, rules, moves.len(), &view.file)?;
         let ply = ply.unwrap_or_else(|| certain.last().copied().unwrap_or(0));
@@ -563,6 +568,7 @@ fn empty_view(id: GameId, game: &StoredGame, source: Source) -> GameView {
         certain: false,
         fen: None,
         no_board: None,
+        no_board_message: None,
         opening: game.opening.clone(),
         opening_ply: game.opening_ply,
         ballot: game.ballot.clone(),
@@ -932,6 +938,7 @@ mod tests {
                 "certain",
                 "fen",
                 "no_board",
+                "no_board_message",
                 "opening",
                 "opening_ply",
                 "ballot",
@@ -946,6 +953,65 @@ mod tests {
         assert_eq!(
             view["moves"],
             serde_json::json!(["23-18", "10-15", "21-17", "6-10"])
+        );
+    }
+
+    #[test]
+    fn a_game_without_a_board_says_why_in_words_and_as_a_code() {
+        let (_dir, store) = store_of("[FEN \"W:W18,18:B1\"]\n1. 18-14 *\n");
+        let view = store.game_view(GameId(1), None, None).unwrap();
+        assert_eq!(
+            view.no_board.as_deref(),
+            Some("the game is unreadable: FEN: invalid position: two pieces on square 18")
+        );
+        let json = serde_json::to_value(&view).unwrap();
+        let said = &json["no_board_message"];
+        assert_eq!(said["code"], "not_replayed_because", "{said}");
+        assert_eq!(said["parts"]["status"], "unreadable");
+        assert_eq!(said["parts"]["reason"]["code"], "unusable_fen");
+        assert_eq!(view.no_board_message.map(|m| m.to_string()), view.no_board);
+        let Err(ViewError::NoBoard(refused)) = store.game_view(GameId(1), Some(1), None) else {
+            panic!("a ply of a game without a board was shown");
+        };
+        assert_eq!(
+            refused.to_string(),
+            "game 1 has no board to show: the game is unreadable: FEN: invalid position: \
+             two pieces on square 18"
+        );
+        let json = serde_json::to_value(&*refused).unwrap();
+        assert_eq!(json["code"], "no_board");
+        assert_eq!(json["parts"]["id"], 1);
+        assert_eq!(json["parts"]["reason"]["code"], "not_replayed_because");
+    }
+
+    #[test]
+    fn a_game_whose_start_does_not_read_back_names_its_variant() {
+        let (_dir, store) = store_of("1. 22-18 11-15 *\n");
+        assert!(
+            store
+                .game_view(GameId(1), None, None)
+                .unwrap()
+                .no_board
+                .is_none()
+        );
+        store
+            .conn()
+            .execute("UPDATE game SET start_fen = 'W:W99:B1' WHERE id = 1", [])
+            .unwrap();
+        let view = store.game_view(GameId(1), None, None).unwrap();
+        let said = serde_json::to_value(&view.no_board_message).unwrap();
+        assert_eq!(said["code"], "start_not_rebuilt", "{said}");
+        assert_eq!(said["parts"]["status"], "ok");
+        assert_eq!(said["parts"]["variant"], view.variant);
+        assert_eq!(
+            view.no_board.as_deref(),
+            Some(
+                format!(
+                    "the game is ok: its start cannot be rebuilt under {}",
+                    view.variant
+                )
+                .as_str()
+            )
         );
     }
 

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::message::DatabaseCause;
 use crate::store::stored::id::GameId;
 use crate::store::stored::lock::LockError;
 
@@ -70,6 +71,68 @@ pub enum StoreError {
         /// What the reader said.
         why: String,
     },
+}
+
+impl StoreError {
+    /// Why the database failed, as far as it is known, and what SQLite
+    /// said, as it said it (when it said something).
+    pub fn cause(&self) -> (DatabaseCause, Option<String>) {
+        use DatabaseCause as C;
+        match self {
+            StoreError::Missing(_) => (C::DatabaseMissing, None),
+            StoreError::Open { source, .. } | StoreError::Sqlite(source) => sqlite_cause(source),
+            StoreError::Foreign {
+                why: Foreign::NotSqlite,
+                ..
+            } => (C::NotADatabase, None),
+            StoreError::Foreign { .. } => (C::ForeignDatabase, None),
+            StoreError::Unreadable { .. } | StoreError::Lock(LockError::Io { .. }) => {
+                (C::DatabaseUnreadable, None)
+            }
+            StoreError::Lock(_) => (C::DatabaseBusy, None),
+            StoreError::ReadOnly(_) | StoreError::CannotCreate(_) => (C::DatabaseReadOnly, None),
+            StoreError::Schema { source, .. } => match source {
+                MigrateError::TooNew { found, known } => (
+                    C::DatabaseTooNew {
+                        found: *found,
+                        known: *known,
+                    },
+                    None,
+                ),
+                MigrateError::Outdated { found, known } => (
+                    C::DatabaseOutdated {
+                        found: *found,
+                        known: *known,
+                    },
+                    None,
+                ),
+                MigrateError::Index(inner) => inner.cause(),
+                MigrateError::Sqlite(source) => sqlite_cause(source),
+            },
+            StoreError::Corrupt { .. } => (C::DatabaseCorrupt, None),
+        }
+    }
+}
+
+/// The cause of an SQLite failure by its code, and SQLite's own text; a
+/// failure of the binding (not SQLite's) has no such text.
+fn sqlite_cause(err: &rusqlite::Error) -> (DatabaseCause, Option<String>) {
+    use DatabaseCause as C;
+    use rusqlite::ErrorCode as E;
+    let Some(failure) = err.sqlite_error() else {
+        return (C::DatabaseFailed, None);
+    };
+    let cause = match failure.code {
+        E::OperationInterrupted => C::QueryInterrupted,
+        E::DatabaseBusy | E::DatabaseLocked | E::FileLockingProtocolFailed => C::DatabaseBusy,
+        E::CannotOpen | E::PermissionDenied | E::SystemIoFailure => C::DatabaseUnreadable,
+        E::NotADatabase => C::NotADatabase,
+        E::DatabaseCorrupt => C::DatabaseCorrupt,
+        E::DiskFull => C::DiskFull,
+        E::ReadOnly => C::DatabaseReadOnly,
+        _ => C::DatabaseFailed,
+    };
+    (cause, Some(err.to_string()))
 }
 
 /// A part of what the database keeps of a game, for
@@ -168,4 +231,52 @@ pub enum MigrateError {
     /// The position index could not be converted.
     #[error(transparent)]
     Index(Box<StoreError>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_s_cause_is_classified_and_sqlite_s_words_kept_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let garbage = dir.path().join("garbage.sqlite");
+        std::fs::write(&garbage, vec![b'x'; 4096]).unwrap();
+        let conn = rusqlite::Connection::open(&garbage).unwrap();
+        let failed = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .unwrap_err();
+        let (cause, detail) = StoreError::Sqlite(failed).cause();
+        assert_eq!(cause, DatabaseCause::NotADatabase);
+        assert_eq!(detail.as_deref(), Some("file is not a database"));
+        let memory = rusqlite::Connection::open_in_memory().unwrap();
+        let failed = memory.execute("DELETE FROM nowhere", []).unwrap_err();
+        assert_eq!(
+            StoreError::Sqlite(failed).cause(),
+            (
+                DatabaseCause::DatabaseFailed,
+                Some("no such table: nowhere".to_string())
+            )
+        );
+        assert_eq!(
+            StoreError::Missing(garbage).cause(),
+            (DatabaseCause::DatabaseMissing, None)
+        );
+        let schema = StoreError::Schema {
+            path: PathBuf::from("db"),
+            source: MigrateError::TooNew {
+                found: 40,
+                known: 30,
+            },
+        };
+        assert_eq!(
+            schema.cause().0,
+            DatabaseCause::DatabaseTooNew {
+                found: 40,
+                known: 30
+            }
+        );
+    }
 }
