@@ -769,7 +769,7 @@ pub enum NoBoardMessage {
         /// The record's message as a code and its parts (absent in the
         /// records of an earlier pdndb).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<RecordMessage>,
+        reason: Option<Box<RecordMessage>>,
     },
     /// `the game is illegal: its start cannot be rebuilt under VARIANT`:
     /// its rules, its set-up or its stored moves do not read back.
@@ -1139,7 +1139,7 @@ mod tests {
         let m = NoBoardMessage::NotReplayedBecause {
             status: "unsupported".into(),
             why: reason.to_string(),
-            reason: Some(reason),
+            reason: Some(Box::new(reason)),
         };
         assert_eq!(
             m.to_string(),

@@ -376,7 +376,7 @@ impl StoredGame {
                 (Some(why), reason) => NoBoardMessage::NotReplayedBecause {
                     status,
                     why: why.clone(),
-                    reason: reason.clone(),
+                    reason: reason.clone().map(Box::new),
                 },
                 (None, _) => NoBoardMessage::NotReplayed { status },
             });
