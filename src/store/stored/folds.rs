@@ -106,7 +106,7 @@ fn enter_new_tags(conn: &Connection) -> Result<u64, StoreError> {
         // are then wrong) stays as it is and is not read again.
         let batch: Vec<(String, String)> = conn
             .prepare_cached(
-                "SELECT field, value FROM tag_value WHERE text_row IS NULL \
+                "SELECT field, value FROM tag_value INDEXED BY tag_value_unentered WHERE text_row IS NULL \
                  AND field IN ('event', 'site') AND (field, value) > (?1, ?2) \
                  ORDER BY field, value LIMIT ?3",
             )?
@@ -151,7 +151,7 @@ fn enter_new_names(conn: &Connection) -> Result<u64, StoreError> {
     loop {
         let batch: Vec<String> = conn
             .prepare_cached(
-                "SELECT DISTINCT name FROM player_stat WHERE text_row IS NULL AND name > ?1 \
+                "SELECT DISTINCT name FROM player_stat INDEXED BY player_stat_unentered WHERE text_row IS NULL AND name > ?1 \
                  ORDER BY name LIMIT ?2",
             )?
             .query_map(params![after, BATCH], |r| r.get(0))?
@@ -322,13 +322,14 @@ pub(crate) fn values_containing(
     match tag {
         Some(tag) => keep(
             &mut conn.prepare_cached(
-                "SELECT value FROM tag_value WHERE field = ?1 AND text_row IS NULL",
+                // The partial index: by its key SQLite would read every value.
+                "SELECT value FROM tag_value INDEXED BY tag_value_unentered WHERE field = ?1 AND text_row IS NULL",
             )?,
             &[&tag],
         )?,
         None => keep(
             &mut conn
-                .prepare_cached("SELECT DISTINCT name FROM player_stat WHERE text_row IS NULL")?,
+                .prepare_cached("SELECT DISTINCT name FROM player_stat INDEXED BY player_stat_unentered WHERE text_row IS NULL")?,
             &[],
         )?,
     }
