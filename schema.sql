@@ -724,3 +724,100 @@ CREATE TRIGGER posting_count_delete BEFORE DELETE ON posting BEGIN
         WHERE bucket = old.bucket AND suffix = old.suffix AND game = old.game)
         WHERE name = 'positions';
 END;
+
+-- step 24: names, events and sites found by a part of them without a second
+-- copy of each. `tag_fold` and its triggers go; `name_text` indexes the
+-- folded form (src/store/stored/folds.rs, `fold`) of each event and site
+-- of `tag_value` and of each player's name of `player_stat` by its
+-- trigrams, under the `text_row` the value's row names (every row of a
+-- name names the same). A value's text row is 4 × the id of a game that
+-- holds it + the field it holds it in (0 event, 1 site, 2 White, 3 Black):
+-- a query reads the value back from that game, and an import, which
+-- enters the values it counts first under the first game that holds each,
+-- only appends to the index. A game that goes, moves to another id or
+-- holds another value takes its values' text rows with it (the triggers
+-- below clear them and their entries); a writer enters a value whose row
+-- names none (`text_row` NULL) again under a game that holds it, in the
+-- same transaction, and until then a query reads it and folds it itself.
+-- This step enters every value under the first game that holds it.
+DROP TRIGGER tag_value_fold_insert;
+DROP TRIGGER tag_value_fold_delete;
+DROP TRIGGER player_stat_fold_insert;
+DROP TRIGGER player_stat_fold_delete;
+DROP TRIGGER tag_fold_delete;
+DROP TABLE tag_fold_text;
+DROP TABLE tag_fold;
+ALTER TABLE tag_value ADD COLUMN text_row INTEGER;    -- events and sites
+ALTER TABLE player_stat ADD COLUMN text_row INTEGER;
+CREATE VIRTUAL TABLE name_text USING fts5(
+    folded, content = '', contentless_delete = 1, detail = 'none',
+    tokenize = 'trigram case_sensitive 1'
+);
+UPDATE tag_value SET text_row = held.id * 4
+    FROM (SELECT event, min(id) AS id FROM game GROUP BY event) AS held
+    WHERE tag_value.field = 'event' AND tag_value.value = held.event;
+UPDATE tag_value SET text_row = held.id * 4 + 1
+    FROM (SELECT site, min(id) AS id FROM game GROUP BY site) AS held
+    WHERE tag_value.field = 'site' AND tag_value.value = held.site;
+UPDATE player_stat SET text_row = held.text_row
+    FROM (SELECT name, min(text_row) AS text_row FROM (
+            SELECT white AS name, min(id) * 4 + 2 AS text_row FROM game GROUP BY white
+            UNION ALL
+            SELECT black, min(id) * 4 + 3 FROM game GROUP BY black)
+          GROUP BY name) AS held
+    WHERE player_stat.name = held.name;
+INSERT INTO name_text (rowid, folded)
+    SELECT text_row, pdndb_fold(value) FROM tag_value WHERE text_row IS NOT NULL
+    UNION ALL
+    SELECT DISTINCT text_row, pdndb_fold(name) FROM player_stat WHERE text_row IS NOT NULL
+    ORDER BY 1;
+CREATE INDEX tag_value_unentered ON tag_value (field) WHERE text_row IS NULL;
+CREATE INDEX player_stat_unentered ON player_stat (name) WHERE text_row IS NULL;
+-- A value's entry goes with its row, or with the last row of a name.
+CREATE TRIGGER tag_value_text_delete AFTER DELETE ON tag_value
+WHEN old.text_row IS NOT NULL BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER tag_value_text_update AFTER UPDATE OF text_row ON tag_value
+WHEN old.text_row IS NOT NULL AND old.text_row IS NOT new.text_row BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER player_stat_text_delete AFTER DELETE ON player_stat
+WHEN old.text_row IS NOT NULL AND NOT EXISTS (SELECT 1 FROM player_stat WHERE name = old.name) BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER player_stat_text_update AFTER UPDATE OF text_row ON player_stat
+WHEN old.text_row IS NOT NULL AND old.text_row IS NOT new.text_row BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+-- A name's new row (another variant) names the name's entry.
+CREATE TRIGGER player_stat_text_insert AFTER INSERT ON player_stat
+WHEN new.text_row IS NULL BEGIN
+    UPDATE player_stat SET text_row = (SELECT text_row FROM player_stat
+            WHERE name = new.name AND text_row IS NOT NULL LIMIT 1)
+        WHERE name = new.name AND variant = new.variant;
+END;
+CREATE TRIGGER game_names_delete AFTER DELETE ON game BEGIN
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'event' AND value = old.event AND text_row = old.id * 4;
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'site' AND value = old.site AND text_row = old.id * 4 + 1;
+    UPDATE player_stat SET text_row = NULL WHERE name = old.white AND text_row = old.id * 4 + 2;
+    UPDATE player_stat SET text_row = NULL WHERE name = old.black AND text_row = old.id * 4 + 3;
+END;
+CREATE TRIGGER game_names_update AFTER UPDATE OF id, white, black, event, site ON game
+WHEN old.id IS NOT new.id OR old.white IS NOT new.white OR old.black IS NOT new.black
+  OR old.event IS NOT new.event OR old.site IS NOT new.site BEGIN
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'event' AND value = old.event AND text_row = old.id * 4
+          AND (old.id IS NOT new.id OR old.event IS NOT new.event);
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'site' AND value = old.site AND text_row = old.id * 4 + 1
+          AND (old.id IS NOT new.id OR old.site IS NOT new.site);
+    UPDATE player_stat SET text_row = NULL
+        WHERE name = old.white AND text_row = old.id * 4 + 2
+          AND (old.id IS NOT new.id OR old.white IS NOT new.white);
+    UPDATE player_stat SET text_row = NULL
+        WHERE name = old.black AND text_row = old.id * 4 + 3
+          AND (old.id IS NOT new.id OR old.black IS NOT new.black);
+END;

@@ -361,6 +361,13 @@ fn parts_of_events_and_names_find_the_games_as_files_come_and_go() {
     assert_eq!(count(&["--event", "de cebu"]), 1);
     assert_eq!(count(&["--player", "zoe"]), 1);
     checked();
+    // The first file's games go: the values the other file holds too are
+    // entered again under its games.
+    let (_, err, code) = run(&db, &["remove", names.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(count(&["--event", "de cebu"]), 1);
+    assert_eq!(count(&["--player", "NSTR"]), 1);
+    checked();
 }
 
 #[test]

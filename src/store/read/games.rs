@@ -1554,18 +1554,21 @@ mod tests {
                 rusqlite::params![id, white, black],
             )
             .unwrap();
-            counts.add_game(&crate::store::write::prepared::CountedGame {
-                variant: "english",
-                preset: "english",
-                supported: true,
-                status: "ok",
-                white,
-                black,
-                event: "",
-                site: "",
-                day: None,
-                outcome: 0,
-            });
+            counts.add_game(
+                id,
+                &crate::store::write::prepared::CountedGame {
+                    variant: "english",
+                    preset: "english",
+                    supported: true,
+                    status: "ok",
+                    white,
+                    black,
+                    event: "",
+                    site: "",
+                    day: None,
+                    outcome: 0,
+                },
+            );
         }
         counts.write(&tx).unwrap();
         tx.commit().unwrap();

@@ -150,18 +150,21 @@ mod tests {
         )
         .unwrap();
         let mut counts = GameCounts::default();
-        counts.add_game(&CountedGame {
-            variant: "english",
-            preset: "english",
-            supported: true,
-            status: "ok",
-            white,
-            black,
-            event: "",
-            site: "",
-            day: Some(day),
-            outcome,
-        });
+        counts.add_game(
+            id,
+            &CountedGame {
+                variant: "english",
+                preset: "english",
+                supported: true,
+                status: "ok",
+                white,
+                black,
+                event: "",
+                site: "",
+                day: Some(day),
+                outcome,
+            },
+        );
         counts.write(&tx).unwrap();
         tx.commit().unwrap();
     }

@@ -98,10 +98,6 @@ fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
             crate::store::write::identity::make_keys_again(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
         }
-        if step.number == crate::store::stored::folds::STEP {
-            crate::store::stored::folds::index_new(&tx)
-                .map_err(|e| MigrateError::Index(Box::new(e)))?;
-        }
         if step.number == 20 {
             crate::store::write::result_checks::fill_result_checks(&tx)
                 .map_err(|e| MigrateError::Index(Box::new(e)))?;
@@ -317,7 +313,8 @@ fn stored_plies(
 /// date, result)`, the duplicate key of a game whose reading leaves nothing open
 /// (step 7), and `pdndb_text(tags, text)`, a copy's tags and step-1 text
 /// (its move text deflated alone) as one stored text (step 10, see
-/// [`crate::store::codec::text`]).
+/// [`crate::store::codec::text`]), and `pdndb_fold(text)`, a name as the
+/// index of names holds it (step 24, see [`crate::store::stored::folds`]).
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
@@ -365,6 +362,10 @@ fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
             setup: "",
         }
         .key())
+    })?;
+    conn.create_scalar_function("pdndb_fold", 1, flags, |ctx| {
+        let text: Option<String> = ctx.get(0)?;
+        Ok(text.as_deref().map(crate::store::stored::folds::fold))
     })
 }
 
@@ -462,9 +463,13 @@ mod tests {
         let imported = keys(&conn);
         assert!(imported.iter().all(Option::is_some));
         conn.execute_batch(
-            "DROP TABLE posting; DROP VIEW posting_entries; DROP TABLE tag_fold_text; DROP TABLE tag_fold; \
-             DROP TRIGGER tag_value_fold_insert; DROP TRIGGER tag_value_fold_delete; \
-             DROP TRIGGER player_stat_fold_insert; DROP TRIGGER player_stat_fold_delete; \
+            "DROP TABLE posting; DROP VIEW posting_entries; DROP TABLE name_text; \
+             DROP TRIGGER tag_value_text_delete; DROP TRIGGER tag_value_text_update; \
+             DROP TRIGGER player_stat_text_delete; DROP TRIGGER player_stat_text_update; \
+             DROP TRIGGER player_stat_text_insert; DROP TRIGGER game_names_delete; \
+             DROP TRIGGER game_names_update; DROP INDEX tag_value_unentered; \
+             DROP INDEX player_stat_unentered; ALTER TABLE tag_value DROP COLUMN text_row; \
+             ALTER TABLE player_stat DROP COLUMN text_row; \
              DROP INDEX game_opening; ALTER TABLE game DROP COLUMN opening; \
              ALTER TABLE game DROP COLUMN opening_ply; ALTER TABLE game DROP COLUMN ballot; \
              DROP INDEX game_dup_key; ALTER TABLE game DROP COLUMN dup_key; \
@@ -1076,36 +1081,48 @@ mod tests {
     }
 
     #[test]
-    fn step_twenty_three_folds_the_names_events_and_sites_kept_and_counts_chunks_as_before() {
-        use crate::store::stored::folds::{FoldField, values_containing};
-        use crate::store::stored::postings::{Entry, encode};
-        let mut conn = at_step(22);
+    fn step_twenty_four_enters_each_name_event_and_site_under_its_first_game() {
+        use crate::store::stored::folds::{FoldField, check, values_containing};
+        let mut conn = at_step(23);
         conn.execute_batch(
-            "INSERT INTO tag_value (field, value, games) VALUES ('event', 'Open de Cebú', 2), \
-                 ('site', 'Manila', 2), ('variant', 'english', 2); \
-             INSERT INTO player_stat VALUES ('José', 'english', 'english', 2, 1, 0, 1, 0, NULL, NULL), \
-                 ('José', 'pool', 'pool', 1, 1, 0, 0, 0, NULL, NULL), \
-                 ('Ann', 'english', 'english', 2, 1, 0, 1, 0, NULL, NULL);",
+            "INSERT INTO game (id, status, variant, preset, white, black, event, site) VALUES \
+                 (1, 'ok', 'english', 'english', 'José', 'Ann', 'Open de Cebú', 'Manila'), \
+                 (2, 'ok', 'pool', 'pool', 'Ann', 'José', 'Open de Cebú', 'Manila'); \
+             INSERT INTO tag_value (field, value, games) VALUES ('event', 'Open de Cebú', 2), \
+                 ('site', 'Manila', 2), ('variant', 'english', 1), ('variant', 'pool', 1); \
+             INSERT INTO player_stat VALUES ('José', 'english', 'english', 1, 1, 0, 0, 0, NULL, NULL), \
+                 ('José', 'pool', 'pool', 1, 0, 0, 1, 0, NULL, NULL), \
+                 ('Ann', 'english', 'english', 1, 0, 0, 1, 0, NULL, NULL), \
+                 ('Ann', 'pool', 'pool', 1, 1, 0, 0, 0, NULL, NULL);",
         )
         .unwrap();
         migrate(&mut conn).unwrap();
-        let rows: Vec<(String, String, i64)> = conn
-            .prepare("SELECT field, value, indexed FROM tag_fold ORDER BY field, value")
+        let rows: Vec<(String, Option<i64>)> = conn
+            .prepare(
+                "SELECT value, text_row FROM tag_value \
+                 UNION ALL SELECT name || ' ' || variant, text_row FROM player_stat ORDER BY 1",
+            )
             .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
         let expected = [
-            ("event", "Open de Cebú"),
-            ("player", "Ann"),
-            ("player", "José"),
-            ("site", "Manila"),
+            ("Ann english", Some(7)),
+            ("Ann pool", Some(7)),
+            ("José english", Some(6)),
+            ("José pool", Some(6)),
+            ("Manila", Some(5)),
+            ("Open de Cebú", Some(4)),
+            ("english", None),
+            ("pool", None),
         ];
-        assert_eq!(
-            rows,
-            expected.map(|(f, v)| (f.to_string(), v.to_string(), 1))
-        );
+        assert_eq!(rows, expected.map(|(v, row)| (v.to_string(), row)));
+        let entries: i64 = conn
+            .query_row("SELECT count(*) FROM name_text", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(entries, 4);
+        assert_eq!(check(&conn).unwrap(), Vec::<String>::new());
         assert_eq!(
             values_containing(&conn, FoldField::Event, "CEBU").unwrap(),
             ["Open de Cebú"]
@@ -1119,6 +1136,21 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'tag_fold%'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0);
+    }
+
+    #[test]
+    fn step_twenty_three_counts_chunks_as_before() {
+        use crate::store::stored::postings::{Entry, encode};
+        let mut conn = at_step(22);
+        migrate(&mut conn).unwrap();
         // A chunk's entries are counted in when it comes and out when it goes.
         let positions = |conn: &Connection| -> i64 {
             conn.query_row(

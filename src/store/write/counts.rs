@@ -6,12 +6,16 @@
 //! upsert per name or value, before it commits; an update or a delete of a
 //! game is counted by the triggers on `game` (schema step 6) and by
 //! [`StartMove::remove`](crate::store::write::prepared::StartMove::remove).
+//! A name, event or site counted for the first time is entered in the
+//! index of names under the first game counted that holds it (schema step
+//! 24, [`folds`]).
 
 use std::collections::HashMap;
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::store::stored::StoreError;
+use crate::store::stored::folds::{self, Entered, fold};
 use crate::store::write::prepared::{CountedGame, StartMove};
 
 /// One player's games and results under one variant, as `player_stat`
@@ -54,22 +58,20 @@ impl PlayerCount {
 /// The fields `tag_value` counts, in the order of [`GameCounts::tags`].
 const TAG_FIELDS: [&str; 5] = ["event", "site", "variant", "preset", "status"];
 
-/// The fields of [`TAG_FIELDS`] whose values are found by a part of them
-/// (`tag_fold`, schema step 23).
-const FOLDED_FIELDS: [&str; 2] = ["event", "site"];
-
-/// Enters a name, event or site in `tag_fold` unless it is there: what the
-/// triggers of `tag_value` and `player_stat` do, done here too because an
-/// import writes with the triggers off (see `kept`).
-const FOLD_NEW: &str = "INSERT OR IGNORE INTO tag_fold (field, value) VALUES (?1, ?2)";
+/// How the fields of [`TAG_FIELDS`] whose values are found by a part of
+/// them are held by a game.
+const ENTERED_FIELDS: [Option<Entered>; 5] =
+    [Some(Entered::Event), Some(Entered::Site), None, None, None];
 
 /// Counts of added games not yet written.
 #[derive(Debug, Default)]
 pub(in crate::store) struct GameCounts {
-    /// By variant, a NUL, then the name.
-    players: HashMap<String, PlayerCount>,
-    /// By value, per field of [`TAG_FIELDS`].
-    tags: [HashMap<String, i64>; 5],
+    /// By variant, a NUL, then the name; with the text row of the first
+    /// game counted (see [`Entered`]).
+    players: HashMap<String, (PlayerCount, i64)>,
+    /// Games and the text row of the first counted, by value, per field of
+    /// [`TAG_FIELDS`].
+    tags: [HashMap<String, (i64, i64)>; 5],
     /// By start key, first move, outcome, then variant, a NUL, then the
     /// start FEN ('' for the initial position); with the preset.
     starts: HashMap<(i64, i64, i64, String), (String, i64)>,
@@ -91,10 +93,13 @@ const HELD_BYTES: usize = 16 << 20;
 const ENTRY_BYTES: usize = 64;
 
 impl GameCounts {
-    /// Counts an added game under its players and tags.
-    pub(in crate::store) fn add_game(&mut self, game: &CountedGame<'_>) {
-        let sides = [(game.white, 1, 2), (game.black, 2, 1)];
-        for (name, won, lost) in sides {
+    /// Counts an added game, stored as `id`, under its players and tags.
+    pub(in crate::store) fn add_game(&mut self, id: i64, game: &CountedGame<'_>) {
+        let sides = [
+            (game.white, 1, 2, Entered::White),
+            (game.black, 2, 1, Entered::Black),
+        ];
+        for (name, won, lost, side) in sides {
             if name.is_empty() {
                 continue;
             }
@@ -107,16 +112,17 @@ impl GameCounts {
             self.scratch.push_str(game.variant);
             self.scratch.push('\0');
             self.scratch.push_str(name);
-            let count = match self.players.get_mut(self.scratch.as_str()) {
+            let (count, _) = match self.players.get_mut(self.scratch.as_str()) {
                 Some(count) => count,
                 None => {
                     self.held += self.scratch.len() + ENTRY_BYTES;
-                    self.players
-                        .entry(self.scratch.clone())
-                        .or_insert_with(|| PlayerCount {
+                    self.players.entry(self.scratch.clone()).or_insert_with(|| {
+                        let count = PlayerCount {
                             preset: game.preset.to_string(),
                             ..PlayerCount::default()
-                        })
+                        };
+                        (count, side.row(id))
+                    })
                 }
             };
             count.add(outcome, game.day);
@@ -127,10 +133,11 @@ impl GameCounts {
             .enumerate()
         {
             match self.tags[field].get_mut(value) {
-                Some(games) => *games += 1,
+                Some((games, _)) => *games += 1,
                 None => {
                     self.held += value.len() + ENTRY_BYTES;
-                    self.tags[field].insert(value.to_string(), 1);
+                    let row = ENTERED_FIELDS[field].map_or(0, |entered| entered.row(id));
+                    self.tags[field].insert(value.to_string(), (1, row));
                 }
             }
         }
@@ -166,64 +173,12 @@ impl GameCounts {
     /// An SQLite failure.
     pub(in crate::store) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         self.held = 0;
+        let mut entries = Vec::new();
         if !self.players.is_empty() {
-            let mut upsert = tx.prepare_cached(
-                "INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, \
-                 first_day, last_day) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
-                 ON CONFLICT DO UPDATE SET \
-                 games = games + excluded.games, wins = wins + excluded.wins, \
-                 draws = draws + excluded.draws, losses = losses + excluded.losses, \
-                 unknown = unknown + excluded.unknown, \
-                 first_day = CASE WHEN first_day IS NULL OR excluded.first_day < first_day \
-                                  THEN coalesce(excluded.first_day, first_day) ELSE first_day END, \
-                 last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day \
-                                 THEN coalesce(excluded.last_day, last_day) ELSE last_day END",
-            )?;
-            // In the table's order (name, variant): the same file whatever
-            // the order the games were counted in, and pages filled in turn.
-            let mut players: Vec<((String, String), PlayerCount)> = self
-                .players
-                .drain()
-                .map(|(key, c)| {
-                    let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
-                    ((name.to_string(), variant.to_string()), c)
-                })
-                .collect();
-            players.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut fold = tx.prepare_cached(FOLD_NEW)?;
-            for ((name, variant), c) in players {
-                fold.execute(params!["player", name])?;
-                upsert.execute(params![
-                    name,
-                    variant,
-                    c.preset,
-                    c.games,
-                    c.wins,
-                    c.draws,
-                    c.losses,
-                    c.unknown,
-                    c.first_day,
-                    c.last_day
-                ])?;
-            }
+            self.write_players(tx, &mut entries)?;
         }
         if self.tags.iter().any(|values| !values.is_empty()) {
-            let mut upsert = tx.prepare_cached(
-                "INSERT INTO tag_value (field, value, games) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT DO UPDATE SET games = games + excluded.games",
-            )?;
-            let mut fold = tx.prepare_cached(FOLD_NEW)?;
-            for (field, values) in TAG_FIELDS.iter().zip(&mut self.tags) {
-                let mut values: Vec<(String, i64)> = values.drain().collect();
-                values.sort_unstable();
-                let folded = FOLDED_FIELDS.contains(field);
-                for (value, games) in values {
-                    upsert.execute(params![field, value, games])?;
-                    if folded {
-                        fold.execute(params![field, value])?;
-                    }
-                }
-            }
+            self.write_tags(tx, &mut entries)?;
         }
         if !self.starts.is_empty() {
             let mut upsert = tx.prepare_cached(
@@ -241,8 +196,102 @@ impl GameCounts {
                 ])?;
             }
         }
-        // The names, events and sites counted for the first time.
-        crate::store::stored::folds::index_new(tx)?;
+        // The names, events and sites counted for the first time, then
+        // those that counts written with the triggers on left out.
+        folds::enter(tx, entries)?;
+        folds::enter_new(tx)?;
+        Ok(())
+    }
+
+    /// Writes the counts of players into `player_stat`; a name counted for
+    /// the first time names the text row of its first game counted, which
+    /// it is entered under (added to `entries`), a name stored already the
+    /// text row it names.
+    fn write_players(
+        &mut self,
+        tx: &Transaction<'_>,
+        entries: &mut Vec<(i64, String)>,
+    ) -> Result<(), StoreError> {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, \
+             first_day, last_day, text_row) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+             ON CONFLICT DO UPDATE SET \
+             games = games + excluded.games, wins = wins + excluded.wins, \
+             draws = draws + excluded.draws, losses = losses + excluded.losses, \
+             unknown = unknown + excluded.unknown, \
+             first_day = CASE WHEN first_day IS NULL OR excluded.first_day < first_day \
+                              THEN coalesce(excluded.first_day, first_day) ELSE first_day END, \
+             last_day = CASE WHEN last_day IS NULL OR excluded.last_day > last_day \
+                             THEN coalesce(excluded.last_day, last_day) ELSE last_day END",
+        )?;
+        let mut named =
+            tx.prepare_cached("SELECT text_row FROM player_stat WHERE name = ?1 LIMIT 1")?;
+        // In the table's order (name, variant): the same file whatever
+        // the order the games were counted in, and pages filled in turn.
+        let mut players: Vec<((String, String), PlayerCount, i64)> = self
+            .players
+            .drain()
+            .map(|(key, (c, row))| {
+                let (variant, name) = key.split_once('\0').unwrap_or(("", &key));
+                ((name.to_string(), variant.to_string()), c, row)
+            })
+            .collect();
+        players.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for rows in players.chunk_by(|a, b| a.0.0 == b.0.0) {
+            let name = &rows[0].0.0;
+            let row = match named.query_row([name], |r| r.get(0)).optional()? {
+                Some(stored) => stored,
+                None => {
+                    let first = rows.iter().map(|&(_, _, row)| row).min().unwrap_or(0);
+                    entries.push((first, fold(name)));
+                    Some(first)
+                }
+            };
+            for ((name, variant), c, _) in rows {
+                upsert.execute(params![
+                    name,
+                    variant,
+                    c.preset,
+                    c.games,
+                    c.wins,
+                    c.draws,
+                    c.losses,
+                    c.unknown,
+                    c.first_day,
+                    c.last_day,
+                    row
+                ])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the counts of tags into `tag_value`; an event or a site that
+    /// names no text row yet takes that of its first game counted and is
+    /// entered under it (added to `entries`).
+    fn write_tags(
+        &mut self,
+        tx: &Transaction<'_>,
+        entries: &mut Vec<(i64, String)>,
+    ) -> Result<(), StoreError> {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO tag_value (field, value, games, text_row) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT DO UPDATE SET games = games + excluded.games, \
+             text_row = coalesce(text_row, excluded.text_row) RETURNING text_row",
+        )?;
+        for ((field, entered), values) in TAG_FIELDS.iter().zip(ENTERED_FIELDS).zip(&mut self.tags)
+        {
+            let mut values: Vec<(String, (i64, i64))> = values.drain().collect();
+            values.sort_unstable();
+            for (value, (games, first)) in values {
+                let row = entered.map(|_| first);
+                let named: Option<i64> =
+                    upsert.query_row(params![field, value, games, row], |r| r.get(0))?;
+                if row.is_some() && named == row {
+                    entries.push((first, fold(&value)));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -281,14 +330,17 @@ mod tests {
         let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
         let mut counts = GameCounts::default();
         let tx = store.conn_mut().transaction().unwrap();
-        counts.add_game(&game("Ann", "Bob", 1, "2002.01.01"));
-        counts.add_game(&game("Bob", "Ann", 3, ""));
+        counts.add_game(1, &game("Ann", "Bob", 1, "2002.01.01"));
+        counts.add_game(2, &game("Bob", "Ann", 3, ""));
         counts.write(&tx).unwrap();
-        counts.add_game(&game("Ann", "", 2, "2001.01.01"));
-        counts.add_game(&CountedGame {
-            supported: false,
-            ..game("Cy", "Ann", 0, "2003.01.01")
-        });
+        counts.add_game(3, &game("Ann", "", 2, "2001.01.01"));
+        counts.add_game(
+            4,
+            &CountedGame {
+                supported: false,
+                ..game("Cy", "Ann", 0, "2003.01.01")
+            },
+        );
         counts.write(&tx).unwrap();
         let ann: (i64, i64, i64, i64, i64, String, String) = tx
             .query_row(
@@ -332,6 +384,65 @@ mod tests {
             .map(|&(f, v, n)| (f.to_string(), v.to_string(), n))
             .collect();
         assert_eq!(tags, expected);
+    }
+
+    #[test]
+    fn values_counted_first_are_entered_under_their_first_game_and_a_name_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("db.sqlite"), Mode::Write).unwrap();
+        let mut counts = GameCounts::default();
+        let tx = store.conn_mut().transaction().unwrap();
+        let games = [
+            (3, "english", "Ann", "Bob"),
+            (4, "english", "Bob", "Ann"),
+            (5, "pool", "Cy", "Ann"),
+        ];
+        for (at, &(id, variant, white, black)) in games.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO game (id, status, variant, preset, white, black, event) \
+                 VALUES (?1, 'ok', ?2, ?2, ?3, ?4, 'Open')",
+                params![id, variant, white, black],
+            )
+            .unwrap();
+            counts.add_game(
+                id,
+                &CountedGame {
+                    variant,
+                    preset: variant,
+                    ..game(white, black, 0, "")
+                },
+            );
+            // Game 5 in a write of its own: Ann is stored by then.
+            if at >= 1 {
+                counts.write(&tx).unwrap();
+            }
+        }
+        let rows: Vec<(String, Option<i64>)> = tx
+            .prepare(
+                "SELECT field || ' ' || value, text_row FROM tag_value \
+                 WHERE field IN ('event', 'site', 'variant') \
+                 UNION ALL SELECT name || ' ' || variant, text_row FROM player_stat ORDER BY 1",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [
+            ("Ann english", Some(3 * 4 + 2)),
+            ("Ann pool", Some(3 * 4 + 2)),
+            ("Bob english", Some(3 * 4 + 3)),
+            ("Cy pool", Some(5 * 4 + 2)),
+            ("event Open", Some(3 * 4)),
+            ("site ", Some(3 * 4 + 1)),
+            ("variant english", None),
+            ("variant pool", None),
+        ];
+        assert_eq!(rows, expected.map(|(v, row)| (v.to_string(), row)));
+        assert_eq!(
+            crate::store::stored::folds::check(&tx).unwrap(),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

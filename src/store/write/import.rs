@@ -934,6 +934,9 @@ impl Replacement<'_> {
             self.summary.positions += self.carried.index.flush(tx)?;
             self.summary.games_in_place += pairs.len();
         }
+        // Names, events and sites that other games hold than those gone
+        // or moved.
+        crate::store::stored::folds::enter_new(tx)?;
         Ok(())
     }
 
@@ -1309,7 +1312,7 @@ fn write_game(
             if let Some(keys) = new_keys {
                 keys.insert(game.dup_key);
             }
-            counts.add_game(&game.counted());
+            counts.add_game(id, &game.counted());
             summary.games += 1;
             match game.status {
                 Status::Ok => summary.ok += 1,

@@ -785,9 +785,10 @@ mod tests {
         store
             .conn()
             .execute_batch(
-                "INSERT INTO tag_value VALUES ('event', 'Open', 1), ('site', '', 1), \
+                "INSERT INTO tag_value (field, value, games) VALUES ('event', 'Open', 1), ('site', '', 1), \
                  ('variant', 'english', 1), ('preset', 'english', 1); \
-                 INSERT INTO player_stat VALUES ('Ann', 'english', 'english', 1, 1, 0, 0, 0, '2001.01.01', '2001.01.01'), \
+                 INSERT INTO player_stat (name, variant, preset, games, wins, draws, losses, unknown, \
+                 first_day, last_day) VALUES ('Ann', 'english', 'english', 1, 1, 0, 0, 0, '2001.01.01', '2001.01.01'), \
                  ('Bo', 'english', 'english', 1, 0, 0, 1, 0, '2001.01.01', '2002.01.01');",
             )
             .unwrap();

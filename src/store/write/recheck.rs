@@ -180,8 +180,9 @@ impl Store {
         {
             let tx = self.conn_mut().transaction()?;
             let name = recheck_file(&tx, file, forget_options, &mut done, &mut summary)?;
-            // Names, events and sites that games read again brought.
-            crate::store::stored::folds::index_new(&tx)?;
+            // Names, events and sites that games read again brought, or
+            // whose game changed.
+            crate::store::stored::folds::enter_new(&tx)?;
             tx.commit()?;
             summary.files += 1;
             progress(&name);

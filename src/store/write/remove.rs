@@ -156,6 +156,8 @@ impl Store {
             "UPDATE source_file SET games = (SELECT count(*) FROM provenance WHERE file = source_file.id)",
             [],
         )?;
+        // Names, events and sites that other games hold than those gone.
+        crate::store::stored::folds::enter_new(&tx)?;
         if !dry_run {
             tx.commit()?;
         }

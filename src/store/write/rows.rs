@@ -342,7 +342,7 @@ pub(in crate::store) fn insert_game(
         tx.execute("UPDATE index_state SET indexed_through = ?1", [id])?;
     }
     let mut counts = GameCounts::default();
-    counts.add_game(&new.counted());
+    counts.add_game(id, &new.counted());
     counts.write(tx)?;
     let added = index(
         tx,
