@@ -2,7 +2,11 @@
 --
 -- A list of numbered steps, applied in order and tracked by PRAGMA
 -- user_version (= the last step applied). Steps are append-only: released
--- steps are never edited; changes come as new steps.
+-- steps are never edited; changes come as new steps. A new database is
+-- created from src/store/schema/new_database.sql, what these steps make of
+-- an empty database, at once; after a new step, a test of
+-- src/store/schema/migrate.rs writes it again (run with
+-- PDNDB_WRITE_NEW_SCHEMA set) and checks that it is what the steps make.
 --
 -- Every database pdndb writes carries PRAGMA application_id 0x50444E64
 -- (`PDNd` in ASCII), set whenever it is opened for writing (a header field,

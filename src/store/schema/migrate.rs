@@ -8,6 +8,14 @@ pub use crate::store::stored::error::MigrateError;
 /// The schema text, built in.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 
+/// What every step of [`SCHEMA`] makes of a database that holds nothing,
+/// at once: the statements of the resulting schema (and the rows its steps
+/// insert), in the order the steps leave them. A new database is created
+/// from it in one transaction instead of through each step (a test keeps
+/// it equal to the steps' result; running that test with
+/// `PDNDB_WRITE_NEW_SCHEMA` set writes it again after a new step).
+pub const NEW_DATABASE: &str = include_str!("new_database.sql");
+
 /// One numbered step of the schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -65,11 +73,42 @@ pub fn migrate(conn: &mut Connection) -> Result<u32, MigrateError> {
     Ok(known)
 }
 
+/// Brings the database from step `found` to the last: a database that
+/// holds nothing is created from [`NEW_DATABASE`], any other goes through
+/// the steps it lacks ([`apply_steps`]).
+fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
+    if found == 0 && create_new(conn)? {
+        return Ok(());
+    }
+    apply_steps(conn, found)
+}
+
+/// Creates the schema of the last step from [`NEW_DATABASE`] in one
+/// transaction, when the database holds nothing (no step applied, no
+/// table), checked under SQLite's write lock: another connection may have
+/// created it meanwhile. Returns whether it did.
+fn create_new(conn: &mut Connection) -> Result<bool, MigrateError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let empty: bool = tx.query_row(
+        "SELECT (SELECT user_version FROM pragma_user_version) = 0 \
+            AND NOT EXISTS (SELECT 1 FROM sqlite_schema)",
+        [],
+        |r| r.get(0),
+    )?;
+    if !empty {
+        return Ok(false);
+    }
+    tx.execute_batch(NEW_DATABASE)?;
+    tx.pragma_update(None, "user_version", latest())?;
+    tx.commit()?;
+    Ok(true)
+}
+
 /// Applies the steps after `found`, each in its own transaction, which
 /// takes SQLite's write lock as it begins and reads the database's step
 /// again under it: a step another connection applied since `found` was
 /// read is not applied twice.
-fn apply(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
+fn apply_steps(conn: &mut Connection, found: u32) -> Result<(), MigrateError> {
     for step in steps().into_iter().filter(|s| s.number > found) {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now: u32 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -1177,5 +1216,141 @@ mod tests {
         assert_eq!(positions(&conn), before + 200);
         conn.execute("DELETE FROM posting", []).unwrap();
         assert_eq!(positions(&conn), before);
+    }
+
+    /// The first lines of [`NEW_DATABASE`].
+    const NEW_DATABASE_HEADER: &str = "\
+-- The schema of a new pdndb database: what the steps of schema.sql make of
+-- an empty one, at once (src/store/schema/migrate.rs, `NEW_DATABASE`).
+-- Written by a test from those steps, never by hand: schema.sql stays the
+-- one source of the schema.
+";
+
+    /// The database's tables (shadow tables of virtual ones and SQLite's
+    /// own left out) and views, indexes and triggers, each as its
+    /// statement, in the order the schema keeps them (that of their
+    /// creation), each table's rows as `INSERT` statements right after it.
+    fn schema_text(conn: &Connection) -> String {
+        let objects: Vec<(String, String, String)> = conn
+            .prepare(
+                "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL \
+                 AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+                 AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow') \
+                 ORDER BY rowid",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut text = String::from(NEW_DATABASE_HEADER);
+        for (kind, name, sql) in objects {
+            text.push_str(&format!("{sql};\n"));
+            if kind == "table" && !sql.starts_with("CREATE VIRTUAL") {
+                for row in rows_as_inserts(conn, &name) {
+                    text.push_str(&format!("{row};\n"));
+                }
+            }
+        }
+        text
+    }
+
+    /// The rows of table `name`, each as the `INSERT` that adds it.
+    fn rows_as_inserts(conn: &Connection, name: &str) -> Vec<String> {
+        let columns: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
+            .unwrap()
+            .query_map([name], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let values = columns
+            .iter()
+            .map(|c| format!("quote(\"{c}\")"))
+            .collect::<Vec<_>>()
+            .join(" || ', ' || ");
+        let sql =
+            format!("SELECT 'INSERT INTO \"{name}\" VALUES (' || {values} || ')' FROM \"{name}\"");
+        let mut stmt = conn.prepare(&sql).unwrap();
+        let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    }
+
+    /// What a database holds: each object of its schema (without where its
+    /// pages start) and the rows of every table, shadow tables included.
+    fn contents(conn: &Connection) -> Vec<String> {
+        let objects: Vec<(String, String, Option<String>)> = conn
+            .prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY type, name")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut held = Vec::new();
+        for (kind, name, sql) in objects {
+            held.push(format!("{kind} {name}: {}", sql.as_deref().unwrap_or("")));
+            let virtual_table = sql
+                .as_deref()
+                .is_some_and(|s| s.starts_with("CREATE VIRTUAL"));
+            if kind == "table" && !virtual_table {
+                held.extend(rows_as_inserts(conn, &name));
+            }
+        }
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        held.push(format!("user_version {version}"));
+        held
+    }
+
+    /// An empty database taken through every step, one at a time.
+    fn through_every_step() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        register_functions(&conn).unwrap();
+        apply_steps(&mut conn, 0).unwrap();
+        conn
+    }
+
+    #[test]
+    fn a_new_database_holds_what_every_step_makes_of_an_empty_one() {
+        let stepped = through_every_step();
+        let text = schema_text(&stepped);
+        if std::env::var_os("PDNDB_WRITE_NEW_SCHEMA").is_some() {
+            std::fs::write("src/store/schema/new_database.sql", &text).unwrap();
+        }
+        assert!(
+            text == NEW_DATABASE,
+            "src/store/schema/new_database.sql is not what the steps of schema.sql make \
+             (run this test with PDNDB_WRITE_NEW_SCHEMA set to write it)"
+        );
+        let mut created = Connection::open_in_memory().unwrap();
+        assert_eq!(migrate(&mut created).unwrap(), latest());
+        assert_eq!(contents(&created), contents(&stepped));
+        assert!(
+            contents(&created)
+                .iter()
+                .any(|c| c.starts_with("INSERT INTO"))
+        );
+    }
+
+    #[test]
+    fn a_database_that_holds_a_table_goes_through_the_steps() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE other (x)").unwrap();
+        assert!(!create_new(&mut conn).unwrap());
+        assert_eq!(migrate(&mut conn).unwrap(), latest());
+        let stepped = through_every_step();
+        stepped.execute_batch("CREATE TABLE other (x)").unwrap();
+        let objects = |conn: &Connection| -> Vec<String> {
+            contents(conn)
+                .into_iter()
+                .filter(|c| !c.starts_with("table other"))
+                .collect()
+        };
+        let mut found = objects(&conn);
+        let mut expected = objects(&stepped);
+        found.sort();
+        expected.sort();
+        assert_eq!(found, expected);
     }
 }
