@@ -329,7 +329,7 @@ fn database_bytes(db: &Path) -> u64 {
 }
 
 /// The games of the database and the bytes of their stored summaries.
-fn summary_bytes(db: &Path) -> (u64, u64) {
+fn summary_bytes(db: &Path) -> (i64, i64) {
     let conn =
         rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .expect("the database opens");

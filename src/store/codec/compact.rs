@@ -56,8 +56,8 @@ pub fn encode(summary: &Summary, phases: &[[Bitboard; 2]], n: usize) -> Option<V
     }
     let kept = [0, 1].map(|side| kings_kept(summary, played, side));
     let mut flags = 0;
-    for side in 0..2 {
-        flags |= u8::from(kept[side]) * (KINGS_KEPT << side);
+    for (side, &kept) in kept.iter().enumerate() {
+        flags |= u8::from(kept) * (KINGS_KEPT << side);
         flags |= u8::from(played.crowned[side]) * (CROWNED << side);
     }
     let mut out = vec![flags];
@@ -71,8 +71,8 @@ pub fn encode(summary: &Summary, phases: &[[Bitboard; 2]], n: usize) -> Option<V
     }
     // Counts are at most 64; a summary of no position keeps 255..0.
     let count = |v: u32| v.min(255) as u8;
-    for side in 0..2 {
-        let parts: &[usize] = if kept[side] {
+    for (side, &kept) in kept.iter().enumerate() {
+        let parts: &[usize] = if kept {
             &[2 * side, 2 * side + 1, 4 + side]
         } else {
             &[2 * side]
@@ -81,8 +81,8 @@ pub fn encode(summary: &Summary, phases: &[[Bitboard; 2]], n: usize) -> Option<V
             out.extend([count(summary.least[k]), count(summary.most[k])]);
         }
     }
-    for side in 0..2 {
-        let kinds: &[usize] = if kept[side] { &[0, 1] } else { &[0] };
+    for (side, &kept) in kept.iter().enumerate() {
+        let kinds: &[usize] = if kept { &[0, 1] } else { &[0] };
         for &kind in kinds {
             let moved = &played.moved[side][kind];
             out.push(count(moved.most_taken));
@@ -98,9 +98,8 @@ pub fn encode(summary: &Summary, phases: &[[Bitboard; 2]], n: usize) -> Option<V
     out.push(left as u8);
     let mut bits = BitPacker::new(out);
     for men in phases {
-        for side in 0..2 {
-            let within = summary.men[side];
-            bits.put(compress(men[side], within), within.count_ones());
+        for (&phase, &within) in men.iter().zip(&summary.men) {
+            bits.put(compress(phase, within), within.count_ones());
         }
     }
     let mut out = bits.finish();
@@ -376,12 +375,11 @@ impl<'a> Compact<'a> {
     pub fn mask(&self, needed: MenNeeded) -> Option<PhaseMask> {
         let mut bits = 0u128;
         let mut shift = 0;
-        for side in 0..2 {
-            let within = self.men[side];
-            if needed[side] & !within != 0 {
+        for (&needed, &within) in needed.iter().zip(&self.men) {
+            if needed & !within != 0 {
                 return None;
             }
-            let mut rest = needed[side];
+            let mut rest = needed;
             while rest != 0 {
                 let low = rest & rest.wrapping_neg();
                 let rank = (within & (low - 1)).count_ones();
