@@ -16,6 +16,9 @@
 //! * `pdndb import` into a new database (the real binary): seconds, games/s,
 //!   microseconds per game, positions indexed, database bytes per indexed
 //!   position (all tables and indexes), peak resident memory;
+//! * the per-game summaries a pattern, material or manoeuvre search reads
+//!   to pass over games (`game.summary`, src/store/codec/compact.rs):
+//!   their bytes per game and per indexed position ("prefilter");
 //! * query latency, as users see it (the whole `pdndb` command, process
 //!   start included), median and 99th percentile: `search --fen` for 100
 //!   rare positions (the last position of random games), `search --moves`
@@ -69,10 +72,10 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!(
-        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | games --player ms | games --date ms | games --event ms | players ms | pattern common ms | pattern rare ms | material ms | import peak MiB |"
+        "| archive | games | MB | read MB/s | read games/s | read+replay games/s | import s | import games/s | µs/game | positions | B/pos | prefilter B/game | prefilter B/pos | search rare ms (median / p99) | search common ms (median / p99) | tree ms (median / p99) | games --player ms | games --date ms | games --event ms | players ms | pattern common ms | pattern rare ms | material ms | import peak MiB |"
     );
     println!(
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     let oca = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/english/OCA_2.0.pdn");
     if oca.exists() {
@@ -125,6 +128,7 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
     let stored = summary["games"].as_u64().unwrap_or(0);
     let positions = summary["positions"].as_u64().unwrap_or(0);
     let bytes = database_bytes(&db);
+    let (games_stored, prefilter) = summary_bytes(&db);
     let Latencies {
         rare,
         common,
@@ -144,13 +148,15 @@ fn row(name: &str, archive: &Path, variant: &str, work: &Path) {
         checked,
     } = speed;
     println!(
-        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {rare} | {common} | {tree} | {by_player} | {by_date} | {by_event} | {players} | {pattern_common} | {pattern_rare} | {material} | {peak_mib} |",
+        "| {name} | {stored} | {mb:.1} | {:.1} | {:.0} | {:.0} | {import:.2} | {:.0} | {:.0} | {positions} | {:.1} | {:.1} | {:.2} | {rare} | {common} | {tree} | {by_player} | {by_date} | {by_event} | {players} | {pattern_common} | {pattern_rare} | {material} | {peak_mib} |",
         mb / read,
         games as f64 / read,
         games as f64 / checked,
         stored as f64 / import,
         1e6 * import / stored.max(1) as f64,
         bytes as f64 / positions.max(1) as f64,
+        prefilter as f64 / games_stored.max(1) as f64,
+        prefilter as f64 / positions.max(1) as f64,
     );
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
@@ -320,6 +326,19 @@ fn database_bytes(db: &Path) -> u64 {
         .filter_map(|s| std::fs::metadata(format!("{}{s}", db.display())).ok())
         .map(|m| m.len())
         .sum()
+}
+
+/// The games of the database and the bytes of their stored summaries.
+fn summary_bytes(db: &Path) -> (i64, i64) {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("the database opens");
+    conn.query_row(
+        "SELECT count(*), coalesce(sum(length(summary)), 0) FROM game",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .expect("the games are counted")
 }
 
 /// Query arguments drawn from the imported games.

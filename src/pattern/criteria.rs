@@ -153,6 +153,16 @@ impl Criteria {
         ]
     }
 
+    /// The pattern and material as given (`reversed` false) or with
+    /// colours reversed (true).
+    pub(super) fn way(&self, reversed: bool) -> (Option<&Pattern>, Option<&Material>) {
+        if reversed {
+            (self.reversed.0.as_ref(), self.reversed.1.as_ref())
+        } else {
+            (self.pattern.as_ref(), self.material.as_ref())
+        }
+    }
+
     /// Whether `position` fits the pattern and material as given
     /// (`reversed` false) or with colours reversed (true), whatever the
     /// criteria's colours; true when there are neither.

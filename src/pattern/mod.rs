@@ -35,7 +35,7 @@ pub use criteria::{Colours, Criteria, ParseColoursError};
 pub use error::PatternError;
 pub use manoeuvre::{Manoeuvre, completed_at};
 pub use material::Material;
-pub use phases::{PHASE_POSITIONS, Phases};
+pub use phases::{MenNeeded, PHASE_POSITIONS, PhaseTest, Phases};
 pub use played::{Moved, Played};
 pub use reverse::{mirror, mirror_label, reversed_position};
 pub use spec::{Cond, Pattern};

@@ -22,6 +22,7 @@
 
 use crate::rules::{Bitboard, Color, Position};
 
+use super::class::PieceClass;
 use super::criteria::Criteria;
 use super::summary::Summary;
 
@@ -73,6 +74,87 @@ impl Criteria {
             self.may_fit(&phase)
         })?;
         Some(last * PHASE_POSITIONS + PHASE_POSITIONS - 1)
+    }
+}
+
+/// What the men of a phase must include for a position of it to fit, in
+/// one of the ways the criteria take positions: the squares White's men
+/// must have stood on, then Black's.
+pub type MenNeeded = [Bitboard; 2];
+
+/// How the phases of a game that may fit are tested (see
+/// [`Criteria::phase_test`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseTest {
+    /// A phase may fit when its men include those needed as given or
+    /// those needed with colours reversed (`None`: no position fits that
+    /// way).
+    Men([Option<MenNeeded>; 2]),
+    /// The phase's men are to be tested as squares, each phase's summary
+    /// with [`Criteria::may_fit`] (groups of which one condition must
+    /// hold, squares a piece of either side's men may fill).
+    Squares,
+}
+
+impl PhaseTest {
+    /// Whether a phase whose men are `men` may fit (`None`: to be tested
+    /// as squares).
+    pub fn passes(&self, men: [Bitboard; 2]) -> Option<bool> {
+        match self {
+            PhaseTest::Men(ways) => Some(
+                ways.iter()
+                    .flatten()
+                    .any(|need| need[0] & !men[0] == 0 && need[1] & !men[1] == 0),
+            ),
+            PhaseTest::Squares => None,
+        }
+    }
+}
+
+impl Criteria {
+    /// How to test the phases of a game whose `summary` may fit: a phase
+    /// whose summary (see [`Criteria::last_to_look_at`]) may fit is one
+    /// whose men include what one way that may fit the whole game needs.
+    /// Of such a way, kings, counts and the squares of kings need no phase
+    /// (they are the whole game's); its squares of white men are needed
+    /// of White's men, those of white pieces where White's kings never
+    /// stood too, and those of any piece where no king stood and only one
+    /// side's men stood are needed of that side's men. A pattern with
+    /// groups, or with a square of any piece where both sides' men stood
+    /// and no king did, is tested as squares. Not for criteria with
+    /// manoeuvres (their games are looked at to the end). No way at all
+    /// (`Men([None, None])`) when no position of the game fits (see
+    /// [`Criteria::may_fit`]).
+    pub fn phase_test(&self, summary: &Summary) -> PhaseTest {
+        let mut ways = [None; 2];
+        let given = [self.colours.as_given(), self.colours.reversed()];
+        for (way, slot) in ways.iter_mut().enumerate() {
+            let (pattern, material) = self.way(way == 1);
+            let fits = pattern.is_none_or(|p| p.may_fit(summary))
+                && material.is_none_or(|m| m.may_fit(summary));
+            if !given[way] || !fits {
+                continue;
+            }
+            let Some(pattern) = pattern else {
+                *slot = Some([0; 2]);
+                continue;
+            };
+            if !pattern.any_of.is_empty() {
+                return PhaseTest::Squares;
+            }
+            let at = |class: PieceClass| pattern.must[class.slot()];
+            let [wk, bk] = summary.kings;
+            let [wm, bm] = summary.men;
+            let piece = at(PieceClass::Piece) & !(wk | bk);
+            if piece & wm & bm != 0 {
+                return PhaseTest::Squares;
+            }
+            *slot = Some([
+                at(PieceClass::WhiteMan) | (at(PieceClass::White) & !wk) | (piece & !bm),
+                at(PieceClass::BlackMan) | (at(PieceClass::Black) & !bk) | (piece & !wm),
+            ]);
+        }
+        PhaseTest::Men(ways)
     }
 }
 
@@ -151,6 +233,7 @@ mod tests {
             (seed >> 33) as usize % n.max(1)
         };
         let (mut fitting_seen, mut cut, mut out) = (0, 0, 0);
+        let (mut by_men_alone, mut by_squares) = (0, 0);
         for preset in Preset::ALL {
             let rules = preset.rules();
             for _ in 0..8 {
@@ -204,6 +287,26 @@ mod tests {
                         (Some(_), None) => panic!("{preset:?} {criteria:?} ruled out"),
                         _ => {}
                     }
+                    // The phases tested by their men alone stop where
+                    // their summaries do.
+                    let test = criteria.phase_test(&summary);
+                    let none = test == PhaseTest::Men([None, None]);
+                    assert_eq!(none, !criteria.may_fit(&summary), "{criteria:?}");
+                    if !none {
+                        let by_men = phases
+                            .men
+                            .iter()
+                            .rposition(|&men| test.passes(men) == Some(true));
+                        match test {
+                            PhaseTest::Squares => by_squares += 1,
+                            PhaseTest::Men(_) => {
+                                by_men_alone += 1;
+                                let by_men =
+                                    by_men.map(|k| k * PHASE_POSITIONS + PHASE_POSITIONS - 1);
+                                assert_eq!(by_men, last, "{preset:?} {criteria:?}");
+                            }
+                        }
+                    }
                     fitting_seen += usize::from(fitting.is_some());
                     cut += usize::from(last.is_some_and(|l| l + 1 < positions.len()));
                     out += usize::from(last.is_none() && criteria.may_fit(&summary));
@@ -214,5 +317,9 @@ mod tests {
         // out by their phases alone.
         assert!(fitting_seen > 500, "{fitting_seen}");
         assert!(cut > 300 && out > 40, "{cut} {out}");
+        assert!(
+            by_men_alone > 500 && by_squares > 100,
+            "{by_men_alone} {by_squares}"
+        );
     }
 }

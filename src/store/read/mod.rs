@@ -6,6 +6,7 @@ pub mod games;
 pub mod listing;
 pub mod openings;
 pub mod players;
+pub(in crate::store) mod prefilter;
 pub mod problems;
 pub mod query;
 pub mod scan;

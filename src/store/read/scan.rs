@@ -18,11 +18,12 @@ use crate::pattern::{
     Colours, Criteria, Manoeuvre, Material, Pattern, PatternError, reversed_position,
 };
 use crate::replay::Status;
-use crate::rules::{Bitboard, Position, Rules};
+use crate::rules::{Position, Rules};
 use crate::store::codec::moves::{each_move, each_position};
 use crate::store::codec::summary;
 use crate::store::read::games::GameFilter;
 use crate::store::read::listing::Shown;
+use crate::store::read::prefilter;
 use crate::store::read::query::{PositionQuery, SearchHit, VariantFilter};
 use crate::store::stored::game::start_position;
 use crate::store::stored::id::GameId;
@@ -285,7 +286,7 @@ pub(in crate::store) fn fits_of(
             };
             for game in games {
                 let summary = game.summary.clone().map(|at| &chunk.bytes[at]);
-                let Some(last) = last_to_look_at(summary, criteria, &mut phases) else {
+                let Some(last) = prefilter::last_to_look_at(summary, criteria, &mut phases) else {
                     continue;
                 };
                 let replayed = Replayed {
@@ -673,31 +674,6 @@ fn merge_first(
     all.sort_unstable_by_key(|&(g, p, _, r)| (g, p, r));
     all.dedup_by_key(|f| f.0);
     all
-}
-
-/// The last position of a game that may fit `criteria`, from its stored
-/// `summary` and phases (read into `phases`; see
-/// [`Criteria::last_to_look_at`]): `None` when none does, `usize::MAX`
-/// when the game has no summary that reads.
-fn last_to_look_at(
-    summary: Option<&[u8]>,
-    criteria: &Criteria,
-    phases: &mut Vec<[Bitboard; 2]>,
-) -> Option<usize> {
-    let Some(bytes) = summary else {
-        return Some(usize::MAX);
-    };
-    // What the moves did is read only when a manoeuvre may rule it out.
-    let decoded = if criteria.manoeuvres.is_empty() {
-        summary::decode_positions(bytes)
-    } else {
-        summary::decode(bytes)
-    };
-    let Some(decoded) = decoded else {
-        return Some(usize::MAX);
-    };
-    summary::decode_phases(bytes, phases);
-    criteria.last_to_look_at(&decoded, phases)
 }
 
 /// Adds the game of a row of [`Store::each_candidate_chunk`]'s query to
@@ -1149,7 +1125,11 @@ mod tests {
         let mut phases = Vec::new();
         summary::decode_phases(&bytes, &mut phases);
         assert!(!phases.is_empty(), "game {id} has no phases");
-        criteria.last_to_look_at(&summary::decode(&bytes).unwrap(), &phases)
+        let decoded = criteria.last_to_look_at(&summary::decode(&bytes).unwrap(), &phases);
+        // Tested in place, as the scan does: the same.
+        let in_place = prefilter::last_to_look_at(Some(&bytes), criteria, &mut phases);
+        assert_eq!(in_place, decoded, "game {id} {criteria:?}");
+        decoded
     }
 
     #[test]
@@ -1541,6 +1521,80 @@ mod tests {
             }
         }
         assert!(turned_hits > 10, "{turned_hits}");
+    }
+
+    /// Writes every summary of the database at `db` again in the older
+    /// shape with phases; the bytes before and after.
+    fn rewrite_in_older_shape(db: &std::path::Path) -> (usize, usize) {
+        let store = Store::open(db, Mode::Write).unwrap();
+        let conn = store.conn();
+        let mut stmt = conn
+            .prepare("SELECT id, variant, summary FROM game WHERE summary IS NOT NULL")
+            .unwrap();
+        let rows: Vec<(i64, String, Vec<u8>)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let (mut before, mut after) = (0, 0);
+        for (id, variant, bytes) in rows {
+            let geometry = Rules::parse(&variant).unwrap().geometry;
+            let mut phases = crate::pattern::Phases::default();
+            summary::decode_phases(&bytes, &mut phases.men);
+            let decoded = summary::decode(&bytes).unwrap();
+            let older = summary::encode_older(&decoded, Some(&phases), geometry);
+            assert_eq!(summary::decode(&older), Some(decoded));
+            before += bytes.len();
+            after += older.len();
+            conn.execute(
+                "UPDATE game SET summary = ?1 WHERE id = ?2",
+                rusqlite::params![older, id],
+            )
+            .unwrap();
+        }
+        (before, after)
+    }
+
+    #[test]
+    fn summaries_of_the_older_shape_find_what_compact_ones_find() {
+        let dir = tempfile::tempdir().unwrap();
+        let presets = [Preset::English, Preset::International, Preset::Russian];
+        let store = archive(dir.path(), &presets, 40);
+        let mut rng = SplitMix64::new(1925);
+        let mut asked = Vec::new();
+        for preset in presets {
+            let games = every_position(&store, preset);
+            for round in 0..16 {
+                let (_, rules, positions) = &games[rng.below(games.len())];
+                let seen = positions[rng.below(positions.len())];
+                let (conds, groups, side, material) = random_criteria(&mut rng, rules, &seen);
+                let mut pattern = men_of(&mut rng, rules, &seen);
+                if round % 2 == 0 {
+                    pattern.any_of.clear();
+                }
+                pattern.side = side;
+                for c in conds {
+                    pattern.require(c);
+                }
+                if round % 4 == 1 {
+                    pattern.any_of.extend(groups);
+                }
+                let colours = [Colours::AsGiven, Colours::Reversed, Colours::Both][round % 3];
+                let criteria = Criteria::new(Some(pattern), material, colours);
+                let hits = every_hit(&store, &criteria, preset);
+                asked.push((preset, criteria, hits));
+            }
+        }
+        drop(store);
+        let (compact, older) = rewrite_in_older_shape(&dir.path().join("db.sqlite"));
+        assert!(compact * 5 < older * 4, "{compact} {older}");
+        let store = Store::open(&dir.path().join("db.sqlite"), Mode::Read).unwrap();
+        let mut hits_seen = 0;
+        for (preset, criteria, hits) in asked {
+            assert_eq!(every_hit(&store, &criteria, preset), hits, "{criteria:?}");
+            hits_seen += hits.len();
+        }
+        assert!(hits_seen > 50, "{hits_seen}");
     }
 
     #[test]
