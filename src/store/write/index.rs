@@ -29,9 +29,9 @@ use crate::rules::{Bitboard, Color, Move, Position, Rules};
 use crate::store::codec::moves::{read_leb128, write_leb128};
 use crate::store::stored::StoreError;
 use crate::store::stored::postings;
-use crate::store::write::chunk_coder::ChunkCoder;
 use crate::store::write::kept::{self, Kept};
-use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
+use crate::store::write::popular::{candidate_rows, designate, popular_keys};
+use crate::store::write::run_merge::{self, Target};
 use smallvec::SmallVec;
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
@@ -64,15 +64,18 @@ pub struct IndexRow {
 }
 
 impl IndexRow {
-    fn order(&self) -> (i64, i64, u32) {
+    /// Its place in the index: kept key, game and ply.
+    pub(super) fn order(&self) -> (i64, i64, u32) {
         (postings::kept(self.key), self.game, self.ply)
     }
 
-    fn bucket(&self) -> i64 {
+    /// The bucket of the index it goes in.
+    pub(super) fn bucket(&self) -> i64 {
         postings::split(self.key).0
     }
 
-    fn entry(&self) -> postings::Entry {
+    /// Its entry in its bucket.
+    pub(super) fn entry(&self) -> postings::Entry {
         postings::Entry {
             suffix: postings::split(self.key).1,
             game: self.game,
@@ -225,10 +228,6 @@ impl IndexBuffer {
             runs.collect::<Result<_, _>>()?
         };
         let (low, high) = rows.split_at(second);
-        let mut sources = vec![Source::Memory(Merged::new(low, high))];
-        for run in runs {
-            sources.push(Source::Run(RunReader::new(run)));
-        }
         // Rows are written bucket by bucket; those added under popular
         // keys are counted in the tree's counts as they enter; every key's
         // merged rows are counted, to find the keys that become popular.
@@ -238,47 +237,15 @@ impl IndexBuffer {
         let exact = !tx
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
-        let threads = self.threads;
-        let (tally, merged, added) = std::thread::scope(|scope| {
-            let mut bucket = Bucket {
-                popular: &popular_kept,
-                fresh: exact,
-                coder: (exact && threads > 1).then(|| ChunkCoder::spawn(scope)),
-                rows: Vec::new(),
-                last: None,
-                tally: Tally::default(),
-                counts: KeyCounts::new(candidate_rows()),
-                added: 0,
-            };
-            if let [Source::Memory(merged)] = sources.as_mut_slice() {
-                // No runs: the rows in memory are all, in order.
-                for row in merged {
-                    bucket.take(tx, row)?;
-                }
-            } else {
-                let mut heap = std::collections::BinaryHeap::new();
-                for (i, source) in sources.iter_mut().enumerate() {
-                    if let Some(row) = source.next(tx)? {
-                        heap.push(std::cmp::Reverse((row, i)));
-                    }
-                }
-                while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-                    bucket.take(tx, row)?;
-                    if let Some(next) = sources[i].next(tx)? {
-                        heap.push(std::cmp::Reverse((next, i)));
-                    }
-                }
-            }
-            bucket.write(tx)?;
-            if let Some(coder) = bucket.coder.take() {
-                coder.finish(tx)?;
-            }
-            Ok::<_, StoreError>((bucket.tally, bucket.counts.finish(), bucket.added))
-        })?;
+        let target = Target {
+            popular: &popular_kept,
+            fresh: exact,
+            floor: candidate_rows(),
+        };
+        let merge = run_merge::merge(tx, Merged::new(low, high), &runs, &target, self.threads)?;
+        let (mut tally, merged, added) = (merge.tally, merge.counts, merge.added);
         // The rows kept in memory go before the popular keys are counted.
-        drop(sources);
         drop(rows);
-        let mut tally = tally;
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -365,7 +332,7 @@ impl IndexRow {
 
     /// Reads a row as [`IndexRow::write`] codes it from the front of
     /// `bytes`, advancing it; `None` when they are not such a row.
-    fn read(bytes: &mut &[u8], previous: Option<&IndexRow>) -> Option<IndexRow> {
+    pub(super) fn read(bytes: &mut &[u8], previous: Option<&IndexRow>) -> Option<IndexRow> {
         let before = previous.map_or(0, |p| postings::kept(p.key));
         let kept = before.wrapping_add(unzigzag(read_leb128(bytes)?));
         let (low, rest) = bytes.split_first_chunk::<4>()?;
@@ -447,7 +414,7 @@ fn renumber_run(
 }
 
 /// Codes `rows` as one stored run chunk.
-fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
+pub(super) fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
     let mut previous = None;
     for row in rows {
         row.write(previous, out);
@@ -529,13 +496,14 @@ fn sort_halves_while<T>(
 }
 
 /// The rows of two sorted slices, in order.
-struct Merged<'a> {
+pub(super) struct Merged<'a> {
     low: &'a [IndexRow],
     high: &'a [IndexRow],
 }
 
 impl<'a> Merged<'a> {
-    fn new(low: &'a [IndexRow], high: &'a [IndexRow]) -> Merged<'a> {
+    /// The rows of `low` and `high` (each sorted), in order.
+    pub(super) fn new(low: &'a [IndexRow], high: &'a [IndexRow]) -> Merged<'a> {
         Merged { low, high }
     }
 }
@@ -557,22 +525,6 @@ impl Iterator for Merged<'_> {
         let (&row, rest) = side.split_first()?;
         *side = rest;
         Some(row)
-    }
-}
-
-/// One sorted source of rows for the merge.
-enum Source<'a> {
-    /// The rows kept in memory, sorted in two halves.
-    Memory(Merged<'a>),
-    Run(RunReader),
-}
-
-impl Source<'_> {
-    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
-        match self {
-            Source::Memory(rows) => Ok(rows.next()),
-            Source::Run(run) => run.next(tx),
-        }
     }
 }
 
@@ -598,114 +550,55 @@ impl RunReader {
             if let Some(row) = self.rows.next() {
                 return Ok(Some(row));
             }
-            let chunk: Option<(i64, Vec<u8>)> = tx
-                .prepare_cached(
-                    "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
-                )?
-                .query_row(rusqlite::params![self.run, self.chunk], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()?;
-            let Some((id, bytes)) = chunk else {
+            let Some((id, bytes)) = take_run_chunk(tx, self.run, self.chunk)? else {
                 return Ok(None);
             };
-            // Its pages are free at once for the index being written.
-            tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
-                .execute([id])?;
-            let rows = read_chunk(&bytes).ok_or_else(|| {
-                rusqlite::Error::InvalidColumnType(
-                    0,
-                    "position_run.rows".to_string(),
-                    rusqlite::types::Type::Blob,
-                )
-            })?;
+            let rows = read_chunk(&bytes).ok_or_else(damaged_run)?;
             (self.chunk, self.rows) = (id, rows.into_iter());
         }
     }
 }
 
-/// Rows of one bucket held before they are written: a bucket holding more
-/// (a position every game reaches) is written in parts, so that memory does
-/// not grow with the number of games (24 bytes each: 6 MiB).
-const BUCKET_ROWS: usize = 1 << 18;
-
-/// The merged rows of one bucket, written when the next bucket begins (or
-/// in parts of [`BUCKET_ROWS`]).
-struct Bucket<'a> {
-    /// Popular keys by kept key.
-    popular: &'a HashMap<i64, i64>,
-    /// Whether the index was empty before the merge.
-    fresh: bool,
-    /// Codes the chunks on another thread (only when `fresh`).
-    coder: Option<ChunkCoder>,
-    rows: Vec<IndexRow>,
-    /// The row taken last (the same row from two sources is one).
-    last: Option<IndexRow>,
-    tally: Tally,
-    /// Merged rows by key, for the keys that become candidates to be
-    /// popular.
-    counts: KeyCounts,
-    /// Rows added to the index.
-    added: usize,
+/// The chunk of stored run `run` after the one of row id `after` (its
+/// row id and bytes), deleted: its pages are free at once for the index
+/// being written. `None` past the run's last.
+///
+/// # Errors
+/// A database failure.
+pub(super) fn take_run_chunk(
+    tx: &Transaction<'_>,
+    run: i64,
+    after: i64,
+) -> Result<Option<(i64, Vec<u8>)>, StoreError> {
+    let chunk: Option<(i64, Vec<u8>)> = tx
+        .prepare_cached(
+            "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
+        )?
+        .query_row(rusqlite::params![run, after], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?;
+    if let Some((id, _)) = &chunk {
+        tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
+            .execute([id])?;
+    }
+    Ok(chunk)
 }
 
-impl Bucket<'_> {
-    /// Adds the next row in key order (once: the same row from two sources
-    /// is one), writing the bucket before when the row starts another.
-    fn take(&mut self, tx: &Transaction<'_>, row: IndexRow) -> Result<(), StoreError> {
-        if self
-            .rows
-            .first()
-            .is_some_and(|r| r.bucket() != row.bucket())
-            || self.rows.len() >= BUCKET_ROWS
-        {
-            self.write(tx)?;
-        }
-        if self.last.is_none_or(|last| last.cmp(&row).is_ne()) {
-            self.rows.push(row);
-            self.counts.count(row.key);
-            self.last = Some(row);
-        }
-        Ok(())
-    }
-
-    fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        let Some(first) = self.rows.first() else {
-            return Ok(());
-        };
-        let added = match &mut self.coder {
-            Some(coder) => {
-                coder.add(tx, first.bucket(), self.rows.iter().map(IndexRow::entry))?;
-                vec![true; self.rows.len()]
-            }
-            None => {
-                let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
-                postings::add(tx, first.bucket(), &entries, self.fresh)?
-            }
-        };
-        for (row, added) in self.rows.iter().zip(added) {
-            if !added {
-                continue;
-            }
-            self.added += 1;
-            if self.popular.is_empty() {
-                continue;
-            }
-            if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
-                self.tally
-                    .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
-            }
-        }
-        self.rows.clear();
-        Ok(())
-    }
+/// The failure of a stored run chunk that does not decode.
+pub(super) fn damaged_run() -> StoreError {
+    StoreError::from(rusqlite::Error::InvalidColumnType(
+        0,
+        "position_run.rows".to_string(),
+        rusqlite::types::Type::Blob,
+    ))
 }
 
 /// The number of rows of each key, counted as rows come in index order a
 /// kept key at a time: the keys with `floor` rows or more are kept, with
 /// their number, in order of key. Holds the keys of one kept key at once
 /// (nearly always one).
-struct KeyCounts {
+pub(super) struct KeyCounts {
     floor: i64,
     /// The kept key being counted.
     kept: Option<i64>,
@@ -716,7 +609,8 @@ struct KeyCounts {
 }
 
 impl KeyCounts {
-    fn new(floor: i64) -> KeyCounts {
+    /// Counts keys with `floor` rows or more.
+    pub(super) fn new(floor: i64) -> KeyCounts {
         KeyCounts {
             floor,
             kept: None,
@@ -726,7 +620,7 @@ impl KeyCounts {
     }
 
     /// Counts one row of `key` (rows in index order).
-    fn count(&mut self, key: i64) {
+    pub(super) fn count(&mut self, key: i64) {
         let kept = postings::kept(key);
         if self.kept != Some(kept) {
             self.end_kept();
@@ -747,7 +641,7 @@ impl KeyCounts {
     }
 
     /// The keys with `floor` rows or more, in order of key.
-    fn finish(mut self) -> Vec<(i64, i64)> {
+    pub(super) fn finish(mut self) -> Vec<(i64, i64)> {
         self.end_kept();
         self.found.sort_unstable();
         self.found
