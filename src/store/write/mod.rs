@@ -19,3 +19,4 @@ pub mod remove;
 pub(crate) mod result_checks;
 pub(crate) mod rows;
 pub(crate) mod run_merge;
+pub(crate) mod run_rows;

@@ -20,8 +20,8 @@ use rusqlite::Transaction;
 
 use crate::store::stored::StoreError;
 use crate::store::stored::postings::{self, CodedChunks, Entry};
-use crate::store::write::index::{IndexRow, KeyCounts, Merged, damaged_run, take_run_chunk};
 use crate::store::write::popular::Tally;
+use crate::store::write::run_rows::{IndexRow, KeyCounts, Merged, damaged_run, take_run_chunk};
 
 /// Rows of one bucket grouped at most before they are handed on: a bucket
 /// holding more (a position every game reaches) is written in parts, so
@@ -104,7 +104,7 @@ fn merge_here(
         if fresh {
             written.fresh(tx, &batch, &batch.code())
         } else {
-            written.into_index(tx, &batch)
+            written.add_to_index(tx, &batch)
         }
         .map_err(Halt::Store)
     };
@@ -211,7 +211,7 @@ fn serve(
                 let _ = reply.send((run, chunk));
             }
             ToWriter::Coded(batch, coded) => written.fresh(tx, &batch, &coded)?,
-            ToWriter::Rows(batch) => written.into_index(tx, &batch)?,
+            ToWriter::Rows(batch) => written.add_to_index(tx, &batch)?,
         }
     }
     Ok(())
@@ -582,7 +582,7 @@ impl Written<'_> {
 
     /// Adds the buckets' rows to an index that holds entries (a row already
     /// there is not added again).
-    fn into_index(&mut self, tx: &Transaction<'_>, batch: &Batch) -> Result<(), StoreError> {
+    fn add_to_index(&mut self, tx: &Transaction<'_>, batch: &Batch) -> Result<(), StoreError> {
         for (bucket, rows) in batch.each() {
             self.entries.clear();
             self.entries.extend(rows.iter().map(IndexRow::entry));
@@ -663,7 +663,7 @@ mod tests {
                 .flat_map(|(i, s)| s.iter().map(move |&r| (r, i)))
                 .collect();
             // By place in the index, then source: a stable sort.
-            expected.sort_by(|a, b| (a.0.order(), a.1).cmp(&(b.0.order(), b.1)));
+            expected.sort_by_key(|a| (a.0.order(), a.1));
             assert_eq!(merged.len(), expected.len(), "{n} sources");
             let places = |v: &[(IndexRow, usize)]| -> Vec<_> {
                 v.iter().map(|(r, i)| (r.order(), *i)).collect()
@@ -679,7 +679,7 @@ mod tests {
             .chunks(7)
             .map(|chunk| {
                 let mut bytes = Vec::new();
-                crate::store::write::index::write_chunk(chunk, &mut bytes);
+                crate::store::write::run_rows::write_chunk(chunk, &mut bytes);
                 bytes
             })
             .chain([Vec::new()])
@@ -694,7 +694,7 @@ mod tests {
         assert_eq!(&read, rows);
         // A chunk cut short is refused.
         let mut bytes = Vec::new();
-        crate::store::write::index::write_chunk(rows, &mut bytes);
+        crate::store::write::run_rows::write_chunk(rows, &mut bytes);
         bytes.pop();
         let mut once = Some(bytes);
         let mut next = |_: usize| Ok(once.take());
