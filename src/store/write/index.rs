@@ -26,12 +26,16 @@ use foldhash::HashMap;
 use crate::pdn::Reader;
 use crate::replay::{MAX_PLIES, Overrides, Reading, check_game};
 use crate::rules::{Bitboard, Color, Move, Position, Rules};
-use crate::store::codec::moves::{read_leb128, write_leb128};
 use crate::store::stored::StoreError;
 use crate::store::stored::postings;
-use crate::store::write::chunk_coder::ChunkCoder;
 use crate::store::write::kept::{self, Kept};
-use crate::store::write::popular::{Tally, candidate_rows, designate, popular_keys};
+use crate::store::write::popular::{candidate_rows, designate, popular_keys};
+use crate::store::write::run_merge::{self, Target};
+pub use crate::store::write::run_rows::IndexRow;
+pub(in crate::store) use crate::store::write::run_rows::read_chunk;
+use crate::store::write::run_rows::{
+    Merged, ROW_BYTES_MAX, damaged_run, take_run_chunk, write_chunk,
+};
 use smallvec::SmallVec;
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
@@ -47,53 +51,6 @@ const GAME_ROWS: usize = MAX_PLIES + 1;
 /// index, and a later merge into an index that holds rows costs a pass
 /// over it.
 pub const MAX_RUNS: i64 = 256;
-
-/// One row of the position index, ordered as the index keeps them: by
-/// kept key (see [`postings`]), game and ply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IndexRow {
-    /// Zobrist key, as stored.
-    pub key: i64,
-    /// Game id.
-    pub game: i64,
-    /// First position number at which the game is there.
-    pub ply: u32,
-    /// Whether the move played from there is not certain although the
-    /// game's first reading plays one (see [`postings::Entry`]).
-    pub open: bool,
-}
-
-impl IndexRow {
-    fn order(&self) -> (i64, i64, u32) {
-        (postings::kept(self.key), self.game, self.ply)
-    }
-
-    fn bucket(&self) -> i64 {
-        postings::split(self.key).0
-    }
-
-    fn entry(&self) -> postings::Entry {
-        postings::Entry {
-            suffix: postings::split(self.key).1,
-            game: self.game,
-            ply: self.ply,
-            open: self.open,
-        }
-    }
-}
-
-impl Ord for IndexRow {
-    /// Rows at one place of the index (kept key, game, ply) are equal.
-    fn cmp(&self, other: &IndexRow) -> std::cmp::Ordering {
-        self.order().cmp(&other.order())
-    }
-}
-
-impl PartialOrd for IndexRow {
-    fn partial_cmp(&self, other: &IndexRow) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
 
 /// Positions waiting to be written to the index.
 #[derive(Debug, Default)]
@@ -225,10 +182,6 @@ impl IndexBuffer {
             runs.collect::<Result<_, _>>()?
         };
         let (low, high) = rows.split_at(second);
-        let mut sources = vec![Source::Memory(Merged::new(low, high))];
-        for run in runs {
-            sources.push(Source::Run(RunReader::new(run)));
-        }
         // Rows are written bucket by bucket; those added under popular
         // keys are counted in the tree's counts as they enter; every key's
         // merged rows are counted, to find the keys that become popular.
@@ -238,47 +191,15 @@ impl IndexBuffer {
         let exact = !tx
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
-        let threads = self.threads;
-        let (tally, merged, added) = std::thread::scope(|scope| {
-            let mut bucket = Bucket {
-                popular: &popular_kept,
-                fresh: exact,
-                coder: (exact && threads > 1).then(|| ChunkCoder::spawn(scope)),
-                rows: Vec::new(),
-                last: None,
-                tally: Tally::default(),
-                counts: KeyCounts::new(candidate_rows()),
-                added: 0,
-            };
-            if let [Source::Memory(merged)] = sources.as_mut_slice() {
-                // No runs: the rows in memory are all, in order.
-                for row in merged {
-                    bucket.take(tx, row)?;
-                }
-            } else {
-                let mut heap = std::collections::BinaryHeap::new();
-                for (i, source) in sources.iter_mut().enumerate() {
-                    if let Some(row) = source.next(tx)? {
-                        heap.push(std::cmp::Reverse((row, i)));
-                    }
-                }
-                while let Some(std::cmp::Reverse((row, i))) = heap.pop() {
-                    bucket.take(tx, row)?;
-                    if let Some(next) = sources[i].next(tx)? {
-                        heap.push(std::cmp::Reverse((next, i)));
-                    }
-                }
-            }
-            bucket.write(tx)?;
-            if let Some(coder) = bucket.coder.take() {
-                coder.finish(tx)?;
-            }
-            Ok::<_, StoreError>((bucket.tally, bucket.counts.finish(), bucket.added))
-        })?;
+        let target = Target {
+            popular: &popular_kept,
+            fresh: exact,
+            floor: candidate_rows(),
+        };
+        let merge = run_merge::merge(tx, Merged::new(low, high), &runs, &target, self.threads)?;
+        let (mut tally, merged, added) = (merge.tally, merge.counts, merge.added);
         // The rows kept in memory go before the popular keys are counted.
-        drop(sources);
         drop(rows);
-        let mut tally = tally;
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -331,70 +252,6 @@ impl IndexBuffer {
 /// chunk of each run, some 10 MiB for [`MAX_RUNS`].
 const RUN_CHUNK: usize = 4_096;
 
-/// Bytes one row takes in a stored run at most.
-const ROW_BYTES_MAX: usize = 10 + 4 + 10 + 10;
-
-/// Zigzag: signed numbers near 0 to small unsigned ones.
-fn zigzag(n: i64) -> u64 {
-    ((n << 1) ^ (n >> 63)) as u64
-}
-
-fn unzigzag(n: u64) -> i64 {
-    ((n >> 1) as i64) ^ -((n & 1) as i64)
-}
-
-impl IndexRow {
-    /// Appends the row as a stored run codes it after `previous` (the row
-    /// before it in the chunk; `None` for the chunk's first): its kept key
-    /// less the one before (zigzag LEB128), the key's other 32 bits
-    /// (little-endian), its game less the one before when the kept key is
-    /// the same, else whole (zigzag LEB128), and its ply and open bit
-    /// (`ply << 1 | open`, LEB128). Sorted rows take some 10 bytes.
-    fn write(&self, previous: Option<&IndexRow>, out: &mut Vec<u8>) {
-        let kept = postings::kept(self.key);
-        let (before, game) = match previous {
-            Some(p) if postings::kept(p.key) == kept => (kept, self.game.wrapping_sub(p.game)),
-            Some(p) => (postings::kept(p.key), self.game),
-            None => (0, self.game),
-        };
-        write_leb128(out, zigzag(kept.wrapping_sub(before)));
-        out.extend_from_slice(&(self.key as u32).to_le_bytes());
-        write_leb128(out, zigzag(game));
-        write_leb128(out, u64::from(self.ply) << 1 | u64::from(self.open));
-    }
-
-    /// Reads a row as [`IndexRow::write`] codes it from the front of
-    /// `bytes`, advancing it; `None` when they are not such a row.
-    fn read(bytes: &mut &[u8], previous: Option<&IndexRow>) -> Option<IndexRow> {
-        let before = previous.map_or(0, |p| postings::kept(p.key));
-        let kept = before.wrapping_add(unzigzag(read_leb128(bytes)?));
-        let (low, rest) = bytes.split_first_chunk::<4>()?;
-        *bytes = rest;
-        let key = (kept << (64 - postings::KEPT_BITS)) | i64::from(u32::from_le_bytes(*low));
-        let game = unzigzag(read_leb128(bytes)?);
-        let game = match previous {
-            Some(p) if kept == before => p.game.wrapping_add(game),
-            _ => game,
-        };
-        let ply_open = read_leb128(bytes)?;
-        Some(IndexRow {
-            key,
-            game,
-            ply: u32::try_from(ply_open >> 1).ok()?,
-            open: ply_open & 1 == 1,
-        })
-    }
-}
-
-/// The rows of a stored run chunk; `None` when it is damaged.
-pub(in crate::store) fn read_chunk(mut bytes: &[u8]) -> Option<Vec<IndexRow>> {
-    let mut rows: Vec<IndexRow> = Vec::with_capacity(bytes.len() / 8);
-    while !bytes.is_empty() {
-        rows.push(IndexRow::read(&mut bytes, rows.last())?);
-    }
-    Some(rows)
-}
-
 /// Rewrites run `run` as a new run with the games of `moved` (from, to)
 /// renumbered, still sorted: only a row's game changes, so only the rows of
 /// one kept key can fall out of order, and they are sorted again together.
@@ -444,15 +301,6 @@ fn renumber_run(
         write(&out)?;
     }
     Ok(())
-}
-
-/// Codes `rows` as one stored run chunk.
-fn write_chunk(rows: &[IndexRow], out: &mut Vec<u8>) {
-    let mut previous = None;
-    for row in rows {
-        row.write(previous, out);
-        previous = Some(row);
-    }
 }
 
 /// Codes anew, as this version stores them, the run chunks that schema
@@ -528,54 +376,6 @@ fn sort_halves_while<T>(
     (second, done)
 }
 
-/// The rows of two sorted slices, in order.
-struct Merged<'a> {
-    low: &'a [IndexRow],
-    high: &'a [IndexRow],
-}
-
-impl<'a> Merged<'a> {
-    fn new(low: &'a [IndexRow], high: &'a [IndexRow]) -> Merged<'a> {
-        Merged { low, high }
-    }
-}
-
-impl Iterator for Merged<'_> {
-    type Item = IndexRow;
-
-    fn next(&mut self) -> Option<IndexRow> {
-        let from_high = match (self.low.first(), self.high.first()) {
-            (Some(low), Some(high)) => high < low,
-            (None, Some(_)) => true,
-            (_, None) => false,
-        };
-        let side = if from_high {
-            &mut self.high
-        } else {
-            &mut self.low
-        };
-        let (&row, rest) = side.split_first()?;
-        *side = rest;
-        Some(row)
-    }
-}
-
-/// One sorted source of rows for the merge.
-enum Source<'a> {
-    /// The rows kept in memory, sorted in two halves.
-    Memory(Merged<'a>),
-    Run(RunReader),
-}
-
-impl Source<'_> {
-    fn next(&mut self, tx: &Transaction<'_>) -> Result<Option<IndexRow>, StoreError> {
-        match self {
-            Source::Memory(rows) => Ok(rows.next()),
-            Source::Run(run) => run.next(tx),
-        }
-    }
-}
-
 /// A stored run, read one chunk at a time.
 struct RunReader {
     run: i64,
@@ -598,159 +398,12 @@ impl RunReader {
             if let Some(row) = self.rows.next() {
                 return Ok(Some(row));
             }
-            let chunk: Option<(i64, Vec<u8>)> = tx
-                .prepare_cached(
-                    "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
-                )?
-                .query_row(rusqlite::params![self.run, self.chunk], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()?;
-            let Some((id, bytes)) = chunk else {
+            let Some((id, bytes)) = take_run_chunk(tx, self.run, self.chunk)? else {
                 return Ok(None);
             };
-            // Its pages are free at once for the index being written.
-            tx.prepare_cached("DELETE FROM position_run WHERE id = ?1")?
-                .execute([id])?;
-            let rows = read_chunk(&bytes).ok_or_else(|| {
-                rusqlite::Error::InvalidColumnType(
-                    0,
-                    "position_run.rows".to_string(),
-                    rusqlite::types::Type::Blob,
-                )
-            })?;
+            let rows = read_chunk(&bytes).ok_or_else(damaged_run)?;
             (self.chunk, self.rows) = (id, rows.into_iter());
         }
-    }
-}
-
-/// Rows of one bucket held before they are written: a bucket holding more
-/// (a position every game reaches) is written in parts, so that memory does
-/// not grow with the number of games (24 bytes each: 6 MiB).
-const BUCKET_ROWS: usize = 1 << 18;
-
-/// The merged rows of one bucket, written when the next bucket begins (or
-/// in parts of [`BUCKET_ROWS`]).
-struct Bucket<'a> {
-    /// Popular keys by kept key.
-    popular: &'a HashMap<i64, i64>,
-    /// Whether the index was empty before the merge.
-    fresh: bool,
-    /// Codes the chunks on another thread (only when `fresh`).
-    coder: Option<ChunkCoder>,
-    rows: Vec<IndexRow>,
-    /// The row taken last (the same row from two sources is one).
-    last: Option<IndexRow>,
-    tally: Tally,
-    /// Merged rows by key, for the keys that become candidates to be
-    /// popular.
-    counts: KeyCounts,
-    /// Rows added to the index.
-    added: usize,
-}
-
-impl Bucket<'_> {
-    /// Adds the next row in key order (once: the same row from two sources
-    /// is one), writing the bucket before when the row starts another.
-    fn take(&mut self, tx: &Transaction<'_>, row: IndexRow) -> Result<(), StoreError> {
-        if self
-            .rows
-            .first()
-            .is_some_and(|r| r.bucket() != row.bucket())
-            || self.rows.len() >= BUCKET_ROWS
-        {
-            self.write(tx)?;
-        }
-        if self.last.is_none_or(|last| last.cmp(&row).is_ne()) {
-            self.rows.push(row);
-            self.counts.count(row.key);
-            self.last = Some(row);
-        }
-        Ok(())
-    }
-
-    fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        let Some(first) = self.rows.first() else {
-            return Ok(());
-        };
-        let added = match &mut self.coder {
-            Some(coder) => {
-                coder.add(tx, first.bucket(), self.rows.iter().map(IndexRow::entry))?;
-                vec![true; self.rows.len()]
-            }
-            None => {
-                let entries: Vec<postings::Entry> = self.rows.iter().map(IndexRow::entry).collect();
-                postings::add(tx, first.bucket(), &entries, self.fresh)?
-            }
-        };
-        for (row, added) in self.rows.iter().zip(added) {
-            if !added {
-                continue;
-            }
-            self.added += 1;
-            if self.popular.is_empty() {
-                continue;
-            }
-            if let Some(&key) = self.popular.get(&postings::kept(row.key)) {
-                self.tally
-                    .row(tx, key, row.game, i64::from(row.ply), row.open, 1)?;
-            }
-        }
-        self.rows.clear();
-        Ok(())
-    }
-}
-
-/// The number of rows of each key, counted as rows come in index order a
-/// kept key at a time: the keys with `floor` rows or more are kept, with
-/// their number, in order of key. Holds the keys of one kept key at once
-/// (nearly always one).
-struct KeyCounts {
-    floor: i64,
-    /// The kept key being counted.
-    kept: Option<i64>,
-    /// Its keys and their rows so far.
-    keys: Vec<(i64, i64)>,
-    /// Keys with `floor` rows or more, of the kept keys counted.
-    found: Vec<(i64, i64)>,
-}
-
-impl KeyCounts {
-    fn new(floor: i64) -> KeyCounts {
-        KeyCounts {
-            floor,
-            kept: None,
-            keys: Vec::new(),
-            found: Vec::new(),
-        }
-    }
-
-    /// Counts one row of `key` (rows in index order).
-    fn count(&mut self, key: i64) {
-        let kept = postings::kept(key);
-        if self.kept != Some(kept) {
-            self.end_kept();
-            self.kept = Some(kept);
-        }
-        match self.keys.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => *n += 1,
-            None => self.keys.push((key, 1)),
-        }
-    }
-
-    /// Keeps the counted kept key's keys with enough rows.
-    fn end_kept(&mut self) {
-        self.keys.sort_unstable();
-        let floor = self.floor;
-        self.found
-            .extend(self.keys.drain(..).filter(|&(_, n)| n >= floor));
-    }
-
-    /// The keys with `floor` rows or more, in order of key.
-    fn finish(mut self) -> Vec<(i64, i64)> {
-        self.end_kept();
-        self.found.sort_unstable();
-        self.found
     }
 }
 
@@ -906,6 +559,7 @@ pub fn index_missing(tx: &Transaction<'_>) -> Result<usize, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::write::run_rows::KeyCounts;
 
     fn row(key: i64, game: i64, ply: u32) -> IndexRow {
         IndexRow {

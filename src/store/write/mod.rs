@@ -2,7 +2,6 @@
 
 pub mod alias;
 pub(crate) mod checkpoint;
-pub(crate) mod chunk_coder;
 pub(crate) mod counts;
 pub(crate) mod identity;
 pub mod import;
@@ -19,3 +18,5 @@ pub mod recheck;
 pub mod remove;
 pub(crate) mod result_checks;
 pub(crate) mod rows;
+pub(crate) mod run_merge;
+pub(crate) mod run_rows;

@@ -96,9 +96,9 @@ struct Start {
     variant: String,
     start_fen: Option<String>,
     start: Option<(Rules, Position)>,
-    after: HashMap<Vec<u8>, Option<Position>>,
+    after: foldhash::HashMap<Vec<u8>, Option<Position>>,
     /// The move played after a prefix, by the prefix and that move.
-    played: HashMap<Vec<u8>, Option<Move>>,
+    played: foldhash::HashMap<Vec<u8>, Option<Move>>,
 }
 
 /// The positions games are at, from their stored moves (games sharing
@@ -177,8 +177,8 @@ impl Boards {
             variant: variant.to_string(),
             start_fen: start_fen.map(str::to_string),
             start,
-            after: HashMap::new(),
-            played: HashMap::new(),
+            after: foldhash::HashMap::default(),
+            played: foldhash::HashMap::default(),
         });
         self.starts.len() - 1
     }
@@ -241,7 +241,11 @@ impl Tally {
         let Some(r) = rows.next()? else {
             return Ok(());
         };
-        self.game_row(r, 0, key, ply, open, sign)?;
+        let mut game = GameBatch::default();
+        game.push(r, 0..0)?;
+        if let Some(columns) = game.games.first().map(|g| game.columns(g)) {
+            self.game_row(&columns, key, ply, open, sign);
+        }
         Ok(())
     }
 
@@ -287,46 +291,31 @@ impl Tally {
             .collect()
     }
 
-    /// Counts an index row from its game's columns `variant, preset,
-    /// start_fen, moves, outcome`, read from `r` starting at column `first`:
-    /// in the key's rows when its game is at the key's position, in the
-    /// tree's counts when it is past the start with a certain next move.
-    fn game_row(
-        &mut self,
-        r: &rusqlite::Row<'_>,
-        first: usize,
-        key: i64,
-        ply: i64,
-        open: bool,
-        sign: i64,
-    ) -> rusqlite::Result<()> {
-        let variant = r.get_ref(first)?.as_str()?;
-        let preset = r.get_ref(first + 1)?.as_str()?;
-        let start_fen = r.get_ref(first + 2)?.as_str_or_null()?;
-        let moves = r.get_ref(first + 3)?.as_blob_or_null()?;
+    /// Counts an index row from its game's columns: in the key's rows
+    /// when its game is at the key's position, in the tree's counts when it
+    /// is past the start with a certain next move.
+    fn game_row(&mut self, game: &GameColumns<'_>, key: i64, ply: i64, open: bool, sign: i64) {
         // In the key's rows only when the game is at the key's position (not
         // at one that shares its kept bits).
         let at = self
             .boards
-            .at(variant, start_fen, moves.unwrap_or_default(), ply as usize);
+            .at(game.variant, game.start_fen, game.moves, ply as usize);
         if at.is_some_and(|position| position.zobrist() as i64 == key) {
-            self.count_row(key, variant, preset, sign);
+            self.count_row(key, game.variant, game.preset, sign);
         }
         if open || ply <= 0 {
-            return Ok(());
+            return;
         }
-        let outcome: i64 = r.get(first + 4)?;
         self.add(
             key,
-            variant,
-            preset,
-            start_fen,
-            moves.unwrap_or_default(),
+            game.variant,
+            game.preset,
+            game.start_fen,
+            game.moves,
             ply,
-            outcome,
+            game.outcome,
             sign,
         );
-        Ok(())
     }
 
     /// Counts a row given its game's columns: under the position the game
@@ -383,27 +372,51 @@ impl Tally {
     }
 
     /// Counts the rows [`Tally::key`] set aside, reading each of their
-    /// games once, in the order of the game table.
+    /// games once, in the order of the game table. Many rows are counted
+    /// on a second thread while this one reads the games (the reading needs
+    /// the database, the counting replays games).
     fn count_pending(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_unstable();
-        let mut stmt = tx.prepare_cached(
-            "SELECT variant, preset, start_fen, moves, outcome FROM game WHERE id = ?1",
-        )?;
-        for rows_of_game in pending.chunk_by(|a, b| a.0 == b.0) {
-            let mut game = stmt.query([rows_of_game[0].0])?;
-            let Some(r) = game.next()? else {
-                continue;
-            };
-            for &(_, number, ply_open) in rows_of_game {
-                let key = self.pending_keys[number as usize];
-                let (ply, open) = (i64::from(ply_open >> 1), ply_open & 1 == 1);
-                self.game_row(r, 0, key, ply, open, 1)?;
-            }
-        }
+        let keys = std::mem::take(&mut self.pending_keys);
+        let read = if pending.len() < COUNTED_BESIDE {
+            read_games(tx, &pending, |batch| {
+                self.count_batch(&batch, &pending, &keys);
+                true
+            })
+        } else {
+            std::thread::scope(|scope| {
+                let (to, batches) = std::sync::mpsc::sync_channel::<GameBatch>(BATCHES_QUEUED);
+                let (tally, rows, row_keys) = (&mut *self, &pending, &keys);
+                scope.spawn(move || {
+                    for batch in batches {
+                        tally.count_batch(&batch, rows, row_keys);
+                    }
+                });
+                // Hangs up when done (or failed): the counting thread then
+                // ends, and the scope waits for it.
+                read_games(tx, &pending, move |batch| to.send(batch).is_ok())
+            })
+        };
+        self.pending_keys = keys;
         pending.clear();
         self.pending = pending;
-        Ok(())
+        read
+    }
+
+    /// Counts the pending rows of the games of `batch` (`rows`: the pending
+    /// rows in game order, `keys`: their keys by number).
+    fn count_batch(&mut self, batch: &GameBatch, rows: &[PendingRow], keys: &[i64]) {
+        for game in &batch.games {
+            let columns = batch.columns(game);
+            for &(_, number, ply_open) in rows.get(game.rows.clone()).unwrap_or_default() {
+                let Some(&key) = keys.get(number as usize) else {
+                    continue;
+                };
+                let (ply, open) = (i64::from(ply_open >> 1), ply_open & 1 == 1);
+                self.game_row(&columns, key, ply, open, 1);
+            }
+        }
     }
 
     /// Writes the changes to `popular_move` and `popular_rows`.
@@ -476,6 +489,151 @@ impl Tally {
         }
         Ok(())
     }
+}
+
+/// Pending rows from which they are counted on a second thread.
+const COUNTED_BESIDE: usize = 1 << 14;
+
+/// Batches of games read waiting to be counted at most.
+const BATCHES_QUEUED: usize = 2;
+
+/// Games' columns in a batch at most (their text some 100 bytes each).
+const BATCH_GAMES: usize = 1_024;
+
+/// The columns of a game that its index rows are counted from.
+struct GameColumns<'a> {
+    variant: &'a str,
+    preset: &'a str,
+    start_fen: Option<&'a str>,
+    /// Its stored moves (none: empty).
+    moves: &'a [u8],
+    outcome: i64,
+}
+
+/// Where a game's columns are in a [`GameBatch`], and its pending rows.
+struct PackedGame {
+    /// Its rows among the pending rows in game order.
+    rows: std::ops::Range<usize>,
+    variant: std::ops::Range<usize>,
+    preset: std::ops::Range<usize>,
+    start_fen: Option<std::ops::Range<usize>>,
+    moves: std::ops::Range<usize>,
+    outcome: i64,
+}
+
+/// Games' columns read for counting, packed in two buffers.
+#[derive(Default)]
+struct GameBatch {
+    text: String,
+    moves: Vec<u8>,
+    games: Vec<PackedGame>,
+}
+
+impl GameBatch {
+    /// Adds the game of row `r` (`variant, preset, start_fen, moves,
+    /// outcome`), whose pending rows are `rows`.
+    fn push(
+        &mut self,
+        r: &rusqlite::Row<'_>,
+        rows: std::ops::Range<usize>,
+    ) -> rusqlite::Result<()> {
+        let text = &mut self.text;
+        let mut put = |s: &str| {
+            let start = text.len();
+            text.push_str(s);
+            start..text.len()
+        };
+        let variant = put(r.get_ref(0)?.as_str()?);
+        let preset = put(r.get_ref(1)?.as_str()?);
+        let start_fen = r.get_ref(2)?.as_str_or_null()?.map(put);
+        let moves = r.get_ref(3)?.as_blob_or_null()?.unwrap_or_default();
+        let start = self.moves.len();
+        self.moves.extend_from_slice(moves);
+        self.games.push(PackedGame {
+            rows,
+            variant,
+            preset,
+            start_fen,
+            moves: start..self.moves.len(),
+            outcome: r.get(4)?,
+        });
+        Ok(())
+    }
+
+    fn columns(&self, game: &PackedGame) -> GameColumns<'_> {
+        let text =
+            |range: &std::ops::Range<usize>| self.text.get(range.clone()).unwrap_or_default();
+        GameColumns {
+            variant: text(&game.variant),
+            preset: text(&game.preset),
+            start_fen: game.start_fen.as_ref().map(text),
+            moves: self.moves.get(game.moves.clone()).unwrap_or_default(),
+            outcome: game.outcome,
+        }
+    }
+}
+
+/// Reads the games of `pending` (sorted by game) in batches handed to
+/// `counted`, until it returns false: in one pass over the game table when
+/// they are half the games between the first and the last or more, else
+/// one by one.
+fn read_games(
+    tx: &Transaction<'_>,
+    pending: &[PendingRow],
+    mut counted: impl FnMut(GameBatch) -> bool,
+) -> Result<(), StoreError> {
+    let (Some(first), Some(last)) = (pending.first(), pending.last()) else {
+        return Ok(());
+    };
+    // Each game and its rows among the pending.
+    let mut games = pending.chunk_by(|a, b| a.0 == b.0).scan(0, |at, rows| {
+        let range = *at..*at + rows.len();
+        *at = range.end;
+        Some((rows[0].0, range))
+    });
+    let dense = 2 * games.clone().count() as i64 > last.0.saturating_sub(first.0);
+    let mut batch = GameBatch::default();
+    // Whether to go on: hands the batch over once full.
+    let mut full =
+        |batch: &mut GameBatch| batch.games.len() < BATCH_GAMES || counted(std::mem::take(batch));
+    if dense {
+        let mut stmt = tx.prepare_cached(
+            "SELECT variant, preset, start_fen, moves, outcome, id FROM game \
+             WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+        )?;
+        let mut rows = stmt.query([first.0, last.0])?;
+        let mut next = games.next();
+        while let Some(r) = rows.next()? {
+            let stored: i64 = r.get(5)?;
+            while next.as_ref().is_some_and(|(id, _)| *id < stored) {
+                next = games.next();
+            }
+            let Some((id, range)) = &next else { break };
+            if *id == stored {
+                batch.push(r, range.clone())?;
+                next = games.next();
+                if !full(&mut batch) {
+                    return Ok(());
+                }
+            }
+        }
+    } else {
+        let mut stmt = tx.prepare_cached(
+            "SELECT variant, preset, start_fen, moves, outcome FROM game WHERE id = ?1",
+        )?;
+        for (id, range) in games {
+            let mut found = stmt.query([id])?;
+            let Some(r) = found.next()? else { continue };
+            batch.push(r, range)?;
+            if !full(&mut batch) {
+                return Ok(());
+            }
+        }
+    }
+    if !batch.games.is_empty() {
+        counted(batch);
+    }
+    Ok(())
 }
 
 /// Makes `key` popular, counting its rows; false when it was already, or
