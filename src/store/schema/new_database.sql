@@ -74,13 +74,13 @@ CREATE TABLE player_stat (
     losses    INTEGER NOT NULL,
     unknown   INTEGER NOT NULL,            -- no result, `*`, `0-0`
     first_day TEXT,                        -- least and greatest game.day
-    last_day  TEXT,
+    last_day  TEXT, text_row INTEGER,
     PRIMARY KEY (name, variant)
 ) WITHOUT ROWID;
 CREATE TABLE tag_value (
     field TEXT    NOT NULL,                -- 'event', 'site', 'variant' or 'preset'
     value TEXT    NOT NULL,
-    games INTEGER NOT NULL,
+    games INTEGER NOT NULL, text_row INTEGER,
     PRIMARY KEY (field, value)
 ) WITHOUT ROWID;
 CREATE TRIGGER game_tags_delete AFTER DELETE ON game BEGIN
@@ -252,38 +252,6 @@ BEGIN
     INSERT INTO tag_value (field, value, games) VALUES ('status', new.status, 1)
         ON CONFLICT DO UPDATE SET games = games + 1;
 END;
-CREATE TABLE tag_fold (
-    id      INTEGER PRIMARY KEY,
-    field   TEXT    NOT NULL,              -- 'event', 'site' or 'player'
-    value   TEXT    NOT NULL,              -- as in tag_value / player_stat
-    indexed INTEGER NOT NULL DEFAULT 0,    -- 1 once in tag_fold_text
-    UNIQUE (field, value)
-);
-CREATE INDEX tag_fold_unindexed ON tag_fold (field) WHERE indexed = 0;
-CREATE VIRTUAL TABLE tag_fold_text USING fts5(
-    folded, content = '', contentless_delete = 1, detail = 'none',
-    tokenize = 'trigram case_sensitive 1'
-);
-CREATE TRIGGER tag_value_fold_insert AFTER INSERT ON tag_value
-WHEN new.field IN ('event', 'site') BEGIN
-    INSERT INTO tag_fold (field, value) SELECT new.field, new.value
-        WHERE NOT EXISTS (SELECT 1 FROM tag_fold WHERE field = new.field AND value = new.value);
-END;
-CREATE TRIGGER tag_value_fold_delete AFTER DELETE ON tag_value
-WHEN old.field IN ('event', 'site') BEGIN
-    DELETE FROM tag_fold WHERE field = old.field AND value = old.value;
-END;
-CREATE TRIGGER player_stat_fold_insert AFTER INSERT ON player_stat BEGIN
-    INSERT INTO tag_fold (field, value) SELECT 'player', new.name
-        WHERE NOT EXISTS (SELECT 1 FROM tag_fold WHERE field = 'player' AND value = new.name);
-END;
-CREATE TRIGGER player_stat_fold_delete AFTER DELETE ON player_stat
-WHEN NOT EXISTS (SELECT 1 FROM player_stat WHERE name = old.name) BEGIN
-    DELETE FROM tag_fold WHERE field = 'player' AND value = old.name;
-END;
-CREATE TRIGGER tag_fold_delete AFTER DELETE ON tag_fold WHEN old.indexed = 1 BEGIN
-    DELETE FROM tag_fold_text WHERE rowid = old.id;
-END;
 CREATE VIEW posting_entries AS
     SELECT bucket, suffix, game, (SELECT b0 % 128 + CASE WHEN b0 >= 128 THEN (b1 % 128) * 128
             + CASE WHEN b1 >= 128 THEN (b2 % 128) * 16384 ELSE 0 END ELSE 0 END
@@ -301,4 +269,56 @@ CREATE TRIGGER posting_count_delete BEFORE DELETE ON posting BEGIN
     UPDATE kept_count SET n = n - (SELECT n FROM posting_entries
         WHERE bucket = old.bucket AND suffix = old.suffix AND game = old.game)
         WHERE name = 'positions';
+END;
+CREATE VIRTUAL TABLE name_text USING fts5(
+    folded, content = '', contentless_delete = 1, detail = 'none',
+    tokenize = 'trigram case_sensitive 1'
+);
+CREATE INDEX tag_value_unentered ON tag_value (field) WHERE text_row IS NULL;
+CREATE INDEX player_stat_unentered ON player_stat (name) WHERE text_row IS NULL;
+CREATE TRIGGER tag_value_text_delete AFTER DELETE ON tag_value
+WHEN old.text_row IS NOT NULL BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER tag_value_text_update AFTER UPDATE OF text_row ON tag_value
+WHEN old.text_row IS NOT NULL AND old.text_row IS NOT new.text_row BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER player_stat_text_delete AFTER DELETE ON player_stat
+WHEN old.text_row IS NOT NULL AND NOT EXISTS (SELECT 1 FROM player_stat WHERE name = old.name) BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER player_stat_text_update AFTER UPDATE OF text_row ON player_stat
+WHEN old.text_row IS NOT NULL AND old.text_row IS NOT new.text_row BEGIN
+    DELETE FROM name_text WHERE rowid = old.text_row;
+END;
+CREATE TRIGGER player_stat_text_insert AFTER INSERT ON player_stat
+WHEN new.text_row IS NULL BEGIN
+    UPDATE player_stat SET text_row = (SELECT text_row FROM player_stat
+            WHERE name = new.name AND text_row IS NOT NULL LIMIT 1)
+        WHERE name = new.name AND variant = new.variant;
+END;
+CREATE TRIGGER game_names_delete AFTER DELETE ON game BEGIN
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'event' AND value = old.event AND text_row = old.id * 4;
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'site' AND value = old.site AND text_row = old.id * 4 + 1;
+    UPDATE player_stat SET text_row = NULL WHERE name = old.white AND text_row = old.id * 4 + 2;
+    UPDATE player_stat SET text_row = NULL WHERE name = old.black AND text_row = old.id * 4 + 3;
+END;
+CREATE TRIGGER game_names_update AFTER UPDATE OF id, white, black, event, site ON game
+WHEN old.id IS NOT new.id OR old.white IS NOT new.white OR old.black IS NOT new.black
+  OR old.event IS NOT new.event OR old.site IS NOT new.site BEGIN
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'event' AND value = old.event AND text_row = old.id * 4
+          AND (old.id IS NOT new.id OR old.event IS NOT new.event);
+    UPDATE tag_value SET text_row = NULL
+        WHERE field = 'site' AND value = old.site AND text_row = old.id * 4 + 1
+          AND (old.id IS NOT new.id OR old.site IS NOT new.site);
+    UPDATE player_stat SET text_row = NULL
+        WHERE name = old.white AND text_row = old.id * 4 + 2
+          AND (old.id IS NOT new.id OR old.white IS NOT new.white);
+    UPDATE player_stat SET text_row = NULL
+        WHERE name = old.black AND text_row = old.id * 4 + 3
+          AND (old.id IS NOT new.id OR old.black IS NOT new.black);
 END;
