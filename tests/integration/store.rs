@@ -933,6 +933,7 @@ fn without_later_fields(text: &str) -> Vec<Value> {
                     "result_check",
                     "first_side",
                     "message_key",
+                    "no_board_message",
                 ] {
                     record.shift_remove(field);
                 }
