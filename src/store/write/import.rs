@@ -29,6 +29,7 @@ use crate::store::write::checkpoint::Checkpointer;
 use crate::store::write::counts::GameCounts;
 use crate::store::write::index::{IndexBuffer, IndexRow, index_missing};
 use crate::store::write::kept::{self, Kept};
+use crate::store::write::key_filter::KeyFilter;
 use crate::store::write::move_ids::move_id;
 use crate::store::write::places::{Places, renumber};
 use crate::store::write::prepared::{
@@ -1129,40 +1130,6 @@ struct Carried<'a> {
     new_keys: &'a mut Option<KeyFilter>,
 }
 
-/// Duplicate keys, as one bit for each value of a key's low
-/// [`KEY_FILTER_BITS`] bits (4 MiB): a key whose bit is clear is none of
-/// them, so that the lookup of a stored game equal to a new one is spared
-/// while every stored game's key is in the filter.
-struct KeyFilter(Vec<u64>);
-
-/// Bits of a key that name its bit in a [`KeyFilter`]: with a million keys
-/// in, 3% of the keys not in find their bit set.
-const KEY_FILTER_BITS: u32 = 25;
-
-impl Default for KeyFilter {
-    fn default() -> KeyFilter {
-        KeyFilter(vec![0; 1 << (KEY_FILTER_BITS - 6)])
-    }
-}
-
-impl KeyFilter {
-    fn bit(key: i64) -> (usize, u64) {
-        let low = key as u64 & ((1 << KEY_FILTER_BITS) - 1);
-        ((low >> 6) as usize, 1 << (low & 63))
-    }
-
-    /// Whether `key` may have been added (false: certainly not).
-    fn may_hold(&self, key: i64) -> bool {
-        let (word, bit) = KeyFilter::bit(key);
-        self.0[word] & bit != 0
-    }
-
-    fn insert(&mut self, key: i64) {
-        let (word, bit) = KeyFilter::bit(key);
-        self.0[word] |= bit;
-    }
-}
-
 /// Writes the batches of file `file_id` as they come, a transaction per
 /// [`COMMIT_GAMES`] games at most; returns the games written. The
 /// connection's triggers are off meanwhile: the copies recorded are counted
@@ -1310,7 +1277,7 @@ fn write_game(
         None => {
             let id = insert_row(tx, game)?;
             if let Some(keys) = new_keys {
-                keys.insert(game.dup_key);
+                keys.insert(tx, game.dup_key)?;
             }
             counts.add_game(id, &game.counted());
             summary.games += 1;
@@ -1442,23 +1409,6 @@ mod tests {
             let stmt = tx.prepare_cached(EQUAL_GAME).unwrap();
             assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0);
         }
-    }
-
-    #[test]
-    fn a_key_filter_holds_the_keys_put_in_and_few_others() {
-        let mut filter = KeyFilter::default();
-        let keys: Vec<i64> = (0..100_000u64)
-            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64)
-            .collect();
-        for &key in &keys {
-            filter.insert(key);
-        }
-        assert!(keys.iter().all(|&key| filter.may_hold(key)));
-        let others = (100_000..200_000u64)
-            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64)
-            .filter(|&key| filter.may_hold(key))
-            .count();
-        assert!(others < 1_000, "{others} of 100,000 others held");
     }
 
     #[test]

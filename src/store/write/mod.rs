@@ -8,6 +8,7 @@ pub mod import;
 pub mod index;
 pub mod invariants;
 pub(crate) mod kept;
+pub(crate) mod key_filter;
 pub(crate) mod move_ids;
 pub(crate) mod openings;
 pub(crate) mod places;
