@@ -226,6 +226,7 @@ pub fn each_at<E: From<StoreError>>(
 ///
 /// # Errors
 /// A database failure, or a chunk that does not decode.
+#[cfg(test)]
 pub fn entries_at(conn: &Connection, key: i64) -> Result<Vec<Entry>, StoreError> {
     let mut out = Vec::new();
     each_at::<StoreError>(conn, key, |e| {

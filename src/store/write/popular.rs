@@ -35,6 +35,7 @@
 //! each time the database grows by half (linear in all).
 
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -360,15 +361,17 @@ impl Tally {
             }
         };
         let number = u32::try_from(number).unwrap_or(u32::MAX);
-        for entry in postings::entries_at(tx, key)? {
+        // Entry by entry: the start position's key holds a row for every
+        // game, which as one list would take memory in proportion to them.
+        postings::each_at::<StoreError>(tx, key, |entry| {
             // A chunk's plies are at most `MAX_PLIES`: the bit fits.
             let ply_open = entry.ply << 1 | u32::from(entry.open);
             if self.pending.len() >= PENDING_ROWS {
                 self.count_pending(tx)?;
             }
             self.pending.push((entry.game, number, ply_open));
-        }
-        Ok(())
+            Ok(ControlFlow::Continue(()))
+        })
     }
 
     /// Counts the rows [`Tally::key`] set aside, reading each of their
@@ -437,18 +440,23 @@ impl Tally {
             "DELETE FROM popular_move WHERE key = ?1 AND board = ?2 AND variant = ?3 \
              AND next = ?4 AND outcome = ?5 AND games <= 0",
         )?;
-        let mut changes = self.named_changes();
+        // Variants and presets by number, named only as written: the
+        // changes at ten million games number hundreds of thousands.
+        let mut changes: Vec<(NamedLine, i64)> = self.changes.drain().collect();
+        let names = &self.names;
+        let name = |n: u32| names[n as usize].as_str();
         // In one order whatever the map's, so that the moves met first get
         // the same ids in every run.
         changes.sort_by(|(a, _), (b, _)| {
-            (a.0, &a.1, &a.2, &a.3, a.5)
-                .cmp(&(b.0, &b.1, &b.2, &b.3, b.5))
+            (a.0, &a.1, name(a.2), name(a.3), a.5)
+                .cmp(&(b.0, &b.1, name(b.2), name(b.3), b.5))
                 .then_with(|| a.4.canonical_cmp(&b.4))
         });
         for ((key, board, variant, preset, next, outcome), games) in changes {
             if games == 0 {
                 continue;
             }
+            let (variant, preset) = (name(variant), name(preset));
             let next = move_id(tx, &mut self.move_ids, &next)?;
             upsert.execute(params![
                 key,
@@ -728,9 +736,11 @@ fn keys_with_rows(tx: &Transaction<'_>, threshold: i64) -> Result<Vec<i64>, Stor
     let mut game = tx.prepare_cached("SELECT variant, start_fen, moves FROM game WHERE id = ?1")?;
     for kept in crowded {
         let mut rows: HashMap<i64, i64> = HashMap::new();
-        for entry in postings::entries_at(tx, kept << (64 - postings::KEPT_BITS))? {
+        postings::each_at::<StoreError>(tx, kept << (64 - postings::KEPT_BITS), |entry| {
             let mut found = game.query([entry.game])?;
-            let Some(r) = found.next()? else { continue };
+            let Some(r) = found.next()? else {
+                return Ok(ControlFlow::Continue(()));
+            };
             let (variant, start_fen, moves): (String, Option<String>, Option<Vec<u8>>) =
                 (r.get(0)?, r.get(1)?, r.get(2)?);
             let (variant, start_fen) = (variant.as_str(), start_fen.as_deref());
@@ -738,7 +748,8 @@ fn keys_with_rows(tx: &Transaction<'_>, threshold: i64) -> Result<Vec<i64>, Stor
             if let Some(position) = boards.at(variant, start_fen, moves, entry.ply as usize) {
                 *rows.entry(position.zobrist() as i64).or_default() += 1;
             }
-        }
+            Ok(ControlFlow::Continue(()))
+        })?;
         keys.extend(
             rows.into_iter()
                 .filter(|&(k, n)| n >= threshold && postings::kept(k) == kept)
