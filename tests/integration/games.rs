@@ -681,3 +681,54 @@ fn sorted_by_player_unknown_names_come_last() {
     assert_eq!(total, 2);
     assert_eq!(events(&some), ["g7", "g3"]);
 }
+
+#[test]
+fn a_players_count_takes_each_game_once_whichever_sides_the_names_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |event: &str, white: &str, black: &str, variant: &str| {
+        format!(
+            "[Event \"{event}\"]\n[GameType \"{variant}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"1-0\"]\n\n1. 22-18 1-0\n\n"
+        )
+    };
+    let first = dir.path().join("first.pdn");
+    let second = dir.path().join("second.pdn");
+    std::fs::write(
+        &first,
+        [
+            game("g1", "Ana Cruz", "Ben Reyes", "21"),
+            game("g2", "Ana Cruz", "Ana Cruz", "21"),
+            game("g3", "Diana Lim", "Ana Cruz", "21"),
+            game("g4", "Ben Reyes", "Carl Yu", "21"),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    std::fs::write(
+        &second,
+        [
+            game("g5", "Ana Cruz", "Diana Lim", "20"),
+            game("g6", "Diana Lim", "Diana Lim", "20"),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    let db = import(
+        dir.path(),
+        &[first.to_str().unwrap(), second.to_str().unwrap()],
+    );
+    let events = |args: &[&str]| -> Vec<String> {
+        let mut found: Vec<String> = (games(&db, args).0.iter())
+            .map(|g| g["tags"]["Event"].as_str().unwrap().to_string())
+            .collect();
+        found.sort();
+        found
+    };
+    // "an" is in "Ana Cruz" and "Diana Lim": games of either, or of both.
+    assert_eq!(events(&["--player", "an"]), ["g1", "g2", "g3", "g5", "g6"]);
+    assert_eq!(events(&["--player", "ana cruz"]), ["g1", "g2", "g3", "g5"]);
+    assert_eq!(events(&["--player", "reyes"]), ["g1", "g4"]);
+    let (_, err, code) = run(&db, &["remove", second.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(events(&["--player", "an"]), ["g1", "g2", "g3"]);
+}
