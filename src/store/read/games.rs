@@ -1557,18 +1557,7 @@ mod tests {
             .unwrap();
             counts.add_game(
                 id,
-                &crate::store::write::prepared::CountedGame {
-                    variant: "english",
-                    preset: "english",
-                    supported: true,
-                    status: "ok",
-                    white,
-                    black,
-                    event: "",
-                    site: "",
-                    day: None,
-                    outcome: 0,
-                },
+                &crate::store::write::prepared::CountedGame::english(white, black, 0, None),
             );
         }
         counts.write(&tx).unwrap();

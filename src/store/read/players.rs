@@ -150,21 +150,7 @@ mod tests {
         )
         .unwrap();
         let mut counts = GameCounts::default();
-        counts.add_game(
-            id,
-            &CountedGame {
-                variant: "english",
-                preset: "english",
-                supported: true,
-                status: "ok",
-                white,
-                black,
-                event: "",
-                site: "",
-                day: Some(day),
-                outcome,
-            },
-        );
+        counts.add_game(id, &CountedGame::english(white, black, outcome, Some(day)));
         counts.write(&tx).unwrap();
         tx.commit().unwrap();
     }

@@ -311,16 +311,8 @@ mod tests {
 
     fn game<'a>(white: &'a str, black: &'a str, outcome: i64, day: &'a str) -> CountedGame<'a> {
         CountedGame {
-            variant: "english",
-            preset: "english",
-            supported: true,
-            status: "ok",
-            white,
-            black,
             event: "Open",
-            site: "",
-            day: (!day.is_empty()).then_some(day),
-            outcome,
+            ..CountedGame::english(white, black, outcome, (!day.is_empty()).then_some(day))
         }
     }
 

@@ -561,15 +561,6 @@ mod tests {
     use super::*;
     use crate::store::write::run_rows::KeyCounts;
 
-    fn row(key: i64, game: i64, ply: u32) -> IndexRow {
-        IndexRow {
-            key,
-            game,
-            ply,
-            open: false,
-        }
-    }
-
     /// A game from `fen` of `plies` random legal moves that avoid
     /// captures where they can, as PDN.
     fn random_game(rules: &Rules, fen: &str, plies: usize, seed: u64) -> String {
@@ -674,11 +665,11 @@ mod tests {
         let shared = 0x0102_0304_0000_0000_i64;
         let mut rows = Vec::new();
         // Two keys under one kept key: 6 rows and 3.
-        rows.extend((1..=6).map(|g| row(shared | 1, g, 2)));
-        rows.extend((1..=3).map(|g| row(shared | 2, 10 + g, 2)));
+        rows.extend((1..=6).map(|g| IndexRow::certain(shared | 1, g, 2)));
+        rows.extend((1..=3).map(|g| IndexRow::certain(shared | 2, 10 + g, 2)));
         // A kept key of its own with 4 rows, another with 2.
-        rows.extend((1..=4).map(|g| row(0x0A00_0000_0000_0000, g, 1)));
-        rows.extend((1..=2).map(|g| row(-0x0B00_0000_0000_0000, g, 1)));
+        rows.extend((1..=4).map(|g| IndexRow::certain(0x0A00_0000_0000_0000, g, 1)));
+        rows.extend((1..=2).map(|g| IndexRow::certain(-0x0B00_0000_0000_0000, g, 1)));
         rows.sort_unstable();
         let keys_with_rows = |floor| {
             let mut counts = KeyCounts::new(floor);
@@ -731,7 +722,7 @@ mod tests {
         let mut rows: Vec<IndexRow> = (0..4096u64)
             .map(|i| {
                 let key = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as i64;
-                row(key, 1 + (i * 7919 % 40_000) as i64, (i % 80) as u32)
+                IndexRow::certain(key, 1 + (i * 7919 % 40_000) as i64, (i % 80) as u32)
             })
             .collect();
         rows.sort_unstable();
@@ -866,7 +857,7 @@ mod tests {
             .map(|_| {
                 let n = rng.next_u64();
                 // Few keys, so that buckets hold many entries and keys many games.
-                row(
+                IndexRow::certain(
                     (n % 50_000).wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64,
                     1 + (n >> 40) as i64 % 40_000,
                     (n >> 20) as u32 % 90,
@@ -953,16 +944,10 @@ mod tests {
     #[test]
     fn the_buffer_never_holds_more_than_flush_rows() {
         let mut buffer = IndexBuffer::default();
-        let row = |i: usize| IndexRow {
-            key: i as i64,
-            game: 1,
-            ply: 0,
-            open: false,
-        };
         let mut i = 0;
         while !buffer.is_full() {
             for _ in 0..GAME_ROWS {
-                buffer.push(row(i));
+                buffer.push(IndexRow::certain(i as i64, 1, 0));
                 i += 1;
             }
         }

@@ -66,8 +66,9 @@ pub(in crate::store) fn candidate_rows() -> i64 {
     (threshold() / 8).max(1)
 }
 
-/// Move-list prefixes whose position is kept at most, per start.
-const PREFIXES_KEPT: usize = 100_000;
+/// Move-list prefixes whose position (and whose move played) is kept at
+/// most, per start: some 3 MiB a start and kind, forgotten when full.
+const PREFIXES_KEPT: usize = 25_000;
 
 /// The popular keys.
 ///
@@ -204,6 +205,9 @@ pub(in crate::store) struct Tally {
     pending: Vec<PendingRow>,
     /// The keys of the pending rows, by their number in a row.
     pending_keys: Vec<i64>,
+    /// Changes held at most once pending rows are counted, the rest then
+    /// written ([`Tally::writing_early`]); `None`: held until written.
+    changes_held: Option<usize>,
 }
 
 /// A row of a key made popular, waiting to be counted: its game, its key
@@ -216,7 +220,21 @@ type PendingRow = (i64, u32, u32);
 /// million) are counted in three passes over their games.
 const PENDING_ROWS: usize = 1 << 21;
 
+/// Changes to `popular_move` held at most once pending rows are counted
+/// (some 100 bytes each: 6.5 MiB), then written: at ten million games the
+/// popular keys' changes number some 400,000.
+const CHANGES_HELD: usize = 1 << 16;
+
 impl Tally {
+    /// A tally that writes its changes once they are `held` or more after
+    /// pending rows are counted (a recount keeps them all instead).
+    fn writing_early(held: usize) -> Tally {
+        Tally {
+            changes_held: Some(held),
+            ..Tally::default()
+        }
+    }
+
     /// Counts in (`sign` 1) or out (-1) the index row `(key, game, ply,
     /// open)` of a popular key, read with its game's stored columns (the
     /// game must still be stored as it was indexed): in the key's rows when
@@ -404,7 +422,16 @@ impl Tally {
         self.pending_keys = keys;
         pending.clear();
         self.pending = pending;
-        read
+        read?;
+        // Each row's count is the sum of its changes whenever they are
+        // written, so written early they count the same.
+        if self
+            .changes_held
+            .is_some_and(|held| self.changes.len() >= held)
+        {
+            self.write_changes(tx)?;
+        }
+        Ok(())
     }
 
     /// Counts the pending rows of the games of `batch` (`rows`: the pending
@@ -429,6 +456,11 @@ impl Tally {
     pub(in crate::store) fn write(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         self.count_pending(tx)?;
         self.write_rows(tx)?;
+        self.write_changes(tx)
+    }
+
+    /// Writes the changes to `popular_move` and forgets them.
+    fn write_changes(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
         if self.changes.is_empty() {
             return Ok(());
         }
@@ -675,7 +707,7 @@ pub(in crate::store) fn designate(
     known: &HashSet<i64>,
 ) -> Result<usize, StoreError> {
     let threshold = threshold();
-    let mut tally = Tally::default();
+    let mut tally = Tally::writing_early(CHANGES_HELD);
     let mut made = 0;
     for &(key, rows) in merged {
         if known.contains(&key) {
@@ -795,11 +827,16 @@ pub(in crate::store) struct Kept {
 /// # Errors
 /// A database failure, or a chunk of the index that does not decode.
 pub(in crate::store) fn count_again(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    count_again_holding(tx, CHANGES_HELD)
+}
+
+/// [`count_again`], the changes written once `held` or more.
+fn count_again_holding(tx: &Transaction<'_>, held: usize) -> Result<(), StoreError> {
     tx.execute_batch("DELETE FROM popular_move; DELETE FROM popular_rows;")?;
     let mut keys: Vec<i64> = popular_keys(tx)?.into_iter().collect();
     keys.sort_unstable();
     let mut kept = HashSet::new();
-    let mut tally = Tally::default();
+    let mut tally = Tally::writing_early(held);
     for key in keys {
         if kept.insert(postings::kept(key)) {
             tally.key(tx, key)?;
@@ -935,6 +972,51 @@ mod tests {
             )
             .unwrap();
         assert_eq!(found, 1);
+    }
+
+    #[test]
+    fn changes_written_early_count_as_those_written_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.sqlite");
+        let pdn = dir.path().join("g.pdn");
+        std::fs::write(
+            &pdn,
+            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n\
+             [GameType \"21\"]\n1. 11-15 23-19 2. 9-13 22-18 1-0\n\n\
+             [GameType \"21\"]\n1. 11-15 22-18 2. 15x22 25x18 0-1\n\n\
+             [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
+        )
+        .unwrap();
+        let mut store = Store::open(&db, Mode::Write).unwrap();
+        crate::store::write::import::Importer::new(&mut store, Default::default())
+            .run(
+                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &mut |_| {},
+            )
+            .unwrap();
+        let rules = Preset::English.rules();
+        let tx = store.conn_mut().transaction().unwrap();
+        for line in ["1. 11-15", "1. 11-15 23-19", "1. 11-15 22-18", "1. 9-13"] {
+            let (position, _) = position_after_moves(line, rules).unwrap();
+            tx.execute(
+                "INSERT INTO popular_key (key) VALUES (?1)",
+                [position.zobrist() as i64],
+            )
+            .unwrap();
+        }
+        let counted = |held: usize| -> Vec<(Vec<u8>, i64, i64, i64)> {
+            count_again_holding(&tx, held).unwrap();
+            let mut stmt = tx
+                .prepare("SELECT board, next, outcome, games FROM popular_move ORDER BY 1, 2, 3")
+                .unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let at_the_end = counted(usize::MAX);
+        assert_eq!(at_the_end.iter().map(|c| c.3).sum::<i64>(), 7);
+        assert_eq!(counted(1), at_the_end);
     }
 
     #[test]

@@ -36,6 +36,32 @@ pub(in crate::store) struct CountedGame<'a> {
     pub outcome: i64,
 }
 
+#[cfg(test)]
+impl<'a> CountedGame<'a> {
+    /// A supported English game between `white` and `black` ending in
+    /// `outcome` on `day`, without event or site: what the tests of counts
+    /// and of their readers count.
+    pub(in crate::store) fn english(
+        white: &'a str,
+        black: &'a str,
+        outcome: i64,
+        day: Option<&'a str>,
+    ) -> CountedGame<'a> {
+        CountedGame {
+            variant: "english",
+            preset: "english",
+            supported: true,
+            status: "ok",
+            white,
+            black,
+            event: "",
+            site: "",
+            day,
+            outcome,
+        }
+    }
+}
+
 /// One game ready to be written.
 pub(in crate::store) struct Prepared {
     pub(in crate::store) index: u64,

@@ -611,27 +611,18 @@ impl Written<'_> {
 mod tests {
     use super::*;
 
-    fn row(key: i64, game: i64, ply: u32) -> IndexRow {
-        IndexRow {
-            key,
-            game,
-            ply,
-            open: false,
-        }
-    }
-
     /// Sorted sources of rows, some shared between sources.
     fn sources(n: usize, seed: u64) -> Vec<Vec<IndexRow>> {
         let mut rng = crate::generate::SplitMix64::new(seed);
         let shared: Vec<IndexRow> = (0..20)
-            .map(|g| row((rng.next_u64() % 50) as i64, g, 1))
+            .map(|g| IndexRow::certain((rng.next_u64() % 50) as i64, g, 1))
             .collect();
         (0..n)
             .map(|i| {
                 let mut rows: Vec<IndexRow> = (0..rng.below(300))
                     .map(|_| {
                         let n = rng.next_u64();
-                        row(
+                        IndexRow::certain(
                             (n % 200) as i64 - 100,
                             (n >> 40) as i64 % 50,
                             (n >> 20) as u32 % 9,

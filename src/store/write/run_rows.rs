@@ -24,6 +24,19 @@ pub struct IndexRow {
     pub open: bool,
 }
 
+#[cfg(test)]
+impl IndexRow {
+    /// The row of `game` at `key` from `ply` on, its next move certain.
+    pub(in crate::store) fn certain(key: i64, game: i64, ply: u32) -> IndexRow {
+        IndexRow {
+            key,
+            game,
+            ply,
+            open: false,
+        }
+    }
+}
+
 impl IndexRow {
     /// Its place in the index: kept key, game and ply.
     pub(super) fn order(&self) -> (i64, i64, u32) {
