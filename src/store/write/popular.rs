@@ -901,24 +901,28 @@ mod tests {
     use crate::store::read::query::VariantFilter;
     use crate::store::stored::handle::{Mode, Store};
 
-    #[test]
-    fn two_positions_under_one_key_are_counted_apart() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("db.sqlite");
-        let pdn = dir.path().join("g.pdn");
-        std::fs::write(
-            &pdn,
-            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 *\n\n\
-             [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
-        )
-        .unwrap();
-        let mut store = Store::open(&db, Mode::Write).unwrap();
+    /// A database in `dir` holding the games of `pdn`.
+    fn imported(dir: &std::path::Path, pdn: &str) -> Store {
+        let path = dir.join("g.pdn");
+        std::fs::write(&path, pdn).unwrap();
+        let mut store = Store::open(&dir.join("db.sqlite"), Mode::Write).unwrap();
         crate::store::write::import::Importer::new(&mut store, Default::default())
             .run(
-                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
+                &[crate::pdn::Input::open(&path, None).unwrap().unwrap()],
                 &mut |_| {},
             )
             .unwrap();
+        store
+    }
+
+    #[test]
+    fn two_positions_under_one_key_are_counted_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = imported(
+            dir.path(),
+            "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 *\n\n\
+             [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
+        );
         let rules = Preset::English.rules();
         let (a, _) = position_after_moves("1. 11-15", rules).unwrap();
         let (b, _) = position_after_moves("1. 9-13", rules).unwrap();
@@ -977,23 +981,13 @@ mod tests {
     #[test]
     fn changes_written_early_count_as_those_written_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("db.sqlite");
-        let pdn = dir.path().join("g.pdn");
-        std::fs::write(
-            &pdn,
+        let mut store = imported(
+            dir.path(),
             "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n\
              [GameType \"21\"]\n1. 11-15 23-19 2. 9-13 22-18 1-0\n\n\
              [GameType \"21\"]\n1. 11-15 22-18 2. 15x22 25x18 0-1\n\n\
              [GameType \"21\"]\n1. 9-13 22-18 2. 5-9 1-0\n",
-        )
-        .unwrap();
-        let mut store = Store::open(&db, Mode::Write).unwrap();
-        crate::store::write::import::Importer::new(&mut store, Default::default())
-            .run(
-                &[crate::pdn::Input::open(&pdn, None).unwrap().unwrap()],
-                &mut |_| {},
-            )
-            .unwrap();
+        );
         let rules = Preset::English.rules();
         let tx = store.conn_mut().transaction().unwrap();
         for line in ["1. 11-15", "1. 11-15 23-19", "1. 11-15 22-18", "1. 9-13"] {
