@@ -86,7 +86,8 @@
 //!
 //! and above them the two front ends of the `pdndb` binary, the command
 //! line and the web explorer with its JSON API, which are not part of the
-//! library's interface.
+//! library's interface. Beside them, [`memory`] lets the binary say how
+//! freed memory goes back to the system between the phases of an import.
 #![forbid(unsafe_code)]
 // Output goes through `cli::output`, which a closed pipe cannot make panic.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -98,6 +99,7 @@ pub mod export;
 pub(crate) mod fs_error;
 #[doc(hidden)]
 pub mod generate;
+pub mod memory;
 pub mod message;
 pub mod notation;
 pub mod openings;

@@ -294,6 +294,10 @@ impl<'a> Importer<'a> {
     /// Writes the positions still in memory to the index and marks the
     /// files read in full as complete, in one transaction.
     fn finish(&mut self) -> Result<usize, StoreError> {
+        // No game is stored after: its memory, and what the threads that
+        // read the games freed, go before the merge's.
+        self.new_keys = None;
+        crate::memory::release();
         let tx = self.store.conn_mut().transaction()?;
         let added = self.index.flush(&tx)?;
         for (file_id, games) in self.finished.drain(..) {
