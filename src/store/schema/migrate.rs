@@ -519,7 +519,7 @@ mod tests {
              DROP TRIGGER provenance_count_insert; DROP TRIGGER provenance_count_delete; \
              DROP TRIGGER game_status_delete; DROP TRIGGER game_status_update; \
              DROP TABLE popular_key; DROP TABLE popular_move; DROP TABLE popular_state; \
-             DROP TABLE popular_rows; \
+             DROP TABLE popular_rows; DROP INDEX position_run_run; \
              ALTER TABLE game DROP COLUMN summary; \
              ALTER TABLE provenance ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'; \
              CREATE INDEX game_white ON game (white); \

@@ -322,3 +322,4 @@ WHEN old.id IS NOT new.id OR old.white IS NOT new.white OR old.black IS NOT new.
         WHERE name = old.black AND text_row = old.id * 4 + 3
           AND (old.id IS NOT new.id OR old.black IS NOT new.black);
 END;
+CREATE INDEX position_run_run ON position_run (run);

@@ -29,7 +29,7 @@ use crate::rules::{Bitboard, Color, Move, Position, Rules};
 use crate::store::stored::StoreError;
 use crate::store::stored::postings;
 use crate::store::write::kept::{self, Kept};
-use crate::store::write::popular::{candidate_rows, designate, popular_keys};
+use crate::store::write::popular::{candidate_rows, designate, popular_keys, threshold};
 use crate::store::write::run_merge::{self, Target};
 pub use crate::store::write::run_rows::IndexRow;
 pub(in crate::store) use crate::store::write::run_rows::read_chunk;
@@ -39,18 +39,18 @@ use crate::store::write::run_rows::{
 use smallvec::SmallVec;
 
 /// Rows kept in memory before they are set aside as a sorted run (24 bytes
-/// each: 48 MiB).
-pub const FLUSH_ROWS: usize = 2 << 20;
+/// each: 36 MiB).
+pub const FLUSH_ROWS: usize = 3 << 19;
 
 /// The most rows one game adds: its certain positions, one a ply (see
 /// [`MAX_PLIES`]) and the start.
 const GAME_ROWS: usize = MAX_PLIES + 1;
 
-/// Runs set aside at most (512 million rows, some 11 million games): the
-/// merge holds a chunk of each. Past them the runs are merged into the
-/// index, and a later merge into an index that holds rows costs a pass
-/// over it.
-pub const MAX_RUNS: i64 = 256;
+/// Runs set aside at most (1.6 billion rows, some 30 million games): the
+/// merge holds two chunks of each, some 20 KiB a run. Past them the runs are
+/// merged into the index, and a later merge into an index that holds rows
+/// costs a pass over it.
+pub const MAX_RUNS: i64 = 1024;
 
 /// Positions waiting to be written to the index.
 #[derive(Debug, Default)]
@@ -104,11 +104,7 @@ impl IndexBuffer {
     /// # Errors
     /// A database failure (the transaction is then not to be committed).
     pub fn spill(&mut self, tx: &Transaction<'_>) -> Result<usize, StoreError> {
-        let run: i64 = tx.query_row(
-            "SELECT coalesce(max(run), 0) + 1 FROM position_run",
-            [],
-            |r| r.get(0),
-        )?;
+        let run: i64 = tx.query_row(NEXT_RUN, [], |r| r.get(0))?;
         if run > MAX_RUNS {
             return self.flush(tx);
         }
@@ -177,7 +173,7 @@ impl IndexBuffer {
         let (second, done) = sort_halves_while(&mut rows, self.threads, || first(tx));
         done?;
         let runs: Vec<i64> = {
-            let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
+            let mut stmt = tx.prepare(RUNS)?;
             let runs = stmt.query_map([], |r| r.get(0))?;
             runs.collect::<Result<_, _>>()?
         };
@@ -191,15 +187,20 @@ impl IndexBuffer {
         let exact = !tx
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM posting)")?
             .query_row([], |r| r.get::<_, bool>(0))?;
+        // Into an empty index the merged rows are the keys' rows: only the
+        // keys that have enough to be popular need be kept (a tenth of
+        // those with enough to be looked at, millions at ten million games).
         let target = Target {
             popular: &popular_kept,
             fresh: exact,
-            floor: candidate_rows(),
+            floor: if exact { threshold() } else { candidate_rows() },
         };
         let merge = run_merge::merge(tx, Merged::new(low, high), &runs, &target, self.threads)?;
         let (mut tally, merged, added) = (merge.tally, merge.counts, merge.added);
-        // The rows kept in memory go before the popular keys are counted.
+        // The rows kept in memory, and what the merge's threads freed, go
+        // before the popular keys are counted.
         drop(rows);
+        crate::memory::release();
         tally.write(tx)?;
         tx.execute("DELETE FROM position_run", [])?;
         designate(tx, &merged, exact, &popular)?;
@@ -228,7 +229,7 @@ impl IndexBuffer {
             }
         }
         let runs: Vec<i64> = {
-            let mut stmt = tx.prepare("SELECT DISTINCT run FROM position_run ORDER BY run")?;
+            let mut stmt = tx.prepare(RUNS)?;
             let runs = stmt.query_map([], |r| r.get(0))?;
             runs.collect::<Result<_, _>>()?
         };
@@ -248,9 +249,15 @@ impl IndexBuffer {
     }
 }
 
-/// Rows per stored chunk of a run (some 40 KiB): the merge holds one
-/// chunk of each run, some 10 MiB for [`MAX_RUNS`].
-const RUN_CHUNK: usize = 4_096;
+/// The number of the next run set aside (through `position_run_run`).
+const NEXT_RUN: &str = "SELECT coalesce(max(run), 0) + 1 FROM position_run";
+
+/// The runs set aside, in order (through `position_run_run`).
+const RUNS: &str = "SELECT DISTINCT run FROM position_run ORDER BY run";
+
+/// Rows per stored chunk of a run (some 10 KiB): the merge holds one chunk
+/// of each run and the next one read ahead, some 20 MiB for [`MAX_RUNS`].
+const RUN_CHUNK: usize = 1_024;
 
 /// Rewrites run `run` as a new run with the games of `moved` (from, to)
 /// renumbered, still sorted: only a row's game changes, so only the rows of
@@ -260,11 +267,7 @@ fn renumber_run(
     run: i64,
     moved: &HashMap<i64, i64>,
 ) -> Result<(), StoreError> {
-    let new_run: i64 = tx.query_row(
-        "SELECT coalesce(max(run), 0) + 1 FROM position_run",
-        [],
-        |r| r.get(0),
-    )?;
+    let new_run: i64 = tx.query_row(NEXT_RUN, [], |r| r.get(0))?;
     let mut insert = tx.prepare_cached("INSERT INTO position_run (run, rows) VALUES (?1, ?2)")?;
     let mut write = |rows: &[IndexRow]| -> Result<(), StoreError> {
         for chunk in rows.chunks(RUN_CHUNK) {
@@ -953,6 +956,29 @@ mod tests {
         }
         assert!(buffer.rows.len() <= FLUSH_ROWS);
         assert_eq!(buffer.rows.capacity(), FLUSH_ROWS);
+    }
+
+    #[test]
+    fn runs_are_found_through_their_index_not_by_reading_every_chunk() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::schema::migrate::migrate(&mut conn).unwrap();
+        for sql in [
+            NEXT_RUN,
+            RUNS,
+            crate::store::write::run_rows::TAKE_RUN_CHUNK,
+        ] {
+            let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let params = std::iter::repeat_n(1, stmt.parameter_count());
+            let plan: Vec<String> = stmt
+                .query_map(rusqlite::params_from_iter(params), |r| r.get(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert!(
+                plan.iter().any(|step| step.contains("position_run_run")),
+                "{sql}: {plan:?}"
+            );
+        }
     }
 
     #[test]

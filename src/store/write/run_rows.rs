@@ -178,6 +178,10 @@ impl Iterator for Merged<'_> {
     }
 }
 
+/// A run's first chunk after a row id (through `position_run_run`).
+pub(super) const TAKE_RUN_CHUNK: &str =
+    "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1";
+
 /// The chunk of stored run `run` after the one of row id `after` (its
 /// row id and bytes), deleted: its pages are free at once for the index
 /// being written. `None` past the run's last.
@@ -190,9 +194,7 @@ pub(super) fn take_run_chunk(
     after: i64,
 ) -> Result<Option<(i64, Vec<u8>)>, StoreError> {
     let chunk: Option<(i64, Vec<u8>)> = tx
-        .prepare_cached(
-            "SELECT id, rows FROM position_run WHERE run = ?1 AND id > ?2 ORDER BY id LIMIT 1",
-        )?
+        .prepare_cached(TAKE_RUN_CHUNK)?
         .query_row(rusqlite::params![run, after], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })
