@@ -85,8 +85,9 @@ pub(in crate::store) fn popular_keys(tx: &Transaction<'_>) -> Result<HashSet<i64
 type Line = (i64, [u8; PACKED_BYTES], String, String, Move, i64);
 
 /// A [`Line`] with its variant and preset by their number in
-/// [`Tally::names`].
-type NamedLine = (i64, [u8; PACKED_BYTES], u32, u32, Move, i64);
+/// [`Tally::names`] and its move by its number in [`Tally::moves`] (some
+/// 64 bytes an entry of [`Tally::changes`] instead of 120 with the move).
+type NamedLine = (i64, [u8; PACKED_BYTES], u32, u32, u32, i64);
 
 /// Games counted by what they add to, the next move by its name.
 pub(in crate::store) type Counts =
@@ -198,6 +199,9 @@ pub(in crate::store) struct Tally {
     rows: foldhash::HashMap<(i64, u32), (u32, i64)>,
     /// The variants and presets met, numbered by their place.
     names: Vec<String>,
+    /// The moves met, numbered by their place, and their numbers.
+    moves: Vec<Move>,
+    move_numbers: foldhash::HashMap<Move, u32>,
     boards: Boards,
     move_ids: HashMap<Move, i64>,
     /// Rows of keys made popular, not yet counted, counted in game order
@@ -210,15 +214,51 @@ pub(in crate::store) struct Tally {
     changes_held: Option<usize>,
 }
 
-/// A row of a key made popular, waiting to be counted: its game, its key
-/// by number (in [`Tally::pending_keys`]) and its ply and open bit (`ply
-/// << 1 | open`); 16 bytes.
-type PendingRow = (i64, u32, u32);
+/// A row of a key made popular, waiting to be counted, in 8 bytes: its
+/// game (32 bits), its key by number in [`Tally::pending_keys`] (16 bits)
+/// and its ply and open bit (`ply << 1 | open`, 16 bits), so that rows sort
+/// by game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct PendingRow(u64);
 
-/// Rows of keys made popular waiting to be counted, at most (16 bytes
+impl PendingRow {
+    /// The row, or `None` for a game, key number or ply past its bits
+    /// (counted on its own instead).
+    fn new(game: i64, number: usize, ply: u32, open: bool) -> Option<PendingRow> {
+        let game = u32::try_from(game).ok()?;
+        let number = u16::try_from(number).ok()?;
+        let ply_open = u16::try_from(ply << 1 | u32::from(open)).ok()?;
+        Some(PendingRow(
+            u64::from(game) << 32 | u64::from(number) << 16 | u64::from(ply_open),
+        ))
+    }
+
+    fn game(self) -> i64 {
+        (self.0 >> 32) as i64
+    }
+
+    fn number(self) -> usize {
+        (self.0 >> 16 & 0xFFFF) as usize
+    }
+
+    fn ply(self) -> i64 {
+        (self.0 >> 1 & 0x7FFF) as i64
+    }
+
+    fn open(self) -> bool {
+        self.0 & 1 == 1
+    }
+}
+
+/// Rows of keys made popular waiting to be counted, at most (8 bytes
 /// each: 32 MiB). The rows of a million games' popular keys (some five
-/// million) are counted in three passes over their games.
-const PENDING_ROWS: usize = 1 << 21;
+/// million) are counted in two passes over their games, ten million
+/// games' (some 68 million) in seventeen.
+const PENDING_ROWS: usize = 1 << 22;
+
+/// Keys whose rows wait to be counted, at most (their numbers take 16
+/// bits of a [`PendingRow`]).
+const PENDING_KEYS: usize = 1 << 16;
 
 /// Changes to `popular_move` held at most once pending rows are counted
 /// (some 100 bytes each: 6.5 MiB), then written: at ten million games the
@@ -279,6 +319,14 @@ impl Tally {
         }
     }
 
+    /// The number of a move (few are met).
+    fn move_number(&mut self, played: Move) -> u32 {
+        *self.move_numbers.entry(played).or_insert_with(|| {
+            self.moves.push(played);
+            self.moves.len() as u32 - 1
+        })
+    }
+
     /// Counts a row in (or out of) its key's rows of its variant.
     fn count_row(&mut self, key: i64, variant: &str, preset: &str, sign: i64) {
         let (variant, preset) = (self.name(variant), self.name(preset));
@@ -287,11 +335,12 @@ impl Tally {
 
     /// The changes, their variant and preset named.
     fn named_changes(&mut self) -> Vec<(Line, i64)> {
-        let names = &self.names;
+        let (names, moves) = (&self.names, &self.moves);
         let name = |n: u32| names[n as usize].clone();
         self.changes
             .drain()
             .map(|((key, board, variant, preset, next, outcome), games)| {
+                let next = moves[next as usize];
                 (
                     (key, board, name(variant), name(preset), next, outcome),
                     games,
@@ -362,7 +411,7 @@ impl Tally {
             position.packed(),
             self.name(variant),
             self.name(preset),
-            next,
+            self.move_number(next),
             outcome,
         );
         *self.changes.entry(line).or_default() += sign;
@@ -374,20 +423,25 @@ impl Tally {
         let number = match self.pending_keys.iter().rposition(|&k| k == key) {
             Some(number) => number,
             None => {
+                if self.pending_keys.len() >= PENDING_KEYS {
+                    // Every pending row counted, the numbers start again.
+                    self.count_pending(tx)?;
+                    self.pending_keys.clear();
+                }
                 self.pending_keys.push(key);
                 self.pending_keys.len() - 1
             }
         };
-        let number = u32::try_from(number).unwrap_or(u32::MAX);
         // Entry by entry: the start position's key holds a row for every
         // game, which as one list would take memory in proportion to them.
         postings::each_at::<StoreError>(tx, key, |entry| {
-            // A chunk's plies are at most `MAX_PLIES`: the bit fits.
-            let ply_open = entry.ply << 1 | u32::from(entry.open);
             if self.pending.len() >= PENDING_ROWS {
                 self.count_pending(tx)?;
             }
-            self.pending.push((entry.game, number, ply_open));
+            match PendingRow::new(entry.game, number, entry.ply, entry.open) {
+                Some(row) => self.pending.push(row),
+                None => self.row(tx, key, entry.game, i64::from(entry.ply), entry.open, 1)?,
+            }
             Ok(ControlFlow::Continue(()))
         })
     }
@@ -439,12 +493,11 @@ impl Tally {
     fn count_batch(&mut self, batch: &GameBatch, rows: &[PendingRow], keys: &[i64]) {
         for game in &batch.games {
             let columns = batch.columns(game);
-            for &(_, number, ply_open) in rows.get(game.rows.clone()).unwrap_or_default() {
-                let Some(&key) = keys.get(number as usize) else {
+            for row in rows.get(game.rows.clone()).unwrap_or_default() {
+                let Some(&key) = keys.get(row.number()) else {
                     continue;
                 };
-                let (ply, open) = (i64::from(ply_open >> 1), ply_open & 1 == 1);
-                self.game_row(&columns, key, ply, open, 1);
+                self.game_row(&columns, key, row.ply(), row.open(), 1);
             }
         }
     }
@@ -475,21 +528,21 @@ impl Tally {
         // Variants and presets by number, named only as written: the
         // changes at ten million games number hundreds of thousands.
         let mut changes: Vec<(NamedLine, i64)> = self.changes.drain().collect();
-        let names = &self.names;
+        let (names, moves) = (&self.names, &self.moves);
         let name = |n: u32| names[n as usize].as_str();
         // In one order whatever the map's, so that the moves met first get
         // the same ids in every run.
         changes.sort_by(|(a, _), (b, _)| {
             (a.0, &a.1, name(a.2), name(a.3), a.5)
                 .cmp(&(b.0, &b.1, name(b.2), name(b.3), b.5))
-                .then_with(|| a.4.canonical_cmp(&b.4))
+                .then_with(|| moves[a.4 as usize].canonical_cmp(&moves[b.4 as usize]))
         });
         for ((key, board, variant, preset, next, outcome), games) in changes {
             if games == 0 {
                 continue;
             }
             let (variant, preset) = (name(variant), name(preset));
-            let next = move_id(tx, &mut self.move_ids, &next)?;
+            let next = move_id(tx, &mut self.move_ids, &moves[next as usize])?;
             upsert.execute(params![
                 key,
                 &board[..],
@@ -626,12 +679,14 @@ fn read_games(
         return Ok(());
     };
     // Each game and its rows among the pending.
-    let mut games = pending.chunk_by(|a, b| a.0 == b.0).scan(0, |at, rows| {
-        let range = *at..*at + rows.len();
-        *at = range.end;
-        Some((rows[0].0, range))
-    });
-    let dense = 2 * games.clone().count() as i64 > last.0.saturating_sub(first.0);
+    let mut games = pending
+        .chunk_by(|a, b| a.game() == b.game())
+        .scan(0, |at, rows| {
+            let range = *at..*at + rows.len();
+            *at = range.end;
+            Some((rows[0].game(), range))
+        });
+    let dense = 2 * games.clone().count() as i64 > last.game().saturating_sub(first.game());
     let mut batch = GameBatch::default();
     // Whether to go on: hands the batch over once full.
     let mut full =
@@ -641,7 +696,7 @@ fn read_games(
             "SELECT variant, preset, start_fen, moves, outcome, id FROM game \
              WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
         )?;
-        let mut rows = stmt.query([first.0, last.0])?;
+        let mut rows = stmt.query([first.game(), last.game()])?;
         let mut next = games.next();
         while let Some(r) = rows.next()? {
             let stored: i64 = r.get(5)?;
@@ -693,8 +748,9 @@ fn make_popular(tx: &Transaction<'_>, key: i64, tally: &mut Tally) -> Result<boo
 
 /// Makes popular the keys that became so: after a merge into the index,
 /// `merged` holds the keys with [`candidate_rows`] rows or more among the
-/// merged ones, with their number, and `exact` says whether the index was
-/// empty before (so that those numbers are the keys' rows); `known` are the
+/// merged ones (or, `exact`, with [`threshold`] or more), with their
+/// number, and `exact` says whether the index was empty before (so that
+/// those numbers are the keys' rows); `known` are the
 /// keys popular before. Looks at the whole index when the database has
 /// grown by half since it was last. Returns the keys made popular.
 ///
@@ -976,6 +1032,26 @@ mod tests {
             )
             .unwrap();
         assert_eq!(found, 1);
+    }
+
+    #[test]
+    fn a_pending_row_keeps_its_parts_and_sorts_by_game() {
+        let row = PendingRow::new(4_000_000_000, 65_535, 19_999, true).unwrap();
+        assert_eq!(
+            (row.game(), row.number(), row.ply(), row.open()),
+            (4_000_000_000, 65_535, 19_999, true)
+        );
+        let closed = PendingRow::new(7, 0, 0, false).unwrap();
+        assert_eq!(
+            (closed.game(), closed.number(), closed.ply(), closed.open()),
+            (7, 0, 0, false)
+        );
+        assert!(PendingRow::new(6, 9, 500, true) < PendingRow::new(7, 0, 0, false));
+        // Past their bits: counted on their own instead.
+        assert_eq!(PendingRow::new(1 << 32, 0, 0, false), None);
+        assert_eq!(PendingRow::new(-1, 0, 0, false), None);
+        assert_eq!(PendingRow::new(1, 1 << 16, 0, false), None);
+        assert_eq!(PendingRow::new(1, 0, 1 << 15, false), None);
     }
 
     #[test]
